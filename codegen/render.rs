@@ -1,0 +1,170 @@
+//! Renders the generated Rust from `templates/*.rs.hbs` and checks it with `syn` before
+//! formatting it with prettyplease, so a template mistake fails here and not in rustc.
+
+use handlebars::{
+    Context, Handlebars, Helper, HelperResult, Output, RenderContext, RenderErrorReason,
+};
+use serde_json::{Value, json};
+
+use crate::model::{Api, Op, ResponseKind, Result, SpecError};
+
+const TEMPLATES: &[(&str, &str)] = &[
+    (
+        "operations.rs",
+        include_str!("../templates/operations.rs.hbs"),
+    ),
+    ("routes.rs", include_str!("../templates/routes.rs.hbs")),
+];
+
+/// Every generated file, as (file name in OUT_DIR, contents).
+pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
+    let mut registry = Handlebars::new();
+    registry.set_strict_mode(true);
+    registry.register_escape_fn(handlebars::no_escape);
+    registry.register_helper("rust_str", Box::new(rust_str));
+    let data = template_data(api);
+    let mut files = Vec::new();
+    for (name, template) in TEMPLATES {
+        let source = registry
+            .render_template(template, &data)
+            .map_err(|e| SpecError::new(format!("template {name}: {e}")))?;
+        let file = syn::parse_file(&source).map_err(|e| {
+            SpecError::new(format!(
+                "template {name} produced invalid Rust ({e}):\n{source}"
+            ))
+        })?;
+        files.push((*name, prettyplease::unparse(&file)));
+    }
+    let catalogue =
+        json!({ "tools": sorted_ops(api).iter().map(|op| op.descriptor()).collect::<Vec<_>>() });
+    files.push(("catalogue.json", pretty(&catalogue)));
+    let contract: serde_json::Map<String, Value> = api
+        .ops
+        .iter()
+        .map(|op| (op.operation_id.clone(), json!(op.response_schemas)))
+        .collect();
+    files.push(("contract.json", pretty(&Value::Object(contract))));
+    Ok(files)
+}
+
+fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("JSON values always serialize");
+    text.push('\n');
+    text
+}
+
+/// Tools are listed in name order, whatever the order of the spec's paths.
+fn sorted_ops(api: &Api) -> Vec<&Op> {
+    let mut ops: Vec<&Op> = api.ops.iter().collect();
+    ops.sort_by(|a, b| a.tool_name.cmp(&b.tool_name));
+    ops
+}
+
+fn template_data(api: &Api) -> Value {
+    let ops: Vec<Value> = sorted_ops(api).iter().map(|op| op_data(op)).collect();
+    // Routes group the operations of one path; poem writes `{id}` as `:id`.
+    let mut routes: Vec<(String, Vec<Value>)> = Vec::new();
+    for (index, op) in sorted_ops(api).iter().enumerate() {
+        let poem_path = op
+            .path
+            .split('/')
+            .map(
+                |seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                    Some(name) => format!(":{name}"),
+                    None => seg.to_string(),
+                },
+            )
+            .collect::<Vec<_>>()
+            .join("/");
+        let entry = json!({
+            "index": index,
+            "method": op.method,
+            "module": op.tag,
+            "operation_id": op.operation_id,
+        });
+        match routes.iter_mut().find(|(p, _)| *p == poem_path) {
+            Some((_, methods)) => methods.push(entry),
+            None => routes.push((poem_path, vec![entry])),
+        }
+    }
+    routes.sort_by(|a, b| a.0.cmp(&b.0));
+    let routes: Vec<Value> = routes
+        .into_iter()
+        .map(|(path, methods)| {
+            let (first, rest) = methods.split_first().expect("a route has a method");
+            json!({ "path": path, "first": first, "rest": rest })
+        })
+        .collect();
+    json!({ "version": api.version, "ops": ops, "routes": routes })
+}
+
+fn variant(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+fn op_data(op: &Op) -> Value {
+    let (response_variant, content_type, extension) = match &op.response {
+        ResponseKind::Json => ("Json", Value::Null, Value::Null),
+        ResponseKind::NoContent => ("NoContent", Value::Null, Value::Null),
+        ResponseKind::Binary {
+            content_type,
+            extension,
+        } => ("Binary", json!(content_type), json!(extension)),
+    };
+    json!({
+        "operation_id": op.operation_id,
+        "tool_name": op.tool_name,
+        "title": op.title,
+        "description": op.description,
+        "tag": op.tag,
+        "method_variant": variant(&op.method),
+        "path": op.path,
+        "effect_variant": variant(&op.effect),
+        "read_only": op.effect == "read",
+        "destructive": op.effect == "destructive",
+        "idempotent": op.idempotent,
+        "scope": op.scope,
+        "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "message": c.message })),
+        "path_params": op.path_params,
+        "query_params": op.query_params.iter().map(|q| json!({ "name": q.name, "kind": q.kind })).collect::<Vec<_>>(),
+        "body": op.body.as_ref().map(|b| json!({
+            "required": b.required,
+            "fields": b.fields,
+            "schema": b.schema.to_string(),
+        })),
+        "accepts_idempotency_key": op.accepts_idempotency_key(),
+        "is_list": op.is_list(),
+        "success_status": op.success_status,
+        "response_variant": response_variant,
+        "content_type": content_type,
+        "extension": extension,
+        "resource_uri": op.resource_uri,
+        "descriptor": op.descriptor().to_string(),
+        "input_schema": op.input_schema.to_string(),
+        "query_schema": op.query_schema.to_string(),
+    })
+}
+
+/// `{{rust_str value}}`: the value as an escaped Rust string literal. Every string reaches the
+/// generated code through here, so no spec text can break out of a literal.
+fn rust_str(
+    h: &Helper,
+    _: &Handlebars,
+    _: &Context,
+    _: &mut RenderContext,
+    out: &mut dyn Output,
+) -> HelperResult {
+    let param = h
+        .param(0)
+        .ok_or_else(|| RenderErrorReason::ParamNotFoundForIndex("rust_str", 0))?;
+    let text = match param.value() {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    out.write(&proc_macro2::Literal::string(&text).to_string())?;
+    Ok(())
+}

@@ -1,0 +1,196 @@
+//! OpenAPI 3.0 schema objects -> self-contained JSON Schema 2020-12.
+//!
+//! MCP clients and the jsonschema validator read 2020-12, which differs from OpenAPI 3.0 in ways
+//! that silently change meaning: `nullable` is unknown (null would be refused), exclusive bounds
+//! are numbers rather than booleans, and `$ref`s must resolve inside the schema. Every `$ref` is
+//! inlined (only `#/components/...` of this document), objects with declared properties become
+//! closed (`additionalProperties: false`), and OpenAPI-only keywords are dropped.
+
+use serde_json::{Map, Value, json};
+
+pub struct Components {
+    root: Value,
+}
+
+/// Keywords OpenAPI 3.0 has and JSON Schema does not (or that only document).
+const DROPPED: &[&str] = &[
+    "nullable",
+    "example",
+    "xml",
+    "externalDocs",
+    "discriminator",
+    "deprecated",
+];
+/// Formats OpenAPI defines for code generators; JSON Schema validators do not know them.
+const OPENAPI_ONLY_FORMATS: &[&str] = &[
+    "int32", "int64", "float", "double", "byte", "binary", "password",
+];
+const MAX_DEPTH: usize = 32;
+
+impl Components {
+    pub fn new(root: &Value) -> Self {
+        Self { root: root.clone() }
+    }
+
+    /// Follows `$ref` to `#/components/<kind>/<name>` (one level), or returns the value.
+    pub fn resolve(&self, value: &Value, kind: &str) -> Result<Value, String> {
+        match value.get("$ref").and_then(Value::as_str) {
+            None => Ok(value.clone()),
+            Some(reference) => {
+                let prefix = format!("#/components/{kind}/");
+                let name = reference
+                    .strip_prefix(&prefix)
+                    .ok_or_else(|| format!("$ref {reference} must point into {prefix}"))?;
+                self.root
+                    .pointer(&format!("/components/{kind}/{name}"))
+                    .cloned()
+                    .ok_or_else(|| format!("$ref {reference} does not exist"))
+            }
+        }
+    }
+
+    pub fn resolve_parameter(&self, value: &Value) -> Result<Value, String> {
+        self.resolve(value, "parameters")
+    }
+}
+
+/// Converts one schema, inlining references. `closed` adds `additionalProperties: false` to
+/// every object that declares properties and says nothing else about extra keys.
+pub fn convert(schema: &Value, components: &Components, closed: bool) -> Result<Value, String> {
+    convert_at(schema, components, closed, &mut Vec::new())
+}
+
+fn convert_at(
+    schema: &Value,
+    components: &Components,
+    closed: bool,
+    stack: &mut Vec<String>,
+) -> Result<Value, String> {
+    if stack.len() > MAX_DEPTH {
+        return Err("schema nesting is too deep".into());
+    }
+    let Some(object) = schema.as_object() else {
+        return Ok(schema.clone());
+    };
+    if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+        if stack.iter().any(|r| r == reference) {
+            return Err(format!("recursive $ref {reference} cannot be inlined"));
+        }
+        let target = components.resolve(schema, "schemas")?;
+        stack.push(reference.to_string());
+        let converted = convert_at(&target, components, closed, stack);
+        stack.pop();
+        return converted;
+    }
+
+    let mut out = Map::new();
+    for (key, value) in object {
+        if DROPPED.contains(&key.as_str()) || key.starts_with("x-") {
+            continue;
+        }
+        let converted = match key.as_str() {
+            "properties" => {
+                let mut props = Map::new();
+                for (name, prop) in value.as_object().ok_or("properties must be an object")? {
+                    props.insert(name.clone(), convert_at(prop, components, closed, stack)?);
+                }
+                Value::Object(props)
+            }
+            "items" | "not" => convert_at(value, components, closed, stack)?,
+            "additionalProperties" if value.is_object() => {
+                convert_at(value, components, closed, stack)?
+            }
+            "allOf" | "anyOf" | "oneOf" => Value::Array(
+                value
+                    .as_array()
+                    .ok_or_else(|| format!("{key} must be an array"))?
+                    .iter()
+                    .map(|s| convert_at(s, components, closed, stack))
+                    .collect::<Result<_, _>>()?,
+            ),
+            "format"
+                if value
+                    .as_str()
+                    .is_some_and(|f| OPENAPI_ONLY_FORMATS.contains(&f)) =>
+            {
+                continue;
+            }
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), converted);
+    }
+
+    // `allOf` with a single member is OpenAPI 3.0's way to put siblings (nullable, description)
+    // next to a `$ref`: merge it into its parent.
+    if let Some(Value::Array(all)) = out.get("allOf") {
+        if let [Value::Object(only)] = all.as_slice() {
+            let only = only.clone();
+            out.remove("allOf");
+            for (k, v) in only {
+                out.entry(k).or_insert(v);
+            }
+        }
+    }
+
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        match out.get(flag) {
+            Some(Value::Bool(true)) => {
+                let limit = out
+                    .remove(bound)
+                    .ok_or_else(|| format!("{flag} without {bound}"))?;
+                out.insert(flag.into(), limit);
+            }
+            Some(Value::Bool(false)) => {
+                out.remove(flag);
+            }
+            _ => {}
+        }
+    }
+
+    if closed && out.contains_key("properties") && !out.contains_key("additionalProperties") {
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+
+    if object.get("nullable").and_then(Value::as_bool) == Some(true) {
+        return Ok(make_nullable(out));
+    }
+    Ok(Value::Object(out))
+}
+
+/// `nullable: true` becomes `null` among the types (and the enum), or an `anyOf` when the
+/// schema has no single type to extend.
+fn make_nullable(mut out: Map<String, Value>) -> Value {
+    if let Some(Value::Array(values)) = out.get_mut("enum") {
+        if !values.contains(&Value::Null) {
+            values.push(Value::Null);
+        }
+    }
+    match out.get("type").cloned() {
+        Some(Value::String(t)) => {
+            out.insert("type".into(), json!([t, "null"]));
+            Value::Object(out)
+        }
+        Some(Value::Array(mut types)) => {
+            if !types.contains(&json!("null")) {
+                types.push(json!("null"));
+            }
+            out.insert("type".into(), Value::Array(types));
+            Value::Object(out)
+        }
+        _ => {
+            let description = out.remove("description");
+            let mut wrapper = Map::new();
+            if let Some(d) = description {
+                wrapper.insert("description".into(), d);
+            }
+            wrapper.insert(
+                "anyOf".into(),
+                json!([Value::Object(out), {"type": "null"}]),
+            );
+            Value::Object(wrapper)
+        }
+    }
+}

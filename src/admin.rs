@@ -1,0 +1,95 @@
+//! Organization and token management shared by the CLI, `serve --demo` and the tests.
+
+use time::{Duration, OffsetDateTime};
+
+use crate::auth::{mint_token, parse_scopes};
+use crate::domain::dates::format_timestamp;
+use crate::domain::ids::new_id;
+use crate::store::{NewToken, OrganizationRow, Store, StoreError};
+
+/// Failures of an administrative command.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    /// Bad input (unknown scope, audience or environment).
+    #[error("{0}")]
+    Invalid(String),
+    /// The organization does not exist.
+    #[error("no organization {0}")]
+    UnknownOrganization(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The system random source failed.
+    #[error("no randomness available: {0}")]
+    Random(String),
+}
+
+/// Creates an organization; returns its id.
+pub async fn create_organization(
+    store: &Store,
+    name: &str,
+    environment: &str,
+    document: Option<&str>,
+    is_demo: bool,
+) -> Result<String, AdminError> {
+    if !matches!(environment, "sandbox" | "production") {
+        return Err(AdminError::Invalid(format!(
+            "environment must be sandbox or production, not {environment}"
+        )));
+    }
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(AdminError::Invalid("the organization needs a name".into()));
+    }
+    let org = OrganizationRow {
+        id: new_id("org"),
+        name: name.to_string(),
+        document: document.map(str::to_string),
+        environment: environment.to_string(),
+        timezone: "America/Sao_Paulo".into(),
+        is_demo,
+        created_at: format_timestamp(OffsetDateTime::now_utc()),
+    };
+    store.insert_organization(&org).await?;
+    Ok(org.id)
+}
+
+/// Mints a token for an organization; returns the token (shown once, stored hashed).
+pub async fn create_token(
+    store: &Store,
+    org_id: &str,
+    scopes: &str,
+    audience: &str,
+    expires_in: Duration,
+) -> Result<String, AdminError> {
+    let scopes = parse_scopes(scopes).map_err(AdminError::Invalid)?;
+    if !matches!(audience, "api" | "mcp" | "all") {
+        return Err(AdminError::Invalid(format!(
+            "audience must be api, mcp or all, not {audience}"
+        )));
+    }
+    if expires_in <= Duration::ZERO {
+        return Err(AdminError::Invalid(
+            "the expiry must be in the future".into(),
+        ));
+    }
+    if store.organization(org_id).await?.is_none() {
+        return Err(AdminError::UnknownOrganization(org_id.to_string()));
+    }
+    let (token, token_hash) = mint_token().map_err(|e| AdminError::Random(e.to_string()))?;
+    let now = OffsetDateTime::now_utc();
+    store
+        .insert_token(&NewToken {
+            id: new_id("tok"),
+            token_hash,
+            organization_id: org_id.to_string(),
+            user_id: None,
+            client_id: None,
+            scopes,
+            audience: audience.to_string(),
+            expires_at: format_timestamp(now + expires_in),
+            created_at: format_timestamp(now),
+        })
+        .await?;
+    Ok(token)
+}

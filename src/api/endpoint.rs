@@ -1,0 +1,291 @@
+//! The adapter between poem and an operation handler, the same for every operation: scope
+//! check (before the body is read), path, query and body read strictly against the spec,
+//! idempotency keys, then the handler, then the answer or the error envelope.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use poem::http::{HeaderMap, StatusCode};
+use poem::{Endpoint, Request, Response};
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+
+use super::call::{Call, Reply};
+use super::error::{ApiError, ApiResult, FieldError};
+use super::idempotency::{self, Claim};
+use super::validation::schemas;
+use crate::app::{App, MAX_BODY_BYTES, RequestId};
+use crate::auth::Principal;
+use crate::operations::{Operation, ParamKind};
+
+/// The longest idempotency key accepted.
+const MAX_IDEMPOTENCY_KEY: usize = 255;
+
+/// Wraps an operation handler into the poem endpoint the generated route table mounts.
+pub fn endpoint<F, Fut>(op: &'static Operation, handler: F) -> impl Endpoint<Output = Response>
+where
+    F: Fn(Call) -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = ApiResult<Reply>> + Send + 'static,
+{
+    poem::endpoint::make(move |req: Request| async move { handle(op, req, handler).await })
+}
+
+async fn handle<F, Fut>(op: &'static Operation, mut req: Request, handler: F) -> Response
+where
+    F: Fn(Call) -> Fut,
+    Fut: Future<Output = ApiResult<Reply>>,
+{
+    let request_id = req
+        .data::<RequestId>()
+        .map(|r| r.0.clone())
+        .unwrap_or_default();
+    match run(op, &mut req, handler, &request_id).await {
+        Ok(response) => response,
+        Err(err) => error_response(&err, &request_id),
+    }
+}
+
+async fn run<F, Fut>(
+    op: &'static Operation,
+    req: &mut Request,
+    handler: F,
+    request_id: &str,
+) -> ApiResult<Response>
+where
+    F: Fn(Call) -> Fut,
+    Fut: Future<Output = ApiResult<Reply>>,
+{
+    let app = req
+        .data::<Arc<App>>()
+        .cloned()
+        .ok_or_else(|| ApiError::Internal("the app state is not attached to the request".into()))?;
+    let principal = req
+        .data::<Principal>()
+        .cloned()
+        .ok_or_else(|| ApiError::Unauthorized {
+            challenge: app.challenge("/v1", false),
+        })?;
+    if let Some(scope) = op.scope {
+        if !principal.has_scope(scope) {
+            return Err(ApiError::InsufficientScope {
+                required: scope.to_string(),
+                granted: principal.scopes.clone(),
+                challenge: app.step_up_challenge("/v1", scope),
+            });
+        }
+    }
+
+    let path = op
+        .path_params
+        .iter()
+        .map(|name| {
+            (
+                *name,
+                req.raw_path_param(name).unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let query = read_query(op, req.uri().query().unwrap_or_default())?;
+    let headers = req.headers().clone();
+    let bytes = req
+        .take_body()
+        .into_bytes_limit(MAX_BODY_BYTES)
+        .await
+        .map_err(|_| ApiError::PayloadTooLarge)?;
+    let mut body = read_body(op, &bytes)?;
+
+    let key = idempotency_key(op, &headers, &mut body)?;
+    let call = Call {
+        app: app.clone(),
+        principal,
+        op,
+        request_id: request_id.to_string(),
+        path,
+        query,
+        body,
+        if_match: header(&headers, "if-match"),
+        now: OffsetDateTime::now_utc(),
+    };
+    let Some(key) = key else {
+        return Ok(reply_response(handler(call).await?));
+    };
+
+    let fingerprint = idempotency::fingerprint(op, &call.path, &call.query, &call.body);
+    match idempotency::claim(
+        &app.store,
+        call.org_id(),
+        &key,
+        op.operation_id,
+        &fingerprint,
+        call.now,
+    )
+    .await?
+    {
+        Claim::Replay(stored) => Ok(stored.into_response()),
+        Claim::Started => {
+            let org_id = call.org_id().to_string();
+            let stored = match handler(call).await {
+                Ok(reply) => idempotency::Stored::from_reply(&reply),
+                Err(err) => idempotency::Stored::from_error(&err, request_id),
+            };
+            idempotency::finish(&app.store, &org_id, &key, &stored).await?;
+            Ok(stored.into_first_response())
+        }
+    }
+}
+
+fn header(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+/// The query string as typed JSON, validated against the operation's query schema.
+pub fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
+    let mut query = Map::new();
+    let mut errors = Vec::new();
+    for (name, value) in form_urlencoded::parse(raw.as_bytes()) {
+        let name = name.into_owned();
+        let kind = op
+            .query_params
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.kind);
+        let typed = match kind {
+            Some(ParamKind::Integer) => match value.parse::<i64>() {
+                Ok(n) => Value::from(n),
+                Err(_) => {
+                    errors.push(FieldError::new(&name, "must be an integer"));
+                    continue;
+                }
+            },
+            Some(ParamKind::Number) => match value
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+            {
+                Some(n) => Value::Number(n),
+                None => {
+                    errors.push(FieldError::new(&name, "must be a number"));
+                    continue;
+                }
+            },
+            Some(ParamKind::Boolean) => match value.as_ref() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => {
+                    errors.push(FieldError::new(&name, "must be true or false"));
+                    continue;
+                }
+            },
+            Some(ParamKind::String) | None => Value::String(value.into_owned()),
+        };
+        if query.insert(name.clone(), typed).is_some() {
+            errors.push(FieldError::new(
+                &name,
+                "is given more than once (use commas for several values)",
+            ));
+        }
+    }
+    if let Err(mut schema_errors) = schemas(op).query.check(&Value::Object(query.clone())) {
+        errors.append(&mut schema_errors);
+    }
+    if errors.is_empty() {
+        Ok(query)
+    } else {
+        Err(ApiError::Validation(errors))
+    }
+}
+
+fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
+    let blank = bytes.iter().all(u8::is_ascii_whitespace);
+    let Some(spec) = op.body else {
+        if blank {
+            return Ok(Map::new());
+        }
+        return Err(ApiError::BadRequest(format!(
+            "{} takes no request body",
+            op.operation_id
+        )));
+    };
+    if blank {
+        if spec.required {
+            return Err(ApiError::field("body", "a JSON object is required"));
+        }
+        return Ok(Map::new());
+    }
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::BadRequest(format!("the body is not valid JSON: {e}")))?;
+    let Value::Object(map) = value else {
+        return Err(ApiError::field("body", "must be a JSON object"));
+    };
+    validate_body(op, map)
+}
+
+/// Validates a JSON body against the operation's closed body schema.
+pub fn validate_body(op: &Operation, map: Map<String, Value>) -> ApiResult<Map<String, Value>> {
+    if let Some(schema) = &schemas(op).body {
+        let value = Value::Object(map);
+        schema.check(&value).map_err(ApiError::Validation)?;
+        let Value::Object(map) = value else {
+            unreachable!("checked above")
+        };
+        return Ok(map);
+    }
+    Ok(map)
+}
+
+/// The idempotency key: a header wins over the body field, which is removed either way.
+fn idempotency_key(
+    op: &Operation,
+    headers: &HeaderMap,
+    body: &mut Map<String, Value>,
+) -> ApiResult<Option<String>> {
+    let from_body = body
+        .remove("idempotency_key")
+        .and_then(|v| v.as_str().map(str::to_string));
+    if !op.accepts_idempotency_key {
+        return Ok(None);
+    }
+    let key = header(headers, "idempotency-key")
+        .or_else(|| header(headers, "x-idempotency-key"))
+        .or(from_body);
+    match key {
+        Some(k) if k.is_empty() || k.len() > MAX_IDEMPOTENCY_KEY => Err(ApiError::field(
+            "idempotency_key",
+            format!("must have 1 to {MAX_IDEMPOTENCY_KEY} characters"),
+        )),
+        other => Ok(other),
+    }
+}
+
+/// Turns a handler's answer into an HTTP response.
+pub fn reply_response(reply: Reply) -> Response {
+    match reply {
+        Reply::NoContent => Response::builder().status(StatusCode::NO_CONTENT).finish(),
+        Reply::Json { status, body, etag } => {
+            let mut builder = Response::builder()
+                .status(StatusCode::from_u16(status).unwrap_or(StatusCode::OK))
+                .content_type("application/json");
+            if let Some(etag) = etag {
+                builder = builder.header("ETag", etag);
+            }
+            builder.body(body.to_string())
+        }
+    }
+}
+
+/// The error envelope as an HTTP response (internal causes go to the log, not the caller).
+pub fn error_response(err: &ApiError, request_id: &str) -> Response {
+    if let ApiError::Internal(cause) = err {
+        tracing::error!(request_id, error = %cause, "internal error");
+    }
+    let mut builder = Response::builder()
+        .status(err.status())
+        .content_type("application/json");
+    for (name, value) in err.headers() {
+        builder = builder.header(name, value);
+    }
+    builder.body(err.body(request_id).to_string())
+}

@@ -1,0 +1,197 @@
+//! The /v1 error envelope: `{"error": {"code", "message", "details", "request_id"}}`.
+//!
+//! Codes are part of the OpenAPI contract (DESIGN.md section 7). Internal failures keep their
+//! cause for the log and show the caller only a request id.
+
+use poem::http::StatusCode;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::store::StoreError;
+
+/// One field a request got wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldError {
+    /// The field or argument, dotted for nested fields (`address.zipcode`).
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+    /// A close known name, for an unknown field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+}
+
+impl FieldError {
+    /// A field with a problem.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+            suggestion: None,
+        }
+    }
+}
+
+/// Everything a /v1 operation can answer besides success.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 422: fields are missing, malformed or unknown.
+    #[error("the request has invalid fields")]
+    Validation(Vec<FieldError>),
+    /// 400: the request cannot be read at all.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: no valid token.
+    #[error("a valid bearer token is required")]
+    Unauthorized {
+        /// The WWW-Authenticate challenge.
+        challenge: String,
+    },
+    /// 403: the token lacks the operation's scope.
+    #[error("this operation needs the scope {required}")]
+    InsufficientScope {
+        /// The scope the operation needs.
+        required: String,
+        /// The scopes the token has.
+        granted: Vec<String>,
+        /// The WWW-Authenticate step-up challenge.
+        challenge: String,
+    },
+    /// 404: no such object in the caller's organization.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// 409: the object's status does not allow the action.
+    #[error("{message}")]
+    InvalidState {
+        /// What went wrong, for people.
+        message: String,
+        /// The object's current status.
+        status: String,
+        /// The statuses that allow the action.
+        allowed: Vec<&'static str>,
+    },
+    /// 409: the request conflicts with existing data.
+    #[error("{0}")]
+    Conflict(String),
+    /// 412: If-Match does not match the object's ETag.
+    #[error("the object changed: its ETag is now {current}")]
+    PreconditionFailed {
+        /// The current ETag.
+        current: String,
+    },
+    /// 422: an idempotency key came back with another request.
+    #[error("this idempotency key was used with a different request")]
+    IdempotencyKeyReused,
+    /// 413: the body is over the cap.
+    #[error("the request body is larger than 2 MiB")]
+    PayloadTooLarge,
+    /// 429: the token's rate limit is spent.
+    #[error("rate limit exceeded; retry after {retry_after} seconds")]
+    RateLimited {
+        /// Seconds until a request would be accepted.
+        retry_after: u64,
+    },
+    /// 503: the server is overloaded or draining.
+    #[error("the server is busy; retry shortly")]
+    Unavailable,
+    /// 500: a failure that is not the caller's.
+    #[error("internal error")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Duplicate(what) => ApiError::Conflict(what),
+            other => ApiError::Internal(Box::new(other)),
+        }
+    }
+}
+
+impl ApiError {
+    /// A single invalid field.
+    pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::Validation(vec![FieldError::new(field, message)])
+    }
+
+    /// The stable code of the error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Validation(_) => "VALIDATION_ERROR",
+            Self::BadRequest(_) => "BAD_REQUEST",
+            Self::Unauthorized { .. } => "UNAUTHORIZED",
+            Self::InsufficientScope { .. } => "INSUFFICIENT_SCOPE",
+            Self::NotFound(_) => "NOT_FOUND",
+            Self::InvalidState { .. } => "INVALID_STATE",
+            Self::Conflict(_) => "CONFLICT",
+            Self::PreconditionFailed { .. } => "PRECONDITION_FAILED",
+            Self::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
+            Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            Self::RateLimited { .. } => "RATE_LIMITED",
+            Self::Unavailable => "UNAVAILABLE",
+            Self::Internal(_) => "INTERNAL",
+        }
+    }
+
+    /// The HTTP status of the error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::Validation(_) | Self::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            Self::InsufficientScope { .. } => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::InvalidState { .. } | Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The `details` object of the envelope.
+    pub fn details(&self) -> Value {
+        match self {
+            Self::Validation(fields) => json!({ "fields": fields }),
+            Self::InsufficientScope {
+                required, granted, ..
+            } => {
+                json!({ "required": required, "granted": granted })
+            }
+            Self::InvalidState {
+                status, allowed, ..
+            } => json!({ "status": status, "allowed": allowed }),
+            Self::PreconditionFailed { current } => json!({ "etag": current }),
+            Self::RateLimited { retry_after } => json!({ "retry_after": retry_after }),
+            _ => json!({}),
+        }
+    }
+
+    /// The error envelope.
+    pub fn body(&self, request_id: &str) -> Value {
+        json!({
+            "error": {
+                "code": self.code(),
+                "message": self.to_string(),
+                "details": self.details(),
+                "request_id": request_id,
+            }
+        })
+    }
+
+    /// The headers the error adds to its response.
+    pub fn headers(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Self::Unauthorized { challenge } | Self::InsufficientScope { challenge, .. } => {
+                vec![("WWW-Authenticate", challenge.clone())]
+            }
+            Self::RateLimited { retry_after } => vec![("Retry-After", retry_after.to_string())],
+            Self::Unavailable => vec![("Retry-After", "1".to_string())],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The result of an operation.
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,219 @@
+//! Idempotency keys (api-v1.md conventions): the first answer of a key is stored once the
+//! handler ran, errors included, and replayed for the same request for 24 hours; the same key
+//! with another request is `IDEMPOTENCY_KEY_REUSED`, and a second request while the first still
+//! runs is `CONFLICT`.
+
+use poem::Response;
+use poem::http::StatusCode;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use time::{Duration, OffsetDateTime};
+
+use super::call::Reply;
+use super::error::{ApiError, ApiResult};
+use crate::operations::Operation;
+use crate::store::{IdempotencyRecord, Store};
+
+/// How long a key is remembered.
+pub const RETENTION: Duration = Duration::hours(24);
+
+/// The outcome of presenting a key.
+pub enum Claim {
+    /// The key is new: run the handler, then `finish`.
+    Started,
+    /// The key already answered this request: send the stored answer again.
+    Replay(Stored),
+}
+
+/// A stored answer.
+pub struct Stored {
+    status: u16,
+    etag: Option<String>,
+    body: Option<String>,
+    headers: Vec<(String, String)>,
+}
+
+impl Stored {
+    /// The answer of a successful handler.
+    pub fn from_reply(reply: &Reply) -> Self {
+        match reply {
+            Reply::NoContent => Self {
+                status: 204,
+                etag: None,
+                body: None,
+                headers: Vec::new(),
+            },
+            Reply::Json { status, body, etag } => Self {
+                status: *status,
+                etag: etag.clone(),
+                body: Some(body.to_string()),
+                headers: Vec::new(),
+            },
+        }
+    }
+
+    /// The answer of a failed handler.
+    pub fn from_error(err: &ApiError, request_id: &str) -> Self {
+        if let ApiError::Internal(cause) = err {
+            tracing::error!(request_id, error = %cause, "internal error");
+        }
+        Self {
+            status: err.status().as_u16(),
+            etag: None,
+            body: Some(err.body(request_id).to_string()),
+            headers: err
+                .headers()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        }
+    }
+
+    fn response(&self, replayed: bool) -> Response {
+        let mut builder =
+            Response::builder().status(StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK));
+        if let Some(etag) = &self.etag {
+            builder = builder.header("ETag", etag.as_str());
+        }
+        for (name, value) in &self.headers {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+        if replayed {
+            builder = builder.header("Idempotent-Replayed", "true");
+        }
+        match &self.body {
+            Some(body) => builder.content_type("application/json").body(body.clone()),
+            None => builder.finish(),
+        }
+    }
+
+    /// The response of the request that ran the handler.
+    pub fn into_first_response(self) -> Response {
+        self.response(false)
+    }
+
+    /// The response of a replay.
+    pub fn into_response(self) -> Response {
+        self.response(true)
+    }
+}
+
+/// A digest of what makes two requests "the same": operation, path, query and body, with
+/// object keys in a canonical order.
+pub fn fingerprint(
+    op: &Operation,
+    path: &[(&'static str, String)],
+    query: &Map<String, Value>,
+    body: &Map<String, Value>,
+) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(op.operation_id.as_bytes());
+    for (name, value) in path {
+        hasher.update([0]);
+        hasher.update(name.as_bytes());
+        hasher.update([0]);
+        hasher.update(value.as_bytes());
+    }
+    hasher.update([1]);
+    hasher.update(canonical(&Value::Object(query.clone())).as_bytes());
+    hasher.update([1]);
+    hasher.update(canonical(&Value::Object(body.clone())).as_bytes());
+    crate::auth::hex(&hasher.finalize())
+}
+
+fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let fields: Vec<String> = keys
+                .into_iter()
+                .map(|k| format!("{}:{}", Value::String(k.clone()), canonical(&map[k])))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(canonical).collect::<Vec<_>>().join(",")
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// Presents a key: starts it, or finds its stored answer.
+pub async fn claim(
+    store: &Store,
+    org_id: &str,
+    key: &str,
+    operation_id: &str,
+    fingerprint: &str,
+    now: OffsetDateTime,
+) -> ApiResult<Claim> {
+    // Expired keys are forgotten first, so a key is reusable after the retention period.
+    store
+        .idempotency_forget_before(org_id, key, now - RETENTION)
+        .await?;
+    if store
+        .idempotency_start(org_id, key, operation_id, fingerprint, now)
+        .await?
+    {
+        return Ok(Claim::Started);
+    }
+    let Some(record) = store.idempotency_get(org_id, key).await? else {
+        // Forgotten between the two statements: present it again.
+        return if store
+            .idempotency_start(org_id, key, operation_id, fingerprint, now)
+            .await?
+        {
+            Ok(Claim::Started)
+        } else {
+            Err(ApiError::Conflict(
+                "this idempotency key is in use by a request that is still running".into(),
+            ))
+        };
+    };
+    let IdempotencyRecord {
+        fingerprint: stored_fingerprint,
+        operation_id: stored_op,
+        response,
+    } = record;
+    if stored_fingerprint != fingerprint || stored_op != operation_id {
+        return Err(ApiError::IdempotencyKeyReused);
+    }
+    match response {
+        None => Err(ApiError::Conflict(
+            "this idempotency key is in use by a request that is still running".into(),
+        )),
+        Some(response) => {
+            let stored: StoredRow =
+                serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?;
+            Ok(Claim::Replay(Stored {
+                status: stored.status,
+                etag: stored.etag,
+                body: stored.body,
+                headers: stored.headers,
+            }))
+        }
+    }
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredRow {
+    status: u16,
+    etag: Option<String>,
+    body: Option<String>,
+    headers: Vec<(String, String)>,
+}
+
+/// Stores the answer of a started key.
+pub async fn finish(store: &Store, org_id: &str, key: &str, stored: &Stored) -> ApiResult<()> {
+    let row = StoredRow {
+        status: stored.status,
+        etag: stored.etag.clone(),
+        body: stored.body.clone(),
+        headers: stored.headers.clone(),
+    };
+    let text = serde_json::to_string(&row).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    store.idempotency_finish(org_id, key, &text).await?;
+    Ok(())
+}

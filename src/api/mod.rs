@@ -1,0 +1,64 @@
+//! The /v1 REST API: one module per tag, one handler per operationId (the generated route
+//! table in `routes.rs` wires them), and the shared request machinery. Knows nothing of MCP.
+
+mod call;
+mod endpoint;
+mod error;
+mod fields;
+mod idempotency;
+mod routes;
+mod validation;
+
+pub mod charges;
+pub mod debtors;
+pub mod me;
+
+pub use call::{Call, Reply, etag};
+pub use endpoint::{endpoint, error_response, read_query, reply_response, validate_body};
+pub use error::{ApiError, ApiResult, FieldError};
+pub use routes::v1_routes;
+pub use validation::{schemas, suggest, warm_up};
+
+use serde_json::{Value, json};
+
+use crate::store::NewEvent;
+
+/// An event for a change made by a call.
+pub(crate) fn event(
+    call: &Call,
+    code: &str,
+    resource_type: &'static str,
+    resource_id: &str,
+    data: Value,
+) -> NewEvent {
+    let (actor_type, actor_id) = call.principal.actor();
+    NewEvent {
+        id: crate::domain::ids::new_id("evt"),
+        organization_id: call.org_id().to_string(),
+        code: code.to_string(),
+        resource_type,
+        resource_id: resource_id.to_string(),
+        actor_type: actor_type.to_string(),
+        actor_id: actor_id.to_string(),
+        data,
+        request_id: Some(call.request_id.clone()),
+        occurred_at: crate::domain::dates::format_timestamp(call.now),
+    }
+}
+
+/// `{field: [old, new]}` for the fields that differ between two JSON objects.
+pub(crate) fn changes(before: &Value, after: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    if let (Some(b), Some(a)) = (before.as_object(), after.as_object()) {
+        for (key, new) in a {
+            if matches!(key.as_str(), "updated_at" | "version" | "summary") {
+                continue;
+            }
+            let old = b.get(key).cloned().unwrap_or(Value::Null);
+            if &old != new {
+                out.insert(key.clone(), json!([old, new]));
+            }
+        }
+    }
+    Value::Object(out)
+}

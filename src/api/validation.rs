@@ -1,0 +1,196 @@
+//! Strict validation of query strings, bodies and tool arguments against the schemas the build
+//! generated from the spec, with errors that name the field and suggest a close known name.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use jsonschema::{Validator, error::ValidationErrorKind};
+use serde_json::Value;
+
+use super::error::FieldError;
+use crate::operations::{OPERATIONS, Operation};
+
+/// A compiled schema with its source (to look up known field names for suggestions).
+pub struct Schema {
+    source: Value,
+    validator: Validator,
+}
+
+impl Schema {
+    fn compile(text: &str, what: &str) -> Self {
+        let source: Value = serde_json::from_str(text)
+            .unwrap_or_else(|e| panic!("generated {what} schema is not JSON: {e}"));
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&source)
+            .unwrap_or_else(|e| panic!("generated {what} schema does not compile: {e}"));
+        Self { source, validator }
+    }
+
+    /// Every problem of `instance`, as field errors (values are never echoed).
+    pub fn check(&self, instance: &Value) -> Result<(), Vec<FieldError>> {
+        let mut errors: Vec<FieldError> = Vec::new();
+        for error in self.validator.iter_errors(instance) {
+            let segments: Vec<String> = pointer_segments(error.instance_path().as_str());
+            match error.kind() {
+                ValidationErrorKind::AdditionalProperties { unexpected } => {
+                    let known = known_fields(&self.source, &segments);
+                    for name in unexpected {
+                        let mut path = segments.clone();
+                        path.push(name.clone());
+                        errors.push(FieldError {
+                            field: path.join("."),
+                            message: "is not a known field".into(),
+                            suggestion: suggest(name, &known),
+                        });
+                    }
+                }
+                ValidationErrorKind::Required { property } => {
+                    let mut path = segments.clone();
+                    path.push(property.as_str().unwrap_or_default().to_string());
+                    errors.push(FieldError::new(path.join("."), "is required"));
+                }
+                _ => {
+                    let field = if segments.is_empty() {
+                        "body".to_string()
+                    } else {
+                        segments.join(".")
+                    };
+                    let message = error.masked_with("the value").to_string();
+                    errors.push(FieldError::new(field, message));
+                }
+            }
+        }
+        errors.dedup();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// The compiled schemas of one operation.
+pub struct OperationSchemas {
+    /// The typed query string.
+    pub query: Schema,
+    /// The JSON body.
+    pub body: Option<Schema>,
+    /// The flat MCP tool arguments.
+    pub input: Schema,
+}
+
+static SCHEMAS: LazyLock<HashMap<&'static str, OperationSchemas>> = LazyLock::new(|| {
+    OPERATIONS
+        .iter()
+        .map(|op| {
+            let schemas = OperationSchemas {
+                query: Schema::compile(op.query_schema, op.operation_id),
+                body: op.body.map(|b| Schema::compile(b.schema, op.operation_id)),
+                input: Schema::compile(op.input_schema, op.operation_id),
+            };
+            (op.operation_id, schemas)
+        })
+        .collect()
+});
+
+/// The compiled schemas of an operation.
+pub fn schemas(op: &Operation) -> &'static OperationSchemas {
+    SCHEMAS
+        .get(op.operation_id)
+        .expect("every operation has compiled schemas")
+}
+
+/// Compiles every schema now rather than on the first request.
+pub fn warm_up() {
+    LazyLock::force(&SCHEMAS);
+}
+
+fn pointer_segments(pointer: &str) -> Vec<String> {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// The property names a schema declares at an instance path (array indices skipped).
+fn known_fields(schema: &Value, path: &[String]) -> Vec<String> {
+    let mut node = schema;
+    for segment in path {
+        node = unwrap_nullable(node);
+        if let Some(items) = node.get("items") {
+            if segment.parse::<usize>().is_ok() {
+                node = items;
+                continue;
+            }
+        }
+        match node.get("properties").and_then(|p| p.get(segment)) {
+            Some(next) => node = next,
+            None => return Vec::new(),
+        }
+    }
+    unwrap_nullable(node)
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn unwrap_nullable(node: &Value) -> &Value {
+    node.get("anyOf")
+        .and_then(Value::as_array)
+        .and_then(|alts| alts.iter().find(|a| a.get("properties").is_some()))
+        .unwrap_or(node)
+}
+
+/// The closest known name, when it is close enough to be a likely typo.
+pub fn suggest(name: &str, known: &[String]) -> Option<String> {
+    let lowered = name.to_ascii_lowercase().replace('-', "_");
+    known
+        .iter()
+        .map(|k| (edit_distance(&lowered, k), k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 4) || k.starts_with(&lowered) && lowered.len() >= 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.clone())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        let known: Vec<String> = ["per_page", "page", "status", "due_date_from"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(suggest("perpage", &known).as_deref(), Some("per_page"));
+        assert_eq!(suggest("statsu", &known).as_deref(), Some("status"));
+        assert_eq!(
+            suggest("due_date", &known).as_deref(),
+            Some("due_date_from")
+        );
+        assert_eq!(suggest("organization", &known), None);
+    }
+
+    #[test]
+    fn every_generated_schema_compiles() {
+        warm_up();
+        assert_eq!(SCHEMAS.len(), OPERATIONS.len());
+    }
+}

@@ -1,0 +1,54 @@
+//! Shared server state and the constants every layer agrees on.
+
+use crate::store::Store;
+
+/// The body cap of /v1 and /mcp: 2 MiB.
+pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+
+/// The id of the request being served (also the `X-Request-Id` response header).
+#[derive(Debug, Clone)]
+pub struct RequestId(pub String);
+
+/// State shared by every request.
+pub struct App {
+    /// The database.
+    pub store: Store,
+    /// The URL clients use to reach this server (no trailing slash).
+    pub public_url: String,
+}
+
+impl App {
+    /// Builds the state.
+    pub fn new(store: Store, public_url: &str) -> Self {
+        Self {
+            store,
+            public_url: public_url.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// The RFC 9728 metadata URL of a protected resource (`/mcp`, `/v1` or `` for `POST /`).
+    pub fn resource_metadata_url(&self, resource_path: &str) -> String {
+        format!(
+            "{}/.well-known/oauth-protected-resource{resource_path}",
+            self.public_url
+        )
+    }
+
+    /// The 401 challenge for a resource; `error="invalid_token"` when a token was sent.
+    pub fn challenge(&self, resource_path: &str, token_sent: bool) -> String {
+        let metadata = self.resource_metadata_url(resource_path);
+        if token_sent {
+            format!("Bearer error=\"invalid_token\", resource_metadata=\"{metadata}\"")
+        } else {
+            format!("Bearer resource_metadata=\"{metadata}\"")
+        }
+    }
+
+    /// The 403 step-up challenge naming the scope an operation needs.
+    pub fn step_up_challenge(&self, resource_path: &str, scope: &str) -> String {
+        format!(
+            "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{}\"",
+            self.resource_metadata_url(resource_path)
+        )
+    }
+}

@@ -1,0 +1,122 @@
+//! Bearer authentication in front of a protected resource: no or bad token is a 401 with the
+//! RFC 9728 challenge; a good one puts the `Principal` in the request.
+
+use std::sync::Arc;
+
+use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
+use time::OffsetDateTime;
+
+use super::{Principal, hash_token};
+use crate::api::{ApiError, error_response};
+use crate::app::{App, RequestId};
+
+/// Which token audiences a resource accepts (RFC 8707).
+#[derive(Debug, Clone, Copy)]
+pub enum Audience {
+    /// The REST API: `api` and `all` tokens.
+    Api,
+    /// The MCP endpoint: `mcp` and `all` tokens.
+    Mcp,
+}
+
+impl Audience {
+    fn accepts(self, audience: &str) -> bool {
+        matches!(
+            (self, audience),
+            (_, "all") | (Audience::Api, "api") | (Audience::Mcp, "mcp")
+        )
+    }
+}
+
+/// The middleware; `resource_path` names the protected resource in challenges.
+pub struct BearerAuth {
+    /// The app state.
+    pub app: Arc<App>,
+    /// `/v1`, `/mcp` or `` (the `POST /` alias).
+    pub resource_path: &'static str,
+    /// Accepted audiences.
+    pub audience: Audience,
+}
+
+impl<E: Endpoint> Middleware<E> for BearerAuth {
+    type Output = BearerAuthEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        BearerAuthEndpoint {
+            inner,
+            app: self.app.clone(),
+            resource_path: self.resource_path,
+            audience: self.audience,
+        }
+    }
+}
+
+/// The endpoint the middleware wraps.
+pub struct BearerAuthEndpoint<E> {
+    inner: E,
+    app: Arc<App>,
+    resource_path: &'static str,
+    audience: Audience,
+}
+
+impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
+        let token = req
+            .headers()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .map(|t| t.trim().to_string());
+        let sent = req.headers().contains_key("authorization");
+        match self.authenticate(token.as_deref()).await {
+            Ok(Some(principal)) => {
+                req.set_data(principal);
+                Ok(self.inner.call(req).await?.into_response())
+            }
+            Ok(None) => {
+                let request_id = req
+                    .data::<RequestId>()
+                    .map(|r| r.0.clone())
+                    .unwrap_or_default();
+                let err = ApiError::Unauthorized {
+                    challenge: self.app.challenge(self.resource_path, sent),
+                };
+                Ok(error_response(&err, &request_id))
+            }
+            Err(err) => {
+                let request_id = req
+                    .data::<RequestId>()
+                    .map(|r| r.0.clone())
+                    .unwrap_or_default();
+                Ok(error_response(&err, &request_id))
+            }
+        }
+    }
+}
+
+impl<E> BearerAuthEndpoint<E> {
+    async fn authenticate(&self, token: Option<&str>) -> Result<Option<Principal>, ApiError> {
+        let Some(token) = token.filter(|t| !t.is_empty()) else {
+            return Ok(None);
+        };
+        let Some(principal) = self
+            .app
+            .store
+            .principal_by_token_hash(&hash_token(token))
+            .await?
+        else {
+            return Ok(None);
+        };
+        if principal.expires_at <= OffsetDateTime::now_utc()
+            || !self.audience.accepts(&principal.audience)
+        {
+            return Ok(None);
+        }
+        Ok(Some(principal))
+    }
+}

@@ -1,0 +1,90 @@
+//! Bearer tokens, scopes and the protected-resource metadata (DESIGN.md section 6).
+
+mod metadata;
+mod middleware;
+mod tokens;
+
+pub use metadata::protected_resource_routes;
+pub use middleware::{Audience, BearerAuth};
+pub use tokens::{TOKEN_PREFIX, hash_token, mint_token};
+
+use time::OffsetDateTime;
+
+/// Every scope a token can carry.
+pub const ALL_SCOPES: &[&str] = &[
+    "dunning.read",
+    "dunning.write",
+    "dunning.notify",
+    "dunning.escalate",
+    "dunning.webhooks",
+    "dunning.exports",
+];
+
+/// The authenticated caller of a request.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    /// The token's row id.
+    pub token_id: String,
+    /// The organization everything is scoped to.
+    pub organization_id: String,
+    /// The user who signed in, if any.
+    pub user_id: Option<String>,
+    /// The OAuth client, if any.
+    pub client_id: Option<String>,
+    /// Granted scopes.
+    pub scopes: Vec<String>,
+    /// `api`, `mcp` or `all`.
+    pub audience: String,
+    /// When the token stops working.
+    pub expires_at: OffsetDateTime,
+}
+
+impl Principal {
+    /// Whether the token carries a scope.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
+    }
+
+    /// Who acts, for events: the user, else the client, else the token itself.
+    pub fn actor(&self) -> (&'static str, &str) {
+        match (&self.user_id, &self.client_id) {
+            (Some(user), _) => ("user", user),
+            (None, Some(client)) => ("client", client),
+            (None, None) => ("token", &self.token_id),
+        }
+    }
+}
+
+/// Parses a scope list separated by spaces or commas, refusing unknown scopes.
+pub fn parse_scopes(text: &str) -> Result<Vec<String>, String> {
+    let mut scopes: Vec<String> = Vec::new();
+    for scope in text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+    {
+        if !ALL_SCOPES.contains(&scope) {
+            return Err(format!(
+                "unknown scope {scope}; known scopes: {}",
+                ALL_SCOPES.join(" ")
+            ));
+        }
+        if !scopes.iter().any(|s| s == scope) {
+            scopes.push(scope.to_string());
+        }
+    }
+    if scopes.is_empty() {
+        return Err("at least one scope is required".into());
+    }
+    Ok(scopes)
+}
+
+/// Lowercase hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
+}

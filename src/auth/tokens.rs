@@ -1,0 +1,40 @@
+//! Opaque access tokens: 32 random bytes, base64url, prefixed `kd_at_`, stored only as their
+//! SHA-256 so a database leak does not leak working tokens.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use sha2::{Digest, Sha256};
+
+/// The prefix that makes tokens recognisable (secret scanners, logs).
+pub const TOKEN_PREFIX: &str = "kd_at_";
+
+/// A fresh token and the hash to store.
+pub fn mint_token() -> Result<(String, String), getrandom::Error> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)?;
+    let token = format!("{TOKEN_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes));
+    let hash = hash_token(&token);
+    Ok((token, hash))
+}
+
+/// The stored form of a token.
+pub fn hash_token(token: &str) -> String {
+    super::hex(&Sha256::digest(token.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_prefixed_unique_and_hashed() {
+        let (a, hash_a) = mint_token().unwrap();
+        let (b, _) = mint_token().unwrap();
+        assert!(a.starts_with(TOKEN_PREFIX));
+        assert_eq!(a.len(), TOKEN_PREFIX.len() + 43);
+        assert_ne!(a, b);
+        assert_eq!(hash_a, hash_token(&a));
+        assert_eq!(hash_a.len(), 64);
+        assert!(!hash_a.contains(&a[TOKEN_PREFIX.len()..]));
+    }
+}

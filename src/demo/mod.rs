@@ -1,0 +1,172 @@
+//! `serve --demo`: a sandbox organization with realistic Brazilian debtors and charges, created
+//! once through the same store calls the API uses (events included).
+
+pub mod data;
+
+use serde_json::json;
+use time::{Duration, OffsetDateTime};
+
+use crate::admin::{self, AdminError};
+use crate::api::charges::today;
+use crate::domain::charge_state::open_status_for;
+use crate::domain::dates::{format_date, format_timestamp};
+use crate::domain::ids::new_id;
+use crate::domain::parse_document;
+use crate::store::{ChargeRow, DebtorRow, NewEvent, Store};
+use data::{CHARGES, DEBTORS, DemoOutcome};
+
+/// The demo organization's id, creating it with its data when it does not exist.
+pub async fn ensure(store: &Store) -> Result<String, AdminError> {
+    if let Some(org) = store.demo_organization().await? {
+        return Ok(org.id);
+    }
+    let org_id = admin::create_organization(
+        store,
+        data::ORGANIZATION_NAME,
+        "sandbox",
+        Some(data::ORGANIZATION_DOCUMENT),
+        true,
+    )
+    .await?;
+    seed(store, &org_id).await?;
+    Ok(org_id)
+}
+
+fn system_event(
+    org_id: &str,
+    code: &str,
+    resource_type: &'static str,
+    resource_id: &str,
+    at: &str,
+) -> NewEvent {
+    NewEvent {
+        id: new_id("evt"),
+        organization_id: org_id.to_string(),
+        code: code.to_string(),
+        resource_type,
+        resource_id: resource_id.to_string(),
+        actor_type: "system".into(),
+        actor_id: "demo".into(),
+        data: json!({ "changes": {} }),
+        request_id: None,
+        occurred_at: at.to_string(),
+    }
+}
+
+async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
+    let now = OffsetDateTime::now_utc();
+    let stamp = format_timestamp(now);
+    let day = today(now);
+    let mut debtors = Vec::with_capacity(DEBTORS.len());
+    for d in DEBTORS {
+        let document = parse_document(d.document)
+            .map_err(|e| AdminError::Invalid(format!("demo document {}: {e}", d.document)))?;
+        let row = DebtorRow {
+            id: new_id("dbt"),
+            organization_id: org_id.to_string(),
+            external_id: None,
+            person_type: document.person_type.as_str().to_string(),
+            name: d.name.to_string(),
+            document: document.value,
+            email: d.email.map(str::to_string),
+            phone: d.phone.map(str::to_string),
+            mobile: d.mobile.map(str::to_string),
+            address: d.address.as_ref().map(|a| {
+                json!({
+                    "zipcode": a.zipcode, "street": a.street, "number": a.number, "complement": a.complement,
+                    "neighborhood": a.neighborhood, "city": a.city, "state": a.state, "country": "BR",
+                })
+            }),
+            birth_date: None,
+            opt_out_email: false,
+            opt_out_sms: false,
+            opt_out_whatsapp: false,
+            credit_bureau_blocked: false,
+            status: "active".into(),
+            archived_at: None,
+            tags: json!(d.tags),
+            metadata: json!({}),
+            version: 1,
+            created_at: stamp.clone(),
+            updated_at: stamp.clone(),
+            open_cents: 0,
+            overdue_cents: 0,
+            open_charges: 0,
+        };
+        store
+            .insert_debtor(
+                &row,
+                &system_event(org_id, "debtor.db.created", "debtor", &row.id, &stamp),
+            )
+            .await?;
+        debtors.push(row);
+    }
+    for c in CHARGES {
+        let debtor = debtors
+            .get(c.debtor)
+            .ok_or_else(|| AdminError::Invalid("demo charge of no debtor".into()))?;
+        let due = day + Duration::days(i64::from(c.due_in_days));
+        let issue = due.min(day) - Duration::days(30);
+        let (status, paid_cents, paid_at, canceled_at) = match c.outcome {
+            DemoOutcome::Open => (open_status_for(due, day), 0, None, None),
+            DemoOutcome::PartiallyPaid { paid_cents } => {
+                (open_status_for(due, day), paid_cents, None, None)
+            }
+            DemoOutcome::Paid => ("paid", c.amount_cents, Some(stamp.clone()), None),
+            DemoOutcome::Canceled => ("canceled", 0, None, Some(stamp.clone())),
+        };
+        let open = matches!(status, "pending" | "overdue");
+        let row = ChargeRow {
+            id: new_id("chg"),
+            organization_id: org_id.to_string(),
+            debtor_id: debtor.id.clone(),
+            debtor_name: debtor.name.clone(),
+            external_id: None,
+            description: Some(c.description.to_string()),
+            amount_cents: c.amount_cents,
+            paid_cents,
+            issue_date: format_date(issue),
+            due_date: format_date(due),
+            status: status.to_string(),
+            dunning_status: if open { "active" } else { "closed" }.to_string(),
+            payment_method: "boleto_pix".into(),
+            fine_hundredths: 200,
+            interest_hundredths: 100,
+            paid_at,
+            canceled_at,
+            cancellation_reason: None,
+            written_off_at: None,
+            agreement_id: None,
+            credit_bureau_status: None,
+            protest_status: None,
+            tags: json!([]),
+            metadata: json!({}),
+            version: 1,
+            created_at: stamp.clone(),
+            updated_at: stamp.clone(),
+        };
+        store
+            .insert_charge(
+                &row,
+                &system_event(org_id, "charge.db.created", "charge", &row.id, &stamp),
+            )
+            .await?;
+    }
+    // Archived last, as an operator would: after its charges were settled.
+    for (d, row) in DEBTORS.iter().zip(&debtors) {
+        if d.archived {
+            let mut archived = row.clone();
+            archived.status = "archived".into();
+            archived.archived_at = Some(stamp.clone());
+            archived.version += 1;
+            store
+                .update_debtor(
+                    &archived,
+                    row.version,
+                    &system_event(org_id, "debtor.archived", "debtor", &row.id, &stamp),
+                )
+                .await?;
+        }
+    }
+    Ok(())
+}

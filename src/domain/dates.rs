@@ -1,0 +1,211 @@
+//! Dates and timestamps on the wire.
+//!
+//! Rules (DESIGN.md section 10, reference section 6): dates such as `due_date` are strict
+//! `YYYY-MM-DD` (ISO 8601 calendar dates, no time, no offset); timestamps are RFC 3339 and are
+//! written in UTC with exactly 6 fractional digits (`2026-11-29T19:32:50.123456Z`), because
+//! stored timestamps keep microseconds. Brazilian people read dates as `DD/MM/YYYY`, which
+//! [`format_date_br`] produces for notifications.
+
+use time::format_description::well_known::Rfc3339;
+use time::{Date, Month, OffsetDateTime, UtcOffset};
+
+use super::error::DomainError;
+
+/// Parses a strict `YYYY-MM-DD` date (exactly 10 characters, zero-padded, a real calendar day).
+pub fn parse_date(input: &str) -> Result<Date, DomainError> {
+    let b = input.as_bytes();
+    let shape_ok = b.len() == 10
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            4 | 7 => c == b'-',
+            _ => c.is_ascii_digit(),
+        });
+    if !shape_ok {
+        return Err(DomainError::InvalidDate);
+    }
+    let num = |range: std::ops::Range<usize>| -> u32 {
+        b[range]
+            .iter()
+            .fold(0u32, |acc, &c| acc * 10 + u32::from(c - b'0'))
+    };
+    let year = i32::try_from(num(0..4)).map_err(|_| DomainError::InvalidDate)?;
+    let month = u8::try_from(num(5..7))
+        .ok()
+        .and_then(|m| Month::try_from(m).ok())
+        .ok_or(DomainError::InvalidDate)?;
+    let day = u8::try_from(num(8..10)).map_err(|_| DomainError::InvalidDate)?;
+    Date::from_calendar_date(year, month, day).map_err(|_| DomainError::InvalidDate)
+}
+
+/// Formats a date as `YYYY-MM-DD`.
+pub fn format_date(d: Date) -> String {
+    format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
+}
+
+/// Formats a date the Brazilian way, `DD/MM/YYYY`.
+pub fn format_date_br(d: Date) -> String {
+    format!("{:02}/{:02}/{:04}", d.day(), u8::from(d.month()), d.year())
+}
+
+/// Drops sub-microsecond precision, so a stored timestamp equals what the API shows.
+pub fn truncate_to_micros(t: OffsetDateTime) -> OffsetDateTime {
+    let nanos = t.nanosecond() / 1_000 * 1_000;
+    t.replace_nanosecond(nanos).unwrap_or(t)
+}
+
+/// Formats a timestamp as RFC 3339 in UTC with exactly 6 fractional digits (truncated, not
+/// rounded): `2026-11-29T19:32:50.123456Z`.
+pub fn format_timestamp(t: OffsetDateTime) -> String {
+    // Converting can only fail at the very edge of the supported range (year ±9999); keep the
+    // original offset there rather than panic.
+    let (u, suffix) = match t.checked_to_offset(UtcOffset::UTC) {
+        Some(u) => (u, "Z".to_owned()),
+        None => {
+            let (h, m, _) = t.offset().as_hms();
+            let sign = if t.offset().is_negative() { '-' } else { '+' };
+            (
+                t,
+                format!("{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs()),
+            )
+        }
+    };
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}{suffix}",
+        u.year(),
+        u8::from(u.month()),
+        u.day(),
+        u.hour(),
+        u.minute(),
+        u.second(),
+        u.microsecond(),
+    )
+}
+
+/// Parses an RFC 3339 timestamp (`2026-11-29T19:32:50Z`, `2026-11-29T16:32:50.5-03:00`).
+/// The result is converted to UTC and truncated to microseconds, the precision that is stored.
+pub fn parse_timestamp(input: &str) -> Result<OffsetDateTime, DomainError> {
+    let t = OffsetDateTime::parse(input, &Rfc3339).map_err(|_| DomainError::InvalidTimestamp)?;
+    let t = t.checked_to_offset(UtcOffset::UTC).unwrap_or(t);
+    Ok(truncate_to_micros(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::{date, datetime};
+
+    #[test]
+    fn valid_dates() {
+        assert_eq!(parse_date("2026-11-29"), Ok(date!(2026 - 11 - 29)));
+        assert_eq!(parse_date("2024-02-29"), Ok(date!(2024 - 02 - 29)));
+        assert_eq!(parse_date("2000-01-01"), Ok(date!(2000 - 01 - 01)));
+        assert_eq!(parse_date("9999-12-31"), Ok(date!(9999 - 12 - 31)));
+    }
+
+    #[test]
+    fn invalid_dates() {
+        for bad in [
+            "",
+            "2026-11-3",
+            "2026-1-30",
+            "26-11-30",
+            "2026/11/30",
+            "30/11/2026",
+            "2026-11-30T00:00:00Z",
+            " 2026-11-30",
+            "2026-11-30 ",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-11-00",
+            "2026-11-31",
+            "2025-02-29",
+            "+026-11-30",
+            "2026-1１-30",
+            "２０２６-11-30",
+            "abcd-ef-gh",
+        ] {
+            assert_eq!(parse_date(bad), Err(DomainError::InvalidDate), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn date_formats() {
+        let d = date!(2026 - 03 - 05);
+        assert_eq!(format_date(d), "2026-03-05");
+        assert_eq!(format_date_br(d), "05/03/2026");
+        assert_eq!(parse_date(&format_date(d)), Ok(d));
+    }
+
+    #[test]
+    fn timestamps_are_utc_with_six_digits() {
+        assert_eq!(
+            format_timestamp(datetime!(2026-11-29 19:32:50.123456 UTC)),
+            "2026-11-29T19:32:50.123456Z"
+        );
+        assert_eq!(
+            format_timestamp(datetime!(2026-11-29 19:32:50 UTC)),
+            "2026-11-29T19:32:50.000000Z"
+        );
+        assert_eq!(
+            format_timestamp(datetime!(2026-11-29 16:32:50.5 -3)),
+            "2026-11-29T19:32:50.500000Z"
+        );
+        // Truncated, not rounded.
+        assert_eq!(
+            format_timestamp(datetime!(2026-11-29 23:59:59.999999999 UTC)),
+            "2026-11-29T23:59:59.999999Z"
+        );
+        // Crossing midnight when converting to UTC.
+        assert_eq!(
+            format_timestamp(datetime!(2026-12-31 22:00:00 -3)),
+            "2027-01-01T01:00:00.000000Z"
+        );
+    }
+
+    #[test]
+    fn timestamp_parsing() {
+        assert_eq!(
+            parse_timestamp("2026-11-29T19:32:50Z"),
+            Ok(datetime!(2026-11-29 19:32:50 UTC))
+        );
+        let t = parse_timestamp("2026-11-29T16:32:50.123456789-03:00").unwrap();
+        assert_eq!(t, datetime!(2026-11-29 19:32:50.123456 UTC));
+        assert_eq!(t.offset(), UtcOffset::UTC);
+        let s = "2026-11-29T19:32:50.123456Z";
+        assert_eq!(parse_timestamp(s).map(format_timestamp), Ok(s.to_owned()));
+        for bad in [
+            "",
+            "2026-11-29",
+            "2026-11-29T19:32:50",
+            "2026-11-29 19:32:50",
+            "29/11/2026 19:32",
+            "2026-11-29T25:00:00Z",
+            "2026-02-30T00:00:00Z",
+            "not a date",
+        ] {
+            assert_eq!(
+                parse_timestamp(bad),
+                Err(DomainError::InvalidTimestamp),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn extreme_timestamps_do_not_panic() {
+        let max = datetime!(9999-12-31 23:59:59.999999999 -23:59:59);
+        let s = format_timestamp(max);
+        assert!(s.starts_with("9999-12-31T23:59:59.999999-23:59"), "{s}");
+        let min = datetime!(-9999-01-01 00:00:00 +23:59:59);
+        let s = format_timestamp(min);
+        assert!(s.starts_with("-9999-01-01T00:00:00.000000+23:59"), "{s}");
+    }
+
+    #[test]
+    fn truncation() {
+        let t = datetime!(2026-11-29 19:32:50.123456789 UTC);
+        assert_eq!(
+            truncate_to_micros(t),
+            datetime!(2026-11-29 19:32:50.123456 UTC)
+        );
+    }
+}

@@ -1,0 +1,29 @@
+//! Brazilian value types and validation: CPF/CNPJ, CEP/UF, phones, e-mail, money, dates.
+//!
+//! This layer knows nothing of HTTP or storage: it turns raw input (strings, JSON numbers)
+//! into normalised values or a [`DomainError`] whose message can be shown to API users, and
+//! formats stored values for people. Rules follow section 6 of
+//! `shared/reference/kobana-domain.md` and section 10 of `shared/design/DESIGN.md`.
+
+pub mod address;
+pub mod charge_state;
+pub mod dates;
+pub mod document;
+pub mod email;
+pub mod error;
+pub mod ids;
+pub mod money;
+pub mod phone;
+
+pub use address::{UFS, format_cep, parse_cep, parse_uf};
+pub use dates::{
+    format_date, format_date_br, format_timestamp, parse_date, parse_timestamp, truncate_to_micros,
+};
+pub use document::{Document, PersonType, format_document, parse_document};
+pub use email::{MAX_EMAIL_LEN, parse_email};
+pub use error::DomainError;
+pub use money::{
+    MAX_CENTS, MAX_JSON_CENTS, cents_from_json, cents_to_json, format_brl, percentage_from_json,
+    percentage_to_json, positive_cents_from_json,
+};
+pub use phone::{format_phone, is_mobile, parse_mobile, parse_phone};

@@ -1,0 +1,217 @@
+//! The `kobana-dunning` command line.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use kobana_dunning::{admin, app::App, demo, operations, server, store::Store};
+use time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "kobana-dunning",
+    version,
+    about = "Régua de Cobrança REST API and MCP server"
+)]
+struct Cli {
+    /// Database URL (created on first start).
+    #[arg(
+        long,
+        global = true,
+        env = "KOBANA_DUNNING_DATABASE",
+        default_value = "sqlite://./data/kobana-dunning.db"
+    )]
+    database: String,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs the server.
+    Serve(ServeArgs),
+    /// Manages organizations.
+    Orgs {
+        #[command(subcommand)]
+        command: OrgsCommand,
+    },
+    /// Manages access tokens.
+    Tokens {
+        #[command(subcommand)]
+        command: TokensCommand,
+    },
+    /// Inspects the generated API description.
+    Spec {
+        #[command(subcommand)]
+        command: SpecCommand,
+    },
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "KOBANA_DUNNING_BIND", default_value = "127.0.0.1:8080")]
+    bind: String,
+    /// The URL clients use to reach the server (default http://<bind>).
+    #[arg(long, env = "KOBANA_DUNNING_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// Creates the sandbox demo organization if needed and prints a fresh demo token.
+    #[arg(long, env = "KOBANA_DUNNING_DEMO")]
+    demo: bool,
+    /// Log format.
+    #[arg(long, env = "KOBANA_DUNNING_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum OrgsCommand {
+    /// Creates an organization and prints its id.
+    Create {
+        /// Its name.
+        #[arg(long)]
+        name: String,
+        /// sandbox or production.
+        #[arg(long, default_value = "sandbox")]
+        environment: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum TokensCommand {
+    /// Creates an access token and prints it (it is shown only once).
+    Create {
+        /// Organization id.
+        #[arg(long)]
+        org: String,
+        /// Scopes, separated by spaces or commas.
+        #[arg(long)]
+        scopes: String,
+        /// api, mcp or all.
+        #[arg(long, default_value = "all")]
+        audience: String,
+        /// Lifetime in seconds (default 30 days).
+        #[arg(long, default_value_t = 30 * 24 * 3600)]
+        expires_in: i64,
+    },
+}
+
+#[derive(Subcommand)]
+enum SpecCommand {
+    /// Prints the MCP tool catalogue generated from openapi/v1.yaml.
+    Tools,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Command::Spec {
+        command: SpecCommand::Tools,
+    } = cli.command
+    {
+        print!("{}", operations::CATALOGUE_JSON);
+        return ExitCode::SUCCESS;
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let store = Store::open(&cli.database).await?;
+    match cli.command {
+        Command::Serve(args) => serve(store, args).await,
+        Command::Orgs {
+            command: OrgsCommand::Create { name, environment },
+        } => {
+            println!(
+                "{}",
+                admin::create_organization(&store, &name, &environment, None, false).await?
+            );
+            Ok(())
+        }
+        Command::Tokens {
+            command:
+                TokensCommand::Create {
+                    org,
+                    scopes,
+                    audience,
+                    expires_in,
+                },
+        } => {
+            let token = admin::create_token(
+                &store,
+                &org,
+                &scopes,
+                &audience,
+                Duration::seconds(expires_in),
+            )
+            .await?;
+            println!("{token}");
+            Ok(())
+        }
+        Command::Spec { .. } => Ok(()),
+    }
+}
+
+fn init_logs(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
+    init_logs(args.log_format);
+    let demo_token = if args.demo {
+        let org_id = demo::ensure(&store).await?;
+        let all = kobana_dunning::auth::ALL_SCOPES.join(" ");
+        Some(admin::create_token(&store, &org_id, &all, "all", Duration::hours(24)).await?)
+    } else {
+        None
+    };
+    let public_url = args
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", args.bind));
+    let app = Arc::new(App::new(store, &public_url));
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let running = server::start(app.clone(), &args.bind, shutdown).await?;
+    let mut out = std::io::stdout().lock();
+    if let Some(token) = demo_token {
+        writeln!(out, "demo token: {token}")?;
+    }
+    writeln!(out, "REST API:   {}/v1", app.public_url)?;
+    writeln!(out, "listening on http://{}", running.addr)?;
+    out.flush()?;
+    drop(out);
+    tracing::info!(addr = %running.addr, public_url = %app.public_url, "listening");
+    running.handle.await??;
+    Ok(())
+}

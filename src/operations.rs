@@ -1,0 +1,183 @@
+//! The generated operation tables (see `build.rs`) and the types they are written in.
+//!
+//! One row per operation of `openapi/v1.yaml`: the /v1 routes, the MCP tool catalogue, the
+//! annotations, confirmations, argument schemas and resource templates all read this table, so
+//! the REST API and the MCP tools cannot disagree about an operation.
+
+/// HTTP method of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpMethod {
+    /// GET
+    Get,
+    /// POST
+    Post,
+    /// PUT
+    Put,
+    /// PATCH
+    Patch,
+    /// DELETE
+    Delete,
+}
+
+impl HttpMethod {
+    /// The method as poem knows it.
+    pub fn as_poem(self) -> poem::http::Method {
+        match self {
+            Self::Get => poem::http::Method::GET,
+            Self::Post => poem::http::Method::POST,
+            Self::Put => poem::http::Method::PUT,
+            Self::Patch => poem::http::Method::PATCH,
+            Self::Delete => poem::http::Method::DELETE,
+        }
+    }
+}
+
+/// `x-mcp.effect`: what the operation does to the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Only reads.
+    Read,
+    /// Creates or changes data.
+    Write,
+    /// Deletes, archives, cancels, talks to the debtor or a third party, or decides on the debt.
+    Destructive,
+}
+
+/// The MCP tool annotations of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    /// readOnlyHint
+    pub read_only: bool,
+    /// destructiveHint
+    pub destructive: bool,
+    /// idempotentHint
+    pub idempotent: bool,
+    /// openWorldHint (always false: nothing outside Régua de Cobrança is reached)
+    pub open_world: bool,
+}
+
+/// `x-mcp.confirm`: how a destructive tool asks before it runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Confirm {
+    /// The GET operation that reads the object acted on (absent for creates).
+    pub target: Option<&'static str>,
+    /// pt-BR handlebars template over `args` and `target`.
+    pub message: &'static str,
+}
+
+/// How a query parameter's text is read before validation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// Kept as text.
+    String,
+    /// A whole number.
+    Integer,
+    /// Any JSON number.
+    Number,
+    /// `true` or `false`.
+    Boolean,
+}
+
+/// One query parameter of an operation.
+#[derive(Debug, Clone, Copy)]
+pub struct QueryParam {
+    /// Its name (snake_case).
+    pub name: &'static str,
+    /// How its text is read.
+    pub kind: ParamKind,
+}
+
+/// The JSON request body of an operation.
+#[derive(Debug, Clone, Copy)]
+pub struct BodySpec {
+    /// Whether a body must be sent.
+    pub required: bool,
+    /// Its top-level fields.
+    pub fields: &'static [&'static str],
+    /// Its closed JSON Schema 2020-12.
+    pub schema: &'static str,
+}
+
+/// What a successful call answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponseKind {
+    /// A JSON document.
+    Json,
+    /// 204 and no body.
+    NoContent,
+    /// A file.
+    Binary {
+        /// Its media type.
+        content_type: &'static str,
+        /// The extension its resource URI carries.
+        extension: &'static str,
+    },
+}
+
+/// One operation of the spec.
+#[derive(Debug)]
+pub struct Operation {
+    /// operationId.
+    pub operation_id: &'static str,
+    /// The MCP tool name (`dunning_` + operationId).
+    pub tool_name: &'static str,
+    /// The summary: the tool title.
+    pub title: &'static str,
+    /// The description: the tool description.
+    pub description: &'static str,
+    /// The first tag: the handler module.
+    pub tag: &'static str,
+    /// HTTP method.
+    pub method: HttpMethod,
+    /// OpenAPI path template (`/v1/charges/{id}`).
+    pub path: &'static str,
+    /// `x-mcp.effect`.
+    pub effect: Effect,
+    /// Tool annotations.
+    pub annotations: Annotations,
+    /// The scope needed; `None` means any valid token.
+    pub scope: Option<&'static str>,
+    /// Confirmation of a destructive operation.
+    pub confirm: Option<Confirm>,
+    /// Path parameter names, in path order.
+    pub path_params: &'static [&'static str],
+    /// Query parameters.
+    pub query_params: &'static [QueryParam],
+    /// JSON body, if the operation takes one.
+    pub body: Option<BodySpec>,
+    /// Whether the operation takes an idempotency key (POST and PATCH writes).
+    pub accepts_idempotency_key: bool,
+    /// Whether it is a paginated list.
+    pub is_list: bool,
+    /// Status of a successful answer.
+    pub success_status: u16,
+    /// Kind of a successful answer.
+    pub response: ResponseKind,
+    /// The resource URI template, for GETs that read one document.
+    pub resource_uri: Option<&'static str>,
+    /// The MCP tool descriptor, as JSON.
+    pub descriptor: &'static str,
+    /// The strict schema of the flat tool arguments.
+    pub input_schema: &'static str,
+    /// The strict schema of the query string, after its values are typed.
+    pub query_schema: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/operations.rs"));
+
+/// The tool catalogue (`spec tools`), in name order, exactly as committed in
+/// `tests/snapshots/tools.json`.
+pub const CATALOGUE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalogue.json"));
+
+/// Response schemas by operationId and status, for contract tests.
+pub const CONTRACT_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/contract.json"));
+
+/// Looks an operation up by operationId.
+pub fn by_operation_id(operation_id: &str) -> Option<&'static Operation> {
+    OPERATIONS.iter().find(|op| op.operation_id == operation_id)
+}
+
+/// Looks an operation up by tool name.
+pub fn by_tool_name(tool_name: &str) -> Option<&'static Operation> {
+    OPERATIONS.iter().find(|op| op.tool_name == tool_name)
+}

@@ -1,0 +1,123 @@
+//! Assembles the HTTP application (routes, authentication, common headers) and runs it.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::{
+    Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, web::Data,
+};
+
+use crate::api::{self, ApiError, error_response};
+use crate::app::{App, MAX_BODY_BYTES, RequestId};
+use crate::auth::{Audience, BearerAuth, protected_resource_routes};
+use crate::domain::ids::new_id;
+
+/// The whole HTTP application for a state.
+pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
+    api::warm_up();
+    let v1 = api::v1_routes().with(BearerAuth {
+        app: app.clone(),
+        resource_path: "/v1",
+        audience: Audience::Api,
+    });
+    Route::new()
+        .nest_no_strip("/v1", v1)
+        .nest("/", protected_resource_routes())
+        .at("/healthz", get(healthz))
+        .at("/readyz", get(readyz))
+        .data(app)
+        .around(|ep, req| async move { Ok(common(ep.as_ref(), req).await) })
+}
+
+/// What every answer gets: a request id, `Cache-Control: no-store`, the body cap, and the
+/// error envelope for requests no route took.
+async fn common<E: Endpoint>(ep: &E, mut req: Request) -> Response {
+    let request_id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            !v.is_empty()
+                && v.len() <= 64
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+        .map(str::to_string)
+        .unwrap_or_else(|| new_id("req"));
+    req.set_data(RequestId(request_id.clone()));
+    let declared = req
+        .headers()
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    let mut response = if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+        error_response(&ApiError::PayloadTooLarge, &request_id)
+    } else {
+        match ep.call(req).await {
+            Ok(resp) => resp.into_response(),
+            Err(err) => {
+                let api_err = match err.status().as_u16() {
+                    404 => ApiError::NotFound("route"),
+                    405 => ApiError::BadRequest("method not allowed on this path".into()),
+                    _ => ApiError::BadRequest("the request could not be read".into()),
+                };
+                let mut resp = error_response(&api_err, &request_id);
+                if err.status().as_u16() == 405 {
+                    resp.set_status(err.status());
+                }
+                resp
+            }
+        }
+    };
+    let headers = response.headers_mut();
+    headers.insert("cache-control", "no-store".parse().expect("static header"));
+    if let Ok(value) = request_id.parse() {
+        headers.insert("x-request-id", value);
+    }
+    response
+}
+
+#[handler]
+fn healthz() -> &'static str {
+    "ok"
+}
+
+#[handler]
+async fn readyz(app: Data<&Arc<App>>) -> poem::Result<&'static str> {
+    app.store
+        .organization("")
+        .await
+        .map(|_| "ready")
+        .map_err(|_| poem::Error::from_status(poem::http::StatusCode::SERVICE_UNAVAILABLE))
+}
+
+/// A server listening on a socket.
+pub struct Running {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// Resolves when the server stops.
+    pub handle: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+/// Binds `bind` and serves until `shutdown` resolves (then drains for up to 10 seconds).
+pub async fn start(
+    app: Arc<App>,
+    bind: &str,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<Running> {
+    let acceptor = TcpListener::bind(bind.to_string()).into_acceptor().await?;
+    let addr = acceptor
+        .local_addr()
+        .first()
+        .and_then(|a| a.as_socket_addr().copied())
+        .ok_or_else(|| std::io::Error::other("the listener has no socket address"))?;
+    let endpoint = application(app);
+    let handle = tokio::spawn(async move {
+        poem::Server::new_with_acceptor(acceptor)
+            .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
+            .await
+    });
+    Ok(Running { addr, handle })
+}

@@ -1,0 +1,277 @@
+//! Charges, read with their debtor's name.
+
+use serde_json::Value;
+use sqlx::{QueryBuilder, Row, Sqlite};
+
+use super::debtors::escape_like;
+use super::events::{NewEvent, insert_event};
+use super::{Store, StoreResult};
+
+/// A charge as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChargeRow {
+    pub id: String,
+    pub organization_id: String,
+    pub debtor_id: String,
+    /// Read from the debtor; not stored on the charge.
+    pub debtor_name: String,
+    pub external_id: Option<String>,
+    pub description: Option<String>,
+    pub amount_cents: i64,
+    pub paid_cents: i64,
+    pub issue_date: String,
+    pub due_date: String,
+    pub status: String,
+    pub dunning_status: String,
+    pub payment_method: String,
+    pub fine_hundredths: i64,
+    pub interest_hundredths: i64,
+    pub paid_at: Option<String>,
+    pub canceled_at: Option<String>,
+    pub cancellation_reason: Option<String>,
+    pub written_off_at: Option<String>,
+    pub agreement_id: Option<String>,
+    pub credit_bureau_status: Option<String>,
+    pub protest_status: Option<String>,
+    pub tags: Value,
+    pub metadata: Value,
+    pub version: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// Filters of the charge list.
+#[derive(Debug, Default)]
+pub struct ChargeFilter {
+    pub q: Option<String>,
+    pub statuses: Vec<String>,
+    pub dunning_statuses: Vec<String>,
+    pub debtor_ids: Vec<String>,
+    pub due_from: Option<String>,
+    pub due_to: Option<String>,
+    pub created_from: Option<String>,
+    pub created_before: Option<String>,
+    pub sort_by: String,
+    pub descending: bool,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+const SELECT: &str =
+    "SELECT c.*, d.name AS debtor_name FROM charges c JOIN debtors d ON d.id = c.debtor_id";
+
+fn sort_column(sort_by: &str) -> &'static str {
+    match sort_by {
+        "due_date" => "c.due_date",
+        "amount" => "c.amount_cents",
+        "updated_at" => "c.updated_at",
+        _ => "c.created_at",
+    }
+}
+
+fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<ChargeRow> {
+    let json = |col: &str| -> StoreResult<Value> {
+        Ok(serde_json::from_str(&row.try_get::<String, _>(col)?)?)
+    };
+    Ok(ChargeRow {
+        id: row.try_get("id")?,
+        organization_id: row.try_get("organization_id")?,
+        debtor_id: row.try_get("debtor_id")?,
+        debtor_name: row.try_get("debtor_name")?,
+        external_id: row.try_get("external_id")?,
+        description: row.try_get("description")?,
+        amount_cents: row.try_get("amount_cents")?,
+        paid_cents: row.try_get("paid_cents")?,
+        issue_date: row.try_get("issue_date")?,
+        due_date: row.try_get("due_date")?,
+        status: row.try_get("status")?,
+        dunning_status: row.try_get("dunning_status")?,
+        payment_method: row.try_get("payment_method")?,
+        fine_hundredths: row.try_get("fine_hundredths")?,
+        interest_hundredths: row.try_get("interest_hundredths")?,
+        paid_at: row.try_get("paid_at")?,
+        canceled_at: row.try_get("canceled_at")?,
+        cancellation_reason: row.try_get("cancellation_reason")?,
+        written_off_at: row.try_get("written_off_at")?,
+        agreement_id: row.try_get("agreement_id")?,
+        credit_bureau_status: row.try_get("credit_bureau_status")?,
+        protest_status: row.try_get("protest_status")?,
+        tags: json("tags")?,
+        metadata: json("metadata")?,
+        version: row.try_get("version")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+impl Store {
+    /// One charge of an organization.
+    pub async fn charge(&self, org_id: &str, id: &str) -> StoreResult<Option<ChargeRow>> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "{SELECT} WHERE c.organization_id = $1 AND c.id = $2"
+        )))
+        .bind(org_id)
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(from_row).transpose()
+    }
+
+    /// A page of charges and the total count.
+    pub async fn charges(
+        &self,
+        org_id: &str,
+        filter: &ChargeFilter,
+    ) -> StoreResult<(Vec<ChargeRow>, i64)> {
+        let mut count = QueryBuilder::<Sqlite>::new(
+            "SELECT COUNT(*) FROM charges c JOIN debtors d ON d.id = c.debtor_id",
+        );
+        push_where(&mut count, org_id, filter);
+        let total: i64 = count.build_query_scalar().fetch_one(&self.pool).await?;
+
+        let mut page = QueryBuilder::<Sqlite>::new(SELECT);
+        push_where(&mut page, org_id, filter);
+        let direction = if filter.descending { "DESC" } else { "ASC" };
+        page.push(format!(
+            " ORDER BY {} {direction}, c.id {direction} LIMIT ",
+            sort_column(&filter.sort_by)
+        ));
+        page.push_bind(filter.limit);
+        page.push(" OFFSET ");
+        page.push_bind(filter.offset);
+        let rows = page.build().fetch_all(&self.pool).await?;
+        Ok((
+            rows.iter().map(from_row).collect::<StoreResult<_>>()?,
+            total,
+        ))
+    }
+
+    /// Inserts a charge and its event.
+    pub async fn insert_charge(&self, c: &ChargeRow, event: &NewEvent) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        bind_charge(
+            sqlx::query(
+                "INSERT INTO charges (external_id, description, amount_cents, paid_cents, issue_date, due_date, status, \
+                 dunning_status, payment_method, fine_hundredths, interest_hundredths, paid_at, canceled_at, \
+                 cancellation_reason, written_off_at, agreement_id, credit_bureau_status, protest_status, tags, metadata, \
+                 version, updated_at, id, organization_id, debtor_id, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
+                 $23, $24, $25, $26)",
+            ),
+            c,
+        )
+        .bind(&c.id)
+        .bind(&c.organization_id)
+        .bind(&c.debtor_id)
+        .bind(&c.created_at)
+        .execute(&mut *tx)
+        .await?;
+        insert_event(&mut tx, event).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Saves a changed charge if it is still at `expected_version`; false when it moved on.
+    pub async fn update_charge(
+        &self,
+        c: &ChargeRow,
+        expected_version: i64,
+        event: &NewEvent,
+    ) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let result = bind_charge(
+            sqlx::query(
+                "UPDATE charges SET external_id = $1, description = $2, amount_cents = $3, paid_cents = $4, issue_date = $5, \
+                 due_date = $6, status = $7, dunning_status = $8, payment_method = $9, fine_hundredths = $10, \
+                 interest_hundredths = $11, paid_at = $12, canceled_at = $13, cancellation_reason = $14, written_off_at = $15, \
+                 agreement_id = $16, credit_bureau_status = $17, protest_status = $18, tags = $19, metadata = $20, \
+                 version = $21, updated_at = $22 WHERE id = $23 AND organization_id = $24 AND version = $25",
+            ),
+            c,
+        )
+        .bind(&c.id)
+        .bind(&c.organization_id)
+        .bind(expected_version)
+        .execute(&mut *tx)
+        .await?;
+        if result.rows_affected() == 0 {
+            return Ok(false);
+        }
+        insert_event(&mut tx, event).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}
+
+type Query<'q> = sqlx::query::Query<'q, Sqlite, sqlx::sqlite::SqliteArguments>;
+
+/// Binds the mutable columns, in the order both statements list them ($1 to $22).
+fn bind_charge<'q>(query: Query<'q>, c: &'q ChargeRow) -> Query<'q> {
+    query
+        .bind(&c.external_id)
+        .bind(&c.description)
+        .bind(c.amount_cents)
+        .bind(c.paid_cents)
+        .bind(&c.issue_date)
+        .bind(&c.due_date)
+        .bind(&c.status)
+        .bind(&c.dunning_status)
+        .bind(&c.payment_method)
+        .bind(c.fine_hundredths)
+        .bind(c.interest_hundredths)
+        .bind(&c.paid_at)
+        .bind(&c.canceled_at)
+        .bind(&c.cancellation_reason)
+        .bind(&c.written_off_at)
+        .bind(&c.agreement_id)
+        .bind(&c.credit_bureau_status)
+        .bind(&c.protest_status)
+        .bind(c.tags.to_string())
+        .bind(c.metadata.to_string())
+        .bind(c.version)
+        .bind(&c.updated_at)
+}
+
+fn push_where(q: &mut QueryBuilder<Sqlite>, org_id: &str, f: &ChargeFilter) {
+    q.push(" WHERE c.organization_id = ")
+        .push_bind(org_id.to_string());
+    if let Some(prefix) = &f.q {
+        let like = format!("{}%", escape_like(prefix));
+        q.push(" AND (c.id LIKE ")
+            .push_bind(like.clone())
+            .push(" ESCAPE '\\'");
+        q.push(" OR c.external_id LIKE ")
+            .push_bind(like.clone())
+            .push(" ESCAPE '\\'");
+        q.push(" OR d.name LIKE ")
+            .push_bind(like.clone())
+            .push(" ESCAPE '\\'");
+        q.push(" OR d.document LIKE ")
+            .push_bind(like)
+            .push(" ESCAPE '\\')");
+    }
+    for (column, values) in [
+        ("c.status", &f.statuses),
+        ("c.dunning_status", &f.dunning_statuses),
+        ("c.debtor_id", &f.debtor_ids),
+    ] {
+        if !values.is_empty() {
+            q.push(format!(" AND {column} IN ("));
+            let mut list = q.separated(", ");
+            for v in values {
+                list.push_bind(v.clone());
+            }
+            q.push(")");
+        }
+    }
+    for (clause, value) in [
+        (" AND c.due_date >= ", &f.due_from),
+        (" AND c.due_date <= ", &f.due_to),
+        (" AND c.created_at >= ", &f.created_from),
+        (" AND c.created_at < ", &f.created_before),
+    ] {
+        if let Some(v) = value {
+            q.push(clause).push_bind(v.clone());
+        }
+    }
+}
