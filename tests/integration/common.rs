@@ -1,0 +1,219 @@
+//! The test harness: starts the server on a fresh database and port, mints tokens, and sends
+//! requests by operationId, checking every response body against the spec's response schema.
+
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock};
+
+use kobana_dunning::admin;
+use kobana_dunning::app::App;
+use kobana_dunning::operations::{self, CONTRACT_JSON};
+use kobana_dunning::server;
+use kobana_dunning::store::Store;
+use reqwest::Method;
+use serde_json::Value;
+use time::Duration;
+use tokio::sync::oneshot;
+
+/// Every scope.
+pub const ALL: &str = "dunning.read dunning.write dunning.notify dunning.escalate dunning.webhooks dunning.exports";
+
+/// A running server on its own database.
+pub struct TestServer {
+    /// `http://127.0.0.1:<port>`
+    pub base: String,
+    /// The server's state (for direct store checks).
+    pub app: Arc<App>,
+    client: reqwest::Client,
+    db_path: std::path::PathBuf,
+    _stop: oneshot::Sender<()>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.db_path.display()));
+        }
+    }
+}
+
+/// A response, with the body parsed as JSON when it is JSON.
+pub struct Resp {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Resp {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The error code of an error envelope.
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or_default()
+    }
+
+    /// The `data` of an answer.
+    pub fn data(&self) -> &Value {
+        &self.body["data"]
+    }
+}
+
+impl TestServer {
+    pub async fn start() -> Self {
+        let db_path = std::env::temp_dir().join(format!("kd-test-{}.db", uuid::Uuid::now_v7().simple()));
+        let store = Store::open(&format!("sqlite://{}", db_path.display())).await.expect("store opens");
+        // The public URL is only known after binding; port 0 then a state with the real URL.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        drop(listener);
+        let base = format!("http://127.0.0.1:{port}");
+        let app = Arc::new(App::new(store, &base));
+        let (stop, stopped) = oneshot::channel::<()>();
+        server::start(app.clone(), &format!("127.0.0.1:{port}"), async move {
+            let _ = stopped.await;
+        })
+        .await
+        .expect("server starts");
+        Self { base, app, client: reqwest::Client::new(), db_path, _stop: stop }
+    }
+
+    /// A new organization.
+    pub async fn org(&self, name: &str) -> String {
+        admin::create_organization(&self.app.store, name, "sandbox", None, false).await.expect("org")
+    }
+
+    /// A token for an organization.
+    pub async fn token(&self, org: &str, scopes: &str) -> String {
+        self.token_for(org, scopes, "all").await
+    }
+
+    /// A token with an audience.
+    pub async fn token_for(&self, org: &str, scopes: &str, audience: &str) -> String {
+        admin::create_token(&self.app.store, org, scopes, audience, Duration::hours(1)).await.expect("token")
+    }
+
+    /// An organization with an all-scopes token.
+    pub async fn tenant(&self, name: &str) -> (String, String) {
+        let org = self.org(name).await;
+        let token = self.token(&org, ALL).await;
+        (org, token)
+    }
+
+    /// A raw request (no contract check): for transport-level tests.
+    pub fn raw(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
+        self.client.request(method, format!("{}{path}", self.base))
+    }
+
+    /// Calls an operation by operationId; path parameters are filled from `path`. The response
+    /// body is checked against the spec's schema for the operation and status.
+    pub async fn call(&self, token: &str, op_id: &str, path: &[(&str, &str)], query: &str, body: Option<Value>) -> Resp {
+        self.call_with(token, op_id, path, query, body, &[]).await
+    }
+
+    /// `call` with extra headers.
+    pub async fn call_with(
+        &self,
+        token: &str,
+        op_id: &str,
+        path: &[(&str, &str)],
+        query: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Resp {
+        let op = operations::by_operation_id(op_id).unwrap_or_else(|| panic!("no operation {op_id}"));
+        let mut url_path = op.path.to_string();
+        for (name, value) in path {
+            url_path = url_path.replace(&format!("{{{name}}}"), value);
+        }
+        let url = if query.is_empty() { url_path } else { format!("{url_path}?{query}") };
+        let mut req = self.raw(op.method.as_poem().as_str().parse().expect("method"), &url).bearer_auth(token);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let resp = send(req).await;
+        check_contract(op_id, &resp);
+        resp
+    }
+
+    // Shorthands for the common calls of the tests.
+
+    pub async fn create_debtor(&self, token: &str, name: &str, document: &str) -> Value {
+        let r = self
+            .call(token, "debtors_create", &[], "", Some(serde_json::json!({ "name": name, "document": document })))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.data().clone()
+    }
+
+    pub async fn create_charge(&self, token: &str, debtor_id: &str, amount: f64, due_date: &str) -> Value {
+        let r = self
+            .call(
+                token,
+                "charges_create",
+                &[],
+                "",
+                Some(serde_json::json!({ "debtor_id": debtor_id, "amount": amount, "due_date": due_date })),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.data().clone()
+    }
+}
+
+/// Sends a request and reads the answer.
+pub async fn send(req: reqwest::RequestBuilder) -> Resp {
+    let resp = req.send().await.expect("request reaches the server");
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let bytes = resp.bytes().await.expect("body");
+    let body = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+    };
+    Resp { status, headers, body }
+}
+
+static CONTRACT: LazyLock<HashMap<String, HashMap<String, jsonschema::Validator>>> = LazyLock::new(|| {
+    let raw: HashMap<String, HashMap<String, Value>> = serde_json::from_str(CONTRACT_JSON).expect("contract JSON");
+    raw.into_iter()
+        .map(|(op, statuses)| {
+            let compiled = statuses
+                .into_iter()
+                .map(|(status, schema)| {
+                    let v = jsonschema::options().should_validate_formats(true).build(&schema).expect("schema compiles");
+                    (status, v)
+                })
+                .collect();
+            (op, compiled)
+        })
+        .collect()
+});
+
+/// Asserts that a response is one the spec documents for the operation, with a body that
+/// matches its schema.
+pub fn check_contract(op_id: &str, resp: &Resp) {
+    let op = operations::by_operation_id(op_id).expect("operation");
+    let status = resp.status.to_string();
+    if resp.status == 204 || (resp.status == op.success_status && resp.body.is_null()) {
+        assert_eq!(op.success_status, resp.status, "{op_id}: undocumented empty answer {status}");
+        assert!(resp.body.is_null(), "{op_id}: 204 with a body");
+        return;
+    }
+    let schemas = CONTRACT.get(op_id).expect("operation in contract");
+    let validator = schemas
+        .get(&status)
+        .unwrap_or_else(|| panic!("{op_id}: status {status} is not documented in the spec (body {})", resp.body));
+    let errors: Vec<String> = validator.iter_errors(&resp.body).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "{op_id} {status}: body does not match the spec: {errors:#?}\n{}", resp.body);
+}
+
+/// A date `days` from today (UTC−3), as YYYY-MM-DD.
+pub fn date_in(days: i64) -> String {
+    let today = (time::OffsetDateTime::now_utc() + Duration::hours(-3)).date();
+    kobana_dunning::domain::dates::format_date(today + Duration::days(days))
+}

@@ -1,0 +1,12 @@
+//! Integration tests: the real server on 127.0.0.1, spoken to over HTTP. One binary with a
+//! module per area, so the tests link once.
+
+mod common;
+
+mod api_charges;
+mod api_conventions;
+mod api_debtors;
+mod auth;
+mod cli;
+mod contract;
+mod isolation;
