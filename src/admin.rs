@@ -64,14 +64,10 @@ pub async fn create_token(
 ) -> Result<String, AdminError> {
     let scopes = parse_scopes(scopes).map_err(AdminError::Invalid)?;
     if !matches!(audience, "api" | "mcp" | "all") {
-        return Err(AdminError::Invalid(format!(
-            "audience must be api, mcp or all, not {audience}"
-        )));
+        return Err(AdminError::Invalid(format!("audience must be api, mcp or all, not {audience}")));
     }
     if expires_in <= Duration::ZERO {
-        return Err(AdminError::Invalid(
-            "the expiry must be in the future".into(),
-        ));
+        return Err(AdminError::Invalid("the expiry must be in the future".into()));
     }
     if store.organization(org_id).await?.is_none() {
         return Err(AdminError::UnknownOrganization(org_id.to_string()));

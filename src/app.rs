@@ -1,5 +1,6 @@
 //! Shared server state and the constants every layer agrees on.
 
+use crate::auth::ServerKey;
 use crate::store::Store;
 
 /// The body cap of /v1 and /mcp: 2 MiB.
@@ -15,23 +16,28 @@ pub struct App {
     pub store: Store,
     /// The URL clients use to reach this server (no trailing slash).
     pub public_url: String,
+    /// Seals confirmation states.
+    pub key: ServerKey,
 }
 
 impl App {
     /// Builds the state.
-    pub fn new(store: Store, public_url: &str) -> Self {
-        Self {
-            store,
-            public_url: public_url.trim_end_matches('/').to_string(),
+    pub fn new(store: Store, public_url: &str, key: ServerKey) -> Self {
+        Self { store, public_url: public_url.trim_end_matches('/').to_string(), key }
+    }
+
+    /// The origin (`scheme://host[:port]`) of the public URL: the only browser origin accepted.
+    pub fn origin(&self) -> &str {
+        let after_scheme = self.public_url.find("://").map_or(0, |i| i + 3);
+        match self.public_url[after_scheme..].find('/') {
+            Some(slash) => &self.public_url[..after_scheme + slash],
+            None => &self.public_url,
         }
     }
 
     /// The RFC 9728 metadata URL of a protected resource (`/mcp`, `/v1` or `` for `POST /`).
     pub fn resource_metadata_url(&self, resource_path: &str) -> String {
-        format!(
-            "{}/.well-known/oauth-protected-resource{resource_path}",
-            self.public_url
-        )
+        format!("{}/.well-known/oauth-protected-resource{resource_path}", self.public_url)
     }
 
     /// The 401 challenge for a resource; `error="invalid_token"` when a token was sent.

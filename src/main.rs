@@ -5,15 +5,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use kobana_dunning::auth::ServerKey;
 use kobana_dunning::{admin, app::App, demo, operations, server, store::Store};
 use time::Duration;
 
 #[derive(Parser)]
-#[command(
-    name = "kobana-dunning",
-    version,
-    about = "Régua de Cobrança REST API and MCP server"
-)]
+#[command(name = "kobana-dunning", version, about = "Régua de Cobrança REST API and MCP server")]
 struct Cli {
     /// Database URL (created on first start).
     #[arg(
@@ -59,6 +56,9 @@ struct ServeArgs {
     /// Creates the sandbox demo organization if needed and prints a fresh demo token.
     #[arg(long, env = "KOBANA_DUNNING_DEMO")]
     demo: bool,
+    /// File holding the server key that seals confirmations (default: a key kept in the database).
+    #[arg(long, env = "KOBANA_DUNNING_SECRET_KEY_FILE")]
+    secret_key_file: Option<std::path::PathBuf>,
     /// Log format.
     #[arg(long, env = "KOBANA_DUNNING_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -110,17 +110,11 @@ enum SpecCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::Spec {
-        command: SpecCommand::Tools,
-    } = cli.command
-    {
+    if let Command::Spec { command: SpecCommand::Tools } = cli.command {
         print!("{}", operations::CATALOGUE_JSON);
         return ExitCode::SUCCESS;
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the runtime: {e}");
@@ -140,32 +134,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let store = Store::open(&cli.database).await?;
     match cli.command {
         Command::Serve(args) => serve(store, args).await,
-        Command::Orgs {
-            command: OrgsCommand::Create { name, environment },
-        } => {
-            println!(
-                "{}",
-                admin::create_organization(&store, &name, &environment, None, false).await?
-            );
+        Command::Orgs { command: OrgsCommand::Create { name, environment } } => {
+            println!("{}", admin::create_organization(&store, &name, &environment, None, false).await?);
             Ok(())
         }
-        Command::Tokens {
-            command:
-                TokensCommand::Create {
-                    org,
-                    scopes,
-                    audience,
-                    expires_in,
-                },
-        } => {
-            let token = admin::create_token(
-                &store,
-                &org,
-                &scopes,
-                &audience,
-                Duration::seconds(expires_in),
-            )
-            .await?;
+        Command::Tokens { command: TokensCommand::Create { org, scopes, audience, expires_in } } => {
+            let token =
+                admin::create_token(&store, &org, &scopes, &audience, Duration::seconds(expires_in)).await?;
             println!("{token}");
             Ok(())
         }
@@ -176,9 +151,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 fn init_logs(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),
         LogFormat::Json => builder.json().init(),
@@ -194,11 +167,9 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    let public_url = args
-        .public_url
-        .clone()
-        .unwrap_or_else(|| format!("http://{}", args.bind));
-    let app = Arc::new(App::new(store, &public_url));
+    let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{}", args.bind));
+    let key = ServerKey::load(&store, args.secret_key_file.as_deref()).await?;
+    let app = Arc::new(App::new(store, &public_url, key));
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };

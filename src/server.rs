@@ -5,26 +5,25 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use poem::listener::{Acceptor, Listener, TcpListener};
-use poem::{
-    Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, web::Data,
-};
+use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, web::Data};
 
 use crate::api::{self, ApiError, error_response};
 use crate::app::{App, MAX_BODY_BYTES, RequestId};
 use crate::auth::{Audience, BearerAuth, protected_resource_routes};
 use crate::domain::ids::new_id;
+use crate::mcp::{self, McpEndpoint};
 
 /// The whole HTTP application for a state.
 pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     api::warm_up();
-    let v1 = api::v1_routes().with(BearerAuth {
-        app: app.clone(),
-        resource_path: "/v1",
-        audience: Audience::Api,
-    });
+    mcp::warm_up();
+    let v1 =
+        api::v1_routes().with(BearerAuth { app: app.clone(), resource_path: "/v1", audience: Audience::Api });
     Route::new()
         .nest_no_strip("/v1", v1)
-        .nest("/", protected_resource_routes())
+        .at("/mcp", McpEndpoint::new(app.clone(), "/mcp"))
+        .at("/", McpEndpoint::new(app.clone(), ""))
+        .nest("/.well-known", protected_resource_routes())
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
         .data(app)
@@ -41,8 +40,7 @@ async fn common<E: Endpoint>(ep: &E, mut req: Request) -> Response {
         .filter(|v| {
             !v.is_empty()
                 && v.len() <= 64
-                && v.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         })
         .map(str::to_string)
         .unwrap_or_else(|| new_id("req"));
@@ -52,7 +50,9 @@ async fn common<E: Endpoint>(ep: &E, mut req: Request) -> Response {
         .get("content-length")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
-    let mut response = if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+    // The MCP endpoint answers an oversized body itself, as a JSON-RPC error.
+    let is_v1 = req.uri().path().starts_with("/v1");
+    let mut response = if is_v1 && declared.is_some_and(|n| n > MAX_BODY_BYTES) {
         error_response(&ApiError::PayloadTooLarge, &request_id)
     } else {
         match ep.call(req).await {

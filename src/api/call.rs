@@ -37,11 +37,7 @@ pub struct Call {
 impl Call {
     /// A path parameter (every declared one is present: the router matched it).
     pub fn path_param(&self, name: &str) -> &str {
-        self.path
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_str())
-            .unwrap_or_default()
+        self.path.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str()).unwrap_or_default()
     }
 
     /// The organization of the caller.
@@ -57,13 +53,7 @@ impl Call {
     /// A CSV query parameter split into its values.
     pub fn query_csv(&self, name: &str) -> Vec<String> {
         self.query_str(name)
-            .map(|s| {
-                s.split(',')
-                    .map(str::trim)
-                    .filter(|v| !v.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            })
+            .map(|s| s.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_string).collect())
             .unwrap_or_default()
     }
 
@@ -135,20 +125,12 @@ pub enum Reply {
 impl Reply {
     /// `{"data": object}` with the object's ETag.
     pub fn object(status: u16, data: Value, version: i64) -> Self {
-        Self::Json {
-            status,
-            body: json!({ "data": data }),
-            etag: Some(etag(version)),
-        }
+        Self::Json { status, body: json!({ "data": data }), etag: Some(etag(version)) }
     }
 
     /// `{"data": [...], "meta": {...}}`.
     pub fn list(data: Vec<Value>, total: i64, page: i64, per_page: i64) -> Self {
-        let total_pages = if total == 0 {
-            0
-        } else {
-            (total + per_page - 1) / per_page
-        };
+        let total_pages = if total == 0 { 0 } else { (total + per_page - 1) / per_page };
         Self::Json {
             status: 200,
             body: json!({

@@ -23,15 +23,12 @@ const DEFAULT_INTEREST: i64 = 100;
 /// Today in the organization's time zone. America/Sao_Paulo has kept UTC−3 all year since
 /// 2019, the only zone organizations have so far.
 pub(crate) fn today(now: OffsetDateTime) -> Date {
-    now.to_offset(UtcOffset::from_hms(-3, 0, 0).unwrap_or(UtcOffset::UTC))
-        .date()
+    now.to_offset(UtcOffset::from_hms(-3, 0, 0).unwrap_or(UtcOffset::UTC)).date()
 }
 
 /// The public JSON of a charge on `today`.
 pub(crate) fn charge_json(c: &ChargeRow, today: Date) -> Value {
-    let overdue_days = parse_date(&c.due_date)
-        .map(|due| days_overdue(&c.status, due, today))
-        .unwrap_or(0);
+    let overdue_days = parse_date(&c.due_date).map(|due| days_overdue(&c.status, due, today)).unwrap_or(0);
     json!({
         "id": c.id,
         "debtor_id": c.debtor_id,
@@ -66,11 +63,7 @@ pub(crate) fn charge_json(c: &ChargeRow, today: Date) -> Value {
 }
 
 async fn load(call: &Call) -> ApiResult<ChargeRow> {
-    call.app
-        .store
-        .charge(call.org_id(), call.path_param("id"))
-        .await?
-        .ok_or(ApiError::NotFound("charge"))
+    call.app.store.charge(call.org_id(), call.path_param("id")).await?.ok_or(ApiError::NotFound("charge"))
 }
 
 fn guard(action: ChargeAction, c: &ChargeRow) -> ApiResult<()> {
@@ -100,36 +93,25 @@ async fn save(
     after.version = before.version + 1;
     after.updated_at = format_timestamp(call.now);
     let object = charge_json(&after, day);
-    let mut data =
-        json!({ "object": object, "changes": changes(&charge_json(before, day), &object) });
+    let mut data = json!({ "object": object, "changes": changes(&charge_json(before, day), &object) });
     if let (Some(data), Some(extra)) = (data.as_object_mut(), extra.as_object()) {
         data.extend(extra.clone());
     }
     let evt = event(call, code, "charge", &after.id, data);
-    if !call
-        .app
-        .store
-        .update_charge(&after, before.version, &evt)
-        .await?
-    {
-        return Err(ApiError::Conflict(
-            "the charge changed while this request ran; retry".into(),
-        ));
+    if !call.app.store.update_charge(&after, before.version, &evt).await? {
+        return Err(ApiError::Conflict("the charge changed while this request ran; retry".into()));
     }
     Ok(after)
 }
 
 fn date_field(fields: &mut Fields, call: &Call, name: &str) -> Option<Date> {
-    call.body_str(name)
-        .and_then(|s| fields.check(name, parse_date(s)))
+    call.body_str(name).and_then(|s| fields.check(name, parse_date(s)))
 }
 
 fn percentage_field(fields: &mut Fields, call: &Call, name: &str, default: i64) -> i64 {
     match call.body.get(name) {
         None | Some(Value::Null) => default,
-        Some(v) => fields
-            .check(name, percentage_from_json(v))
-            .unwrap_or(default),
+        Some(v) => fields.check(name, percentage_from_json(v)).unwrap_or(default),
     }
 }
 
@@ -158,22 +140,14 @@ pub async fn charges_list(call: Call) -> ApiResult<Reply> {
         due_to: call.query_str("due_date_to").map(str::to_string),
         created_from: call.query_str("created_from").map(str::to_string),
         created_before: call.query_str("created_to").map(day_after),
-        sort_by: call
-            .query_str("sort_by")
-            .unwrap_or("created_at")
-            .to_string(),
+        sort_by: call.query_str("sort_by").unwrap_or("created_at").to_string(),
         descending: call.sort_desc(),
         limit: per_page,
         offset,
     };
     let (rows, total) = call.app.store.charges(call.org_id(), &filter).await?;
     let day = today(call.now);
-    Ok(Reply::list(
-        rows.iter().map(|c| charge_json(c, day)).collect(),
-        total,
-        page,
-        per_page,
-    ))
+    Ok(Reply::list(rows.iter().map(|c| charge_json(c, day)).collect(), total, page, per_page))
 }
 
 /// `charges_create`: a past due date starts the charge overdue (importing old debts).
@@ -197,17 +171,9 @@ pub async fn charges_create(call: Call) -> ApiResult<Reply> {
         }
     }
     let fine = percentage_field(&mut fields, &call, "fine_percentage", DEFAULT_FINE);
-    let interest = percentage_field(
-        &mut fields,
-        &call,
-        "interest_monthly_percentage",
-        DEFAULT_INTEREST,
-    );
+    let interest = percentage_field(&mut fields, &call, "interest_monthly_percentage", DEFAULT_INTEREST);
     if debtor.as_ref().is_some_and(|d| d.person_type == "natural") && fine > CONSUMER_MAX_FINE {
-        fields.push(
-            "fine_percentage",
-            "must be at most 2 for consumers (CDC art. 52 §1)",
-        );
+        fields.push("fine_percentage", "must be at most 2 for consumers (CDC art. 52 §1)");
     }
     fields.finish()?;
     let (Some(debtor), Some(amount), Some(due_date), Some(issue_date)) =
@@ -236,10 +202,7 @@ pub async fn charges_create(call: Call) -> ApiResult<Reply> {
         due_date: format_date(due_date),
         status: open_status_for(due_date, day).to_string(),
         dunning_status: "not_started".into(),
-        payment_method: call
-            .body_str("payment_method")
-            .unwrap_or("boleto_pix")
-            .to_string(),
+        payment_method: call.body_str("payment_method").unwrap_or("boleto_pix").to_string(),
         fine_hundredths: fine,
         interest_hundredths: interest,
         paid_at: None,
@@ -250,23 +213,13 @@ pub async fn charges_create(call: Call) -> ApiResult<Reply> {
         credit_bureau_status: None,
         protest_status: None,
         tags: call.body.get("tags").cloned().unwrap_or_else(|| json!([])),
-        metadata: call
-            .body
-            .get("metadata")
-            .cloned()
-            .unwrap_or_else(|| json!({})),
+        metadata: call.body.get("metadata").cloned().unwrap_or_else(|| json!({})),
         version: 1,
         created_at: now.clone(),
         updated_at: now,
     };
     let object = charge_json(&c, day);
-    let evt = event(
-        &call,
-        "charge.db.created",
-        "charge",
-        &c.id,
-        json!({ "object": object, "changes": {} }),
-    );
+    let evt = event(&call, "charge.db.created", "charge", &c.id, json!({ "object": object, "changes": {} }));
     call.app.store.insert_charge(&c, &evt).await?;
     Ok(Reply::object(201, object, c.version))
 }
@@ -352,7 +305,8 @@ pub async fn charges_settle(call: Call) -> ApiResult<Reply> {
         "charge.db.updated"
     };
     after.dunning_status = dunning_status_after(&after.status, &before.dunning_status).to_string();
-    let payment = json!({ "payment": { "amount": cents_to_json(paid), "paid_at": paid_at.map(format_timestamp) } });
+    let payment =
+        json!({ "payment": { "amount": cents_to_json(paid), "paid_at": paid_at.map(format_timestamp) } });
     let after = save(&call, &before, after, code, payment).await?;
     Ok(reply(&call, &after, 200))
 }

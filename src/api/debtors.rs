@@ -45,11 +45,7 @@ pub(crate) fn debtor_json(d: &DebtorRow) -> Value {
 
 /// Loads a debtor of the caller's organization, or NOT_FOUND.
 pub(crate) async fn load(call: &Call, id: &str) -> ApiResult<DebtorRow> {
-    call.app
-        .store
-        .debtor(call.org_id(), id)
-        .await?
-        .ok_or(ApiError::NotFound("debtor"))
+    call.app.store.debtor(call.org_id(), id).await?.ok_or(ApiError::NotFound("debtor"))
 }
 
 /// Normalises an address object (CEP digits, UF uppercase, country BR).
@@ -66,21 +62,9 @@ fn address(fields: &mut Fields, value: &Value) -> Option<Value> {
     out.entry("complement").or_insert(Value::Null);
     out.insert("country".into(), json!("BR"));
     // Key order of the public object, whatever the order sent.
-    let order = [
-        "zipcode",
-        "street",
-        "number",
-        "complement",
-        "neighborhood",
-        "city",
-        "state",
-        "country",
-    ];
+    let order = ["zipcode", "street", "number", "complement", "neighborhood", "city", "state", "country"];
     Some(Value::Object(
-        order
-            .iter()
-            .filter_map(|k| out.get(*k).map(|v| (k.to_string(), v.clone())))
-            .collect(),
+        order.iter().filter_map(|k| out.get(*k).map(|v| (k.to_string(), v.clone()))).collect(),
     ))
 }
 
@@ -122,8 +106,7 @@ fn apply_common(call: &Call, d: &mut DebtorRow, fields: &mut Fields) {
         Some(value) => d.address = address(fields, value),
     }
     if let Some(opt_out) = body.get("opt_out").and_then(Value::as_object) {
-        let flag =
-            |k: &str, current: bool| opt_out.get(k).and_then(Value::as_bool).unwrap_or(current);
+        let flag = |k: &str, current: bool| opt_out.get(k).and_then(Value::as_bool).unwrap_or(current);
         d.opt_out_email = flag("email", d.opt_out_email);
         d.opt_out_sms = flag("sms", d.opt_out_sms);
         d.opt_out_whatsapp = flag("whatsapp", d.opt_out_whatsapp);
@@ -148,21 +131,13 @@ pub async fn debtors_list(call: Call) -> ApiResult<Reply> {
         person_type: call.query_str("person_type").map(str::to_string),
         created_from: call.query_str("created_from").map(str::to_string),
         created_before: call.query_str("created_to").map(day_after),
-        sort_by: call
-            .query_str("sort_by")
-            .unwrap_or("created_at")
-            .to_string(),
+        sort_by: call.query_str("sort_by").unwrap_or("created_at").to_string(),
         descending: call.sort_desc(),
         limit: per_page,
         offset,
     };
     let (rows, total) = call.app.store.debtors(call.org_id(), &filter).await?;
-    Ok(Reply::list(
-        rows.iter().map(debtor_json).collect(),
-        total,
-        page,
-        per_page,
-    ))
+    Ok(Reply::list(rows.iter().map(debtor_json).collect(), total, page, per_page))
 }
 
 /// The exclusive upper bound of a `*_to` date filter over timestamps.
@@ -177,10 +152,7 @@ pub(crate) fn day_after(date: &str) -> String {
 /// `debtors_create`
 pub async fn debtors_create(call: Call) -> ApiResult<Reply> {
     let mut fields = Fields::default();
-    let document = fields.check(
-        "document",
-        parse_document(call.body_str("document").unwrap_or_default()),
-    );
+    let document = fields.check("document", parse_document(call.body_str("document").unwrap_or_default()));
     let now = format_timestamp(call.now);
     let mut d = DebtorRow {
         id: new_id("dbt"),
@@ -216,13 +188,7 @@ pub async fn debtors_create(call: Call) -> ApiResult<Reply> {
         d.document = document.value;
     }
     let object = debtor_json(&d);
-    let evt = event(
-        &call,
-        "debtor.db.created",
-        "debtor",
-        &d.id,
-        json!({ "object": object, "changes": {} }),
-    );
+    let evt = event(&call, "debtor.db.created", "debtor", &d.id, json!({ "object": object, "changes": {} }));
     call.app.store.insert_debtor(&d, &evt).await?;
     Ok(Reply::object(201, object, d.version))
 }
@@ -249,15 +215,8 @@ async fn save(
         data.extend(extra.clone());
     }
     let evt = event(call, code, "debtor", &after.id, data);
-    if !call
-        .app
-        .store
-        .update_debtor(&after, before.version, &evt)
-        .await?
-    {
-        return Err(ApiError::Conflict(
-            "the debtor changed while this request ran; retry".into(),
-        ));
+    if !call.app.store.update_debtor(&after, before.version, &evt).await? {
+        return Err(ApiError::Conflict("the debtor changed while this request ran; retry".into()));
     }
     Ok(after)
 }
@@ -288,14 +247,7 @@ pub async fn debtors_archive(call: Call) -> ApiResult<Reply> {
     after.status = "archived".into();
     after.archived_at = Some(format_timestamp(call.now));
     let reason = call.body_str("reason").map(str::to_string);
-    let after = save(
-        &call,
-        &before,
-        after,
-        "debtor.archived",
-        json!({ "reason": reason }),
-    )
-    .await?;
+    let after = save(&call, &before, after, "debtor.archived", json!({ "reason": reason })).await?;
     Ok(Reply::object(200, debtor_json(&after), after.version))
 }
 
@@ -303,12 +255,7 @@ pub async fn debtors_archive(call: Call) -> ApiResult<Reply> {
 pub async fn debtors_delete(call: Call) -> ApiResult<Reply> {
     let d = load(&call, call.path_param("id")).await?;
     call.check_if_match(d.version)?;
-    if call
-        .app
-        .store
-        .debtor_has_charges(call.org_id(), &d.id)
-        .await?
-    {
+    if call.app.store.debtor_has_charges(call.org_id(), &d.id).await? {
         return Err(ApiError::Conflict(
             "the debtor has charges and cannot be deleted; archive it instead".into(),
         ));
@@ -320,15 +267,8 @@ pub async fn debtors_delete(call: Call) -> ApiResult<Reply> {
         &d.id,
         json!({ "object": debtor_json(&d), "changes": {} }),
     );
-    if !call
-        .app
-        .store
-        .delete_debtor(call.org_id(), &d.id, d.version, &evt)
-        .await?
-    {
-        return Err(ApiError::Conflict(
-            "the debtor changed while this request ran; retry".into(),
-        ));
+    if !call.app.store.delete_debtor(call.org_id(), &d.id, d.version, &evt).await? {
+        return Err(ApiError::Conflict("the debtor changed while this request ran; retry".into()));
     }
     Ok(Reply::NoContent)
 }

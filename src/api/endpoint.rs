@@ -35,10 +35,7 @@ where
     F: Fn(Call) -> Fut,
     Fut: Future<Output = ApiResult<Reply>>,
 {
-    let request_id = req
-        .data::<RequestId>()
-        .map(|r| r.0.clone())
-        .unwrap_or_default();
+    let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
     match run(op, &mut req, handler, &request_id).await {
         Ok(response) => response,
         Err(err) => error_response(&err, &request_id),
@@ -62,9 +59,7 @@ where
     let principal = req
         .data::<Principal>()
         .cloned()
-        .ok_or_else(|| ApiError::Unauthorized {
-            challenge: app.challenge("/v1", false),
-        })?;
+        .ok_or_else(|| ApiError::Unauthorized { challenge: app.challenge("/v1", false) })?;
     if let Some(scope) = op.scope {
         if !principal.has_scope(scope) {
             return Err(ApiError::InsufficientScope {
@@ -78,20 +73,12 @@ where
     let path = op
         .path_params
         .iter()
-        .map(|name| {
-            (
-                *name,
-                req.raw_path_param(name).unwrap_or_default().to_string(),
-            )
-        })
+        .map(|name| (*name, req.raw_path_param(name).unwrap_or_default().to_string()))
         .collect();
     let query = read_query(op, req.uri().query().unwrap_or_default())?;
     let headers = req.headers().clone();
-    let bytes = req
-        .take_body()
-        .into_bytes_limit(MAX_BODY_BYTES)
-        .await
-        .map_err(|_| ApiError::PayloadTooLarge)?;
+    let bytes =
+        req.take_body().into_bytes_limit(MAX_BODY_BYTES).await.map_err(|_| ApiError::PayloadTooLarge)?;
     let mut body = read_body(op, &bytes)?;
 
     let key = idempotency_key(op, &headers, &mut body)?;
@@ -111,15 +98,7 @@ where
     };
 
     let fingerprint = idempotency::fingerprint(op, &call.path, &call.query, &call.body);
-    match idempotency::claim(
-        &app.store,
-        call.org_id(),
-        &key,
-        op.operation_id,
-        &fingerprint,
-        call.now,
-    )
-    .await?
+    match idempotency::claim(&app.store, call.org_id(), &key, op.operation_id, &fingerprint, call.now).await?
     {
         Claim::Replay(stored) => Ok(stored.into_response()),
         Claim::Started => {
@@ -135,10 +114,7 @@ where
 }
 
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string)
+    headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
 }
 
 /// The query string as typed JSON, validated against the operation's query schema.
@@ -147,11 +123,7 @@ pub fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
     let mut errors = Vec::new();
     for (name, value) in form_urlencoded::parse(raw.as_bytes()) {
         let name = name.into_owned();
-        let kind = op
-            .query_params
-            .iter()
-            .find(|p| p.name == name)
-            .map(|p| p.kind);
+        let kind = op.query_params.iter().find(|p| p.name == name).map(|p| p.kind);
         let typed = match kind {
             Some(ParamKind::Integer) => match value.parse::<i64>() {
                 Ok(n) => Value::from(n),
@@ -160,10 +132,7 @@ pub fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
                     continue;
                 }
             },
-            Some(ParamKind::Number) => match value
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
+            Some(ParamKind::Number) => match value.parse::<f64>().ok().and_then(serde_json::Number::from_f64)
             {
                 Some(n) => Value::Number(n),
                 None => {
@@ -182,20 +151,13 @@ pub fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
             Some(ParamKind::String) | None => Value::String(value.into_owned()),
         };
         if query.insert(name.clone(), typed).is_some() {
-            errors.push(FieldError::new(
-                &name,
-                "is given more than once (use commas for several values)",
-            ));
+            errors.push(FieldError::new(&name, "is given more than once (use commas for several values)"));
         }
     }
     if let Err(mut schema_errors) = schemas(op).query.check(&Value::Object(query.clone())) {
         errors.append(&mut schema_errors);
     }
-    if errors.is_empty() {
-        Ok(query)
-    } else {
-        Err(ApiError::Validation(errors))
-    }
+    if errors.is_empty() { Ok(query) } else { Err(ApiError::Validation(errors)) }
 }
 
 fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
@@ -204,10 +166,7 @@ fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
         if blank {
             return Ok(Map::new());
         }
-        return Err(ApiError::BadRequest(format!(
-            "{} takes no request body",
-            op.operation_id
-        )));
+        return Err(ApiError::BadRequest(format!("{} takes no request body", op.operation_id)));
     };
     if blank {
         if spec.required {
@@ -228,9 +187,7 @@ pub fn validate_body(op: &Operation, map: Map<String, Value>) -> ApiResult<Map<S
     if let Some(schema) = &schemas(op).body {
         let value = Value::Object(map);
         schema.check(&value).map_err(ApiError::Validation)?;
-        let Value::Object(map) = value else {
-            unreachable!("checked above")
-        };
+        let Value::Object(map) = value else { unreachable!("checked above") };
         return Ok(map);
     }
     Ok(map)
@@ -242,15 +199,12 @@ fn idempotency_key(
     headers: &HeaderMap,
     body: &mut Map<String, Value>,
 ) -> ApiResult<Option<String>> {
-    let from_body = body
-        .remove("idempotency_key")
-        .and_then(|v| v.as_str().map(str::to_string));
+    let from_body = body.remove("idempotency_key").and_then(|v| v.as_str().map(str::to_string));
     if !op.accepts_idempotency_key {
         return Ok(None);
     }
-    let key = header(headers, "idempotency-key")
-        .or_else(|| header(headers, "x-idempotency-key"))
-        .or(from_body);
+    let key =
+        header(headers, "idempotency-key").or_else(|| header(headers, "x-idempotency-key")).or(from_body);
     match key {
         Some(k) if k.is_empty() || k.len() > MAX_IDEMPOTENCY_KEY => Err(ApiError::field(
             "idempotency_key",
@@ -281,9 +235,7 @@ pub fn error_response(err: &ApiError, request_id: &str) -> Response {
     if let ApiError::Internal(cause) = err {
         tracing::error!(request_id, error = %cause, "internal error");
     }
-    let mut builder = Response::builder()
-        .status(err.status())
-        .content_type("application/json");
+    let mut builder = Response::builder().status(err.status()).content_type("application/json");
     for (name, value) in err.headers() {
         builder = builder.header(name, value);
     }

@@ -24,11 +24,7 @@ pub struct FieldError {
 impl FieldError {
     /// A field with a problem.
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        Self {
-            field: field.into(),
-            message: message.into(),
-            suggestion: None,
-        }
+        Self { field: field.into(), message: message.into(), suggestion: None }
     }
 }
 
@@ -154,14 +150,10 @@ impl ApiError {
     pub fn details(&self) -> Value {
         match self {
             Self::Validation(fields) => json!({ "fields": fields }),
-            Self::InsufficientScope {
-                required, granted, ..
-            } => {
+            Self::InsufficientScope { required, granted, .. } => {
                 json!({ "required": required, "granted": granted })
             }
-            Self::InvalidState {
-                status, allowed, ..
-            } => json!({ "status": status, "allowed": allowed }),
+            Self::InvalidState { status, allowed, .. } => json!({ "status": status, "allowed": allowed }),
             Self::PreconditionFailed { current } => json!({ "etag": current }),
             Self::RateLimited { retry_after } => json!({ "retry_after": retry_after }),
             _ => json!({}),

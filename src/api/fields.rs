@@ -49,10 +49,6 @@ impl Fields {
 
     /// Ok when no problem was recorded.
     pub fn finish(self) -> ApiResult<()> {
-        if self.errors.is_empty() {
-            Ok(())
-        } else {
-            Err(ApiError::Validation(self.errors))
-        }
+        if self.errors.is_empty() { Ok(()) } else { Err(ApiError::Validation(self.errors)) }
     }
 }

@@ -37,12 +37,7 @@ impl Stored {
     /// The answer of a successful handler.
     pub fn from_reply(reply: &Reply) -> Self {
         match reply {
-            Reply::NoContent => Self {
-                status: 204,
-                etag: None,
-                body: None,
-                headers: Vec::new(),
-            },
+            Reply::NoContent => Self { status: 204, etag: None, body: None, headers: Vec::new() },
             Reply::Json { status, body, etag } => Self {
                 status: *status,
                 etag: etag.clone(),
@@ -61,11 +56,7 @@ impl Stored {
             status: err.status().as_u16(),
             etag: None,
             body: Some(err.body(request_id).to_string()),
-            headers: err
-                .headers()
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
+            headers: err.headers().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         }
     }
 
@@ -132,10 +123,7 @@ fn canonical(value: &Value) -> String {
                 .collect();
             format!("{{{}}}", fields.join(","))
         }
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(canonical).collect::<Vec<_>>().join(",")
-        ),
+        Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
         other => other.to_string(),
     }
 }
@@ -150,21 +138,13 @@ pub async fn claim(
     now: OffsetDateTime,
 ) -> ApiResult<Claim> {
     // Expired keys are forgotten first, so a key is reusable after the retention period.
-    store
-        .idempotency_forget_before(org_id, key, now - RETENTION)
-        .await?;
-    if store
-        .idempotency_start(org_id, key, operation_id, fingerprint, now)
-        .await?
-    {
+    store.idempotency_forget_before(org_id, key, now - RETENTION).await?;
+    if store.idempotency_start(org_id, key, operation_id, fingerprint, now).await? {
         return Ok(Claim::Started);
     }
     let Some(record) = store.idempotency_get(org_id, key).await? else {
         // Forgotten between the two statements: present it again.
-        return if store
-            .idempotency_start(org_id, key, operation_id, fingerprint, now)
-            .await?
-        {
+        return if store.idempotency_start(org_id, key, operation_id, fingerprint, now).await? {
             Ok(Claim::Started)
         } else {
             Err(ApiError::Conflict(
@@ -172,11 +152,7 @@ pub async fn claim(
             ))
         };
     };
-    let IdempotencyRecord {
-        fingerprint: stored_fingerprint,
-        operation_id: stored_op,
-        response,
-    } = record;
+    let IdempotencyRecord { fingerprint: stored_fingerprint, operation_id: stored_op, response } = record;
     if stored_fingerprint != fingerprint || stored_op != operation_id {
         return Err(ApiError::IdempotencyKeyReused);
     }

@@ -7,12 +7,7 @@ use crate::domain::dates::format_timestamp;
 
 /// `me`
 pub async fn me(call: Call) -> ApiResult<Reply> {
-    let org = call
-        .app
-        .store
-        .organization(call.org_id())
-        .await?
-        .ok_or(ApiError::NotFound("organization"))?;
+    let org = call.app.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
     let p = &call.principal;
     let data = json!({
         "organization": {
@@ -30,9 +25,5 @@ pub async fn me(call: Call) -> ApiResult<Reply> {
             "client_id": p.client_id,
         },
     });
-    Ok(Reply::Json {
-        status: 200,
-        body: json!({ "data": data }),
-        etag: None,
-    })
+    Ok(Reply::Json { status: 200, body: json!({ "data": data }), etag: None })
 }

@@ -18,8 +18,8 @@ pub struct Schema {
 
 impl Schema {
     fn compile(text: &str, what: &str) -> Self {
-        let source: Value = serde_json::from_str(text)
-            .unwrap_or_else(|e| panic!("generated {what} schema is not JSON: {e}"));
+        let source: Value =
+            serde_json::from_str(text).unwrap_or_else(|e| panic!("generated {what} schema is not JSON: {e}"));
         let validator = jsonschema::options()
             .should_validate_formats(true)
             .build(&source)
@@ -51,22 +51,14 @@ impl Schema {
                     errors.push(FieldError::new(path.join("."), "is required"));
                 }
                 _ => {
-                    let field = if segments.is_empty() {
-                        "body".to_string()
-                    } else {
-                        segments.join(".")
-                    };
+                    let field = if segments.is_empty() { "body".to_string() } else { segments.join(".") };
                     let message = error.masked_with("the value").to_string();
                     errors.push(FieldError::new(field, message));
                 }
             }
         }
         errors.dedup();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(errors)
-        }
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
     }
 }
 
@@ -96,9 +88,7 @@ static SCHEMAS: LazyLock<HashMap<&'static str, OperationSchemas>> = LazyLock::ne
 
 /// The compiled schemas of an operation.
 pub fn schemas(op: &Operation) -> &'static OperationSchemas {
-    SCHEMAS
-        .get(op.operation_id)
-        .expect("every operation has compiled schemas")
+    SCHEMAS.get(op.operation_id).expect("every operation has compiled schemas")
 }
 
 /// Compiles every schema now rather than on the first request.
@@ -107,11 +97,7 @@ pub fn warm_up() {
 }
 
 fn pointer_segments(pointer: &str) -> Vec<String> {
-    pointer
-        .split('/')
-        .skip(1)
-        .map(|s| s.replace("~1", "/").replace("~0", "~"))
-        .collect()
+    pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect()
 }
 
 /// The property names a schema declares at an instance path (array indices skipped).
@@ -175,16 +161,11 @@ mod tests {
 
     #[test]
     fn suggests_close_names_only() {
-        let known: Vec<String> = ["per_page", "page", "status", "due_date_from"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let known: Vec<String> =
+            ["per_page", "page", "status", "due_date_from"].iter().map(|s| s.to_string()).collect();
         assert_eq!(suggest("perpage", &known).as_deref(), Some("per_page"));
         assert_eq!(suggest("statsu", &known).as_deref(), Some("status"));
-        assert_eq!(
-            suggest("due_date", &known).as_deref(),
-            Some("due_date_from")
-        );
+        assert_eq!(suggest("due_date", &known).as_deref(), Some("due_date_from"));
         assert_eq!(suggest("organization", &known), None);
     }
 

@@ -34,13 +34,10 @@ fn v1_metadata(app: Data<&Arc<App>>) -> Json<Value> {
     Json(document(&app, "/v1"))
 }
 
-/// The metadata routes, to mount at the server root.
+/// The metadata routes, to mount at `/.well-known`.
 pub fn protected_resource_routes() -> Route {
     Route::new()
-        .at("/.well-known/oauth-protected-resource", get(root_metadata))
-        .at(
-            "/.well-known/oauth-protected-resource/mcp",
-            get(mcp_metadata),
-        )
-        .at("/.well-known/oauth-protected-resource/v1", get(v1_metadata))
+        .at("/oauth-protected-resource", get(root_metadata))
+        .at("/oauth-protected-resource/mcp", get(mcp_metadata))
+        .at("/oauth-protected-resource/v1", get(v1_metadata))
 }

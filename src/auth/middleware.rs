@@ -21,10 +21,7 @@ pub enum Audience {
 
 impl Audience {
     fn accepts(self, audience: &str) -> bool {
-        matches!(
-            (self, audience),
-            (_, "all") | (Audience::Api, "api") | (Audience::Mcp, "mcp")
-        )
+        matches!((self, audience), (_, "all") | (Audience::Api, "api") | (Audience::Mcp, "mcp"))
     }
 }
 
@@ -63,15 +60,8 @@ impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
-        let token = req
-            .headers()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .map(|t| t.trim().to_string());
+        let token = bearer_token(req.headers().get("authorization").and_then(|v| v.to_str().ok()))
+            .map(str::to_string);
         let sent = req.headers().contains_key("authorization");
         match self.authenticate(token.as_deref()).await {
             Ok(Some(principal)) => {
@@ -79,20 +69,12 @@ impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
                 Ok(self.inner.call(req).await?.into_response())
             }
             Ok(None) => {
-                let request_id = req
-                    .data::<RequestId>()
-                    .map(|r| r.0.clone())
-                    .unwrap_or_default();
-                let err = ApiError::Unauthorized {
-                    challenge: self.app.challenge(self.resource_path, sent),
-                };
+                let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
+                let err = ApiError::Unauthorized { challenge: self.app.challenge(self.resource_path, sent) };
                 Ok(error_response(&err, &request_id))
             }
             Err(err) => {
-                let request_id = req
-                    .data::<RequestId>()
-                    .map(|r| r.0.clone())
-                    .unwrap_or_default();
+                let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
                 Ok(error_response(&err, &request_id))
             }
         }
@@ -101,22 +83,31 @@ impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
 
 impl<E> BearerAuthEndpoint<E> {
     async fn authenticate(&self, token: Option<&str>) -> Result<Option<Principal>, ApiError> {
-        let Some(token) = token.filter(|t| !t.is_empty()) else {
-            return Ok(None);
-        };
-        let Some(principal) = self
-            .app
-            .store
-            .principal_by_token_hash(&hash_token(token))
-            .await?
-        else {
-            return Ok(None);
-        };
-        if principal.expires_at <= OffsetDateTime::now_utc()
-            || !self.audience.accepts(&principal.audience)
-        {
-            return Ok(None);
-        }
-        Ok(Some(principal))
+        authenticate(&self.app, token, self.audience).await
     }
+}
+
+/// The bearer token of an `Authorization` header value, if it is one.
+pub fn bearer_token(header: Option<&str>) -> Option<&str> {
+    let (scheme, token) = header?.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
+}
+
+/// The principal of a live token whose audience covers the resource; `None` for anything else
+/// (unknown, expired, revoked or meant for another resource).
+pub async fn authenticate(
+    app: &App,
+    token: Option<&str>,
+    audience: Audience,
+) -> Result<Option<Principal>, ApiError> {
+    let Some(token) = token.filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let Some(principal) = app.store.principal_by_token_hash(&hash_token(token)).await? else {
+        return Ok(None);
+    };
+    if principal.expires_at <= OffsetDateTime::now_utc() || !audience.accepts(&principal.audience) {
+        return Ok(None);
+    }
+    Ok(Some(principal))
 }

@@ -2,10 +2,12 @@
 
 mod metadata;
 mod middleware;
+mod sealing;
 mod tokens;
 
 pub use metadata::protected_resource_routes;
-pub use middleware::{Audience, BearerAuth};
+pub use middleware::{Audience, BearerAuth, authenticate, bearer_token};
+pub use sealing::{KeyError, ServerKey};
 pub use tokens::{TOKEN_PREFIX, hash_token, mint_token};
 
 use time::OffsetDateTime;
@@ -58,15 +60,9 @@ impl Principal {
 /// Parses a scope list separated by spaces or commas, refusing unknown scopes.
 pub fn parse_scopes(text: &str) -> Result<Vec<String>, String> {
     let mut scopes: Vec<String> = Vec::new();
-    for scope in text
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-    {
+    for scope in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()) {
         if !ALL_SCOPES.contains(&scope) {
-            return Err(format!(
-                "unknown scope {scope}; known scopes: {}",
-                ALL_SCOPES.join(" ")
-            ));
+            return Err(format!("unknown scope {scope}; known scopes: {}", ALL_SCOPES.join(" ")));
         }
         if !scopes.iter().any(|s| s == scope) {
             scopes.push(scope.to_string());
@@ -81,10 +77,8 @@ pub fn parse_scopes(text: &str) -> Result<Vec<String>, String> {
 /// Lowercase hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        })
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }

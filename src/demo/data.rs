@@ -79,15 +79,7 @@ const fn addr(
     city: &'static str,
     state: &'static str,
 ) -> Option<DemoAddress> {
-    Some(DemoAddress {
-        zipcode,
-        street,
-        number,
-        complement,
-        neighborhood,
-        city,
-        state,
-    })
+    Some(DemoAddress { zipcode, street, number, complement, neighborhood, city, state })
 }
 
 pub const DEBTORS: &[DemoDebtor] = &[
@@ -136,15 +128,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("mariana.ribeiro@exemplo.com.br"),
         mobile: Some("+5531991427785"),
         phone: None,
-        address: addr(
-            "30160011",
-            "Rua da Bahia",
-            "1148",
-            Some("Sala 903"),
-            "Centro",
-            "Belo Horizonte",
-            "MG",
-        ),
+        address: addr("30160011", "Rua da Bahia", "1148", Some("Sala 903"), "Centro", "Belo Horizonte", "MG"),
         tags: &["varejo", "caderneta"],
         archived: false,
     },
@@ -155,15 +139,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("joao.santos@exemplo.com"),
         mobile: Some("+5541996632018"),
         phone: None,
-        address: addr(
-            "80020310",
-            "Rua XV de Novembro",
-            "621",
-            None,
-            "Centro",
-            "Curitiba",
-            "PR",
-        ),
+        address: addr("80020310", "Rua XV de Novembro", "621", None, "Centro", "Curitiba", "PR"),
         tags: &["varejo"],
         archived: false,
     },
@@ -193,15 +169,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("rafael.nascimento@exemplo.com.br"),
         mobile: Some("+5571992583340"),
         phone: None,
-        address: addr(
-            "40060001",
-            "Avenida Sete de Setembro",
-            "1820",
-            None,
-            "Centro",
-            "Salvador",
-            "BA",
-        ),
+        address: addr("40060001", "Avenida Sete de Setembro", "1820", None, "Centro", "Salvador", "BA"),
         tags: &["varejo", "caderneta"],
         archived: false,
     },
@@ -212,15 +180,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("juliana.carvalho@exemplo.com.br"),
         mobile: Some("+5581988741206"),
         phone: None,
-        address: addr(
-            "50050000",
-            "Rua da Aurora",
-            "325",
-            Some("Apto 1202"),
-            "Boa Vista",
-            "Recife",
-            "PE",
-        ),
+        address: addr("50050000", "Rua da Aurora", "325", Some("Apto 1202"), "Boa Vista", "Recife", "PE"),
         tags: &["varejo", "vip"],
         archived: false,
     },
@@ -231,15 +191,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("francisco.pereira@exemplo.com.br"),
         mobile: Some("+5585997310458"),
         phone: Some("+558532518064"),
-        address: addr(
-            "60025060",
-            "Rua Barão do Rio Branco",
-            "1071",
-            None,
-            "Centro",
-            "Fortaleza",
-            "CE",
-        ),
+        address: addr("60025060", "Rua Barão do Rio Branco", "1071", None, "Centro", "Fortaleza", "CE"),
         tags: &["varejo", "caderneta"],
         archived: false,
     },
@@ -250,15 +202,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("patricia.araujo@exemplo.com.br"),
         mobile: Some("+5561993084127"),
         phone: None,
-        address: addr(
-            "70355030",
-            "SQS 308 Bloco C",
-            "204",
-            None,
-            "Asa Sul",
-            "Brasília",
-            "DF",
-        ),
+        address: addr("70355030", "SQS 308 Bloco C", "204", None, "Asa Sul", "Brasília", "DF"),
         tags: &["varejo", "recorrente", "vip"],
         archived: false,
     },
@@ -269,15 +213,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("antonio.barbosa@exemplo.com"),
         mobile: Some("+5592991746230"),
         phone: None,
-        address: addr(
-            "69010001",
-            "Avenida Eduardo Ribeiro",
-            "520",
-            Some("Loja 2"),
-            "Centro",
-            "Manaus",
-            "AM",
-        ),
+        address: addr("69010001", "Avenida Eduardo Ribeiro", "520", Some("Loja 2"), "Centro", "Manaus", "AM"),
         tags: &["varejo"],
         archived: false,
     },
@@ -288,15 +224,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("camila.teixeira@exemplo.com.br"),
         mobile: Some("+5519996218845"),
         phone: Some("+551932367104"),
-        address: addr(
-            "13015001",
-            "Rua Barão de Jaguara",
-            "945",
-            Some("Apto 73"),
-            "Centro",
-            "Campinas",
-            "SP",
-        ),
+        address: addr("13015001", "Rua Barão de Jaguara", "945", Some("Apto 73"), "Centro", "Campinas", "SP"),
         tags: &["varejo", "vip"],
         archived: false,
     },
@@ -307,15 +235,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("lucas.moreira@exemplo.com.br"),
         mobile: Some("+5548991573026"),
         phone: None,
-        address: addr(
-            "88010000",
-            "Rua Felipe Schmidt",
-            "315",
-            None,
-            "Centro",
-            "Florianópolis",
-            "SC",
-        ),
+        address: addr("88010000", "Rua Felipe Schmidt", "315", None, "Centro", "Florianópolis", "SC"),
         tags: &["varejo", "recorrente"],
         archived: false,
     },
@@ -326,15 +246,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("beatriz.mendes@exemplo.com.br"),
         mobile: Some("+5511976402258"),
         phone: None,
-        address: addr(
-            "01305000",
-            "Rua Augusta",
-            "1508",
-            Some("Apto 34"),
-            "Consolação",
-            "São Paulo",
-            "SP",
-        ),
+        address: addr("01305000", "Rua Augusta", "1508", Some("Apto 34"), "Consolação", "São Paulo", "SP"),
         tags: &["varejo"],
         archived: true,
     },
@@ -356,15 +268,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: None,
         mobile: Some("+5562998127734"),
         phone: None,
-        address: addr(
-            "74005010",
-            "Avenida Goiás",
-            "410",
-            None,
-            "Setor Central",
-            "Goiânia",
-            "GO",
-        ),
+        address: addr("74005010", "Avenida Goiás", "410", None, "Setor Central", "Goiânia", "GO"),
         tags: &["varejo", "recorrente"],
         archived: false,
     },
@@ -424,15 +328,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: None,
         mobile: None,
         phone: Some("+558432114687"),
-        address: addr(
-            "59025000",
-            "Avenida Rio Branco",
-            "571",
-            None,
-            "Cidade Alta",
-            "Natal",
-            "RN",
-        ),
+        address: addr("59025000", "Avenida Rio Branco", "571", None, "Cidade Alta", "Natal", "RN"),
         tags: &["varejo", "caderneta"],
         archived: false,
     },
@@ -443,15 +339,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("financeiro@bompreco.exemplo.com.br"),
         mobile: Some("+5511991830476"),
         phone: Some("+551134567812"),
-        address: addr(
-            "03008000",
-            "Rua da Mooca",
-            "2210",
-            None,
-            "Mooca",
-            "São Paulo",
-            "SP",
-        ),
+        address: addr("03008000", "Rua da Mooca", "2210", None, "Mooca", "São Paulo", "SP"),
         tags: &["atacado", "recorrente", "vip"],
         archived: false,
     },
@@ -481,15 +369,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("pontocerto@exemplo.com.br"),
         mobile: Some("+5521996047318"),
         phone: Some("+552122687430"),
-        address: addr(
-            "20520053",
-            "Rua Conde de Bonfim",
-            "344",
-            None,
-            "Tijuca",
-            "Rio de Janeiro",
-            "RJ",
-        ),
+        address: addr("20520053", "Rua Conde de Bonfim", "344", None, "Tijuca", "Rio de Janeiro", "RJ"),
         tags: &["atacado", "recorrente"],
         archived: false,
     },
@@ -519,15 +399,7 @@ pub const DEBTORS: &[DemoDebtor] = &[
         email: Some("compras@hotelbeiramar.exemplo.com.br"),
         mobile: Some("+5585991426653"),
         phone: Some("+558534869920"),
-        address: addr(
-            "60165121",
-            "Avenida Beira Mar",
-            "3980",
-            None,
-            "Meireles",
-            "Fortaleza",
-            "CE",
-        ),
+        address: addr("60165121", "Avenida Beira Mar", "3980", None, "Meireles", "Fortaleza", "CE"),
         tags: &["atacado", "recorrente", "vip"],
         archived: false,
     },
@@ -540,139 +412,47 @@ const fn charge(
     due_in_days: i32,
     outcome: DemoOutcome,
 ) -> DemoCharge {
-    DemoCharge {
-        debtor,
-        description,
-        amount_cents,
-        due_in_days,
-        outcome,
-    }
+    DemoCharge { debtor, description, amount_cents, due_in_days, outcome }
 }
 
 use DemoOutcome::{Canceled, Open, Paid, PartiallyPaid};
 
 pub const CHARGES: &[DemoCharge] = &[
     charge(0, "Mensalidade clube do pão outubro/2026", 18_990, 12, Open),
-    charge(
-        0,
-        "Mensalidade clube do pão setembro/2026",
-        18_990,
-        -18,
-        Open,
-    ),
+    charge(0, "Mensalidade clube do pão setembro/2026", 18_990, -18, Open),
     charge(0, "Mensalidade clube do pão agosto/2026", 18_990, -48, Paid),
     charge(1, "Encomenda bolo de aniversário - 3 kg", 27_450, -7, Open),
     charge(1, "Kit festa - 200 salgados e 100 doces", 41_800, 9, Open),
-    charge(
-        2,
-        "Caderneta - compras de setembro/2026",
-        63_725,
-        -25,
-        PartiallyPaid { paid_cents: 30_000 },
-    ),
+    charge(2, "Caderneta - compras de setembro/2026", 63_725, -25, PartiallyPaid { paid_cents: 30_000 }),
     charge(2, "Caderneta - compras de outubro/2026", 51_210, 5, Open),
-    charge(
-        3,
-        "Cesta de café da manhã - entrega a domicílio",
-        14_990,
-        -3,
-        Open,
-    ),
+    charge(3, "Cesta de café da manhã - entrega a domicílio", 14_990, -3, Open),
     charge(4, "Mensalidade clube do pão outubro/2026", 9_990, 15, Open),
     charge(4, "Encomenda de panetones - Natal", 35_900, -60, Canceled),
     charge(5, "Caderneta - compras de agosto/2026", 48_260, -75, Open),
-    charge(
-        6,
-        "Torta salgada e bolo - confraternização",
-        22_990,
-        -12,
-        Paid,
-    ),
+    charge(6, "Torta salgada e bolo - confraternização", 22_990, -12, Paid),
     charge(6, "Encomenda de pães de queijo congelados", 8_750, 20, Open),
     charge(7, "Caderneta - compras de julho/2026", 112_340, -120, Open),
-    charge(
-        8,
-        "Assinatura cesta semanal - outubro/2026",
-        31_960,
-        7,
-        Open,
-    ),
-    charge(
-        8,
-        "Assinatura cesta semanal - setembro/2026",
-        31_960,
-        -23,
-        Paid,
-    ),
+    charge(8, "Assinatura cesta semanal - outubro/2026", 31_960, 7, Open),
+    charge(8, "Assinatura cesta semanal - setembro/2026", 31_960, -23, Paid),
     charge(9, "Encomenda de salgados - 500 unidades", 47_500, -40, Open),
-    charge(
-        10,
-        "Bolo de casamento - 3 andares (saldo)",
-        185_000,
-        30,
-        Open,
-    ),
+    charge(10, "Bolo de casamento - 3 andares (saldo)", 185_000, 30, Open),
     charge(10, "Bolo de casamento - sinal", 50_000, -30, Paid),
-    charge(
-        11,
-        "Mensalidade clube do pão - plano básico",
-        3_590,
-        -5,
-        Open,
-    ),
+    charge(11, "Mensalidade clube do pão - plano básico", 3_590, -5, Open),
     charge(12, "Caderneta - compras de maio/2026", 27_830, -110, Paid),
-    charge(
-        12,
-        "Encomenda de doces finos - 300 unidades",
-        19_900,
-        -95,
-        Canceled,
-    ),
-    charge(
-        13,
-        "Caderneta - compras de setembro/2026",
-        38_615,
-        -33,
-        Open,
-    ),
-    charge(
-        14,
-        "Pão de forma integral - assinatura mensal",
-        6_480,
-        -90,
-        Open,
-    ),
+    charge(12, "Encomenda de doces finos - 300 unidades", 19_900, -95, Canceled),
+    charge(13, "Caderneta - compras de setembro/2026", 38_615, -33, Open),
+    charge(14, "Pão de forma integral - assinatura mensal", 6_480, -90, Open),
     charge(15, "Cesta de Natal - reserva", 25_990, 45, Open),
-    charge(
-        16,
-        "Caderneta - compras de agosto/2026",
-        17_345,
-        -52,
-        Canceled,
-    ),
+    charge(16, "Caderneta - compras de agosto/2026", 17_345, -52, Canceled),
     charge(17, "Kit festa infantil - 100 salgados", 21_900, -15, Paid),
     charge(18, "Caderneta - compras de setembro/2026", 9_215, -20, Open),
     charge(19, "Pedido 4821 - atacado", 1_240_000, 10, Open),
-    charge(
-        19,
-        "Pedido 4755 - atacado",
-        986_350,
-        -35,
-        PartiallyPaid {
-            paid_cents: 500_000,
-        },
-    ),
+    charge(19, "Pedido 4755 - atacado", 986_350, -35, PartiallyPaid { paid_cents: 500_000 }),
     charge(19, "Pedido 4690 - atacado", 1_312_080, -65, Paid),
     charge(20, "Fornecimento de pães - semana 43", 284_760, 4, Open),
     charge(20, "Fornecimento de pães - semana 42", 279_310, -10, Open),
     charge(20, "Fornecimento de pães - semana 41", 281_945, -17, Paid),
-    charge(
-        21,
-        "Fornecimento de pães e frios - outubro/2026",
-        462_390,
-        21,
-        Open,
-    ),
+    charge(21, "Fornecimento de pães e frios - outubro/2026", 462_390, 21, Open),
     charge(
         21,
         "Fornecimento de pães e frios - setembro/2026 (emitida em duplicidade)",
@@ -680,34 +460,10 @@ pub const CHARGES: &[DemoCharge] = &[
         -9,
         Canceled,
     ),
-    charge(
-        22,
-        "Fornecimento de bolos e tortas - outubro/2026",
-        198_700,
-        14,
-        Open,
-    ),
-    charge(
-        22,
-        "Fornecimento de bolos e tortas - setembro/2026",
-        201_455,
-        -45,
-        Open,
-    ),
-    charge(
-        23,
-        "Contrato de café da manhã - outubro/2026",
-        1_850_000,
-        25,
-        Open,
-    ),
-    charge(
-        23,
-        "Contrato de café da manhã - setembro/2026",
-        1_850_000,
-        -28,
-        Paid,
-    ),
+    charge(22, "Fornecimento de bolos e tortas - outubro/2026", 198_700, 14, Open),
+    charge(22, "Fornecimento de bolos e tortas - setembro/2026", 201_455, -45, Open),
+    charge(23, "Contrato de café da manhã - outubro/2026", 1_850_000, 25, Open),
+    charge(23, "Contrato de café da manhã - setembro/2026", 1_850_000, -28, Paid),
 ];
 
 #[cfg(test)]
@@ -737,9 +493,7 @@ mod tests {
     fn cnpj_valid(doc: &str) -> bool {
         let b = doc.as_bytes();
         if b.len() != 14
-            || !b[..12]
-                .iter()
-                .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+            || !b[..12].iter().all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
             || !b[12..].iter().all(|c| c.is_ascii_digit())
         {
             return false;
@@ -780,11 +534,7 @@ mod tests {
         assert_eq!(n(&|c| matches!(c.outcome, PartiallyPaid { .. })), 2);
         assert!(n(&|c| c.outcome == Canceled) >= 4);
         for c in CHARGES {
-            assert!(
-                (3_590..=1_850_000).contains(&c.amount_cents),
-                "{}",
-                c.description
-            );
+            assert!((3_590..=1_850_000).contains(&c.amount_cents), "{}", c.description);
             if let PartiallyPaid { paid_cents } = c.outcome {
                 assert!(paid_cents > 0 && paid_cents < c.amount_cents);
                 assert!(c.due_in_days < 0);
@@ -831,11 +581,7 @@ mod tests {
         for d in DEBTORS {
             assert!(document_valid(d.document), "{}: {}", d.name, d.document);
         }
-        assert!(
-            DEBTORS
-                .iter()
-                .any(|d| d.document.bytes().any(|b| b.is_ascii_uppercase()))
-        );
+        assert!(DEBTORS.iter().any(|d| d.document.bytes().any(|b| b.is_ascii_uppercase())));
         // Sanity checks of the implementation itself.
         assert!(!cpf_valid("11111111111"));
         assert!(!cpf_valid("09836166981"));
@@ -845,27 +591,19 @@ mod tests {
 
     #[test]
     fn contacts_well_formed() {
-        const DDDS: &[&str] = &[
-            "11", "19", "21", "27", "31", "41", "48", "51", "61", "62", "71", "81", "84", "85",
-            "91", "92",
-        ];
+        const DDDS: &[&str] =
+            &["11", "19", "21", "27", "31", "41", "48", "51", "61", "62", "71", "81", "84", "85", "91", "92"];
         const UFS: &[&str] = &[
-            "AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA",
-            "PB", "PR", "PE", "PI", "RJ", "RN", "RS", "RO", "RR", "SC", "SP", "SE", "TO",
+            "AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA", "PB", "PR",
+            "PE", "PI", "RJ", "RN", "RS", "RO", "RR", "SC", "SP", "SE", "TO",
         ];
         for d in DEBTORS {
             if let Some(e) = d.email {
-                assert!(
-                    e.len() <= 80 && e == e.to_lowercase() && e.contains("exemplo.com"),
-                    "{e}"
-                );
+                assert!(e.len() <= 80 && e == e.to_lowercase() && e.contains("exemplo.com"), "{e}");
             }
             if let Some(m) = d.mobile {
                 assert_eq!(m.len(), 14, "{m}");
-                assert!(
-                    m.starts_with("+55") && DDDS.contains(&&m[3..5]) && &m[5..6] == "9",
-                    "{m}"
-                );
+                assert!(m.starts_with("+55") && DDDS.contains(&&m[3..5]) && &m[5..6] == "9", "{m}");
                 assert!(m[1..].bytes().all(|b| b.is_ascii_digit()), "{m}");
             }
             if let Some(p) = d.phone {

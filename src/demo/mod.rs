@@ -94,24 +94,18 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             open_charges: 0,
         };
         store
-            .insert_debtor(
-                &row,
-                &system_event(org_id, "debtor.db.created", "debtor", &row.id, &stamp),
-            )
+            .insert_debtor(&row, &system_event(org_id, "debtor.db.created", "debtor", &row.id, &stamp))
             .await?;
         debtors.push(row);
     }
     for c in CHARGES {
-        let debtor = debtors
-            .get(c.debtor)
-            .ok_or_else(|| AdminError::Invalid("demo charge of no debtor".into()))?;
+        let debtor =
+            debtors.get(c.debtor).ok_or_else(|| AdminError::Invalid("demo charge of no debtor".into()))?;
         let due = day + Duration::days(i64::from(c.due_in_days));
         let issue = due.min(day) - Duration::days(30);
         let (status, paid_cents, paid_at, canceled_at) = match c.outcome {
             DemoOutcome::Open => (open_status_for(due, day), 0, None, None),
-            DemoOutcome::PartiallyPaid { paid_cents } => {
-                (open_status_for(due, day), paid_cents, None, None)
-            }
+            DemoOutcome::PartiallyPaid { paid_cents } => (open_status_for(due, day), paid_cents, None, None),
             DemoOutcome::Paid => ("paid", c.amount_cents, Some(stamp.clone()), None),
             DemoOutcome::Canceled => ("canceled", 0, None, Some(stamp.clone())),
         };
@@ -146,10 +140,7 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             updated_at: stamp.clone(),
         };
         store
-            .insert_charge(
-                &row,
-                &system_event(org_id, "charge.db.created", "charge", &row.id, &stamp),
-            )
+            .insert_charge(&row, &system_event(org_id, "charge.db.created", "charge", &row.id, &stamp))
             .await?;
     }
     // Archived last, as an operator would: after its charges were settled.

@@ -9,8 +9,8 @@ use super::error::DomainError;
 
 /// The 27 federative units: 26 states and the Distrito Federal.
 pub const UFS: [&str; 27] = [
-    "AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA", "PB", "PR",
-    "PE", "PI", "RJ", "RN", "RS", "RO", "RR", "SC", "SP", "SE", "TO",
+    "AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA", "PB", "PR", "PE",
+    "PI", "RJ", "RN", "RS", "RO", "RR", "SC", "SP", "SE", "TO",
 ];
 
 /// Parses a CEP given as `99999999`, `99999-999` or `99.999-999` (surrounding whitespace is
@@ -53,11 +53,7 @@ pub fn parse_uf(input: &str) -> Result<String, DomainError> {
         return Err(DomainError::Empty);
     }
     let upper = s.to_ascii_uppercase();
-    if UFS.contains(&upper.as_str()) {
-        Ok(upper)
-    } else {
-        Err(DomainError::InvalidUf)
-    }
+    if UFS.contains(&upper.as_str()) { Ok(upper) } else { Err(DomainError::InvalidUf) }
 }
 
 #[cfg(test)]

@@ -56,20 +56,12 @@ pub fn allows(action: ChargeAction, status: &str) -> bool {
 
 /// The status an open charge has on `today`: overdue the day after its due date.
 pub fn open_status_for(due_date: Date, today: Date) -> &'static str {
-    if due_date < today {
-        "overdue"
-    } else {
-        "pending"
-    }
+    if due_date < today { "overdue" } else { "pending" }
 }
 
 /// Whole days past the due date of an open charge (0 when not overdue or closed).
 pub fn days_overdue(status: &str, due_date: Date, today: Date) -> i64 {
-    if OPEN.contains(&status) && due_date < today {
-        (today - due_date).whole_days()
-    } else {
-        0
-    }
+    if OPEN.contains(&status) && due_date < today { (today - due_date).whole_days() } else { 0 }
 }
 
 /// The dunning status once the charge status changes: closed when the charge closes.

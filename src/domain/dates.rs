@@ -23,15 +23,11 @@ pub fn parse_date(input: &str) -> Result<Date, DomainError> {
         return Err(DomainError::InvalidDate);
     }
     let num = |range: std::ops::Range<usize>| -> u32 {
-        b[range]
-            .iter()
-            .fold(0u32, |acc, &c| acc * 10 + u32::from(c - b'0'))
+        b[range].iter().fold(0u32, |acc, &c| acc * 10 + u32::from(c - b'0'))
     };
     let year = i32::try_from(num(0..4)).map_err(|_| DomainError::InvalidDate)?;
-    let month = u8::try_from(num(5..7))
-        .ok()
-        .and_then(|m| Month::try_from(m).ok())
-        .ok_or(DomainError::InvalidDate)?;
+    let month =
+        u8::try_from(num(5..7)).ok().and_then(|m| Month::try_from(m).ok()).ok_or(DomainError::InvalidDate)?;
     let day = u8::try_from(num(8..10)).map_err(|_| DomainError::InvalidDate)?;
     Date::from_calendar_date(year, month, day).map_err(|_| DomainError::InvalidDate)
 }
@@ -62,10 +58,7 @@ pub fn format_timestamp(t: OffsetDateTime) -> String {
         None => {
             let (h, m, _) = t.offset().as_hms();
             let sign = if t.offset().is_negative() { '-' } else { '+' };
-            (
-                t,
-                format!("{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs()),
-            )
+            (t, format!("{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs()))
         }
     };
     format!(
@@ -141,32 +134,20 @@ mod tests {
             format_timestamp(datetime!(2026-11-29 19:32:50.123456 UTC)),
             "2026-11-29T19:32:50.123456Z"
         );
-        assert_eq!(
-            format_timestamp(datetime!(2026-11-29 19:32:50 UTC)),
-            "2026-11-29T19:32:50.000000Z"
-        );
-        assert_eq!(
-            format_timestamp(datetime!(2026-11-29 16:32:50.5 -3)),
-            "2026-11-29T19:32:50.500000Z"
-        );
+        assert_eq!(format_timestamp(datetime!(2026-11-29 19:32:50 UTC)), "2026-11-29T19:32:50.000000Z");
+        assert_eq!(format_timestamp(datetime!(2026-11-29 16:32:50.5 -3)), "2026-11-29T19:32:50.500000Z");
         // Truncated, not rounded.
         assert_eq!(
             format_timestamp(datetime!(2026-11-29 23:59:59.999999999 UTC)),
             "2026-11-29T23:59:59.999999Z"
         );
         // Crossing midnight when converting to UTC.
-        assert_eq!(
-            format_timestamp(datetime!(2026-12-31 22:00:00 -3)),
-            "2027-01-01T01:00:00.000000Z"
-        );
+        assert_eq!(format_timestamp(datetime!(2026-12-31 22:00:00 -3)), "2027-01-01T01:00:00.000000Z");
     }
 
     #[test]
     fn timestamp_parsing() {
-        assert_eq!(
-            parse_timestamp("2026-11-29T19:32:50Z"),
-            Ok(datetime!(2026-11-29 19:32:50 UTC))
-        );
+        assert_eq!(parse_timestamp("2026-11-29T19:32:50Z"), Ok(datetime!(2026-11-29 19:32:50 UTC)));
         let t = parse_timestamp("2026-11-29T16:32:50.123456789-03:00").unwrap();
         assert_eq!(t, datetime!(2026-11-29 19:32:50.123456 UTC));
         assert_eq!(t.offset(), UtcOffset::UTC);
@@ -182,11 +163,7 @@ mod tests {
             "2026-02-30T00:00:00Z",
             "not a date",
         ] {
-            assert_eq!(
-                parse_timestamp(bad),
-                Err(DomainError::InvalidTimestamp),
-                "{bad:?}"
-            );
+            assert_eq!(parse_timestamp(bad), Err(DomainError::InvalidTimestamp), "{bad:?}");
         }
     }
 
@@ -203,9 +180,6 @@ mod tests {
     #[test]
     fn truncation() {
         let t = datetime!(2026-11-29 19:32:50.123456789 UTC);
-        assert_eq!(
-            truncate_to_micros(t),
-            datetime!(2026-11-29 19:32:50.123456 UTC)
-        );
+        assert_eq!(truncate_to_micros(t), datetime!(2026-11-29 19:32:50.123456 UTC));
     }
 }

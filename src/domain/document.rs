@@ -130,22 +130,14 @@ fn parse_cpf(chars: &[u8]) -> Result<Document, DomainError> {
     let digits: Vec<u32> = chars.iter().map(|&b| u32::from(b - b'0')).collect();
     let dv = |n: usize| -> u32 {
         // Weights n+1 down to 2 over the first n digits.
-        let sum: u32 = digits
-            .iter()
-            .take(n)
-            .zip((2..=n as u32 + 1).rev())
-            .map(|(d, w)| d * w)
-            .sum();
+        let sum: u32 = digits.iter().take(n).zip((2..=n as u32 + 1).rev()).map(|(d, w)| d * w).sum();
         let r = sum % 11;
         if r < 2 { 0 } else { 11 - r }
     };
     if digits.get(9) != Some(&dv(9)) || digits.get(10) != Some(&dv(10)) {
         return Err(DomainError::InvalidCpf);
     }
-    Ok(Document {
-        person_type: PersonType::Natural,
-        value: to_string(chars),
-    })
+    Ok(Document { person_type: PersonType::Natural, value: to_string(chars) })
 }
 
 /// The value of a CNPJ character: ASCII code − 48 (`0`..`9` = 0..9, `A`..`Z` = 17..42).
@@ -154,11 +146,7 @@ fn cnpj_value(b: u8) -> u32 {
 }
 
 fn cnpj_dv(base: &[u8], weights: &[u32]) -> u32 {
-    let sum: u32 = base
-        .iter()
-        .zip(weights)
-        .map(|(&b, w)| cnpj_value(b) * w)
-        .sum();
+    let sum: u32 = base.iter().zip(weights).map(|(&b, w)| cnpj_value(b) * w).sum();
     let r = sum % 11;
     if r < 2 { 0 } else { 11 - r }
 }
@@ -178,10 +166,7 @@ fn parse_cnpj(chars: &[u8]) -> Result<Document, DomainError> {
     if given != [dv1, dv2] {
         return Err(DomainError::InvalidCnpj);
     }
-    Ok(Document {
-        person_type: PersonType::Legal,
-        value: to_string(chars),
-    })
+    Ok(Document { person_type: PersonType::Legal, value: to_string(chars) })
 }
 
 /// Formats a stored (normalised) document value: 11 characters as a CPF
@@ -195,14 +180,7 @@ pub fn format_document(value: &str) -> String {
     let v = value;
     match v.len() {
         CPF_LEN => format!("{}.{}.{}-{}", &v[0..3], &v[3..6], &v[6..9], &v[9..11]),
-        CNPJ_LEN => format!(
-            "{}.{}.{}/{}-{}",
-            &v[0..2],
-            &v[2..5],
-            &v[5..8],
-            &v[8..12],
-            &v[12..14]
-        ),
+        CNPJ_LEN => format!("{}.{}.{}/{}-{}", &v[0..2], &v[2..5], &v[5..8], &v[8..12], &v[12..14]),
         _ => value.to_owned(),
     }
 }
@@ -234,10 +212,7 @@ mod tests {
     fn cpf_with_wrong_check_digits() {
         assert_eq!(parse_document("52998224724"), Err(DomainError::InvalidCpf));
         assert_eq!(parse_document("52998224715"), Err(DomainError::InvalidCpf));
-        assert_eq!(
-            parse_document("111.444.777-36"),
-            Err(DomainError::InvalidCpf)
-        );
+        assert_eq!(parse_document("111.444.777-36"), Err(DomainError::InvalidCpf));
     }
 
     #[test]
@@ -247,18 +222,12 @@ mod tests {
             let s = d.to_string().repeat(11);
             assert_eq!(parse_document(&s), Err(DomainError::RepeatedDigits), "{s}");
         }
-        assert_eq!(
-            parse_document("111.111.111-11"),
-            Err(DomainError::RepeatedDigits)
-        );
+        assert_eq!(parse_document("111.111.111-11"), Err(DomainError::RepeatedDigits));
     }
 
     #[test]
     fn cpf_with_letters_rejected() {
-        assert_eq!(
-            parse_document("5299822472A"),
-            Err(DomainError::DocumentCharacters)
-        );
+        assert_eq!(parse_document("5299822472A"), Err(DomainError::DocumentCharacters));
     }
 
     #[test]
@@ -270,34 +239,16 @@ mod tests {
             assert_eq!(d.formatted(), "11.222.333/0001-81");
         }
         // Banco do Brasil: both remainders 0.
-        assert_eq!(
-            parse_document("00.000.000/0001-91").map(|d| d.value),
-            Ok("00000000000191".to_owned())
-        );
-        assert_eq!(
-            parse_document("11222333000182"),
-            Err(DomainError::InvalidCnpj)
-        );
-        assert_eq!(
-            parse_document("11222333000191"),
-            Err(DomainError::InvalidCnpj)
-        );
+        assert_eq!(parse_document("00.000.000/0001-91").map(|d| d.value), Ok("00000000000191".to_owned()));
+        assert_eq!(parse_document("11222333000182"), Err(DomainError::InvalidCnpj));
+        assert_eq!(parse_document("11222333000191"), Err(DomainError::InvalidCnpj));
     }
 
     #[test]
     fn cnpj_all_equal_rejected() {
-        assert_eq!(
-            parse_document("00000000000000"),
-            Err(DomainError::RepeatedDigits)
-        );
-        assert_eq!(
-            parse_document("00.000.000/0000-00"),
-            Err(DomainError::RepeatedDigits)
-        );
-        assert_eq!(
-            parse_document("77777777777777"),
-            Err(DomainError::RepeatedDigits)
-        );
+        assert_eq!(parse_document("00000000000000"), Err(DomainError::RepeatedDigits));
+        assert_eq!(parse_document("00.000.000/0000-00"), Err(DomainError::RepeatedDigits));
+        assert_eq!(parse_document("77777777777777"), Err(DomainError::RepeatedDigits));
     }
 
     #[test]
@@ -313,18 +264,9 @@ mod tests {
         // DV1 remainder 1 gives 0; a base made only of letters.
         assert!(parse_document("00000000000A04").is_ok());
         assert!(parse_document("ABCDEFGHIJKL80").is_ok());
-        assert_eq!(
-            parse_document("ABCDEFGHIJKL81"),
-            Err(DomainError::InvalidCnpj)
-        );
-        assert_eq!(
-            parse_document("12ABC34501DE36"),
-            Err(DomainError::InvalidCnpj)
-        );
-        assert_eq!(
-            parse_document("12ABC34501DF35"),
-            Err(DomainError::InvalidCnpj)
-        );
+        assert_eq!(parse_document("ABCDEFGHIJKL81"), Err(DomainError::InvalidCnpj));
+        assert_eq!(parse_document("12ABC34501DE36"), Err(DomainError::InvalidCnpj));
+        assert_eq!(parse_document("12ABC34501DF35"), Err(DomainError::InvalidCnpj));
     }
 
     #[test]
@@ -337,44 +279,20 @@ mod tests {
 
     #[test]
     fn cnpj_letters_in_check_digits_rejected() {
-        assert_eq!(
-            parse_document("12ABC34501DE3A"),
-            Err(DomainError::DocumentCharacters)
-        );
+        assert_eq!(parse_document("12ABC34501DE3A"), Err(DomainError::DocumentCharacters));
     }
 
     #[test]
     fn bad_lengths_and_characters() {
         assert_eq!(parse_document(""), Err(DomainError::Empty));
         assert_eq!(parse_document(" .-/ "), Err(DomainError::Empty));
-        assert_eq!(
-            parse_document("5299822472"),
-            Err(DomainError::DocumentLength)
-        );
-        assert_eq!(
-            parse_document("529982247250"),
-            Err(DomainError::DocumentLength)
-        );
-        assert_eq!(
-            parse_document("112223330001810"),
-            Err(DomainError::DocumentLength)
-        );
-        assert_eq!(
-            parse_document(&"1".repeat(10_000)),
-            Err(DomainError::DocumentLength)
-        );
-        assert_eq!(
-            parse_document("529_982_247_25"),
-            Err(DomainError::DocumentCharacters)
-        );
-        assert_eq!(
-            parse_document("529.982.247-2５"),
-            Err(DomainError::DocumentCharacters)
-        );
-        assert_eq!(
-            parse_document("12ÁBC34501DE35"),
-            Err(DomainError::DocumentCharacters)
-        );
+        assert_eq!(parse_document("5299822472"), Err(DomainError::DocumentLength));
+        assert_eq!(parse_document("529982247250"), Err(DomainError::DocumentLength));
+        assert_eq!(parse_document("112223330001810"), Err(DomainError::DocumentLength));
+        assert_eq!(parse_document(&"1".repeat(10_000)), Err(DomainError::DocumentLength));
+        assert_eq!(parse_document("529_982_247_25"), Err(DomainError::DocumentCharacters));
+        assert_eq!(parse_document("529.982.247-2５"), Err(DomainError::DocumentCharacters));
+        assert_eq!(parse_document("12ÁBC34501DE35"), Err(DomainError::DocumentCharacters));
     }
 
     #[test]
@@ -397,9 +315,6 @@ mod tests {
         assert_eq!(PersonType::Legal.as_str(), "legal");
         assert_eq!("legal".parse::<PersonType>(), Ok(PersonType::Legal));
         assert_eq!("natural".parse::<PersonType>(), Ok(PersonType::Natural));
-        assert_eq!(
-            "company".parse::<PersonType>(),
-            Err(DomainError::InvalidPersonType)
-        );
+        assert_eq!("company".parse::<PersonType>(), Err(DomainError::InvalidPersonType));
     }
 }

@@ -64,22 +64,13 @@ mod tests {
 
     #[test]
     fn valid_addresses() {
-        assert_eq!(
-            parse_email("maria@example.com").unwrap(),
-            "maria@example.com"
-        );
-        assert_eq!(
-            parse_email("  Maria.Silva@Example.COM.br\n").unwrap(),
-            "Maria.Silva@example.com.br"
-        );
+        assert_eq!(parse_email("maria@example.com").unwrap(), "maria@example.com");
+        assert_eq!(parse_email("  Maria.Silva@Example.COM.br\n").unwrap(), "Maria.Silva@example.com.br");
         assert_eq!(
             parse_email("joao+cobranca@sub.dominio-x.com.br").unwrap(),
             "joao+cobranca@sub.dominio-x.com.br"
         );
-        assert_eq!(
-            parse_email("joão@exemplo.com.br").unwrap(),
-            "joão@exemplo.com.br"
-        );
+        assert_eq!(parse_email("joão@exemplo.com.br").unwrap(), "joão@exemplo.com.br");
         assert_eq!(parse_email("a@AÇÚCAR.com.br").unwrap(), "a@açúcar.com.br");
     }
 
@@ -96,10 +87,7 @@ mod tests {
         // Characters, not bytes: 80 two-byte characters is fine length-wise.
         let accented = format!("{}@{}.com", "é".repeat(60), "b".repeat(15));
         assert!(parse_email(&accented).is_ok());
-        assert_eq!(
-            parse_email(&"a".repeat(100_000)),
-            Err(DomainError::EmailTooLong)
-        );
+        assert_eq!(parse_email(&"a".repeat(100_000)), Err(DomainError::EmailTooLong));
     }
 
     #[test]

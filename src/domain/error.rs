@@ -101,18 +101,12 @@ mod tests {
 
     #[test]
     fn messages_are_predicates_for_api_users() {
-        assert_eq!(
-            DomainError::InvalidCpf.to_string(),
-            "is not a valid CPF: check digits do not match"
-        );
+        assert_eq!(DomainError::InvalidCpf.to_string(), "is not a valid CPF: check digits do not match");
         assert_eq!(
             DomainError::DocumentLength.to_string(),
             "must be a CPF (11 digits) or a CNPJ (14 characters)"
         );
-        assert_eq!(
-            DomainError::TooManyDecimals.to_string(),
-            "must have at most 2 decimal places"
-        );
+        assert_eq!(DomainError::TooManyDecimals.to_string(), "must have at most 2 decimal places");
     }
 
     #[test]
@@ -143,10 +137,7 @@ mod tests {
         ];
         for e in all {
             let m = e.to_string();
-            assert!(
-                m.starts_with("is ") || m.starts_with("must ") || m.starts_with("has "),
-                "{m}"
-            );
+            assert!(m.starts_with("is ") || m.starts_with("must ") || m.starts_with("has "), "{m}");
         }
     }
 }

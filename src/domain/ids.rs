@@ -8,14 +8,9 @@ pub fn new_id(prefix: &str) -> String {
 
 /// Whether `id` has the shape of an id with this prefix (malformed ids are simply not found).
 pub fn has_shape(id: &str, prefix: &str) -> bool {
-    id.strip_prefix(prefix)
-        .and_then(|rest| rest.strip_prefix('_'))
-        .is_some_and(|hex| {
-            hex.len() == 32
-                && hex
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        })
+    id.strip_prefix(prefix).and_then(|rest| rest.strip_prefix('_')).is_some_and(|hex| {
+        hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 #[cfg(test)]

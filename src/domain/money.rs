@@ -67,9 +67,7 @@ fn hundredths_from_text(text: &str) -> Result<i64, DomainError> {
                 return Err(DomainError::NotANumber);
             }
             let magnitude = exp_digits.bytes().fold(0i64, |acc, b| {
-                acc.saturating_mul(10)
-                    .saturating_add(i64::from(b - b'0'))
-                    .min(1_000_000)
+                acc.saturating_mul(10).saturating_add(i64::from(b - b'0')).min(1_000_000)
             });
             if exp_negative { -magnitude } else { magnitude }
         }
@@ -245,136 +243,57 @@ mod tests {
 
     #[test]
     fn more_than_two_decimals_rejected_not_rounded() {
-        for s in [
-            "10.005",
-            "10.001",
-            "0.001",
-            "19.999",
-            "-10.005",
-            "0.30000000000000004",
-            "1.123456",
-            "1e-7",
-        ] {
+        for s in ["10.005", "10.001", "0.001", "19.999", "-10.005", "0.30000000000000004", "1.123456", "1e-7"]
+        {
             assert_eq!(from_text(s), Err(DomainError::TooManyDecimals), "{s}");
         }
-        assert_eq!(
-            cents_from_json(&json!(0.1 + 0.2)),
-            Err(DomainError::TooManyDecimals)
-        );
-        assert_eq!(
-            positive_cents_from_json(&json!(10.005)),
-            Err(DomainError::TooManyDecimals)
-        );
+        assert_eq!(cents_from_json(&json!(0.1 + 0.2)), Err(DomainError::TooManyDecimals));
+        assert_eq!(positive_cents_from_json(&json!(10.005)), Err(DomainError::TooManyDecimals));
     }
 
     #[test]
     fn non_numbers_rejected() {
-        for v in [
-            json!("10.00"),
-            json!("10"),
-            json!(null),
-            json!(true),
-            json!([1]),
-            json!({"amount": 1}),
-        ] {
+        for v in [json!("10.00"), json!("10"), json!(null), json!(true), json!([1]), json!({"amount": 1})] {
             assert_eq!(cents_from_json(&v), Err(DomainError::NotANumber), "{v}");
-            assert_eq!(
-                percentage_from_json(&v),
-                Err(DomainError::NotANumber),
-                "{v}"
-            );
+            assert_eq!(percentage_from_json(&v), Err(DomainError::NotANumber), "{v}");
         }
         // NaN and infinity cannot be a serde_json number: they become null.
-        assert_eq!(
-            cents_from_json(&json!(f64::NAN)),
-            Err(DomainError::NotANumber)
-        );
-        assert_eq!(
-            cents_from_json(&json!(f64::INFINITY)),
-            Err(DomainError::NotANumber)
-        );
+        assert_eq!(cents_from_json(&json!(f64::NAN)), Err(DomainError::NotANumber));
+        assert_eq!(cents_from_json(&json!(f64::INFINITY)), Err(DomainError::NotANumber));
     }
 
     #[test]
     fn huge_values() {
-        assert_eq!(
-            cents_from_json(&json!(u64::MAX)),
-            Err(DomainError::AmountOutOfRange)
-        );
-        assert_eq!(
-            cents_from_json(&json!(i64::MIN)),
-            Err(DomainError::AmountOutOfRange)
-        );
-        assert_eq!(
-            cents_from_json(&json!(1e13)),
-            Err(DomainError::AmountOutOfRange)
-        );
-        assert_eq!(
-            cents_from_json(&json!(9_999_999_999_999.99)),
-            Ok(999_999_999_999_999)
-        );
+        assert_eq!(cents_from_json(&json!(u64::MAX)), Err(DomainError::AmountOutOfRange));
+        assert_eq!(cents_from_json(&json!(i64::MIN)), Err(DomainError::AmountOutOfRange));
+        assert_eq!(cents_from_json(&json!(1e13)), Err(DomainError::AmountOutOfRange));
+        assert_eq!(cents_from_json(&json!(9_999_999_999_999.99)), Ok(999_999_999_999_999));
         assert_eq!(from_text("1e308"), Err(DomainError::AmountOutOfRange));
-        assert_eq!(
-            from_text("123456789012345678901234567890"),
-            Err(DomainError::AmountOutOfRange)
-        );
+        assert_eq!(from_text("123456789012345678901234567890"), Err(DomainError::AmountOutOfRange));
     }
 
     #[test]
     fn text_parser_is_strict() {
-        for s in [
-            "", "-", ".5", "5.", "1e", "1e+", "--1", "1.2.3", "0x10", "1_000", " 1",
-        ] {
-            assert_eq!(
-                hundredths_from_text(s),
-                Err(DomainError::NotANumber),
-                "{s:?}"
-            );
+        for s in ["", "-", ".5", "5.", "1e", "1e+", "--1", "1.2.3", "0x10", "1_000", " 1"] {
+            assert_eq!(hundredths_from_text(s), Err(DomainError::NotANumber), "{s:?}");
         }
         assert_eq!(hundredths_from_text("007.50"), Ok(750));
         assert_eq!(hundredths_from_text("10.50000"), Ok(1050));
-        assert_eq!(
-            hundredths_from_text("1e1000000000000"),
-            Err(DomainError::AmountOutOfRange)
-        );
-        assert_eq!(
-            hundredths_from_text("1e-1000000000000"),
-            Err(DomainError::TooManyDecimals)
-        );
+        assert_eq!(hundredths_from_text("1e1000000000000"), Err(DomainError::AmountOutOfRange));
+        assert_eq!(hundredths_from_text("1e-1000000000000"), Err(DomainError::TooManyDecimals));
     }
 
     #[test]
     fn positive_amounts() {
         assert_eq!(positive_cents_from_json(&json!(0.01)), Ok(1));
         assert_eq!(positive_cents_from_json(&json!(1250)), Ok(125_000));
-        assert_eq!(
-            positive_cents_from_json(&json!(99_999_999.99)),
-            Ok(MAX_CENTS)
-        );
-        assert_eq!(
-            positive_cents_from_json(&json!(0)),
-            Err(DomainError::NotPositive)
-        );
-        assert_eq!(
-            positive_cents_from_json(&json!(-0.01)),
-            Err(DomainError::NotPositive)
-        );
-        assert_eq!(
-            positive_cents_from_json(&json!(100_000_000)),
-            Err(DomainError::AmountTooLarge)
-        );
-        assert_eq!(
-            positive_cents_from_json(&json!(1e200)),
-            Err(DomainError::AmountTooLarge)
-        );
-        assert_eq!(
-            positive_cents_from_json(&json!(-1e200)),
-            Err(DomainError::NotPositive)
-        );
-        assert_eq!(
-            positive_cents_from_json(&json!("5")),
-            Err(DomainError::NotANumber)
-        );
+        assert_eq!(positive_cents_from_json(&json!(99_999_999.99)), Ok(MAX_CENTS));
+        assert_eq!(positive_cents_from_json(&json!(0)), Err(DomainError::NotPositive));
+        assert_eq!(positive_cents_from_json(&json!(-0.01)), Err(DomainError::NotPositive));
+        assert_eq!(positive_cents_from_json(&json!(100_000_000)), Err(DomainError::AmountTooLarge));
+        assert_eq!(positive_cents_from_json(&json!(1e200)), Err(DomainError::AmountTooLarge));
+        assert_eq!(positive_cents_from_json(&json!(-1e200)), Err(DomainError::NotPositive));
+        assert_eq!(positive_cents_from_json(&json!("5")), Err(DomainError::NotANumber));
     }
 
     #[test]
@@ -411,22 +330,10 @@ mod tests {
         assert_eq!(percentage_from_json(&json!(0)), Ok(0));
         assert_eq!(percentage_from_json(&json!(100)), Ok(10_000));
         assert_eq!(percentage_from_json(&json!(100.0)), Ok(10_000));
-        assert_eq!(
-            percentage_from_json(&json!(100.01)),
-            Err(DomainError::PercentageOutOfRange)
-        );
-        assert_eq!(
-            percentage_from_json(&json!(-0.01)),
-            Err(DomainError::PercentageOutOfRange)
-        );
-        assert_eq!(
-            percentage_from_json(&json!(1e300)),
-            Err(DomainError::PercentageOutOfRange)
-        );
-        assert_eq!(
-            percentage_from_json(&json!(2.005)),
-            Err(DomainError::TooManyDecimals)
-        );
+        assert_eq!(percentage_from_json(&json!(100.01)), Err(DomainError::PercentageOutOfRange));
+        assert_eq!(percentage_from_json(&json!(-0.01)), Err(DomainError::PercentageOutOfRange));
+        assert_eq!(percentage_from_json(&json!(1e300)), Err(DomainError::PercentageOutOfRange));
+        assert_eq!(percentage_from_json(&json!(2.005)), Err(DomainError::TooManyDecimals));
         assert_eq!(percentage_to_json(200).to_string(), "2.0");
         assert_eq!(percentage_to_json(33).to_string(), "0.33");
         assert_eq!(percentage_to_json(10_000), json!(100.0));

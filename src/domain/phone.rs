@@ -70,9 +70,7 @@ pub fn is_mobile(e164: &str) -> bool {
 /// `+551133334444` -> `(11) 3333-4444`. Anything else is returned unchanged.
 pub fn format_phone(e164: &str) -> String {
     match e164.strip_prefix("+55") {
-        Some(n)
-            if n.bytes().all(|b| b.is_ascii_digit()) && check_national(n.as_bytes()).is_ok() =>
-        {
+        Some(n) if n.bytes().all(|b| b.is_ascii_digit()) && check_national(n.as_bytes()).is_ok() => {
             let split = n.len() - 4;
             format!("({}) {}-{}", &n[..2], &n[2..split], &n[split..])
         }
@@ -186,10 +184,7 @@ mod tests {
         assert_eq!(parse_phone("(23) 91234-5678"), Err(DomainError::InvalidDdd));
         assert_eq!(parse_phone("(36) 91234-5678"), Err(DomainError::InvalidDdd));
         assert_eq!(parse_phone("(56) 91234-5678"), Err(DomainError::InvalidDdd));
-        assert_eq!(
-            parse_mobile("(20) 91234-5678"),
-            Err(DomainError::InvalidDdd)
-        );
+        assert_eq!(parse_mobile("(20) 91234-5678"), Err(DomainError::InvalidDdd));
     }
 
     #[test]
@@ -202,9 +197,7 @@ mod tests {
             })
             .collect();
         assert_eq!(valid.len(), 71);
-        for n in [
-            11, 19, 21, 22, 24, 27, 28, 31, 35, 37, 38, 41, 51, 55, 61, 99,
-        ] {
+        for n in [11, 19, 21, 22, 24, 27, 28, 31, 35, 37, 38, 41, 51, 55, 61, 99] {
             assert!(valid.contains(&n), "{n}");
         }
         for n in [20, 23, 25, 26, 29, 30, 36, 39, 40, 50, 56, 60, 70, 80, 90] {
@@ -215,14 +208,8 @@ mod tests {
     #[test]
     fn eight_digit_mobile_rejected() {
         // Pre-2016 mobile numbers had 8 digits; they now need the leading 9.
-        assert_eq!(
-            parse_phone("(11) 9123-4567"),
-            Err(DomainError::InvalidPhone)
-        );
-        assert_eq!(
-            parse_phone("+55 11 8123-4567"),
-            Err(DomainError::InvalidPhone)
-        );
+        assert_eq!(parse_phone("(11) 9123-4567"), Err(DomainError::InvalidPhone));
+        assert_eq!(parse_phone("+55 11 8123-4567"), Err(DomainError::InvalidPhone));
         assert_eq!(parse_mobile("1181234567"), Err(DomainError::InvalidPhone));
     }
 
@@ -249,10 +236,7 @@ mod tests {
         }
         assert_eq!(parse_phone(""), Err(DomainError::Empty));
         assert_eq!(parse_phone("  "), Err(DomainError::Empty));
-        assert_eq!(
-            parse_phone(&"1".repeat(100_000)),
-            Err(DomainError::InvalidPhone)
-        );
+        assert_eq!(parse_phone(&"1".repeat(100_000)), Err(DomainError::InvalidPhone));
     }
 
     #[test]

@@ -57,8 +57,7 @@ pub struct ChargeFilter {
     pub offset: i64,
 }
 
-const SELECT: &str =
-    "SELECT c.*, d.name AS debtor_name FROM charges c JOIN debtors d ON d.id = c.debtor_id";
+const SELECT: &str = "SELECT c.*, d.name AS debtor_name FROM charges c JOIN debtors d ON d.id = c.debtor_id";
 
 fn sort_column(sort_by: &str) -> &'static str {
     match sort_by {
@@ -70,9 +69,8 @@ fn sort_column(sort_by: &str) -> &'static str {
 }
 
 fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<ChargeRow> {
-    let json = |col: &str| -> StoreResult<Value> {
-        Ok(serde_json::from_str(&row.try_get::<String, _>(col)?)?)
-    };
+    let json =
+        |col: &str| -> StoreResult<Value> { Ok(serde_json::from_str(&row.try_get::<String, _>(col)?)?) };
     Ok(ChargeRow {
         id: row.try_get("id")?,
         organization_id: row.try_get("organization_id")?,
@@ -107,22 +105,17 @@ fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<ChargeRow> {
 impl Store {
     /// One charge of an organization.
     pub async fn charge(&self, org_id: &str, id: &str) -> StoreResult<Option<ChargeRow>> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "{SELECT} WHERE c.organization_id = $1 AND c.id = $2"
-        )))
-        .bind(org_id)
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row =
+            sqlx::query(sqlx::AssertSqlSafe(format!("{SELECT} WHERE c.organization_id = $1 AND c.id = $2")))
+                .bind(org_id)
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
         row.as_ref().map(from_row).transpose()
     }
 
     /// A page of charges and the total count.
-    pub async fn charges(
-        &self,
-        org_id: &str,
-        filter: &ChargeFilter,
-    ) -> StoreResult<(Vec<ChargeRow>, i64)> {
+    pub async fn charges(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<(Vec<ChargeRow>, i64)> {
         let mut count = QueryBuilder::<Sqlite>::new(
             "SELECT COUNT(*) FROM charges c JOIN debtors d ON d.id = c.debtor_id",
         );
@@ -132,18 +125,12 @@ impl Store {
         let mut page = QueryBuilder::<Sqlite>::new(SELECT);
         push_where(&mut page, org_id, filter);
         let direction = if filter.descending { "DESC" } else { "ASC" };
-        page.push(format!(
-            " ORDER BY {} {direction}, c.id {direction} LIMIT ",
-            sort_column(&filter.sort_by)
-        ));
+        page.push(format!(" ORDER BY {} {direction}, c.id {direction} LIMIT ", sort_column(&filter.sort_by)));
         page.push_bind(filter.limit);
         page.push(" OFFSET ");
         page.push_bind(filter.offset);
         let rows = page.build().fetch_all(&self.pool).await?;
-        Ok((
-            rows.iter().map(from_row).collect::<StoreResult<_>>()?,
-            total,
-        ))
+        Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
     }
 
     /// Inserts a charge and its event.
@@ -233,28 +220,17 @@ fn bind_charge<'q>(query: Query<'q>, c: &'q ChargeRow) -> Query<'q> {
 }
 
 fn push_where(q: &mut QueryBuilder<Sqlite>, org_id: &str, f: &ChargeFilter) {
-    q.push(" WHERE c.organization_id = ")
-        .push_bind(org_id.to_string());
+    q.push(" WHERE c.organization_id = ").push_bind(org_id.to_string());
     if let Some(prefix) = &f.q {
         let like = format!("{}%", escape_like(prefix));
-        q.push(" AND (c.id LIKE ")
-            .push_bind(like.clone())
-            .push(" ESCAPE '\\'");
-        q.push(" OR c.external_id LIKE ")
-            .push_bind(like.clone())
-            .push(" ESCAPE '\\'");
-        q.push(" OR d.name LIKE ")
-            .push_bind(like.clone())
-            .push(" ESCAPE '\\'");
-        q.push(" OR d.document LIKE ")
-            .push_bind(like)
-            .push(" ESCAPE '\\')");
+        q.push(" AND (c.id LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
+        q.push(" OR c.external_id LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
+        q.push(" OR d.name LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
+        q.push(" OR d.document LIKE ").push_bind(like).push(" ESCAPE '\\')");
     }
-    for (column, values) in [
-        ("c.status", &f.statuses),
-        ("c.dunning_status", &f.dunning_statuses),
-        ("c.debtor_id", &f.debtor_ids),
-    ] {
+    for (column, values) in
+        [("c.status", &f.statuses), ("c.dunning_status", &f.dunning_statuses), ("c.debtor_id", &f.debtor_ids)]
+    {
         if !values.is_empty() {
             q.push(format!(" AND {column} IN ("));
             let mut list = q.separated(", ");

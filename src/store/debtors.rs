@@ -69,9 +69,8 @@ fn sort_column(sort_by: &str) -> &'static str {
 }
 
 fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<DebtorRow> {
-    let json = |col: &str| -> StoreResult<Value> {
-        Ok(serde_json::from_str(&row.try_get::<String, _>(col)?)?)
-    };
+    let json =
+        |col: &str| -> StoreResult<Value> { Ok(serde_json::from_str(&row.try_get::<String, _>(col)?)?) };
     let address: Option<String> = row.try_get("address")?;
     Ok(DebtorRow {
         id: row.try_get("id")?,
@@ -113,22 +112,17 @@ fn duplicate_document(err: sqlx::Error) -> StoreError {
 impl Store {
     /// One debtor of an organization.
     pub async fn debtor(&self, org_id: &str, id: &str) -> StoreResult<Option<DebtorRow>> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "{SELECT} WHERE d.organization_id = $1 AND d.id = $2"
-        )))
-        .bind(org_id)
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row =
+            sqlx::query(sqlx::AssertSqlSafe(format!("{SELECT} WHERE d.organization_id = $1 AND d.id = $2")))
+                .bind(org_id)
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
         row.as_ref().map(from_row).transpose()
     }
 
     /// A page of debtors and the total count.
-    pub async fn debtors(
-        &self,
-        org_id: &str,
-        filter: &DebtorFilter,
-    ) -> StoreResult<(Vec<DebtorRow>, i64)> {
+    pub async fn debtors(&self, org_id: &str, filter: &DebtorFilter) -> StoreResult<(Vec<DebtorRow>, i64)> {
         let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM debtors d");
         push_where(&mut count, org_id, filter);
         let total: i64 = count.build_query_scalar().fetch_one(&self.pool).await?;
@@ -136,18 +130,12 @@ impl Store {
         let mut page = QueryBuilder::<Sqlite>::new(SELECT);
         push_where(&mut page, org_id, filter);
         let direction = if filter.descending { "DESC" } else { "ASC" };
-        page.push(format!(
-            " ORDER BY {} {direction}, d.id {direction} LIMIT ",
-            sort_column(&filter.sort_by)
-        ));
+        page.push(format!(" ORDER BY {} {direction}, d.id {direction} LIMIT ", sort_column(&filter.sort_by)));
         page.push_bind(filter.limit);
         page.push(" OFFSET ");
         page.push_bind(filter.offset);
         let rows = page.build().fetch_all(&self.pool).await?;
-        Ok((
-            rows.iter().map(from_row).collect::<StoreResult<_>>()?,
-            total,
-        ))
+        Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
     }
 
     /// Inserts a debtor and its event.
@@ -232,13 +220,12 @@ impl Store {
 
     /// Whether a debtor has any charge.
     pub async fn debtor_has_charges(&self, org_id: &str, id: &str) -> StoreResult<bool> {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM charges WHERE organization_id = $1 AND debtor_id = $2",
-        )
-        .bind(org_id)
-        .bind(id)
-        .fetch_one(&self.pool)
-        .await?;
+        let n: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM charges WHERE organization_id = $1 AND debtor_id = $2")
+                .bind(org_id)
+                .bind(id)
+                .fetch_one(&self.pool)
+                .await?;
         Ok(n > 0)
     }
 }
@@ -270,19 +257,12 @@ fn bind_debtor<'q>(query: Query<'q>, d: &'q DebtorRow) -> Query<'q> {
 }
 
 fn push_where(q: &mut QueryBuilder<Sqlite>, org_id: &str, f: &DebtorFilter) {
-    q.push(" WHERE d.organization_id = ")
-        .push_bind(org_id.to_string());
+    q.push(" WHERE d.organization_id = ").push_bind(org_id.to_string());
     if let Some(prefix) = &f.q {
         let like = format!("{}%", escape_like(prefix));
-        q.push(" AND (d.id LIKE ")
-            .push_bind(like.clone())
-            .push(" ESCAPE '\\'");
-        q.push(" OR d.name LIKE ")
-            .push_bind(like.clone())
-            .push(" ESCAPE '\\'");
-        q.push(" OR d.document LIKE ")
-            .push_bind(like)
-            .push(" ESCAPE '\\')");
+        q.push(" AND (d.id LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
+        q.push(" OR d.name LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
+        q.push(" OR d.document LIKE ").push_bind(like).push(" ESCAPE '\\')");
     }
     if !f.statuses.is_empty() {
         q.push(" AND d.status IN (");
@@ -305,7 +285,5 @@ fn push_where(q: &mut QueryBuilder<Sqlite>, org_id: &str, f: &DebtorFilter) {
 
 /// Escapes LIKE wildcards so a search prefix matches literally.
 pub(crate) fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_")
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }

@@ -53,11 +53,7 @@ pub async fn insert_event(conn: &mut SqliteConnection, event: &NewEvent) -> Stor
 
 impl super::Store {
     /// Events of one object, oldest first (for tests and, later, the events API).
-    pub async fn events_of(
-        &self,
-        org_id: &str,
-        resource_id: &str,
-    ) -> StoreResult<Vec<(String, Value)>> {
+    pub async fn events_of(&self, org_id: &str, resource_id: &str) -> StoreResult<Vec<(String, Value)>> {
         use sqlx::Row;
         let rows = sqlx::query(
             "SELECT code, data FROM events WHERE organization_id = $1 AND resource_id = $2 ORDER BY occurred_at, id",
@@ -67,12 +63,7 @@ impl super::Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| {
-                Ok((
-                    r.try_get("code")?,
-                    serde_json::from_str(&r.try_get::<String, _>("data")?)?,
-                ))
-            })
+            .map(|r| Ok((r.try_get("code")?, serde_json::from_str(&r.try_get::<String, _>("data")?)?)))
             .collect()
     }
 }

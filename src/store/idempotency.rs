@@ -44,11 +44,7 @@ impl Store {
     }
 
     /// A stored key.
-    pub async fn idempotency_get(
-        &self,
-        org_id: &str,
-        key: &str,
-    ) -> StoreResult<Option<IdempotencyRecord>> {
+    pub async fn idempotency_get(&self, org_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
         let row = sqlx::query("SELECT operation_id, fingerprint, response FROM idempotency_keys WHERE organization_id = $1 AND key = $2")
             .bind(org_id)
             .bind(key)
@@ -65,20 +61,13 @@ impl Store {
     }
 
     /// Records the answer of a claimed key.
-    pub async fn idempotency_finish(
-        &self,
-        org_id: &str,
-        key: &str,
-        response: &str,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "UPDATE idempotency_keys SET response = $1 WHERE organization_id = $2 AND key = $3",
-        )
-        .bind(response)
-        .bind(org_id)
-        .bind(key)
-        .execute(&self.pool)
-        .await?;
+    pub async fn idempotency_finish(&self, org_id: &str, key: &str, response: &str) -> StoreResult<()> {
+        sqlx::query("UPDATE idempotency_keys SET response = $1 WHERE organization_id = $2 AND key = $3")
+            .bind(response)
+            .bind(org_id)
+            .bind(key)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -89,12 +78,14 @@ impl Store {
         key: &str,
         cutoff: OffsetDateTime,
     ) -> StoreResult<()> {
-        sqlx::query("DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND created_at < $3")
-            .bind(org_id)
-            .bind(key)
-            .bind(format_timestamp(cutoff))
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND created_at < $3",
+        )
+        .bind(org_id)
+        .bind(key)
+        .bind(format_timestamp(cutoff))
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 }

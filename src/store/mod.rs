@@ -6,6 +6,7 @@ mod debtors;
 mod events;
 mod idempotency;
 mod orgs;
+mod secrets;
 mod tokens;
 
 use std::str::FromStr;
@@ -59,22 +60,16 @@ impl Store {
             .ok_or(StoreError::UnsupportedUrl)?;
         let in_memory = path.starts_with(":memory:");
         if !in_memory {
-            if let Some(dir) = std::path::Path::new(path.split('?').next().unwrap_or(path)).parent()
-            {
+            if let Some(dir) = std::path::Path::new(path.split('?').next().unwrap_or(path)).parent() {
                 if !dir.as_os_str().is_empty() {
-                    std::fs::create_dir_all(dir)
-                        .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
+                    std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
                 }
             }
         }
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .foreign_keys(true)
-            .journal_mode(if in_memory {
-                SqliteJournalMode::Memory
-            } else {
-                SqliteJournalMode::Wal
-            })
+            .journal_mode(if in_memory { SqliteJournalMode::Memory } else { SqliteJournalMode::Wal })
             .busy_timeout(Duration::from_secs(10));
         let pool = SqlitePoolOptions::new()
             .max_connections(if in_memory { 1 } else { 8 })

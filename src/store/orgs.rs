@@ -65,11 +65,9 @@ impl Store {
 
     /// The demo organization, if `serve --demo` created it.
     pub async fn demo_organization(&self) -> StoreResult<Option<OrganizationRow>> {
-        let row = sqlx::query(
-            "SELECT * FROM organizations WHERE is_demo = 1 ORDER BY created_at LIMIT 1",
-        )
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query("SELECT * FROM organizations WHERE is_demo = 1 ORDER BY created_at LIMIT 1")
+            .fetch_optional(&self.pool)
+            .await?;
         row.as_ref().map(from_row).transpose()
     }
 }

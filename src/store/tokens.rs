@@ -69,11 +69,7 @@ impl Store {
             organization_id: row.try_get("organization_id")?,
             user_id: row.try_get("user_id")?,
             client_id: row.try_get("client_id")?,
-            scopes: row
-                .try_get::<String, _>("scopes")?
-                .split_whitespace()
-                .map(str::to_string)
-                .collect(),
+            scopes: row.try_get::<String, _>("scopes")?.split_whitespace().map(str::to_string).collect(),
             audience: row.try_get("audience")?,
             expires_at,
         }))

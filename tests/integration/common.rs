@@ -68,7 +68,8 @@ impl TestServer {
         let port = listener.local_addr().expect("addr").port();
         drop(listener);
         let base = format!("http://127.0.0.1:{port}");
-        let app = Arc::new(App::new(store, &base));
+        let key = kobana_dunning::auth::ServerKey::load(&store, None).await.expect("server key");
+        let app = Arc::new(App::new(store, &base, key));
         let (stop, stopped) = oneshot::channel::<()>();
         server::start(app.clone(), &format!("127.0.0.1:{port}"), async move {
             let _ = stopped.await;
@@ -216,4 +217,71 @@ pub fn check_contract(op_id: &str, resp: &Resp) {
 pub fn date_in(days: i64) -> String {
     let today = (time::OffsetDateTime::now_utc() + Duration::hours(-3)).date();
     kobana_dunning::domain::dates::format_date(today + Duration::days(days))
+}
+
+/// A valid CPF (11 digits, correct check digits) made from `seed`, distinct for seeds below
+/// 100 000.
+pub fn cpf(seed: u32) -> String {
+    let base: Vec<u32> = format!("{:09}", 123_400_000 + seed % 100_000)
+        .chars()
+        .map(|c| c.to_digit(10).expect("digit"))
+        .collect();
+    let check = |digits: &[u32]| {
+        let n = digits.len() as u32 + 1;
+        let sum: u32 = digits.iter().enumerate().map(|(i, d)| d * (n - i as u32)).sum();
+        (sum * 10) % 11 % 10
+    };
+    let mut digits = base;
+    let d1 = check(&digits);
+    digits.push(d1);
+    let d2 = check(&digits);
+    digits.push(d2);
+    digits.iter().map(|d| char::from_digit(*d, 10).expect("digit")).collect()
+}
+
+/// A valid numeric CNPJ (14 digits, correct check digits) made from `seed`, distinct for
+/// seeds below 10 000.
+pub fn cnpj(seed: u32) -> String {
+    let base: Vec<u32> = format!("{:08}0001", 11_220_000 + seed % 10_000)
+        .chars()
+        .map(|c| c.to_digit(10).expect("digit"))
+        .collect();
+    let check = |digits: &[u32]| {
+        let weights: &[u32] = if digits.len() == 12 {
+            &[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
+        } else {
+            &[6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
+        };
+        let rest = digits.iter().zip(weights).map(|(d, w)| d * w).sum::<u32>() % 11;
+        if rest < 2 { 0 } else { 11 - rest }
+    };
+    let mut digits = base;
+    let d1 = check(&digits);
+    digits.push(d1);
+    let d2 = check(&digits);
+    digits.push(d2);
+    digits.iter().map(|d| char::from_digit(*d, 10).expect("digit")).collect()
+}
+
+/// The `field`s named by a VALIDATION_ERROR envelope.
+pub fn error_fields(resp: &Resp) -> Vec<String> {
+    resp.body["error"]["details"]["fields"]
+        .as_array()
+        .map(|fields| fields.iter().filter_map(|f| f["field"].as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
+}
+
+/// The entry of a VALIDATION_ERROR envelope for one field.
+pub fn error_field<'a>(resp: &'a Resp, field: &str) -> Option<&'a Value> {
+    resp.body["error"]["details"]["fields"]
+        .as_array()
+        .and_then(|fields| fields.iter().find(|f| f["field"] == field))
+}
+
+/// The ids of a list answer's `data`.
+pub fn ids(resp: &Resp) -> Vec<String> {
+    resp.data()
+        .as_array()
+        .map(|items| items.iter().filter_map(|i| i["id"].as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
 }

@@ -1,0 +1,24 @@
+//! The MCP endpoint (`POST /mcp`, and `POST /` as its alias): stateless Streamable HTTP, one
+//! JSON-RPC object per POST, both protocol eras. Every tool, resource, prompt and completion
+//! gets its data through the /v1 handlers in-process (`dispatch`), never from the store.
+
+mod completion;
+mod confirm;
+mod dispatch;
+mod era;
+mod fence;
+mod instructions;
+mod methods;
+mod prompts;
+mod resources;
+mod tools;
+mod transport;
+mod wire;
+
+pub use era::{SUPPORTED, V2025_03, V2025_06, V2026};
+pub use transport::McpEndpoint;
+
+/// Compiles the confirmation templates now rather than on the first destructive call.
+pub fn warm_up() {
+    confirm::warm_up();
+}

@@ -1,0 +1,180 @@
+//! Resources: two fixed documents and the templates generated from the spec's one-object GETs,
+//! read in-process through /v1 like a tool.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use poem::http::StatusCode;
+use serde_json::{Map, Value, json};
+
+use super::methods::{Context, Outcome};
+use super::tools::{allowed, step_up};
+use super::wire::{INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
+use crate::operations::{OPERATIONS, Operation, ResponseKind};
+
+/// The guide: how the régua works, statuses, glossary.
+const GUIDE: &str = include_str!("guide.md");
+const GUIDE_URI: &str = "kobana://dunning/guide";
+const ME_URI: &str = "kobana://dunning/me";
+
+fn with_title(ctx: &Context<'_>, mut item: Value, title: &str) -> Value {
+    if ctx.era.has_titles() {
+        item["title"] = json!(title);
+    }
+    item
+}
+
+/// `resources/list`: the fixed documents (any valid token reads them).
+pub fn list(ctx: &Context<'_>) -> Outcome {
+    let resources = vec![
+        with_title(
+            ctx,
+            json!({ "uri": ME_URI, "name": "me", "description": "The organization, environment and scopes of your token.", "mimeType": "application/json" }),
+            "Who am I",
+        ),
+        with_title(
+            ctx,
+            json!({ "uri": GUIDE_URI, "name": "guide", "description": "How the régua de cobrança works: statuses, guards, glossary (pt-BR/en).", "mimeType": "text/markdown", "size": GUIDE.len() }),
+            "Kobana Dunning guide",
+        ),
+    ];
+    Outcome::cacheable(json!({ "resources": resources }))
+}
+
+fn mime(op: &Operation) -> &'static str {
+    match op.response {
+        ResponseKind::Binary { content_type, .. } => content_type,
+        _ => "application/json",
+    }
+}
+
+fn templated(op: &Operation) -> Option<&'static str> {
+    op.resource_uri.filter(|uri| uri.contains('{'))
+}
+
+/// `resources/templates/list`: generated from the spec, filtered by scope.
+pub fn templates(ctx: &Context<'_>) -> Outcome {
+    let templates: Vec<Value> = OPERATIONS
+        .iter()
+        .filter(|op| allowed(ctx, op))
+        .filter_map(|op| {
+            let uri = templated(op)?;
+            Some(with_title(
+                ctx,
+                json!({ "uriTemplate": uri, "name": op.operation_id, "description": op.description, "mimeType": mime(op) }),
+                op.title,
+            ))
+        })
+        .collect();
+    Outcome::cacheable(json!({ "resourceTemplates": templates }))
+}
+
+/// Matches a URI against a template; the path parameters it fills.
+pub fn match_template(template: &str, uri: &str) -> Option<Vec<(&'static str, String)>> {
+    let template_parts: Vec<&str> = template.split('/').collect();
+    let uri_parts: Vec<&str> = uri.split('/').collect();
+    if template_parts.len() != uri_parts.len() {
+        return None;
+    }
+    let mut params = Vec::new();
+    for (t, u) in template_parts.iter().zip(&uri_parts) {
+        match t.strip_prefix('{').and_then(|rest| rest.split_once('}')) {
+            Some((name, suffix)) => {
+                let value = u.strip_suffix(suffix)?;
+                if value.is_empty() {
+                    return None;
+                }
+                let name: &'static str =
+                    OPERATIONS.iter().flat_map(|op| op.path_params.iter().copied()).find(|p| *p == name)?;
+                params.push((name, value.to_string()));
+            }
+            None if t == u => {}
+            None => return None,
+        }
+    }
+    Some(params)
+}
+
+/// The resource-not-found error of the era.
+pub fn not_found(ctx: &Context<'_>, uri: &str) -> RpcError {
+    let code = if ctx.era.is_stateless() { INVALID_PARAMS } else { RESOURCE_NOT_FOUND };
+    RpcError::new(StatusCode::OK, code, format!("Resource not found: {uri}")).with_data(json!({ "uri": uri }))
+}
+
+/// Finds the operation and path parameters behind a URI.
+pub fn resolve(uri: &str) -> Option<(&'static Operation, Vec<(&'static str, String)>)> {
+    OPERATIONS.iter().find_map(|op| {
+        let template = op.resource_uri?;
+        match_template(template, uri).map(|params| (op, params))
+    })
+}
+
+/// `resources/read`
+pub async fn read(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outcome, RpcError> {
+    let uri = params
+        .get("uri")
+        .and_then(Value::as_str)
+        .ok_or_else(|| RpcError::invalid_params("params.uri is required"))?;
+    if uri == GUIDE_URI {
+        return Ok(Outcome::cacheable(
+            json!({ "contents": [{ "uri": uri, "mimeType": "text/markdown", "text": GUIDE }] }),
+        ));
+    }
+    let (op, path) = resolve(uri).ok_or_else(|| not_found(ctx, uri))?;
+    if !allowed(ctx, op) {
+        return Err(step_up(ctx, op));
+    }
+    let answer = ctx.dispatcher.call(ctx.caller, op, &path, &Map::new(), None).await;
+    if answer.status == StatusCode::NOT_FOUND {
+        return Err(not_found(ctx, uri));
+    }
+    if !answer.status.is_success() {
+        let message = answer
+            .json()
+            .and_then(|b| b["error"]["message"].as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("the resource could not be read ({})", answer.status));
+        return Err(RpcError::invalid_params(message).with_data(json!({ "uri": uri })));
+    }
+    let content = match op.response {
+        ResponseKind::Binary { content_type, .. } if content_type.starts_with("text/") => {
+            json!({ "uri": uri, "mimeType": content_type, "text": String::from_utf8_lossy(&answer.body) })
+        }
+        ResponseKind::Binary { content_type, .. } => {
+            json!({ "uri": uri, "mimeType": content_type, "blob": STANDARD.encode(&answer.body) })
+        }
+        _ => {
+            let body = answer.json().unwrap_or(Value::Null);
+            json!({ "uri": uri, "mimeType": "application/json", "text": serde_json::to_string_pretty(&body).unwrap_or_default() })
+        }
+    };
+    Ok(Outcome::cacheable(json!({ "contents": [content] })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_match_whole_segments_and_extensions() {
+        assert_eq!(
+            match_template("kobana://dunning/charges/{id}", "kobana://dunning/charges/chg_1"),
+            Some(vec![("id", "chg_1".to_string())])
+        );
+        assert_eq!(match_template("kobana://dunning/charges/{id}", "kobana://dunning/charges/chg_1/x"), None);
+        assert_eq!(match_template("kobana://dunning/charges/{id}", "kobana://dunning/debtors/dbt_1"), None);
+        assert_eq!(match_template("kobana://dunning/charges/{id}", "kobana://dunning/charges/"), None);
+        assert_eq!(
+            match_template(
+                "kobana://dunning/debtors/{id}/statement.pdf",
+                "kobana://dunning/debtors/dbt_9/statement.pdf"
+            ),
+            Some(vec![("id", "dbt_9".to_string())])
+        );
+    }
+
+    #[test]
+    fn me_is_a_fixed_resource_of_the_spec() {
+        let (op, path) = resolve(ME_URI).expect("me resolves");
+        assert_eq!(op.operation_id, "me");
+        assert!(path.is_empty());
+    }
+}

@@ -1,0 +1,246 @@
+//! The HTTP side of the endpoint, in the order of checks DESIGN.md section 5 fixes: body size,
+//! Content-Type, Accept, JSON, batch, Origin, authentication, era and headers, then the method.
+
+use std::sync::Arc;
+
+use poem::http::{HeaderMap, Method, StatusCode};
+use poem::{Endpoint, Request, Response};
+use serde_json::Value;
+
+use super::dispatch::{Caller, Dispatcher};
+use super::era::{self, V2025_06};
+use super::methods;
+use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, result_body};
+use crate::app::{App, MAX_BODY_BYTES, RequestId};
+use crate::auth::{Audience, authenticate, bearer_token};
+
+/// Request headers a browser client may send (CORS).
+const ALLOWED_HEADERS: &str =
+    "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name";
+
+/// One mount of the MCP endpoint.
+pub struct McpEndpoint {
+    app: Arc<App>,
+    dispatcher: Dispatcher,
+    /// `/mcp` or `` (the `POST /` alias): names the protected resource in challenges.
+    resource_path: &'static str,
+}
+
+impl McpEndpoint {
+    /// The endpoint for a resource path.
+    pub fn new(app: Arc<App>, resource_path: &'static str) -> Self {
+        Self { app, dispatcher: Dispatcher::default(), resource_path }
+    }
+}
+
+/// A finished answer before it becomes HTTP.
+struct Answer {
+    status: StatusCode,
+    body: Option<Value>,
+    version: &'static str,
+    headers: Vec<(&'static str, String)>,
+}
+
+impl Answer {
+    fn error(err: RpcError, id: Option<&Value>, version: &'static str) -> Self {
+        Self { status: err.status, body: Some(err.body(id)), version, headers: err.headers }
+    }
+}
+
+impl Endpoint for McpEndpoint {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        let origin = req.headers().get("origin").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let origin_ok = origin.as_deref().is_none_or(|o| o == self.app.origin());
+        if req.method() == Method::OPTIONS {
+            return Ok(self.preflight(origin.as_deref(), origin_ok));
+        }
+        let answer = self.answer(&mut req, origin_ok).await;
+        let mut builder =
+            Response::builder().status(answer.status).header("MCP-Protocol-Version", answer.version);
+        for (name, value) in answer.headers {
+            builder = builder.header(name, value);
+        }
+        if let (Some(origin), true) = (origin, origin_ok) {
+            builder = builder
+                .header("Access-Control-Allow-Origin", origin)
+                .header("Access-Control-Expose-Headers", "MCP-Protocol-Version")
+                .header("Vary", "Origin");
+        }
+        Ok(match answer.body {
+            Some(body) => builder.content_type("application/json").body(body.to_string()),
+            None => builder.finish(),
+        })
+    }
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// `application/json`, parameters allowed.
+fn is_json(content_type: &str) -> bool {
+    content_type.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// Whether an Accept header admits a JSON answer.
+fn accepts_json(accept: &str) -> bool {
+    accept.split(',').any(|item| {
+        let media = item.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        matches!(media.as_str(), "application/json" | "application/*" | "*/*")
+    })
+}
+
+impl McpEndpoint {
+    fn preflight(&self, origin: Option<&str>, origin_ok: bool) -> Response {
+        match (origin, origin_ok) {
+            (Some(origin), true) => Response::builder()
+                .status(StatusCode::NO_CONTENT)
+                .header("Access-Control-Allow-Origin", origin)
+                .header("Access-Control-Allow-Methods", "POST, OPTIONS")
+                .header("Access-Control-Allow-Headers", ALLOWED_HEADERS)
+                .header("Access-Control-Expose-Headers", "MCP-Protocol-Version")
+                .header("Access-Control-Max-Age", "600")
+                .header("Vary", "Origin")
+                .header("MCP-Protocol-Version", V2025_06)
+                .finish(),
+            _ => Response::builder()
+                .status(StatusCode::FORBIDDEN)
+                .header("MCP-Protocol-Version", V2025_06)
+                .finish(),
+        }
+    }
+
+    async fn answer(&self, req: &mut Request, origin_ok: bool) -> Answer {
+        let unknown_era = V2025_06;
+        if req.method() != Method::POST {
+            let err = RpcError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                INVALID_REQUEST,
+                "Method Not Allowed: POST JSON-RPC messages here",
+            )
+            .with_header("Allow", "POST, OPTIONS".into());
+            return Answer::error(err, None, unknown_era);
+        }
+        let bytes = match req.take_body().into_bytes_limit(MAX_BODY_BYTES).await {
+            Ok(b) => b,
+            Err(_) => {
+                let err =
+                    RpcError::new(StatusCode::PAYLOAD_TOO_LARGE, INVALID_REQUEST, "Request body too large");
+                return Answer::error(err, None, unknown_era);
+            }
+        };
+        if !header(req.headers(), "content-type").is_some_and(is_json) {
+            let err = RpcError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                INVALID_REQUEST,
+                "Content-Type must be application/json",
+            );
+            return Answer::error(err, None, unknown_era);
+        }
+        if header(req.headers(), "accept").is_some_and(|a| !accepts_json(a)) {
+            let err = RpcError::new(
+                StatusCode::NOT_ACCEPTABLE,
+                INVALID_REQUEST,
+                "Accept must admit application/json",
+            );
+            return Answer::error(err, None, unknown_era);
+        }
+        let value: Value = match serde_json::from_slice(&bytes) {
+            Ok(v) => v,
+            Err(_) => {
+                let err =
+                    RpcError::new(StatusCode::BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not JSON");
+                return Answer::error(err, None, unknown_era);
+            }
+        };
+        if value.is_array() {
+            let err = RpcError::new(
+                StatusCode::BAD_REQUEST,
+                INVALID_REQUEST,
+                "Invalid Request: batches are not supported",
+            );
+            return Answer::error(err, None, unknown_era);
+        }
+        let readable_id = value.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+        let message = match Message::parse(&value) {
+            Ok(m) => m,
+            Err(err) => return Answer::error(err, readable_id.as_ref(), unknown_era),
+        };
+        let id = message.id.clone();
+        if !origin_ok {
+            let err = RpcError::new(
+                StatusCode::FORBIDDEN,
+                INVALID_REQUEST,
+                "Forbidden: this Origin is not allowed",
+            );
+            return Answer::error(err, id.as_ref(), unknown_era);
+        }
+        let token = bearer_token(header(req.headers(), "authorization"));
+        let principal = match authenticate(&self.app, token, Audience::Mcp).await {
+            Ok(Some(p)) => p,
+            Ok(None) => {
+                let challenge =
+                    self.app.challenge(self.resource_path, header(req.headers(), "authorization").is_some());
+                let err = RpcError::new(
+                    StatusCode::UNAUTHORIZED,
+                    INVALID_REQUEST,
+                    "Unauthorized: a valid bearer token for this server is required",
+                )
+                .with_header("WWW-Authenticate", challenge);
+                return Answer::error(err, id.as_ref(), unknown_era);
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "authentication failed");
+                let err = RpcError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    super::wire::INTERNAL_ERROR,
+                    "Internal error",
+                );
+                return Answer::error(err, id.as_ref(), unknown_era);
+            }
+        };
+        let era = match era::select(&message, req.headers()) {
+            Ok(era) => era,
+            Err(err) => return Answer::error(err, id.as_ref(), unknown_era),
+        };
+        let version = era.version();
+        let (Some(id), Some(method)) = (id, message.method.clone()) else {
+            // Notifications and client responses: accepted, nothing to answer.
+            return Answer { status: StatusCode::ACCEPTED, body: None, version, headers: Vec::new() };
+        };
+        let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
+        let caller = Caller { app: self.app.clone(), principal, request_id };
+        let ctx = methods::Context {
+            caller: &caller,
+            era: &era,
+            dispatcher: &self.dispatcher,
+            resource_path: self.resource_path,
+        };
+        match methods::handle(&ctx, &method, &message.params).await {
+            Ok(outcome) => Answer {
+                status: StatusCode::OK,
+                body: Some(result_body(&id, outcome.finish(&era))),
+                version,
+                headers: Vec::new(),
+            },
+            Err(err) => Answer::error(err, Some(&id), version),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_and_content_type_rules() {
+        assert!(accepts_json("application/json, text/event-stream"));
+        assert!(accepts_json("*/*"));
+        assert!(accepts_json("text/event-stream, application/json;q=0.9"));
+        assert!(!accepts_json("text/event-stream"));
+        assert!(is_json("application/json; charset=utf-8"));
+        assert!(!is_json("text/plain"));
+    }
+}
