@@ -58,10 +58,7 @@ pub struct Confirm {
 pub enum ResponseKind {
     Json,
     NoContent,
-    Binary {
-        content_type: String,
-        extension: String,
-    },
+    Binary { content_type: String, extension: String },
 }
 
 pub struct Op {
@@ -101,9 +98,7 @@ impl Op {
     }
 
     pub fn is_list(&self) -> bool {
-        self.query_params
-            .iter()
-            .any(|p| p.name == "page" || p.name == "per_page")
+        self.query_params.iter().any(|p| p.name == "page" || p.name == "per_page")
     }
 
     /// The MCP tool descriptor: deterministic, caller-independent.
@@ -129,10 +124,7 @@ impl Api {
         let doc: openapiv3::OpenAPI = yaml_serde::from_str(text)
             .map_err(|e| SpecError::new(format!("not an OpenAPI 3.0 document: {e}")))?;
         if !doc.openapi.starts_with("3.0.") {
-            return Err(SpecError::new(format!(
-                "openapi {} is not supported (3.0.x only)",
-                doc.openapi
-            )));
+            return Err(SpecError::new(format!("openapi {} is not supported (3.0.x only)", doc.openapi)));
         }
         // Work on the document as openapiv3 understood it, re-serialized: everything below reads
         // plain JSON, and nothing openapiv3 rejected can sneak in.
@@ -140,20 +132,10 @@ impl Api {
             .map_err(|e| SpecError::new(format!("cannot re-serialize the spec: {e}")))?;
         let components = Components::new(&raw);
         let mut ops = Vec::new();
-        let paths = raw
-            .get("paths")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
+        let paths = raw.get("paths").and_then(Value::as_object).cloned().unwrap_or_default();
         for (path, item) in &paths {
-            let item = item
-                .as_object()
-                .ok_or_else(|| SpecError::new(format!("{path}: not a path item")))?;
-            let shared_params = item
-                .get("parameters")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
+            let item = item.as_object().ok_or_else(|| SpecError::new(format!("{path}: not a path item")))?;
+            let shared_params = item.get("parameters").and_then(Value::as_array).cloned().unwrap_or_default();
             for method in ["get", "put", "post", "delete", "patch"] {
                 if let Some(op) = item.get(method) {
                     ops.push(Op::from_raw(path, method, op, &shared_params, &components)?);
@@ -161,18 +143,13 @@ impl Api {
             }
             for other in ["options", "head", "trace"] {
                 if item.contains_key(other) {
-                    return Err(SpecError::new(format!(
-                        "{path}: method {other} is not supported"
-                    )));
+                    return Err(SpecError::new(format!("{path}: method {other} is not supported")));
                 }
             }
         }
         check_collisions(&ops)?;
         check_confirm_targets(&ops)?;
-        Ok(Self {
-            version: doc.info.version,
-            ops,
-        })
+        Ok(Self { version: doc.info.version, ops })
     }
 }
 
@@ -226,12 +203,8 @@ impl Op {
         let operation_id = str_field(raw, "operationId")
             .ok_or_else(|| SpecError::new(format!("{where_}: missing operationId")))?
             .to_string();
-        let fail =
-            |msg: String| SpecError::new(format!("operation {operation_id} ({where_}): {msg}"));
-        if !operation_id
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        {
+        let fail = |msg: String| SpecError::new(format!("operation {operation_id} ({where_}): {msg}"));
+        if !operation_id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
             return Err(fail("operationId must be snake_case".into()));
         }
         let tool_name = format!("{TOOL_PREFIX}{operation_id}");
@@ -248,24 +221,17 @@ impl Op {
             .and_then(Value::as_str)
             .ok_or_else(|| fail("missing tag (it names the handler module)".into()))?
             .to_string();
-        let title = str_field(raw, "summary")
-            .ok_or_else(|| fail("missing summary".into()))?
-            .to_string();
+        let title = str_field(raw, "summary").ok_or_else(|| fail("missing summary".into()))?.to_string();
         let description = str_field(raw, "description")
             .ok_or_else(|| fail("missing description".into()))?
             .trim()
             .to_string();
 
-        let x_mcp = raw
-            .get("x-mcp")
-            .ok_or_else(|| fail("missing x-mcp block".into()))?;
-        let effect = str_field(x_mcp, "effect")
-            .ok_or_else(|| fail("missing x-mcp.effect".into()))?
-            .to_string();
+        let x_mcp = raw.get("x-mcp").ok_or_else(|| fail("missing x-mcp block".into()))?;
+        let effect =
+            str_field(x_mcp, "effect").ok_or_else(|| fail("missing x-mcp.effect".into()))?.to_string();
         if !matches!(effect.as_str(), "read" | "write" | "destructive") {
-            return Err(fail(format!(
-                "x-mcp.effect {effect} is not read, write or destructive"
-            )));
+            return Err(fail(format!("x-mcp.effect {effect} is not read, write or destructive")));
         }
         let idempotent = x_mcp
             .get("idempotent")
@@ -282,9 +248,7 @@ impl Op {
             }
             None => None,
             Some(_) if effect != "destructive" => {
-                return Err(fail(
-                    "x-mcp.confirm is only for destructive operations".into(),
-                ));
+                return Err(fail("x-mcp.confirm is only for destructive operations".into()));
             }
             Some(c) => Some(Confirm {
                 target: str_field(c, "target").map(str::to_string),
@@ -302,32 +266,20 @@ impl Op {
         let mut required = Vec::new();
         let mut query_props = Map::new();
         let mut query_required = Vec::new();
-        let op_params = raw
-            .get("parameters")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+        let op_params = raw.get("parameters").and_then(Value::as_array).cloned().unwrap_or_default();
         for param in shared_params.iter().chain(op_params.iter()) {
             let param = components.resolve_parameter(param).map_err(fail)?;
-            let name = str_field(&param, "name")
-                .ok_or_else(|| fail("parameter without name".into()))?
-                .to_string();
+            let name =
+                str_field(&param, "name").ok_or_else(|| fail("parameter without name".into()))?.to_string();
             let location = str_field(&param, "in").unwrap_or_default().to_string();
-            let param_schema = param
-                .get("schema")
-                .ok_or_else(|| fail(format!("parameter {name} has no schema")))?;
+            let param_schema =
+                param.get("schema").ok_or_else(|| fail(format!("parameter {name} has no schema")))?;
             let mut converted = schema::convert(param_schema, components, true)
                 .map_err(|e| fail(format!("parameter {name}: {e}")))?;
-            if let (Some(desc), Some(obj)) =
-                (str_field(&param, "description"), converted.as_object_mut())
-            {
-                obj.entry("description")
-                    .or_insert_with(|| Value::String(desc.trim().to_string()));
+            if let (Some(desc), Some(obj)) = (str_field(&param, "description"), converted.as_object_mut()) {
+                obj.entry("description").or_insert_with(|| Value::String(desc.trim().to_string()));
             }
-            let is_required = param
-                .get("required")
-                .and_then(Value::as_bool)
-                .unwrap_or(false);
+            let is_required = param.get("required").and_then(Value::as_bool).unwrap_or(false);
             match location.as_str() {
                 "path" => {
                     if !path.contains(&format!("{{{name}}}")) {
@@ -346,10 +298,7 @@ impl Op {
                             return Err(fail(format!("query parameter {name} has type {other}")));
                         }
                     };
-                    query_params.push(QueryParam {
-                        name: name.clone(),
-                        kind,
-                    });
+                    query_params.push(QueryParam { name: name.clone(), kind });
                     query_props.insert(name.clone(), converted.clone());
                     if is_required {
                         query_required.push(name.clone());
@@ -364,10 +313,10 @@ impl Op {
             }
         }
         for segment in path.split('/') {
-            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                if !path_params.iter().any(|p| p == name) {
-                    return Err(fail(format!("path parameter {name} is not declared")));
-                }
+            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}'))
+                && !path_params.iter().any(|p| p == name)
+            {
+                return Err(fail(format!("path parameter {name} is not declared")));
             }
         }
 
@@ -378,9 +327,7 @@ impl Op {
                 let rb = components.resolve(rb, "requestBodies").map_err(fail)?;
                 let media = rb
                     .pointer("/content/application~1json/schema")
-                    .ok_or_else(|| {
-                        fail("request body must be application/json with a schema".into())
-                    })?;
+                    .ok_or_else(|| fail("request body must be application/json with a schema".into()))?;
                 let body_schema = schema::convert(media, components, true)
                     .map_err(|e| fail(format!("request body: {e}")))?;
                 if body_schema.get("type").and_then(Value::as_str) != Some("object") {
@@ -399,24 +346,16 @@ impl Op {
                         fields.push(name.clone());
                     }
                 }
-                if body_required {
-                    if let Some(req) = body_schema.get("required").and_then(Value::as_array) {
-                        required.extend(req.iter().filter_map(Value::as_str).map(str::to_string));
-                    }
+                if body_required && let Some(req) = body_schema.get("required").and_then(Value::as_array) {
+                    required.extend(req.iter().filter_map(Value::as_str).map(str::to_string));
                 }
-                Some(Body {
-                    required: body_required,
-                    fields,
-                    schema: body_schema,
-                })
+                Some(Body { required: body_required, fields, schema: body_schema })
             }
         };
 
         // Responses: the success status decides the response kind.
-        let responses = raw
-            .get("responses")
-            .and_then(Value::as_object)
-            .ok_or_else(|| fail("no responses".into()))?;
+        let responses =
+            raw.get("responses").and_then(Value::as_object).ok_or_else(|| fail("no responses".into()))?;
         let mut success = None;
         let mut response_schemas = BTreeMap::new();
         for (status, response) in responses {
@@ -428,9 +367,7 @@ impl Op {
                 response_schemas.insert(status.clone(), converted);
             }
             if status.starts_with('2') && success.is_none() {
-                let code: u16 = status
-                    .parse()
-                    .map_err(|_| fail(format!("response status {status}")))?;
+                let code: u16 = status.parse().map_err(|_| fail(format!("response status {status}")))?;
                 let kind = match content.and_then(|c| c.keys().next()) {
                     None => ResponseKind::NoContent,
                     Some(ct) if ct == "application/json" => ResponseKind::Json,
@@ -439,15 +376,10 @@ impl Op {
                             "application/pdf" => "pdf",
                             "text/csv" => "csv",
                             other => {
-                                return Err(fail(format!(
-                                    "unsupported response content type {other}"
-                                )));
+                                return Err(fail(format!("unsupported response content type {other}")));
                             }
                         };
-                        ResponseKind::Binary {
-                            content_type: ct.clone(),
-                            extension: extension.into(),
-                        }
+                        ResponseKind::Binary { content_type: ct.clone(), extension: extension.into() }
                     }
                 };
                 success = Some((code, kind));
@@ -459,22 +391,17 @@ impl Op {
         }
 
         // Resource template rule (DESIGN.md section 3).
-        let is_list = query_params
-            .iter()
-            .any(|p| p.name == "page" || p.name == "per_page");
-        let resource_uri =
-            if method == "get" && !resource_opt_out && !is_list && query_required.is_empty() {
-                let rest = path
-                    .strip_prefix("/v1/")
-                    .ok_or_else(|| fail("paths start with /v1/".into()))?;
-                let ext = match &response {
-                    ResponseKind::Binary { extension, .. } => format!(".{extension}"),
-                    _ => String::new(),
-                };
-                Some(format!("{RESOURCE_PREFIX}{rest}{ext}"))
-            } else {
-                None
+        let is_list = query_params.iter().any(|p| p.name == "page" || p.name == "per_page");
+        let resource_uri = if method == "get" && !resource_opt_out && !is_list && query_required.is_empty() {
+            let rest = path.strip_prefix("/v1/").ok_or_else(|| fail("paths start with /v1/".into()))?;
+            let ext = match &response {
+                ResponseKind::Binary { extension, .. } => format!(".{extension}"),
+                _ => String::new(),
             };
+            Some(format!("{RESOURCE_PREFIX}{rest}{ext}"))
+        } else {
+            None
+        };
 
         let mut input_schema =
             json!({ "type": "object", "properties": properties, "additionalProperties": false });

@@ -1,18 +1,13 @@
 //! Renders the generated Rust from `templates/*.rs.hbs` and checks it with `syn` before
 //! formatting it with prettyplease, so a template mistake fails here and not in rustc.
 
-use handlebars::{
-    Context, Handlebars, Helper, HelperResult, Output, RenderContext, RenderErrorReason,
-};
+use handlebars::{Context, Handlebars, Helper, HelperResult, Output, RenderContext, RenderErrorReason};
 use serde_json::{Value, json};
 
 use crate::model::{Api, Op, ResponseKind, Result, SpecError};
 
 const TEMPLATES: &[(&str, &str)] = &[
-    (
-        "operations.rs",
-        include_str!("../templates/operations.rs.hbs"),
-    ),
+    ("operations.rs", include_str!("../templates/operations.rs.hbs")),
     ("routes.rs", include_str!("../templates/routes.rs.hbs")),
 ];
 
@@ -28,21 +23,14 @@ pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
         let source = registry
             .render_template(template, &data)
             .map_err(|e| SpecError::new(format!("template {name}: {e}")))?;
-        let file = syn::parse_file(&source).map_err(|e| {
-            SpecError::new(format!(
-                "template {name} produced invalid Rust ({e}):\n{source}"
-            ))
-        })?;
+        let file = syn::parse_file(&source)
+            .map_err(|e| SpecError::new(format!("template {name} produced invalid Rust ({e}):\n{source}")))?;
         files.push((*name, prettyplease::unparse(&file)));
     }
-    let catalogue =
-        json!({ "tools": sorted_ops(api).iter().map(|op| op.descriptor()).collect::<Vec<_>>() });
+    let catalogue = json!({ "tools": sorted_ops(api).iter().map(|op| op.descriptor()).collect::<Vec<_>>() });
     files.push(("catalogue.json", pretty(&catalogue)));
-    let contract: serde_json::Map<String, Value> = api
-        .ops
-        .iter()
-        .map(|op| (op.operation_id.clone(), json!(op.response_schemas)))
-        .collect();
+    let contract: serde_json::Map<String, Value> =
+        api.ops.iter().map(|op| (op.operation_id.clone(), json!(op.response_schemas))).collect();
     files.push(("contract.json", pretty(&Value::Object(contract))));
     Ok(files)
 }
@@ -68,12 +56,10 @@ fn template_data(api: &Api) -> Value {
         let poem_path = op
             .path
             .split('/')
-            .map(
-                |seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                    Some(name) => format!(":{name}"),
-                    None => seg.to_string(),
-                },
-            )
+            .map(|seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(name) => format!(":{name}"),
+                None => seg.to_string(),
+            })
             .collect::<Vec<_>>()
             .join("/");
         let entry = json!({
@@ -100,20 +86,14 @@ fn template_data(api: &Api) -> Value {
 
 fn variant(s: &str) -> String {
     let mut chars = s.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
+    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }
 
 fn op_data(op: &Op) -> Value {
     let (response_variant, content_type, extension) = match &op.response {
         ResponseKind::Json => ("Json", Value::Null, Value::Null),
         ResponseKind::NoContent => ("NoContent", Value::Null, Value::Null),
-        ResponseKind::Binary {
-            content_type,
-            extension,
-        } => ("Binary", json!(content_type), json!(extension)),
+        ResponseKind::Binary { content_type, extension } => ("Binary", json!(content_type), json!(extension)),
     };
     json!({
         "operation_id": op.operation_id,
@@ -158,9 +138,7 @@ fn rust_str(
     _: &mut RenderContext,
     out: &mut dyn Output,
 ) -> HelperResult {
-    let param = h
-        .param(0)
-        .ok_or_else(|| RenderErrorReason::ParamNotFoundForIndex("rust_str", 0))?;
+    let param = h.param(0).ok_or_else(|| RenderErrorReason::ParamNotFoundForIndex("rust_str", 0))?;
     let text = match param.value() {
         Value::String(s) => s.clone(),
         other => other.to_string(),

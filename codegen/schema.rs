@@ -13,18 +13,9 @@ pub struct Components {
 }
 
 /// Keywords OpenAPI 3.0 has and JSON Schema does not (or that only document).
-const DROPPED: &[&str] = &[
-    "nullable",
-    "example",
-    "xml",
-    "externalDocs",
-    "discriminator",
-    "deprecated",
-];
+const DROPPED: &[&str] = &["nullable", "example", "xml", "externalDocs", "discriminator", "deprecated"];
 /// Formats OpenAPI defines for code generators; JSON Schema validators do not know them.
-const OPENAPI_ONLY_FORMATS: &[&str] = &[
-    "int32", "int64", "float", "double", "byte", "binary", "password",
-];
+const OPENAPI_ONLY_FORMATS: &[&str] = &["int32", "int64", "float", "double", "byte", "binary", "password"];
 const MAX_DEPTH: usize = 32;
 
 impl Components {
@@ -97,9 +88,7 @@ fn convert_at(
                 Value::Object(props)
             }
             "items" | "not" => convert_at(value, components, closed, stack)?,
-            "additionalProperties" if value.is_object() => {
-                convert_at(value, components, closed, stack)?
-            }
+            "additionalProperties" if value.is_object() => convert_at(value, components, closed, stack)?,
             "allOf" | "anyOf" | "oneOf" => Value::Array(
                 value
                     .as_array()
@@ -108,11 +97,7 @@ fn convert_at(
                     .map(|s| convert_at(s, components, closed, stack))
                     .collect::<Result<_, _>>()?,
             ),
-            "format"
-                if value
-                    .as_str()
-                    .is_some_and(|f| OPENAPI_ONLY_FORMATS.contains(&f)) =>
-            {
+            "format" if value.as_str().is_some_and(|f| OPENAPI_ONLY_FORMATS.contains(&f)) => {
                 continue;
             }
             _ => value.clone(),
@@ -122,25 +107,20 @@ fn convert_at(
 
     // `allOf` with a single member is OpenAPI 3.0's way to put siblings (nullable, description)
     // next to a `$ref`: merge it into its parent.
-    if let Some(Value::Array(all)) = out.get("allOf") {
-        if let [Value::Object(only)] = all.as_slice() {
-            let only = only.clone();
-            out.remove("allOf");
-            for (k, v) in only {
-                out.entry(k).or_insert(v);
-            }
+    if let Some(Value::Array(all)) = out.get("allOf")
+        && let [Value::Object(only)] = all.as_slice()
+    {
+        let only = only.clone();
+        out.remove("allOf");
+        for (k, v) in only {
+            out.entry(k).or_insert(v);
         }
     }
 
-    for (flag, bound) in [
-        ("exclusiveMinimum", "minimum"),
-        ("exclusiveMaximum", "maximum"),
-    ] {
+    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
         match out.get(flag) {
             Some(Value::Bool(true)) => {
-                let limit = out
-                    .remove(bound)
-                    .ok_or_else(|| format!("{flag} without {bound}"))?;
+                let limit = out.remove(bound).ok_or_else(|| format!("{flag} without {bound}"))?;
                 out.insert(flag.into(), limit);
             }
             Some(Value::Bool(false)) => {
@@ -163,10 +143,10 @@ fn convert_at(
 /// `nullable: true` becomes `null` among the types (and the enum), or an `anyOf` when the
 /// schema has no single type to extend.
 fn make_nullable(mut out: Map<String, Value>) -> Value {
-    if let Some(Value::Array(values)) = out.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = out.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
     match out.get("type").cloned() {
         Some(Value::String(t)) => {
@@ -186,10 +166,7 @@ fn make_nullable(mut out: Map<String, Value>) -> Value {
             if let Some(d) = description {
                 wrapper.insert("description".into(), d);
             }
-            wrapper.insert(
-                "anyOf".into(),
-                json!([Value::Object(out), {"type": "null"}]),
-            );
+            wrapper.insert("anyOf".into(), json!([Value::Object(out), {"type": "null"}]));
             Value::Object(wrapper)
         }
     }

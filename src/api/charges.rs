@@ -161,14 +161,15 @@ pub async fn charges_create(call: Call) -> ApiResult<Reply> {
     let amount = cents_field(&mut fields, &call, "amount");
     let due_date = date_field(&mut fields, &call, "due_date");
     let day = today(call.now);
+    // Not sent: today, or the due date when that has passed (an imported old debt).
     let issue_date = match call.body_str("issue_date") {
         Some(_) => date_field(&mut fields, &call, "issue_date"),
-        None => Some(day),
+        None => Some(due_date.map_or(day, |due| due.min(day))),
     };
-    if let (Some(issue), Some(due)) = (issue_date, due_date) {
-        if issue > due {
-            fields.push("issue_date", "must not be after due_date");
-        }
+    if let (Some(issue), Some(due)) = (issue_date, due_date)
+        && issue > due
+    {
+        fields.push("issue_date", "must not be after due_date");
     }
     let fine = percentage_field(&mut fields, &call, "fine_percentage", DEFAULT_FINE);
     let interest = percentage_field(&mut fields, &call, "interest_monthly_percentage", DEFAULT_INTEREST);

@@ -90,13 +90,13 @@ fn apply_common(call: &Call, d: &mut DebtorRow, fields: &mut Fields) {
     if let Some(v) = fields.optional_text(body, "mobile", parse_mobile) {
         d.mobile = v;
     }
-    if let Some(v) = fields.optional_text(body, "birth_date", |s| {
-        parse_date(s).map(|date| crate::domain::dates::format_date(date))
-    }) {
-        if let Some(date) = &v {
-            if date.as_str() > format_timestamp(call.now).as_str() {
-                fields.push("birth_date", "must not be in the future");
-            }
+    if let Some(v) =
+        fields.optional_text(body, "birth_date", |s| parse_date(s).map(crate::domain::dates::format_date))
+    {
+        if let Some(date) = &v
+            && date.as_str() > format_timestamp(call.now).as_str()
+        {
+            fields.push("birth_date", "must not be in the future");
         }
         d.birth_date = v;
     }

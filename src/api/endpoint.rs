@@ -60,14 +60,14 @@ where
         .data::<Principal>()
         .cloned()
         .ok_or_else(|| ApiError::Unauthorized { challenge: app.challenge("/v1", false) })?;
-    if let Some(scope) = op.scope {
-        if !principal.has_scope(scope) {
-            return Err(ApiError::InsufficientScope {
-                required: scope.to_string(),
-                granted: principal.scopes.clone(),
-                challenge: app.step_up_challenge("/v1", scope),
-            });
-        }
+    if let Some(scope) = op.scope
+        && !principal.has_scope(scope)
+    {
+        return Err(ApiError::InsufficientScope {
+            required: scope.to_string(),
+            granted: principal.scopes.clone(),
+            challenge: app.step_up_challenge("/v1", scope),
+        });
     }
 
     let path = op
@@ -105,6 +105,12 @@ where
             let org_id = call.org_id().to_string();
             let stored = match handler(call).await {
                 Ok(reply) => idempotency::Stored::from_reply(&reply),
+                // A field the handler refused changed nothing: like a request the schema
+                // refused, it is not stored, so the caller can fix it and retry under its key.
+                Err(err @ ApiError::Validation(_)) => {
+                    app.store.idempotency_release(&org_id, &key).await?;
+                    return Err(err);
+                }
                 Err(err) => idempotency::Stored::from_error(&err, request_id),
             };
             idempotency::finish(&app.store, &org_id, &key, &stored).await?;

@@ -1,7 +1,8 @@
 //! Idempotency keys (api-v1.md conventions): the first answer of a key is stored once the
-//! handler ran, errors included, and replayed for the same request for 24 hours; the same key
-//! with another request is `IDEMPOTENCY_KEY_REUSED`, and a second request while the first still
-//! runs is `CONFLICT`.
+//! handler ran, errors included (but not a `VALIDATION_ERROR`, which changed nothing and which the
+//! caller fixes and retries under the same key), and replayed for the same request for 24 hours;
+//! the same key with another request is `IDEMPOTENCY_KEY_REUSED`, and a second request while the
+//! first still runs is `CONFLICT`.
 
 use poem::Response;
 use poem::http::StatusCode;

@@ -105,11 +105,11 @@ fn known_fields(schema: &Value, path: &[String]) -> Vec<String> {
     let mut node = schema;
     for segment in path {
         node = unwrap_nullable(node);
-        if let Some(items) = node.get("items") {
-            if segment.parse::<usize>().is_ok() {
-                node = items;
-                continue;
-            }
+        if let Some(items) = node.get("items")
+            && segment.parse::<usize>().is_ok()
+        {
+            node = items;
+            continue;
         }
         match node.get("properties").and_then(|p| p.get(segment)) {
             Some(next) => node = next,

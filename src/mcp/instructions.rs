@@ -26,10 +26,10 @@ protesting), confirm with the user first.";
 pub fn for_caller(principal: &Principal) -> String {
     let mut hidden: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for op in OPERATIONS {
-        if let Some(scope) = op.scope {
-            if !principal.has_scope(scope) {
-                hidden.entry(scope).or_default().push(op.tool_name);
-            }
+        if let Some(scope) = op.scope
+            && !principal.has_scope(scope)
+        {
+            hidden.entry(scope).or_default().push(op.tool_name);
         }
     }
     if hidden.is_empty() {

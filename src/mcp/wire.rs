@@ -36,8 +36,8 @@ pub struct RpcError {
     pub code: i64,
     /// Human-readable message.
     pub message: String,
-    /// Structured data.
-    pub data: Option<Value>,
+    /// Structured data (boxed: errors travel in `Result`s and should stay small).
+    pub data: Option<Box<Value>>,
     /// Extra response headers (WWW-Authenticate, Retry-After).
     pub headers: Vec<(&'static str, String)>,
 }
@@ -50,7 +50,7 @@ impl RpcError {
 
     /// With `data`.
     pub fn with_data(mut self, data: Value) -> Self {
-        self.data = Some(data);
+        self.data = Some(Box::new(data));
         self
     }
 
@@ -69,7 +69,7 @@ impl RpcError {
     pub fn body(&self, id: Option<&Value>) -> Value {
         let mut error = json!({ "code": self.code, "message": self.message });
         if let Some(data) = &self.data {
-            error["data"] = data.clone();
+            error["data"] = (**data).clone();
         }
         let mut body = Map::new();
         body.insert("jsonrpc".into(), json!("2.0"));

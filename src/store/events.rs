@@ -66,4 +66,16 @@ impl super::Store {
             .map(|r| Ok((r.try_get("code")?, serde_json::from_str(&r.try_get::<String, _>("data")?)?)))
             .collect()
     }
+
+    /// The request ids of the events of one object, oldest first.
+    pub async fn event_request_ids(&self, org_id: &str, resource_id: &str) -> StoreResult<Vec<String>> {
+        let ids: Vec<Option<String>> = sqlx::query_scalar(
+            "SELECT request_id FROM events WHERE organization_id = $1 AND resource_id = $2 ORDER BY occurred_at, id",
+        )
+        .bind(org_id)
+        .bind(resource_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids.into_iter().flatten().collect())
+    }
 }

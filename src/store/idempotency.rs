@@ -60,6 +60,18 @@ impl Store {
         .transpose()
     }
 
+    /// Releases a claimed key whose request stored no answer, so that it can be used again.
+    pub async fn idempotency_release(&self, org_id: &str, key: &str) -> StoreResult<()> {
+        sqlx::query(
+            "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND response IS NULL",
+        )
+        .bind(org_id)
+        .bind(key)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     /// Records the answer of a claimed key.
     pub async fn idempotency_finish(&self, org_id: &str, key: &str, response: &str) -> StoreResult<()> {
         sqlx::query("UPDATE idempotency_keys SET response = $1 WHERE organization_id = $2 AND key = $3")

@@ -59,12 +59,11 @@ impl Store {
             .or_else(|| url.strip_prefix("sqlite:"))
             .ok_or(StoreError::UnsupportedUrl)?;
         let in_memory = path.starts_with(":memory:");
-        if !in_memory {
-            if let Some(dir) = std::path::Path::new(path.split('?').next().unwrap_or(path)).parent() {
-                if !dir.as_os_str().is_empty() {
-                    std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
-                }
-            }
+        if !in_memory
+            && let Some(dir) = std::path::Path::new(path.split('?').next().unwrap_or(path)).parent()
+            && !dir.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
         }
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)

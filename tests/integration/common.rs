@@ -15,7 +15,8 @@ use time::Duration;
 use tokio::sync::oneshot;
 
 /// Every scope.
-pub const ALL: &str = "dunning.read dunning.write dunning.notify dunning.escalate dunning.webhooks dunning.exports";
+pub const ALL: &str =
+    "dunning.read dunning.write dunning.notify dunning.escalate dunning.webhooks dunning.exports";
 
 /// A running server on its own database.
 pub struct TestServer {
@@ -108,7 +109,14 @@ impl TestServer {
 
     /// Calls an operation by operationId; path parameters are filled from `path`. The response
     /// body is checked against the spec's schema for the operation and status.
-    pub async fn call(&self, token: &str, op_id: &str, path: &[(&str, &str)], query: &str, body: Option<Value>) -> Resp {
+    pub async fn call(
+        &self,
+        token: &str,
+        op_id: &str,
+        path: &[(&str, &str)],
+        query: &str,
+        body: Option<Value>,
+    ) -> Resp {
         self.call_with(token, op_id, path, query, body, &[]).await
     }
 
@@ -128,7 +136,8 @@ impl TestServer {
             url_path = url_path.replace(&format!("{{{name}}}"), value);
         }
         let url = if query.is_empty() { url_path } else { format!("{url_path}?{query}") };
-        let mut req = self.raw(op.method.as_poem().as_str().parse().expect("method"), &url).bearer_auth(token);
+        let mut req =
+            self.raw(op.method.as_poem().as_str().parse().expect("method"), &url).bearer_auth(token);
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
@@ -144,7 +153,13 @@ impl TestServer {
 
     pub async fn create_debtor(&self, token: &str, name: &str, document: &str) -> Value {
         let r = self
-            .call(token, "debtors_create", &[], "", Some(serde_json::json!({ "name": name, "document": document })))
+            .call(
+                token,
+                "debtors_create",
+                &[],
+                "",
+                Some(serde_json::json!({ "name": name, "document": document })),
+            )
             .await;
         assert_eq!(r.status, 201, "{}", r.body);
         r.data().clone()
@@ -174,19 +189,24 @@ pub async fn send(req: reqwest::RequestBuilder) -> Resp {
     let body = if bytes.is_empty() {
         Value::Null
     } else {
-        serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+        serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
     };
     Resp { status, headers, body }
 }
 
 static CONTRACT: LazyLock<HashMap<String, HashMap<String, jsonschema::Validator>>> = LazyLock::new(|| {
-    let raw: HashMap<String, HashMap<String, Value>> = serde_json::from_str(CONTRACT_JSON).expect("contract JSON");
+    let raw: HashMap<String, HashMap<String, Value>> =
+        serde_json::from_str(CONTRACT_JSON).expect("contract JSON");
     raw.into_iter()
         .map(|(op, statuses)| {
             let compiled = statuses
                 .into_iter()
                 .map(|(status, schema)| {
-                    let v = jsonschema::options().should_validate_formats(true).build(&schema).expect("schema compiles");
+                    let v = jsonschema::options()
+                        .should_validate_formats(true)
+                        .build(&schema)
+                        .expect("schema compiles");
                     (status, v)
                 })
                 .collect();
@@ -206,10 +226,11 @@ pub fn check_contract(op_id: &str, resp: &Resp) {
         return;
     }
     let schemas = CONTRACT.get(op_id).expect("operation in contract");
-    let validator = schemas
-        .get(&status)
-        .unwrap_or_else(|| panic!("{op_id}: status {status} is not documented in the spec (body {})", resp.body));
-    let errors: Vec<String> = validator.iter_errors(&resp.body).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let validator = schemas.get(&status).unwrap_or_else(|| {
+        panic!("{op_id}: status {status} is not documented in the spec (body {})", resp.body)
+    });
+    let errors: Vec<String> =
+        validator.iter_errors(&resp.body).map(|e| format!("{} at {}", e, e.instance_path())).collect();
     assert!(errors.is_empty(), "{op_id} {status}: body does not match the spec: {errors:#?}\n{}", resp.body);
 }
 
@@ -284,4 +305,83 @@ pub fn ids(resp: &Resp) -> Vec<String> {
         .as_array()
         .map(|items| items.iter().filter_map(|i| i["id"].as_str().map(str::to_string)).collect())
         .unwrap_or_default()
+}
+
+/// The 2026-07-28 envelope of a request.
+pub fn envelope(capabilities: Value) -> Value {
+    serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+impl TestServer {
+    /// POSTs a JSON-RPC body to `path` with a token and extra headers.
+    pub async fn mcp_raw(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+        headers: &[(&str, &str)],
+    ) -> Resp {
+        let mut req =
+            self.raw(Method::POST, path).header("content-type", "application/json").body(body.to_string());
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
+        }
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        send(req).await
+    }
+
+    /// A 2025-era request (MCP-Protocol-Version 2025-06-18).
+    pub async fn mcp_2025(&self, token: &str, method: &str, params: Value) -> Resp {
+        let body = serde_json::json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+        self.mcp_raw("/mcp", Some(token), &body, &[("mcp-protocol-version", "2025-06-18")]).await
+    }
+
+    /// A 2026-07-28 request with the envelope and the headers it needs.
+    pub async fn mcp_2026(&self, token: &str, method: &str, params: Value, capabilities: Value) -> Resp {
+        let mut params = params;
+        if let Some(p) = params.as_object_mut() {
+            p.insert("_meta".into(), envelope(capabilities));
+        }
+        let name = match method {
+            "tools/call" | "prompts/get" => params["name"].as_str().map(str::to_string),
+            "resources/read" => params["uri"].as_str().map(str::to_string),
+            _ => None,
+        };
+        let body = serde_json::json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+        let mut headers = vec![("mcp-protocol-version", "2026-07-28"), ("mcp-method", method)];
+        if let Some(name) = name.as_deref() {
+            headers.push(("mcp-name", name));
+        }
+        self.mcp_raw("/mcp", Some(token), &body, &headers).await
+    }
+}
+
+impl Resp {
+    /// The JSON-RPC result.
+    pub fn result(&self) -> &Value {
+        &self.body["result"]
+    }
+
+    /// The JSON-RPC error code.
+    pub fn rpc_code(&self) -> i64 {
+        self.body["error"]["code"].as_i64().unwrap_or_default()
+    }
+
+    /// The text of a tool result's single content item, parsed as JSON.
+    pub fn tool_json(&self) -> Value {
+        let content = self.result()["content"].as_array().expect("tool result content");
+        assert_eq!(content.len(), 1, "one content item: {}", self.body);
+        assert_eq!(content[0]["type"], "text");
+        serde_json::from_str(content[0]["text"].as_str().expect("text")).expect("tool text is JSON")
+    }
+
+    /// Whether a tool result is an error.
+    pub fn is_tool_error(&self) -> bool {
+        self.result()["isError"] == true
+    }
 }

@@ -10,3 +10,6 @@ mod auth;
 mod cli;
 mod contract;
 mod isolation;
+mod mcp_content;
+mod mcp_tools;
+mod mcp_wire;

@@ -1,0 +1,260 @@
+//! The real `kobana-dunning` binary: administration commands, `serve --demo`, and `spec tools`.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{Resp, date_in, send};
+
+const BIN: &str = env!("CARGO_BIN_EXE_kobana-dunning");
+
+/// A database file removed when the test ends.
+struct TempDb(PathBuf);
+
+impl TempDb {
+    fn new() -> Self {
+        Self(std::env::temp_dir().join(format!("kd-cli-{}.db", uuid::Uuid::now_v7().simple())))
+    }
+
+    fn url(&self) -> String {
+        format!("sqlite://{}", self.0.display())
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+/// A running `serve`, killed when dropped (also when an assertion fails).
+struct Server {
+    child: Child,
+    /// `http://127.0.0.1:<port>`
+    base: String,
+    /// The `demo token:` line's token, with --demo.
+    demo_token: Option<String>,
+    client: reqwest::Client,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// Starts `serve --bind 127.0.0.1:0` and reads its banner up to the `listening on` line.
+    fn start(db: &TempDb, demo: bool) -> Self {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["--database", &db.url(), "serve", "--bind", "127.0.0.1:0"]);
+        if demo {
+            cmd.arg("--demo");
+        }
+        let mut child = cmd
+            .env_remove("KOBANA_DUNNING_DATABASE")
+            .env_remove("KOBANA_DUNNING_DEMO")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        // From here on the child is killed whatever happens.
+        let mut server =
+            Self { child, base: String::new(), demo_token: None, client: reqwest::Client::new() };
+        let lines = read_banner(stdout);
+        let listening =
+            lines.iter().position(|l| l.starts_with("listening on http://")).unwrap_or_else(|| {
+                panic!("serve printed no `listening on` line: {lines:?}");
+            });
+        server.base = lines[listening].trim_start_matches("listening on ").trim().to_string();
+        if demo {
+            let token_line = lines
+                .iter()
+                .position(|l| l.starts_with("demo token: "))
+                .unwrap_or_else(|| panic!("serve --demo printed no demo token: {lines:?}"));
+            assert!(token_line < listening, "{lines:?}");
+            // The line right before the URL lines is the token.
+            let url_lines = lines[token_line + 1..=listening].iter().all(|l| l.contains("http://"));
+            assert!(url_lines, "only URL lines follow the token: {lines:?}");
+            let token = lines[token_line].trim_start_matches("demo token: ").trim().to_string();
+            assert!(token.starts_with("kd_at_") && token.len() > 40, "{token}");
+            server.demo_token = Some(token);
+        } else {
+            assert!(!lines.iter().any(|l| l.contains("kd_at_")), "no token without --demo: {lines:?}");
+        }
+        server
+    }
+
+    async fn get(&self, token: &str, path_and_query: &str) -> Resp {
+        send(self.client.get(format!("{}{path_and_query}", self.base)).bearer_auth(token)).await
+    }
+}
+
+/// The lines `serve` prints up to and including `listening on …` (within 60 seconds).
+fn read_banner(stdout: ChildStdout) -> Vec<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let done = line.starts_with("listening on ");
+            lines.push(line);
+            if done {
+                break;
+            }
+        }
+        let _ = tx.send(lines);
+    });
+    rx.recv_timeout(Duration::from_secs(60)).expect("serve prints its banner within 60 seconds")
+}
+
+fn run(db: &TempDb, args: &[&str]) -> Output {
+    let output = Command::new(BIN)
+        .args(["--database", &db.url()])
+        .args(args)
+        .env_remove("KOBANA_DUNNING_DATABASE")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert!(
+        output.status.success(),
+        "{args:?} failed: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// The single line a command printed.
+fn only_line(output: &Output) -> String {
+    let stdout = String::from_utf8(output.stdout.clone()).expect("UTF-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "exactly one line: {stdout:?}");
+    assert_eq!(stdout, format!("{}\n", lines[0]), "nothing but the line: {stdout:?}");
+    lines[0].to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orgs_and_tokens_create_print_only_the_id_and_the_token() {
+    let db = TempDb::new();
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Minha Empresa"]));
+    assert!(org.starts_with("org_") && org.len() == 36, "{org}");
+    assert!(org[4..].chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()), "{org}");
+
+    let token = only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read"]));
+    assert!(token.starts_with("kd_at_"), "{token}");
+    assert_eq!(token.len(), "kd_at_".len() + 43, "{token}");
+
+    // Two tokens are never the same.
+    let again =
+        only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write"]));
+    assert_ne!(token, again);
+
+    // Bad input fails with a message and prints no token.
+    let output = Command::new(BIN)
+        .args(["--database", &db.url(), "tokens", "create", "--org", &org, "--scopes", "dunning.everything"])
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty(), "{}", String::from_utf8_lossy(&output.stdout));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("dunning.everything"));
+    let output = Command::new(BIN)
+        .args(["--database", &db.url(), "tokens", "create", "--org", "org_nope", "--scopes", "dunning.read"])
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_from_the_cli_works_against_serve() {
+    let db = TempDb::new();
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Minha Empresa"]));
+    let token = only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read"]));
+
+    let server = Server::start(&db, false);
+    let r = server.get(&token, "/v1/me").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.data()["organization"]["id"], org.as_str());
+    assert_eq!(r.data()["organization"]["name"], "Minha Empresa");
+    assert_eq!(r.data()["organization"]["environment"], "sandbox");
+    assert_eq!(r.data()["token"]["scopes"], serde_json::json!(["dunning.read"]));
+    let r = server.get(&token, "/v1/debtors").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["meta"]["total"], 0);
+    let r = server.get("kd_at_not-a-token", "/v1/me").await;
+    assert_eq!(r.status, 401, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_demo_seeds_a_sandbox_organization() {
+    let db = TempDb::new();
+    let started = Instant::now();
+    let server = Server::start(&db, true);
+    let token = server.demo_token.clone().expect("demo token");
+
+    let r = server.get(&token, "/v1/me").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.data()["organization"]["environment"], "sandbox");
+    assert_eq!(r.data()["token"]["scopes"].as_array().map(Vec::len), Some(6));
+
+    let r = server.get(&token, "/v1/charges").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["meta"]["total"], 40, "{}", r.body["meta"]);
+    let r = server.get(&token, "/v1/debtors").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["meta"]["total"], 24, "{}", r.body["meta"]);
+    let r = server.get(&token, "/v1/debtors?status=archived").await;
+    assert_eq!(r.body["meta"]["total"], 1, "{}", r.body["meta"]);
+
+    let r = server.get(&token, "/v1/charges?status=overdue&per_page=100").await;
+    let overdue = r.body["meta"]["total"].as_i64().unwrap();
+    assert!(overdue >= 5, "{overdue} overdue charges");
+    for c in r.data().as_array().unwrap() {
+        assert!(c["due_date"].as_str().unwrap() < date_in(0).as_str(), "{c}");
+        assert!(c["days_overdue"].as_i64().unwrap() > 0, "{c}");
+    }
+    let r = server.get(&token, "/v1/charges?status=pending&per_page=100").await;
+    let today = date_in(0);
+    let future: Vec<&Value> = r
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["due_date"].as_str().unwrap() > today.as_str())
+        .collect();
+    assert!(future.len() >= 5, "{} pending charges due after today", future.len());
+
+    // Every answer of the demo data matches the contract (a sample: the first page of each).
+    let r = server.get(&token, "/v1/charges?per_page=100").await;
+    crate::common::check_contract("charges_list", &r);
+    let r = server.get(&token, "/v1/debtors?per_page=100").await;
+    crate::common::check_contract("debtors_list", &r);
+    drop(server);
+
+    // A second start keeps the same demo organization and prints a new token.
+    let again = Server::start(&db, true);
+    let new_token = again.demo_token.clone().expect("demo token");
+    assert_ne!(new_token, token);
+    let r = again.get(&new_token, "/v1/charges").await;
+    assert_eq!(r.body["meta"]["total"], 40, "the demo is not seeded twice");
+    assert!(started.elapsed() < Duration::from_secs(120));
+}
+
+#[test]
+fn spec_tools_prints_the_catalogue() {
+    let output = Command::new(BIN).args(["spec", "tools"]).output().expect("the binary runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    assert_eq!(stdout, kobana_dunning::operations::CATALOGUE_JSON);
+    let parsed: Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(parsed["tools"].as_array().map(Vec::len), Some(13));
+}

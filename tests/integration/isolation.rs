@@ -1,0 +1,104 @@
+//! Organizations never see each other's data: another organization's id is NOT_FOUND for every
+//! operation that takes one, lists are per organization, and nothing is changed across.
+
+use kobana_dunning::operations::OPERATIONS;
+use serde_json::{Value, json};
+
+use crate::common::{TestServer, date_in, error_fields, ids};
+
+/// A body for calling `op` on another organization's object: valid, and one that would change
+/// the object if the call got through.
+fn body_for(op: &str) -> Value {
+    match op {
+        "debtors_update" => json!({"name": "Intruso", "email": "intruso@example.com"}),
+        "debtors_archive" => json!({"reason": "intrusion"}),
+        "charges_update" => json!({"amount": 1.0, "description": "intrusion"}),
+        "charges_settle" => json!({}),
+        "charges_cancel" => json!({}),
+        _ => json!({}),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_organizations_ids_are_not_found() {
+    let server = TestServer::start().await;
+    let (org_a, a) = server.tenant("Organização A").await;
+    let (_, b) = server.tenant("Organização B").await;
+    let debtor = server.create_debtor(&a, "Maria Souza", "52998224725").await;
+    let charge = server.create_charge(&a, debtor["id"].as_str().unwrap(), 100.0, &date_in(5)).await;
+    let debtor_id = debtor["id"].as_str().unwrap().to_string();
+    let charge_id = charge["id"].as_str().unwrap().to_string();
+    // B has data of its own, with the same document.
+    let b_debtor = server.create_debtor(&b, "Maria Souza", "52998224725").await;
+    let b_charge = server.create_charge(&b, b_debtor["id"].as_str().unwrap(), 7.0, &date_in(5)).await;
+
+    let with_ids: Vec<_> = OPERATIONS.iter().filter(|op| !op.path_params.is_empty()).collect();
+    assert!(with_ids.len() >= 8, "the operations with ids: {}", with_ids.len());
+    for op in with_ids {
+        let path: Vec<(&str, &str)> = op
+            .path_params
+            .iter()
+            .map(|name| {
+                let value = match (op.tag, *name) {
+                    ("debtors", "id") => debtor_id.as_str(),
+                    ("charges", "id") => charge_id.as_str(),
+                    (tag, name) => panic!(
+                        "{}: no fixture for path parameter {name} of tag {tag}; add one to this test",
+                        op.operation_id
+                    ),
+                };
+                (*name, value)
+            })
+            .collect();
+        let body = op.body.map(|_| body_for(op.operation_id));
+        let r = server.call(&b, op.operation_id, &path, "", body).await;
+        assert_eq!(r.status, 404, "{}: B reached A's object: {}", op.operation_id, r.body);
+        assert_eq!(r.code(), "NOT_FOUND", "{}", op.operation_id);
+    }
+
+    // B's lists hold only B's objects, whatever the filters.
+    let r = server.call(&b, "debtors_list", &[], "", None).await;
+    assert_eq!(ids(&r), [b_debtor["id"].as_str().unwrap()]);
+    assert_eq!(r.body["meta"]["total"], 1);
+    let r = server.call(&b, "debtors_list", &[], &format!("q={debtor_id}"), None).await;
+    assert_eq!(r.body["meta"]["total"], 0);
+    let r = server.call(&b, "charges_list", &[], "", None).await;
+    assert_eq!(ids(&r), [b_charge["id"].as_str().unwrap()]);
+    let r = server.call(&b, "charges_list", &[], &format!("debtor_id={debtor_id}"), None).await;
+    assert_eq!(r.body["meta"]["total"], 0);
+    assert_eq!(r.data(), &json!([]));
+    let r = server.call(&b, "charges_list", &[], &format!("q={charge_id}"), None).await;
+    assert_eq!(r.body["meta"]["total"], 0);
+
+    // B cannot create a charge on A's debtor: to B it does not exist.
+    let r = server
+        .call(
+            &b,
+            "charges_create",
+            &[],
+            "",
+            Some(json!({"debtor_id": debtor_id, "amount": 10.0, "due_date": date_in(5)})),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(error_fields(&r), ["debtor_id"]);
+
+    // A's objects are as they were.
+    let r = server.call(&a, "debtors_get", &[("id", &debtor_id)], "", None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.data()["version"], 1);
+    assert_eq!(r.data()["status"], "active");
+    assert_eq!(r.data()["name"], "Maria Souza");
+    assert_eq!(r.data()["summary"]["open_charges"], 1);
+    let r = server.call(&a, "charges_get", &[("id", &charge_id)], "", None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.data()["version"], 1);
+    assert_eq!(r.data()["status"], "pending");
+    assert_eq!(r.data()["amount"], 100.0);
+    let r = server.call(&a, "charges_list", &[], "", None).await;
+    assert_eq!(ids(&r), [charge_id.as_str()]);
+    for object in [&debtor_id, &charge_id] {
+        let events = server.app.store.events_of(&org_a, object).await.expect("events");
+        assert_eq!(events.len(), 1, "only the creation of {object}: {events:?}");
+    }
+}

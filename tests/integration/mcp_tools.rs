@@ -1,0 +1,365 @@
+//! tools/list and tools/call: scope filtering, strict reads, in-process dispatch, the step-up,
+//! and the confirmation of destructive tools, including every way a state can be refused.
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::common::{ALL, TestServer, date_in};
+
+fn elicitation() -> Value {
+    json!({ "elicitation": { "form": {} } })
+}
+
+fn names(r: &crate::common::Resp) -> Vec<String> {
+    r.result()["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_list_is_filtered_by_scope_and_matches_the_catalogue() {
+    let s = TestServer::start().await;
+    let org = s.org("Org").await;
+    let all = s.token(&org, ALL).await;
+    let read_only = s.token(&org, "dunning.read").await;
+
+    let r = s.mcp_2026(&all, "tools/list", json!({}), json!({})).await;
+    let catalogue: Value = serde_json::from_str(kobana_dunning::operations::CATALOGUE_JSON).unwrap();
+    assert_eq!(r.result()["tools"], catalogue["tools"], "tools/list is the committed catalogue");
+    let mut sorted = names(&r);
+    sorted.sort();
+    assert_eq!(names(&r), sorted, "deterministic order");
+
+    let r = s.mcp_2025(&read_only, "tools/list", json!({})).await;
+    let visible = names(&r);
+    assert!(
+        visible.contains(&"dunning_charges_list".to_string()) && visible.contains(&"dunning_me".to_string())
+    );
+    assert!(!visible.iter().any(|n| n.contains("create") || n.contains("cancel")), "{visible:?}");
+    for tool in r.result()["tools"].as_array().unwrap() {
+        assert_eq!(tool["annotations"]["readOnlyHint"], true);
+        assert_eq!(tool["annotations"]["openWorldHint"], false);
+    }
+    // The instructions explain what is hidden and which scope unlocks it.
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": "2025-06-18" } });
+    let r = s.mcp_raw("/mcp", Some(&read_only), &body, &[]).await;
+    let instructions = r.result()["instructions"].as_str().unwrap();
+    assert!(
+        instructions.contains("dunning.write unlocks: ") && instructions.contains("dunning_charges_cancel"),
+        "{instructions}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_dispatch_to_the_endpoint() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let debtor = s.create_debtor(&token, "Maria Souza", "52998224725").await;
+    let id = debtor["id"].as_str().unwrap();
+
+    let r = s
+        .mcp_2025(&token, "tools/call", json!({ "name": "dunning_debtors_get", "arguments": { "id": id } }))
+        .await;
+    assert!(!r.is_tool_error());
+    let text = r.result()["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("{\n  \"data\": {\n    \"id\""), "indented with 2 spaces: {text}");
+    assert_eq!(r.tool_json()["data"]["name"], "Maria Souza");
+    assert!(r.result().get("structuredContent").is_none());
+
+    // A read is strict: an unknown argument is named, with a suggestion.
+    let r = s
+        .mcp_2025(
+            &token,
+            "tools/call",
+            json!({ "name": "dunning_charges_list", "arguments": { "statuss": "overdue" } }),
+        )
+        .await;
+    assert!(r.is_tool_error());
+    let body = r.tool_json();
+    assert_eq!(body["error"]["code"], "VALIDATION_ERROR");
+    assert_eq!(body["error"]["details"]["fields"][0]["field"], "statuss");
+    assert_eq!(body["error"]["details"]["fields"][0]["suggestion"], "status");
+
+    // A write passes extra fields to the endpoint, which names them.
+    let r = s
+        .mcp_2025(
+            &token,
+            "tools/call",
+            json!({ "name": "dunning_charges_create", "arguments": {
+            "debtor_id": id, "amount": 100.5, "due_date": date_in(10), "colour": "blue" } }),
+        )
+        .await;
+    assert!(r.is_tool_error());
+    assert_eq!(r.tool_json()["error"]["details"]["fields"][0]["field"], "colour");
+
+    // Endpoint errors the caller can act on come back as isError, with the endpoint's body.
+    let r = s
+        .mcp_2025(
+            &token,
+            "tools/call",
+            json!({ "name": "dunning_charges_create", "arguments": {
+            "debtor_id": id, "amount": 10.005, "due_date": date_in(10) } }),
+        )
+        .await;
+    assert!(r.is_tool_error());
+    assert_eq!(r.tool_json()["error"]["details"]["fields"][0]["field"], "amount");
+
+    let r = s
+        .mcp_2025(
+            &token,
+            "tools/call",
+            json!({ "name": "dunning_charges_create", "arguments": {
+            "debtor_id": id, "amount": 100.5, "due_date": date_in(10), "idempotency_key": "k-1" } }),
+        )
+        .await;
+    assert!(!r.is_tool_error(), "{}", r.body);
+    assert_eq!(r.tool_json()["data"]["amount"], 100.5);
+
+    let r = s.mcp_2025(&token, "tools/call", json!({ "name": "dunning_nothing", "arguments": {} })).await;
+    assert_eq!((r.status, r.rpc_code()), (200, -32602));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_beyond_the_scopes_are_a_step_up() {
+    let s = TestServer::start().await;
+    let org = s.org("Org").await;
+    let read_only = s.token(&org, "dunning.read").await;
+    // Even with an invalid body: the scope is checked first.
+    let r = s
+        .mcp_2025(
+            &read_only,
+            "tools/call",
+            json!({ "name": "dunning_charges_create", "arguments": { "amount": "x" } }),
+        )
+        .await;
+    assert_eq!((r.status, r.rpc_code()), (403, -32602));
+    assert_eq!(r.body["error"]["data"]["required"], "dunning.write");
+    assert_eq!(r.body["error"]["data"]["granted"], json!(["dunning.read"]));
+    let challenge = r.header("www-authenticate").unwrap();
+    assert!(
+        challenge.contains("error=\"insufficient_scope\"") && challenge.contains("scope=\"dunning.write\""),
+        "{challenge}"
+    );
+    assert!(
+        challenge
+            .contains(&format!("resource_metadata=\"{}/.well-known/oauth-protected-resource/mcp\"", s.base))
+    );
+}
+
+/// A pending charge of a new debtor.
+async fn charge(s: &TestServer, token: &str, name: &str, document: &str) -> String {
+    let debtor = s.create_debtor(token, name, document).await;
+    let charge = s.create_charge(token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(5)).await;
+    charge["id"].as_str().unwrap().to_string()
+}
+
+async fn charge_status(s: &TestServer, token: &str, id: &str) -> (String, i64) {
+    let r = s.call(token, "charges_get", &[("id", id)], "", None).await;
+    (r.data()["status"].as_str().unwrap().to_string(), r.data()["version"].as_i64().unwrap())
+}
+
+fn cancel(id: &str) -> Value {
+    json!({ "name": "dunning_charges_cancel", "arguments": { "id": id } })
+}
+
+fn answer(params: &Value, state: &str, action: &str, confirm: bool) -> Value {
+    let mut p = params.clone();
+    p["requestState"] = json!(state);
+    p["inputResponses"] = json!({ "confirm": { "action": action, "content": { "confirm": confirm } } });
+    p
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_cannot_confirm_are_refused() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let id = charge(&s, &token, "Maria Souza", "52998224725").await;
+    let r2025 = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
+    let r2026 = s.mcp_2026(&token, "tools/call", cancel(&id), json!({ "elicitation": { "url": {} } })).await;
+    for r in [r2025, r2026] {
+        assert!(r.is_tool_error(), "{}", r.body);
+        let body = r.tool_json();
+        assert_eq!(body["error"]["code"], "CONFIRMATION_REQUIRED");
+        assert_eq!(body["error"]["details"]["required_capability"], json!({ "elicitation": { "form": {} } }));
+    }
+    assert_eq!(charge_status(&s, &token, &id).await, ("pending".to_string(), 1), "nothing ran");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn confirmation_accept_decline_and_replay() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let id = charge(&s, &token, "Maria Souza", "52998224725").await;
+
+    let first = s.mcp_2026(&token, "tools/call", cancel(&id), elicitation()).await;
+    let result = first.result();
+    assert_eq!(result["resultType"], "input_required", "{}", first.body);
+    assert!(result.get("ttlMs").is_none() && result.get("cacheScope").is_none());
+    let request = &result["inputRequests"]["confirm"];
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"]["mode"], "form");
+    assert_eq!(request["params"]["requestedSchema"]["properties"]["confirm"]["type"], "boolean");
+    let message = request["params"]["message"].as_str().unwrap();
+    assert!(message.starts_with("Cancelar a cobrança") && message.contains(&id), "{message}");
+    assert!(message.contains("R$ 1.250,00") && message.contains("“Maria Souza”"), "{message}");
+    let state = result["requestState"].as_str().unwrap().to_string();
+    assert_eq!(charge_status(&s, &token, &id).await.0, "pending", "asking changes nothing");
+
+    // Declined: nothing changes, and the state is spent.
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &state, "decline", false), elicitation()).await;
+    assert!(r.is_tool_error());
+    assert_eq!(r.tool_json()["error"]["code"], "CONFIRMATION_DECLINED");
+    assert_eq!(charge_status(&s, &token, &id).await, ("pending".to_string(), 1));
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &state, "accept", true), elicitation()).await;
+    assert_eq!(r.result()["resultType"], "input_required", "a consumed state is asked again");
+    assert_eq!(charge_status(&s, &token, &id).await.0, "pending");
+
+    // Accepted: runs once.
+    let fresh = r.result()["requestState"].as_str().unwrap().to_string();
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &fresh, "accept", true), elicitation()).await;
+    assert!(!r.is_tool_error(), "{}", r.body);
+    assert_eq!(r.result()["resultType"], "complete");
+    assert_eq!(r.tool_json()["data"]["status"], "canceled");
+    let (_, version) = charge_status(&s, &token, &id).await;
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &fresh, "accept", true), elicitation()).await;
+    assert_eq!(r.result()["resultType"], "input_required", "a replayed state never runs the tool");
+    assert_eq!(charge_status(&s, &token, &id).await.1, version);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tampered_retargeted_stale_and_foreign_states_never_run() {
+    let s = TestServer::start().await;
+    let org = s.org("Org").await;
+    let token = s.token(&org, ALL).await;
+    let other_token = s.token(&org, ALL).await;
+    let id = charge(&s, &token, "Maria Souza", "52998224725").await;
+    let other = charge(&s, &token, "João Lima", "11144477735").await;
+    let first = s.mcp_2026(&token, "tools/call", cancel(&id), elicitation()).await;
+    let state = first.result()["requestState"].as_str().unwrap().to_string();
+
+    let mut tampered = state.clone().into_bytes();
+    let i = tampered.len() / 3;
+    tampered[i] = if tampered[i] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(tampered).unwrap();
+    let cases = [
+        ("tampered", &token, cancel(&id), tampered),
+        ("re-targeted at another charge", &token, cancel(&other), state.clone()),
+        (
+            "other arguments",
+            &token,
+            json!({ "name": "dunning_charges_cancel", "arguments": { "id": id, "reason": "x" } }),
+            state.clone(),
+        ),
+        ("another principal", &other_token, cancel(&id), state.clone()),
+        ("garbage", &token, cancel(&id), "not-a-state".to_string()),
+    ];
+    for (case, who, params, presented) in cases {
+        let r =
+            s.mcp_2026(who, "tools/call", answer(&params, &presented, "accept", true), elicitation()).await;
+        assert_eq!(r.result()["resultType"], "input_required", "{case}: {}", r.body);
+    }
+    assert_eq!(charge_status(&s, &token, &id).await.0, "pending");
+    assert_eq!(charge_status(&s, &token, &other).await.0, "pending");
+
+    // The object changed after the question: the answer no longer applies.
+    let r =
+        s.call(&token, "charges_update", &[("id", &id)], "", Some(json!({ "description": "changed" }))).await;
+    assert_eq!(r.status, 200);
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &state, "accept", true), elicitation()).await;
+    assert_eq!(r.result()["resultType"], "input_required", "stale version");
+    assert_eq!(charge_status(&s, &token, &id).await.0, "pending");
+
+    // Expired: a state sealed with the server's own key but past its expiry.
+    let (_, version) = charge_status(&s, &token, &id).await;
+    let principal = first_token_principal(&s, &token).await;
+    let mut sorted = std::collections::BTreeMap::new();
+    sorted.insert("id".to_string(), json!(id));
+    let digest: String = Sha256::digest(format!("dunning_charges_cancel\n{}", json!(sorted)).as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let expired = s.app.key.seal(&json!({
+        "org": org, "principal": principal, "tool": "dunning_charges_cancel", "args": digest,
+        "version": version, "exp": time::OffsetDateTime::now_utc().unix_timestamp() - 1, "nonce": "00",
+    }));
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &expired, "accept", true), elicitation()).await;
+    assert_eq!(r.result()["resultType"], "input_required", "expired");
+    // The same state, unexpired, does run: the expiry was the only difference.
+    let valid = s.app.key.seal(&json!({
+        "org": org, "principal": principal, "tool": "dunning_charges_cancel", "args": digest,
+        "version": version, "exp": time::OffsetDateTime::now_utc().unix_timestamp() + 60, "nonce": "01",
+    }));
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &valid, "accept", true), elicitation()).await;
+    assert_eq!(r.tool_json()["data"]["status"], "canceled", "{}", r.body);
+}
+
+async fn first_token_principal(s: &TestServer, token: &str) -> String {
+    let hash = kobana_dunning::auth::hash_token(token);
+    let p = s.app.store.principal_by_token_hash(&hash).await.unwrap().unwrap();
+    let (kind, id) = p.actor();
+    format!("{kind}:{id}")
+}
+
+/// Everything of an event but what differs by nature between two runs.
+fn comparable(events: Vec<(String, Value)>) -> Vec<(String, Value)> {
+    events
+        .into_iter()
+        .map(|(code, mut data)| {
+            for key in ["id", "debtor_id", "created_at", "updated_at", "canceled_at", "issue_date"] {
+                data["object"].as_object_mut().map(|o| o.remove(key));
+            }
+            if let Some(changes) = data["changes"].as_object_mut() {
+                changes.remove("canceled_at");
+            }
+            (code, data)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_and_rest_make_the_same_change() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    let via_mcp = charge(&s, &token, "Maria Souza", "52998224725").await;
+    let via_rest = charge(&s, &token, "João Lima", "11144477735").await;
+
+    let first = s.mcp_2026(&token, "tools/call", cancel(&via_mcp), elicitation()).await;
+    let state = first.result()["requestState"].as_str().unwrap().to_string();
+    let r = s
+        .mcp_2026(&token, "tools/call", answer(&cancel(&via_mcp), &state, "accept", true), elicitation())
+        .await;
+    let mcp_request_id = r.header("x-request-id").unwrap().to_string();
+    let mcp_object = r.tool_json()["data"].clone();
+    let r = s.call(&token, "charges_cancel", &[("id", &via_rest)], "", Some(json!({}))).await;
+    let rest_object = r.data().clone();
+
+    let strip = |mut v: Value| {
+        for key in ["id", "debtor_id", "debtor_name", "created_at", "updated_at", "canceled_at", "issue_date"]
+        {
+            v.as_object_mut().unwrap().remove(key);
+        }
+        v
+    };
+    assert_eq!(strip(mcp_object), strip(rest_object));
+    let mcp_events = s.app.store.events_of(&org, &via_mcp).await.unwrap();
+    let rest_events = s.app.store.events_of(&org, &via_rest).await.unwrap();
+    let codes: Vec<&str> = mcp_events.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(codes, ["charge.db.created", "charge.canceled"]);
+    let mut mcp_cmp = comparable(mcp_events);
+    let mut rest_cmp = comparable(rest_events);
+    for cmp in [&mut mcp_cmp, &mut rest_cmp] {
+        for (_, data) in cmp.iter_mut() {
+            data["object"].as_object_mut().map(|o| o.remove("debtor_name"));
+        }
+    }
+    assert_eq!(mcp_cmp, rest_cmp);
+    // The in-process call carries the MCP request's id into the event it causes.
+    assert!(!mcp_request_id.is_empty());
+    let request_ids = s.app.store.event_request_ids(&org, &via_mcp).await.unwrap();
+    assert!(request_ids.contains(&mcp_request_id), "{request_ids:?} vs {mcp_request_id}");
+}
