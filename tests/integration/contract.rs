@@ -161,40 +161,61 @@ fn every_success_answer_has_a_schema() {
     assert_eq!(found, expected, "the contract covers exactly the operations");
 }
 
-/// The spec with one more operation, `GET /v1/ping`, that has no x-mcp block.
-fn spec_without_x_mcp(dir: &Path) -> PathBuf {
+/// The spec with one more operation, `GET /v1/ping`, and `extra` lines in its operation.
+fn spec_with_ping(dir: &Path, name: &str, extra: &str) -> PathBuf {
     let spec = std::fs::read_to_string(manifest_dir().join("openapi/v1.yaml")).expect("the spec");
-    let ping = "paths:\n  /v1/ping:\n    get:\n      operationId: ping\n      summary: \"Ping\"\n      \
-                description: \"Answers pong.\"\n      tags: [me]\n      responses:\n        \"200\":\n          \
-                description: Pong.\n";
+    let ping = format!(
+        "paths:\n  /v1/ping:\n    get:\n      operationId: ping\n      summary: \"Ping\"\n      \
+         description: \"Answers pong.\"\n      tags: [me]\n{extra}      responses:\n        \"200\":\n          \
+         description: Pong.\n"
+    );
     assert_eq!(spec.matches("\npaths:\n").count(), 1, "the spec has one paths section");
     let fixture = spec.replacen("\npaths:\n", &format!("\n{ping}"), 1);
-    let path = dir.join("v1-ping-without-x-mcp.yaml");
+    let path = dir.join(name);
     std::fs::create_dir_all(dir).expect("fixture dir");
     std::fs::write(&path, fixture).expect("fixture spec");
     path
 }
 
-/// The build refuses an operation without an x-mcp block, naming it. Runs the real build script
-/// through `cargo check` in its own target directory (target/spec-fixture) so the main build
-/// is not invalidated; the first run compiles the build dependencies there (about 3 minutes on
-/// 2 cores), later runs take a second.
-#[test]
-fn the_generator_refuses_an_operation_without_x_mcp() {
+/// `cargo check` of the crate against a fixture spec, in its own target directory
+/// (target/spec-fixture) so the main build is not invalidated; the first run compiles the
+/// dependencies there (a few minutes on 2 cores), later runs take seconds.
+fn check_with_spec(spec: &Path) -> (bool, String) {
     let target = manifest_dir().join("target/spec-fixture");
-    let spec = spec_without_x_mcp(&target);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let started = Instant::now();
     let output = Command::new(cargo)
         .current_dir(manifest_dir())
         .args(["check", "--offline", "--lib", "--message-format", "short"])
         .env("CARGO_TARGET_DIR", &target)
-        .env("KOBANA_DUNNING_SPEC", &spec)
+        .env("KOBANA_DUNNING_SPEC", spec)
         .env("CARGO_TERM_COLOR", "never")
         .output()
         .expect("cargo runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "the build accepted an operation without x-mcp:\n{stderr}");
+    (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+/// An operation without a handler does not compile, and the error names it.
+#[test]
+fn an_operation_without_a_handler_does_not_compile() {
+    let dir = manifest_dir().join("target/spec-fixture");
+    let x_mcp = "      x-mcp:\n        effect: read\n        idempotent: true\n        scope: any\n";
+    let spec = spec_with_ping(&dir, "v1-ping-without-handler.yaml", x_mcp);
+    let (ok, stderr) = check_with_spec(&spec);
+    assert!(!ok, "the build accepted an operation without a handler:\n{stderr}");
+    assert!(
+        stderr.contains("cannot find") && stderr.contains("`ping`") && stderr.contains("api::me"),
+        "the compile error names the missing handler api::me::ping:\n{stderr}"
+    );
+}
+
+/// The build refuses an operation without an x-mcp block, naming it.
+#[test]
+fn the_generator_refuses_an_operation_without_x_mcp() {
+    let dir = manifest_dir().join("target/spec-fixture");
+    let spec = spec_with_ping(&dir, "v1-ping-without-x-mcp.yaml", "");
+    let started = Instant::now();
+    let (ok, stderr) = check_with_spec(&spec);
+    assert!(!ok, "the build accepted an operation without x-mcp:\n{stderr}");
     assert!(
         stderr.contains("operation ping") && stderr.contains("x-mcp"),
         "the build failure names the operation and the missing x-mcp block (after {:?}):\n{stderr}",
