@@ -9,8 +9,10 @@ use time::OffsetDateTime;
 use super::error::{ApiError, ApiResult};
 use crate::app::App;
 use crate::auth::Principal;
+use crate::domain::dates::{format_date, parse_date};
 use crate::domain::money;
 use crate::operations::Operation;
+use crate::store::ListWindow;
 
 /// One validated request to an operation.
 pub struct Call {
@@ -73,6 +75,21 @@ impl Call {
         }
     }
 
+    /// The search, creation range, order and window of a list call, with (page, per_page).
+    pub fn list_window(&self) -> (ListWindow, i64, i64) {
+        let (page, per_page, offset) = self.page();
+        let window = ListWindow {
+            q: self.query_str("q").map(str::to_string),
+            created_from: self.query_str("created_from").map(str::to_string),
+            created_before: self.query_str("created_to").map(day_after),
+            sort_by: self.query_str("sort_by").unwrap_or("created_at").to_string(),
+            descending: self.sort_desc(),
+            limit: per_page,
+            offset,
+        };
+        (window, page, per_page)
+    }
+
     /// Pagination of a list call: (page, per_page, offset).
     pub fn page(&self) -> (i64, i64, i64) {
         let page = self.query_i64("page").unwrap_or(1).max(1);
@@ -99,6 +116,11 @@ impl Call {
     pub fn body_str(&self, field: &str) -> Option<&str> {
         self.body.get(field).and_then(Value::as_str)
     }
+}
+
+/// The exclusive upper bound of a `*_to` date filter over timestamps: the next day.
+fn day_after(date: &str) -> String {
+    parse_date(date).ok().and_then(|d| d.next_day()).map(format_date).unwrap_or_else(|| date.to_string())
 }
 
 /// The ETag of an object version.

@@ -3,7 +3,6 @@
 use serde_json::{Value, json};
 use time::{Date, OffsetDateTime, UtcOffset};
 
-use super::debtors::day_after;
 use super::fields::Fields;
 use super::{ApiError, ApiResult, Call, Reply, changes, event};
 use crate::domain::charge_state::{
@@ -130,20 +129,14 @@ fn cents_field(fields: &mut Fields, call: &Call, name: &str) -> Option<i64> {
 
 /// `charges_list`
 pub async fn charges_list(call: Call) -> ApiResult<Reply> {
-    let (page, per_page, offset) = call.page();
+    let (window, page, per_page) = call.list_window();
     let filter = ChargeFilter {
-        q: call.query_str("q").map(str::to_string),
+        window,
         statuses: call.query_csv("status"),
         dunning_statuses: call.query_csv("dunning_status"),
         debtor_ids: call.query_csv("debtor_id"),
         due_from: call.query_str("due_date_from").map(str::to_string),
         due_to: call.query_str("due_date_to").map(str::to_string),
-        created_from: call.query_str("created_from").map(str::to_string),
-        created_before: call.query_str("created_to").map(day_after),
-        sort_by: call.query_str("sort_by").unwrap_or("created_at").to_string(),
-        descending: call.sort_desc(),
-        limit: per_page,
-        offset,
     };
     let (rows, total) = call.app.store.charges(call.org_id(), &filter).await?;
     let day = today(call.now);

@@ -5,7 +5,6 @@ use serde_json::{Map, Value, json};
 use super::fields::Fields;
 use super::{ApiError, ApiResult, Call, Reply, changes, event};
 use crate::domain::dates::{format_timestamp, parse_date};
-use crate::domain::ids::new_id;
 use crate::domain::money::cents_to_json;
 use crate::domain::{
     format_document, parse_cep, parse_document, parse_email, parse_mobile, parse_phone, parse_uf,
@@ -124,29 +123,14 @@ fn apply_common(call: &Call, d: &mut DebtorRow, fields: &mut Fields) {
 
 /// `debtors_list`
 pub async fn debtors_list(call: Call) -> ApiResult<Reply> {
-    let (page, per_page, offset) = call.page();
+    let (window, page, per_page) = call.list_window();
     let filter = DebtorFilter {
-        q: call.query_str("q").map(str::to_string),
+        window,
         statuses: call.query_csv("status"),
         person_type: call.query_str("person_type").map(str::to_string),
-        created_from: call.query_str("created_from").map(str::to_string),
-        created_before: call.query_str("created_to").map(day_after),
-        sort_by: call.query_str("sort_by").unwrap_or("created_at").to_string(),
-        descending: call.sort_desc(),
-        limit: per_page,
-        offset,
     };
     let (rows, total) = call.app.store.debtors(call.org_id(), &filter).await?;
     Ok(Reply::list(rows.iter().map(debtor_json).collect(), total, page, per_page))
-}
-
-/// The exclusive upper bound of a `*_to` date filter over timestamps.
-pub(crate) fn day_after(date: &str) -> String {
-    parse_date(date)
-        .ok()
-        .and_then(|d| d.next_day())
-        .map(crate::domain::dates::format_date)
-        .unwrap_or_else(|| date.to_string())
 }
 
 /// `debtors_create`
@@ -154,33 +138,7 @@ pub async fn debtors_create(call: Call) -> ApiResult<Reply> {
     let mut fields = Fields::default();
     let document = fields.check("document", parse_document(call.body_str("document").unwrap_or_default()));
     let now = format_timestamp(call.now);
-    let mut d = DebtorRow {
-        id: new_id("dbt"),
-        organization_id: call.org_id().to_string(),
-        external_id: None,
-        person_type: String::new(),
-        name: String::new(),
-        document: String::new(),
-        email: None,
-        phone: None,
-        mobile: None,
-        address: None,
-        birth_date: None,
-        opt_out_email: false,
-        opt_out_sms: false,
-        opt_out_whatsapp: false,
-        credit_bureau_blocked: false,
-        status: "active".into(),
-        archived_at: None,
-        tags: json!([]),
-        metadata: json!({}),
-        version: 1,
-        created_at: now.clone(),
-        updated_at: now,
-        open_cents: 0,
-        overdue_cents: 0,
-        open_charges: 0,
-    };
+    let mut d = DebtorRow::new(call.org_id(), "", String::new(), String::new(), &now);
     apply_common(&call, &mut d, &mut fields);
     fields.finish()?;
     if let Some(document) = document {

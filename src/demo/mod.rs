@@ -61,38 +61,18 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
     for d in DEBTORS {
         let document = parse_document(d.document)
             .map_err(|e| AdminError::Invalid(format!("demo document {}: {e}", d.document)))?;
-        let row = DebtorRow {
-            id: new_id("dbt"),
-            organization_id: org_id.to_string(),
-            external_id: None,
-            person_type: document.person_type.as_str().to_string(),
-            name: d.name.to_string(),
-            document: document.value,
-            email: d.email.map(str::to_string),
-            phone: d.phone.map(str::to_string),
-            mobile: d.mobile.map(str::to_string),
-            address: d.address.as_ref().map(|a| {
-                json!({
-                    "zipcode": a.zipcode, "street": a.street, "number": a.number, "complement": a.complement,
-                    "neighborhood": a.neighborhood, "city": a.city, "state": a.state, "country": "BR",
-                })
-            }),
-            birth_date: None,
-            opt_out_email: false,
-            opt_out_sms: false,
-            opt_out_whatsapp: false,
-            credit_bureau_blocked: false,
-            status: "active".into(),
-            archived_at: None,
-            tags: json!(d.tags),
-            metadata: json!({}),
-            version: 1,
-            created_at: stamp.clone(),
-            updated_at: stamp.clone(),
-            open_cents: 0,
-            overdue_cents: 0,
-            open_charges: 0,
-        };
+        let mut row =
+            DebtorRow::new(org_id, document.person_type.as_str(), document.value, d.name.to_string(), &stamp);
+        row.email = d.email.map(str::to_string);
+        row.phone = d.phone.map(str::to_string);
+        row.mobile = d.mobile.map(str::to_string);
+        row.address = d.address.as_ref().map(|a| {
+            json!({
+                "zipcode": a.zipcode, "street": a.street, "number": a.number, "complement": a.complement,
+                "neighborhood": a.neighborhood, "city": a.city, "state": a.state, "country": "BR",
+            })
+        });
+        row.tags = json!(d.tags);
         store
             .insert_debtor(&row, &system_event(org_id, "debtor.db.created", "debtor", &row.id, &stamp))
             .await?;

@@ -3,8 +3,8 @@
 use serde_json::Value;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
-use super::debtors::escape_like;
 use super::events::{NewEvent, insert_event};
+use super::listing::{ListWindow, fetch_page, push_cmp, push_in, push_window};
 use super::{Store, StoreResult};
 
 /// A charge as stored.
@@ -43,18 +43,18 @@ pub struct ChargeRow {
 /// Filters of the charge list.
 #[derive(Debug, Default)]
 pub struct ChargeFilter {
-    pub q: Option<String>,
+    /// Search, creation range, order and window.
+    pub window: ListWindow,
+    /// `status IN (…)`.
     pub statuses: Vec<String>,
+    /// `dunning_status IN (…)`.
     pub dunning_statuses: Vec<String>,
+    /// `debtor_id IN (…)`.
     pub debtor_ids: Vec<String>,
+    /// Due on or after.
     pub due_from: Option<String>,
+    /// Due on or before.
     pub due_to: Option<String>,
-    pub created_from: Option<String>,
-    pub created_before: Option<String>,
-    pub sort_by: String,
-    pub descending: bool,
-    pub limit: i64,
-    pub offset: i64,
 }
 
 const SELECT: &str = "SELECT c.*, d.name AS debtor_name FROM charges c JOIN debtors d ON d.id = c.debtor_id";
@@ -116,21 +116,10 @@ impl Store {
 
     /// A page of charges and the total count.
     pub async fn charges(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<(Vec<ChargeRow>, i64)> {
-        let mut count = QueryBuilder::<Sqlite>::new(
-            "SELECT COUNT(*) FROM charges c JOIN debtors d ON d.id = c.debtor_id",
-        );
-        push_where(&mut count, org_id, filter);
-        let total: i64 = count.build_query_scalar().fetch_one(&self.pool).await?;
-
-        let mut page = QueryBuilder::<Sqlite>::new(SELECT);
-        push_where(&mut page, org_id, filter);
-        let direction = if filter.descending { "DESC" } else { "ASC" };
-        page.push(format!(" ORDER BY {} {direction}, c.id {direction} LIMIT ", sort_column(&filter.sort_by)));
-        page.push_bind(filter.limit);
-        page.push(" OFFSET ");
-        page.push_bind(filter.offset);
-        let rows = page.build().fetch_all(&self.pool).await?;
-        Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
+        let order = (sort_column(&filter.window.sort_by), "c.id");
+        let filters = |q: &mut QueryBuilder<Sqlite>| push_where(q, org_id, filter);
+        let from = "FROM charges c JOIN debtors d ON d.id = c.debtor_id";
+        fetch_page(&self.pool, from, SELECT, filters, order, &filter.window, from_row).await
     }
 
     /// Inserts a charge and its event.
@@ -220,34 +209,10 @@ fn bind_charge<'q>(query: Query<'q>, c: &'q ChargeRow) -> Query<'q> {
 }
 
 fn push_where(q: &mut QueryBuilder<Sqlite>, org_id: &str, f: &ChargeFilter) {
-    q.push(" WHERE c.organization_id = ").push_bind(org_id.to_string());
-    if let Some(prefix) = &f.q {
-        let like = format!("{}%", escape_like(prefix));
-        q.push(" AND (c.id LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
-        q.push(" OR c.external_id LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
-        q.push(" OR d.name LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
-        q.push(" OR d.document LIKE ").push_bind(like).push(" ESCAPE '\\')");
-    }
-    for (column, values) in
-        [("c.status", &f.statuses), ("c.dunning_status", &f.dunning_statuses), ("c.debtor_id", &f.debtor_ids)]
-    {
-        if !values.is_empty() {
-            q.push(format!(" AND {column} IN ("));
-            let mut list = q.separated(", ");
-            for v in values {
-                list.push_bind(v.clone());
-            }
-            q.push(")");
-        }
-    }
-    for (clause, value) in [
-        (" AND c.due_date >= ", &f.due_from),
-        (" AND c.due_date <= ", &f.due_to),
-        (" AND c.created_at >= ", &f.created_from),
-        (" AND c.created_at < ", &f.created_before),
-    ] {
-        if let Some(v) = value {
-            q.push(clause).push_bind(v.clone());
-        }
-    }
+    push_window(q, "c", org_id, &f.window, &["c.id", "c.external_id", "d.name", "d.document"]);
+    push_in(q, "c.status", &f.statuses);
+    push_in(q, "c.dunning_status", &f.dunning_statuses);
+    push_in(q, "c.debtor_id", &f.debtor_ids);
+    push_cmp(q, "c.due_date", ">=", f.due_from.as_ref());
+    push_cmp(q, "c.due_date", "<=", f.due_to.as_ref());
 }

@@ -4,6 +4,7 @@ use serde_json::Value;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
 use super::events::{NewEvent, insert_event};
+use super::listing::{ListWindow, fetch_page, push_cmp, push_in, push_window};
 use super::{Store, StoreError, StoreResult, is_unique_violation};
 
 /// A debtor as stored, with its charge summary.
@@ -39,19 +40,48 @@ pub struct DebtorRow {
     pub open_charges: i64,
 }
 
+impl DebtorRow {
+    /// A new active debtor (version 1, no contact data, no charges).
+    pub fn new(organization_id: &str, person_type: &str, document: String, name: String, now: &str) -> Self {
+        Self {
+            id: crate::domain::ids::new_id("dbt"),
+            organization_id: organization_id.to_string(),
+            external_id: None,
+            person_type: person_type.to_string(),
+            name,
+            document,
+            email: None,
+            phone: None,
+            mobile: None,
+            address: None,
+            birth_date: None,
+            opt_out_email: false,
+            opt_out_sms: false,
+            opt_out_whatsapp: false,
+            credit_bureau_blocked: false,
+            status: "active".into(),
+            archived_at: None,
+            tags: Value::Array(Vec::new()),
+            metadata: Value::Object(serde_json::Map::new()),
+            version: 1,
+            created_at: now.to_string(),
+            updated_at: now.to_string(),
+            open_cents: 0,
+            overdue_cents: 0,
+            open_charges: 0,
+        }
+    }
+}
+
 /// Filters of the debtor list.
 #[derive(Debug, Default)]
 pub struct DebtorFilter {
-    pub q: Option<String>,
+    /// Search, creation range, order and window.
+    pub window: ListWindow,
+    /// `status IN (…)`.
     pub statuses: Vec<String>,
+    /// `natural` or `legal`.
     pub person_type: Option<String>,
-    pub created_from: Option<String>,
-    pub created_before: Option<String>,
-    /// A column of the whitelist in `sort_column`.
-    pub sort_by: String,
-    pub descending: bool,
-    pub limit: i64,
-    pub offset: i64,
 }
 
 const SELECT: &str = "SELECT d.*, \
@@ -123,19 +153,9 @@ impl Store {
 
     /// A page of debtors and the total count.
     pub async fn debtors(&self, org_id: &str, filter: &DebtorFilter) -> StoreResult<(Vec<DebtorRow>, i64)> {
-        let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM debtors d");
-        push_where(&mut count, org_id, filter);
-        let total: i64 = count.build_query_scalar().fetch_one(&self.pool).await?;
-
-        let mut page = QueryBuilder::<Sqlite>::new(SELECT);
-        push_where(&mut page, org_id, filter);
-        let direction = if filter.descending { "DESC" } else { "ASC" };
-        page.push(format!(" ORDER BY {} {direction}, d.id {direction} LIMIT ", sort_column(&filter.sort_by)));
-        page.push_bind(filter.limit);
-        page.push(" OFFSET ");
-        page.push_bind(filter.offset);
-        let rows = page.build().fetch_all(&self.pool).await?;
-        Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
+        let order = (sort_column(&filter.window.sort_by), "d.id");
+        let filters = |q: &mut QueryBuilder<Sqlite>| push_where(q, org_id, filter);
+        fetch_page(&self.pool, "FROM debtors d", SELECT, filters, order, &filter.window, from_row).await
     }
 
     /// Inserts a debtor and its event.
@@ -257,33 +277,7 @@ fn bind_debtor<'q>(query: Query<'q>, d: &'q DebtorRow) -> Query<'q> {
 }
 
 fn push_where(q: &mut QueryBuilder<Sqlite>, org_id: &str, f: &DebtorFilter) {
-    q.push(" WHERE d.organization_id = ").push_bind(org_id.to_string());
-    if let Some(prefix) = &f.q {
-        let like = format!("{}%", escape_like(prefix));
-        q.push(" AND (d.id LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
-        q.push(" OR d.name LIKE ").push_bind(like.clone()).push(" ESCAPE '\\'");
-        q.push(" OR d.document LIKE ").push_bind(like).push(" ESCAPE '\\')");
-    }
-    if !f.statuses.is_empty() {
-        q.push(" AND d.status IN (");
-        let mut list = q.separated(", ");
-        for s in &f.statuses {
-            list.push_bind(s.clone());
-        }
-        q.push(")");
-    }
-    if let Some(t) = &f.person_type {
-        q.push(" AND d.person_type = ").push_bind(t.clone());
-    }
-    if let Some(from) = &f.created_from {
-        q.push(" AND d.created_at >= ").push_bind(from.clone());
-    }
-    if let Some(before) = &f.created_before {
-        q.push(" AND d.created_at < ").push_bind(before.clone());
-    }
-}
-
-/// Escapes LIKE wildcards so a search prefix matches literally.
-pub(crate) fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+    push_window(q, "d", org_id, &f.window, &["d.id", "d.name", "d.document"]);
+    push_in(q, "d.status", &f.statuses);
+    push_cmp(q, "d.person_type", "=", f.person_type.as_ref());
 }

@@ -5,6 +5,7 @@ mod charges;
 mod debtors;
 mod events;
 mod idempotency;
+mod listing;
 mod orgs;
 mod secrets;
 mod tokens;
@@ -19,6 +20,7 @@ pub use charges::{ChargeFilter, ChargeRow};
 pub use debtors::{DebtorFilter, DebtorRow};
 pub use events::NewEvent;
 pub use idempotency::IdempotencyRecord;
+pub use listing::ListWindow;
 pub use orgs::OrganizationRow;
 pub use tokens::NewToken;
 
