@@ -1,0 +1,176 @@
+//! The generator's refusals: every spec mistake the build must stop on, with a message that
+//! names the operation. `codegen/` is compiled here exactly as build.rs compiles it.
+
+#[path = "../codegen/model.rs"]
+#[allow(dead_code)]
+mod model;
+#[path = "../codegen/render.rs"]
+#[allow(dead_code)]
+mod render;
+#[path = "../codegen/schema.rs"]
+#[allow(dead_code)]
+mod schema;
+
+use serde_json::{Value, json};
+
+fn spec() -> Value {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/v1.yaml")).expect("spec");
+    yaml_serde::from_str(&text).expect("the spec is YAML")
+}
+
+/// The generator's verdict on a changed spec (JSON is YAML).
+fn generate(spec: &Value) -> Result<Vec<(&'static str, String)>, String> {
+    let api = model::Api::from_yaml(&spec.to_string()).map_err(|e| e.to_string())?;
+    render::render_all(&api).map_err(|e| e.to_string())
+}
+
+fn refused(spec: &Value) -> String {
+    match generate(spec) {
+        Ok(_) => panic!("the generator accepted a broken spec"),
+        Err(message) => message,
+    }
+}
+
+fn op<'a>(spec: &'a mut Value, path: &str, method: &str) -> &'a mut Value {
+    &mut spec["paths"][path][method]
+}
+
+#[test]
+fn the_real_spec_generates_the_committed_catalogue() {
+    let files = generate(&spec()).expect("the spec generates");
+    let catalogue = files.iter().find(|(name, _)| *name == "catalogue.json").expect("catalogue");
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/tools.json")).unwrap();
+    assert_eq!(catalogue.1, committed);
+}
+
+#[test]
+fn refuses_a_missing_operation_id() {
+    let mut s = spec();
+    op(&mut s, "/v1/me", "get").as_object_mut().unwrap().remove("operationId");
+    assert!(refused(&s).contains("GET /v1/me: missing operationId"));
+}
+
+#[test]
+fn refuses_a_missing_x_mcp_block_or_scope() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get").as_object_mut().unwrap().remove("x-mcp");
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_list") && message.contains("missing x-mcp block"),
+        "{message}"
+    );
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"].as_object_mut().unwrap().remove("scope");
+    assert!(refused(&s).contains("operation charges_list (GET /v1/charges): missing x-mcp.scope"));
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["scope"] = json!("dunning.everything");
+    assert!(refused(&s).contains("not a known scope"));
+}
+
+#[test]
+fn refuses_a_destructive_operation_without_confirmation() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges/{id}/cancel", "post")["x-mcp"].as_object_mut().unwrap().remove("confirm");
+    let message = refused(&s);
+    assert!(message.contains("operation charges_cancel") && message.contains("x-mcp.confirm"), "{message}");
+}
+
+#[test]
+fn refuses_a_tool_name_collision() {
+    let mut s = spec();
+    op(&mut s, "/v1/debtors", "get")["operationId"] = json!("charges_list");
+    assert!(refused(&s).contains("tool name dunning_charges_list is used twice"));
+}
+
+#[test]
+fn refuses_a_name_over_64_characters() {
+    let mut s = spec();
+    let long = "charges_".to_string() + &"x".repeat(49);
+    op(&mut s, "/v1/charges", "get")["operationId"] = json!(long);
+    let message = refused(&s);
+    assert!(message.contains(&format!("dunning_{long} is 65 characters, over the limit of 64")), "{message}");
+}
+
+#[test]
+fn refuses_a_path_parameter_colliding_with_a_body_or_query_field() {
+    let mut s = spec();
+    s["components"]["schemas"]["ChargeUpdate"]["properties"]["id"] = json!({ "type": "string" });
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_update") && message.contains("body field id collides"),
+        "{message}"
+    );
+
+    let mut s = spec();
+    let params = op(&mut s, "/v1/charges/{id}", "get")["parameters"].as_array_mut().unwrap();
+    params.push(json!({ "name": "id", "in": "query", "schema": { "type": "string" } }));
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_get") && message.contains("parameter id is declared twice"),
+        "{message}"
+    );
+}
+
+#[test]
+fn refuses_refs_outside_the_document_and_other_versions() {
+    let mut s = spec();
+    op(&mut s, "/v1/me", "get")["responses"]["200"] = json!({ "$ref": "https://example.com/x.yaml#/Me" });
+    assert!(refused(&s).contains("must point into #/components/responses/"));
+
+    let mut s = spec();
+    s["openapi"] = json!("3.1.0");
+    assert!(refused(&s).contains("3.0"));
+}
+
+#[test]
+fn schemas_become_self_contained_json_schema_2020_12() {
+    let files = generate(&spec()).expect("the spec generates");
+    let catalogue: Value =
+        serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
+    fn keys(value: &Value, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    found.push(k.clone());
+                    keys(v, found);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| keys(v, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    keys(&catalogue, &mut found);
+    for keyword in ["$ref", "nullable", "example", "discriminator"] {
+        assert!(!found.iter().any(|k| k == keyword), "no OpenAPI-only keyword {keyword}");
+    }
+    let update = catalogue["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "dunning_debtors_update")
+        .unwrap();
+    let email = &update["inputSchema"]["properties"]["email"];
+    assert_eq!(email["type"], json!(["string", "null"]), "nullable becomes a null type: {email}");
+    let address = &update["inputSchema"]["properties"]["address"];
+    assert_eq!(
+        address["type"],
+        json!(["object", "null"]),
+        "allOf with one $ref is merged, then made nullable"
+    );
+    assert_eq!(address["additionalProperties"], false, "closed at every level");
+    assert_eq!(update["inputSchema"]["additionalProperties"], false);
+}
+
+#[test]
+fn string_data_cannot_break_out_of_the_generated_code() {
+    let mut s = spec();
+    op(&mut s, "/v1/me", "get")["summary"] = json!("Who \"am\" I? \\ }]; panic!(\"x\"); //");
+    let files = generate(&s).expect("quotes and backslashes are escaped");
+    let operations = &files.iter().find(|(n, _)| *n == "operations.rs").unwrap().1;
+    assert!(operations.contains(r#"title: "Who \"am\" I? \\ }]; panic!(\"x\"); //""#), "{operations}");
+}
