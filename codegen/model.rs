@@ -221,6 +221,9 @@ impl Op {
             .and_then(Value::as_str)
             .ok_or_else(|| fail("missing tag (it names the handler module)".into()))?
             .to_string();
+        if tag.is_empty() || !tag.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+            return Err(fail(format!("tag {tag} must be snake_case: it names the handler module")));
+        }
         let title = str_field(raw, "summary").ok_or_else(|| fail("missing summary".into()))?.to_string();
         let description = str_field(raw, "description")
             .ok_or_else(|| fail("missing description".into()))?

@@ -72,6 +72,7 @@ pub async fn create_token(
     if store.organization(org_id).await?.is_none() {
         return Err(AdminError::UnknownOrganization(org_id.to_string()));
     }
+    let expires_at = now_plus(expires_in)?;
     let (token, token_hash) = mint_token().map_err(|e| AdminError::Random(e.to_string()))?;
     let now = OffsetDateTime::now_utc();
     store
@@ -83,9 +84,17 @@ pub async fn create_token(
             client_id: None,
             scopes,
             audience: audience.to_string(),
-            expires_at: format_timestamp(now + expires_in),
+            expires_at: format_timestamp(expires_at),
             created_at: format_timestamp(now),
         })
         .await?;
     Ok(token)
+}
+
+/// Now plus a lifetime, refusing lifetimes past the calendar's end.
+fn now_plus(lifetime: Duration) -> Result<OffsetDateTime, AdminError> {
+    OffsetDateTime::now_utc()
+        .checked_add(lifetime)
+        .filter(|t| t.year() <= 9999)
+        .ok_or_else(|| AdminError::Invalid("the expiry is too far in the future".into()))
 }

@@ -58,16 +58,13 @@ async fn common<E: Endpoint>(ep: &E, mut req: Request) -> Response {
         match ep.call(req).await {
             Ok(resp) => resp.into_response(),
             Err(err) => {
+                // No operation answers this path, or this method on it: both are an operation
+                // that does not exist, in the error vocabulary of the spec.
                 let api_err = match err.status().as_u16() {
-                    404 => ApiError::NotFound("route"),
-                    405 => ApiError::BadRequest("method not allowed on this path".into()),
+                    404 | 405 => ApiError::NotFound("operation"),
                     _ => ApiError::BadRequest("the request could not be read".into()),
                 };
-                let mut resp = error_response(&api_err, &request_id);
-                if err.status().as_u16() == 405 {
-                    resp.set_status(err.status());
-                }
-                resp
+                error_response(&api_err, &request_id)
             }
         }
     };

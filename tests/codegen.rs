@@ -174,3 +174,14 @@ fn string_data_cannot_break_out_of_the_generated_code() {
     let operations = &files.iter().find(|(n, _)| *n == "operations.rs").unwrap().1;
     assert!(operations.contains(r#"title: "Who \"am\" I? \\ }]; panic!(\"x\"); //""#), "{operations}");
 }
+
+#[test]
+fn refuses_a_tag_that_cannot_name_a_module() {
+    let mut s = spec();
+    op(&mut s, "/v1/me", "get")["tags"] = json!(["Me Too"]);
+    let message = refused(&s);
+    assert!(
+        message.contains("operation me") && message.contains("tag Me Too must be snake_case"),
+        "{message}"
+    );
+}

@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 use super::error::{ApiError, ApiResult};
 use crate::app::App;
 use crate::auth::Principal;
-use crate::domain::dates::{format_date, parse_date};
+use crate::domain::dates::{organization_day_start, parse_date};
 use crate::domain::money;
 use crate::operations::Operation;
 use crate::store::ListWindow;
@@ -80,8 +80,8 @@ impl Call {
         let (page, per_page, offset) = self.page();
         let window = ListWindow {
             q: self.query_str("q").map(str::to_string),
-            created_from: self.query_str("created_from").map(str::to_string),
-            created_before: self.query_str("created_to").map(day_after),
+            created_from: self.query_str("created_from").map(|d| day_start(d, 0)),
+            created_before: self.query_str("created_to").map(|d| day_start(d, 1)),
             sort_by: self.query_str("sort_by").unwrap_or("created_at").to_string(),
             descending: self.sort_desc(),
             limit: per_page,
@@ -118,9 +118,15 @@ impl Call {
     }
 }
 
-/// The exclusive upper bound of a `*_to` date filter over timestamps: the next day.
-fn day_after(date: &str) -> String {
-    parse_date(date).ok().and_then(|d| d.next_day()).map(format_date).unwrap_or_else(|| date.to_string())
+/// The first instant (UTC) of a date filter's day, `plus_days` later, in the organization's
+/// time zone: `created_from` is inclusive, `created_to` ends where the next day starts. The
+/// query schema already checked the date format.
+fn day_start(date: &str, plus_days: i64) -> String {
+    parse_date(date)
+        .ok()
+        .and_then(|d| d.checked_add(time::Duration::days(plus_days)))
+        .map(organization_day_start)
+        .unwrap_or_else(|| date.to_string())
 }
 
 /// The ETag of an object version.

@@ -1,7 +1,7 @@
 //! /v1/charges: what a debtor owes, and its life from pending to paid or canceled.
 
 use serde_json::{Value, json};
-use time::{Date, OffsetDateTime, UtcOffset};
+use time::{Date, OffsetDateTime};
 
 use super::fields::Fields;
 use super::{ApiError, ApiResult, Call, Reply, changes, event};
@@ -19,10 +19,9 @@ const CONSUMER_MAX_FINE: i64 = 200;
 const DEFAULT_FINE: i64 = 200;
 const DEFAULT_INTEREST: i64 = 100;
 
-/// Today in the organization's time zone. America/Sao_Paulo has kept UTC−3 all year since
-/// 2019, the only zone organizations have so far.
+/// Today in the organization's time zone.
 pub(crate) fn today(now: OffsetDateTime) -> Date {
-    now.to_offset(UtcOffset::from_hms(-3, 0, 0).unwrap_or(UtcOffset::UTC)).date()
+    crate::domain::dates::organization_today(now)
 }
 
 /// The public JSON of a charge on `today`.
@@ -98,7 +97,7 @@ async fn save(
     }
     let evt = event(call, code, "charge", &after.id, data);
     if !call.app.store.update_charge(&after, before.version, &evt).await? {
-        return Err(ApiError::Conflict("the charge changed while this request ran; retry".into()));
+        return Err(ApiError::Concurrent("charge"));
     }
     Ok(after)
 }

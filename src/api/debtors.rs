@@ -174,7 +174,7 @@ async fn save(
     }
     let evt = event(call, code, "debtor", &after.id, data);
     if !call.app.store.update_debtor(&after, before.version, &evt).await? {
-        return Err(ApiError::Conflict("the debtor changed while this request ran; retry".into()));
+        return Err(ApiError::Concurrent("debtor"));
     }
     Ok(after)
 }
@@ -226,7 +226,7 @@ pub async fn debtors_delete(call: Call) -> ApiResult<Reply> {
         json!({ "object": debtor_json(&d), "changes": {} }),
     );
     if !call.app.store.delete_debtor(call.org_id(), &d.id, d.version, &evt).await? {
-        return Err(ApiError::Conflict("the debtor changed while this request ran; retry".into()));
+        return Err(ApiError::Concurrent("debtor"));
     }
     Ok(Reply::NoContent)
 }

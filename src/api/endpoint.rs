@@ -18,6 +18,8 @@ use crate::app::{App, MAX_BODY_BYTES, RequestId};
 use crate::auth::Principal;
 use crate::operations::{Operation, ParamKind};
 
+/// The most values a comma-separated filter takes.
+const MAX_CSV_VALUES: usize = 100;
 /// The longest idempotency key accepted.
 const MAX_IDEMPOTENCY_KEY: usize = 255;
 
@@ -103,17 +105,20 @@ where
         Claim::Replay(stored) => Ok(stored.into_response()),
         Claim::Started => {
             let org_id = call.org_id().to_string();
+            let guard = idempotency::ClaimGuard::new(&app.store, &org_id, &key);
             let stored = match handler(call).await {
                 Ok(reply) => idempotency::Stored::from_reply(&reply),
-                // A field the handler refused changed nothing: like a request the schema
-                // refused, it is not stored, so the caller can fix it and retry under its key.
-                Err(err @ ApiError::Validation(_)) => {
+                // Refusals that changed nothing and ask for a fix or a retry (a field the handler
+                // refused, a concurrent change) are not stored, like a request the schema refused.
+                Err(err) if err.changed_nothing() => {
                     app.store.idempotency_release(&org_id, &key).await?;
+                    guard.disarm();
                     return Err(err);
                 }
                 Err(err) => idempotency::Stored::from_error(&err, request_id),
             };
             idempotency::finish(&app.store, &org_id, &key, &stored).await?;
+            guard.disarm();
             Ok(stored.into_first_response())
         }
     }
@@ -154,7 +159,14 @@ pub fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
                     continue;
                 }
             },
-            Some(ParamKind::String) | None => Value::String(value.into_owned()),
+            Some(ParamKind::String) | None => {
+                // Each value of a CSV filter becomes a bound parameter: keep the list bounded.
+                if value.split(',').count() > MAX_CSV_VALUES {
+                    errors.push(FieldError::new(&name, format!("takes at most {MAX_CSV_VALUES} values")));
+                    continue;
+                }
+                Value::String(value.into_owned())
+            }
         };
         if query.insert(name.clone(), typed).is_some() {
             errors.push(FieldError::new(&name, "is given more than once (use commas for several values)"));

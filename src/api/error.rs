@@ -69,6 +69,9 @@ pub enum ApiError {
     /// 409: the request conflicts with existing data.
     #[error("{0}")]
     Conflict(String),
+    /// 409: the object changed while the request ran; nothing was written and a retry can work.
+    #[error("the {0} changed while this request ran; nothing was changed, retry")]
+    Concurrent(&'static str),
     /// 412: If-Match does not match the object's ETag.
     #[error("the object changed: its ETag is now {current}")]
     PreconditionFailed {
@@ -110,6 +113,12 @@ impl ApiError {
         Self::Validation(vec![FieldError::new(field, message)])
     }
 
+    /// Whether the refusal left everything as it was and asks the caller to fix or retry the
+    /// request (such answers are not kept under an idempotency key).
+    pub fn changed_nothing(&self) -> bool {
+        matches!(self, Self::Validation(_) | Self::Concurrent(_))
+    }
+
     /// The stable code of the error.
     pub fn code(&self) -> &'static str {
         match self {
@@ -119,7 +128,7 @@ impl ApiError {
             Self::InsufficientScope { .. } => "INSUFFICIENT_SCOPE",
             Self::NotFound(_) => "NOT_FOUND",
             Self::InvalidState { .. } => "INVALID_STATE",
-            Self::Conflict(_) => "CONFLICT",
+            Self::Conflict(_) | Self::Concurrent(_) => "CONFLICT",
             Self::PreconditionFailed { .. } => "PRECONDITION_FAILED",
             Self::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
@@ -137,7 +146,7 @@ impl ApiError {
             Self::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             Self::InsufficientScope { .. } => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::InvalidState { .. } | Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::InvalidState { .. } | Self::Conflict(_) | Self::Concurrent(_) => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,

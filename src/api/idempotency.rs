@@ -17,6 +17,8 @@ use crate::store::{IdempotencyRecord, Store};
 
 /// How long a key is remembered.
 pub const RETENTION: Duration = Duration::hours(24);
+/// A claim still unanswered after this long belongs to a request that died; it is taken over.
+pub const ABANDONED_AFTER: Duration = Duration::seconds(60);
 
 /// The outcome of presenting a key.
 pub enum Claim {
@@ -113,7 +115,8 @@ pub fn fingerprint(
     crate::auth::hex(&hasher.finalize())
 }
 
-fn canonical(value: &Value) -> String {
+/// JSON with object keys sorted at every level: equal documents give equal text.
+pub fn canonical(value: &Value) -> String {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
@@ -138,8 +141,9 @@ pub async fn claim(
     fingerprint: &str,
     now: OffsetDateTime,
 ) -> ApiResult<Claim> {
-    // Expired keys are forgotten first, so a key is reusable after the retention period.
-    store.idempotency_forget_before(org_id, key, now - RETENTION).await?;
+    // Expired and abandoned keys are forgotten first, so a key is reusable after the retention
+    // period and a request that died does not lock its key.
+    store.idempotency_forget_stale(org_id, key, now - RETENTION, now - ABANDONED_AFTER).await?;
     if store.idempotency_start(org_id, key, operation_id, fingerprint, now).await? {
         return Ok(Claim::Started);
     }
@@ -154,24 +158,22 @@ pub async fn claim(
         };
     };
     let IdempotencyRecord { fingerprint: stored_fingerprint, operation_id: stored_op, response } = record;
+    // While the first request runs its outcome is unknown: any request with the key waits.
+    let Some(response) = response else {
+        return Err(ApiError::Conflict(
+            "this idempotency key is in use by a request that is still running".into(),
+        ));
+    };
     if stored_fingerprint != fingerprint || stored_op != operation_id {
         return Err(ApiError::IdempotencyKeyReused);
     }
-    match response {
-        None => Err(ApiError::Conflict(
-            "this idempotency key is in use by a request that is still running".into(),
-        )),
-        Some(response) => {
-            let stored: StoredRow =
-                serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?;
-            Ok(Claim::Replay(Stored {
-                status: stored.status,
-                etag: stored.etag,
-                body: stored.body,
-                headers: stored.headers,
-            }))
-        }
-    }
+    let stored: StoredRow = serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    Ok(Claim::Replay(Stored {
+        status: stored.status,
+        etag: stored.etag,
+        body: stored.body,
+        headers: stored.headers,
+    }))
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -180,6 +182,44 @@ struct StoredRow {
     etag: Option<String>,
     body: Option<String>,
     headers: Vec<(String, String)>,
+}
+
+/// Releases a started key if its request ends without an answer to store (the handler future
+/// dropped when the client went away, or a panic): the key must not stay "still running".
+pub struct ClaimGuard {
+    store: Store,
+    org_id: String,
+    key: String,
+    armed: bool,
+}
+
+impl ClaimGuard {
+    /// Guards a started key.
+    pub fn new(store: &Store, org_id: &str, key: &str) -> Self {
+        Self { store: store.clone(), org_id: org_id.to_string(), key: key.to_string(), armed: true }
+    }
+
+    /// The key was answered or released on purpose: nothing to undo.
+    pub fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for ClaimGuard {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let (store, org_id, key) =
+            (self.store.clone(), std::mem::take(&mut self.org_id), std::mem::take(&mut self.key));
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(e) = store.idempotency_release(&org_id, &key).await {
+                    tracing::warn!(error = %e, "could not release an abandoned idempotency key");
+                }
+            });
+        }
+    }
 }
 
 /// Stores the answer of a started key.

@@ -16,6 +16,7 @@ pub mod me;
 pub use call::{Call, Reply, etag};
 pub use endpoint::{endpoint, error_response, read_query, reply_response, validate_body};
 pub use error::{ApiError, ApiResult, FieldError};
+pub use idempotency::canonical;
 pub use routes::v1_routes;
 pub use validation::{schemas, suggest, warm_up};
 

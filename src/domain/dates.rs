@@ -11,6 +11,23 @@ use time::{Date, Month, OffsetDateTime, UtcOffset};
 
 use super::error::DomainError;
 
+/// The UTC offset of the organizations' time zone. Every organization is in
+/// America/Sao_Paulo so far, which has kept UTC−3 all year since 2019 (no DST).
+pub const ORGANIZATION_OFFSET: UtcOffset = match UtcOffset::from_hms(-3, 0, 0) {
+    Ok(offset) => offset,
+    Err(_) => UtcOffset::UTC,
+};
+
+/// The calendar day of `now` in the organizations' time zone.
+pub fn organization_today(now: OffsetDateTime) -> Date {
+    now.to_offset(ORGANIZATION_OFFSET).date()
+}
+
+/// The first instant of a calendar day in the organizations' time zone, as a UTC timestamp.
+pub fn organization_day_start(day: Date) -> String {
+    format_timestamp(day.midnight().assume_offset(ORGANIZATION_OFFSET))
+}
+
 /// Parses a strict `YYYY-MM-DD` date (exactly 10 characters, zero-padded, a real calendar day).
 pub fn parse_date(input: &str) -> Result<Date, DomainError> {
     let b = input.as_bytes();

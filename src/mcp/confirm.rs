@@ -18,6 +18,7 @@ use super::fence;
 use super::methods::{Context, Kind, Outcome};
 use super::tools::{Split, endpoint_result, error_result};
 use super::wire::RpcError;
+use crate::api::{canonical, etag};
 use crate::auth::hex;
 use crate::domain::dates::{format_date_br, format_timestamp, parse_date};
 use crate::domain::money::{cents_from_json, format_brl};
@@ -30,8 +31,8 @@ const INPUT_KEY: &str = "confirm";
 
 /// Whether the call may run now.
 pub enum Gate {
-    /// Confirmed: run the tool.
-    Proceed,
+    /// Confirmed: run the tool, on the version of the object the user saw (its ETag).
+    Proceed(Option<String>),
     /// Answer this instead (a question, a refusal or a decline).
     Answer(Outcome),
 }
@@ -58,9 +59,8 @@ fn can_confirm(era: &Era) -> bool {
 }
 
 fn digest(tool: &str, args: &Map<String, Value>) -> String {
-    // serde_json keeps insertion order; sort keys so the same arguments always digest alike.
-    let sorted: std::collections::BTreeMap<&String, &Value> = args.iter().collect();
-    hex(&Sha256::digest(format!("{tool}\n{}", json!(sorted)).as_bytes()))
+    // Canonical (sorted) JSON: the same arguments digest alike in any key order.
+    hex(&Sha256::digest(format!("{tool}\n{}", canonical(&Value::Object(args.clone()))).as_bytes()))
 }
 
 fn principal_id(ctx: &Context<'_>) -> String {
@@ -95,7 +95,13 @@ pub async fn gate(
     // binds the state (a change in between invalidates the confirmation).
     let target = match confirm.target.and_then(by_operation_id) {
         Some(target_op) => {
-            let answer = ctx.dispatcher.call(ctx.caller, target_op, &split.path, &Map::new(), None).await;
+            // Reading the object is part of this call, which the caller may run: it does not
+            // need the GET's own scope (a write-only token can still confirm a cancel).
+            let mut reader = ctx.caller.clone();
+            if let Some(scope) = target_op.scope.filter(|s| !reader.principal.has_scope(s)) {
+                reader.principal.scopes.push(scope.to_string());
+            }
+            let answer = ctx.dispatcher.call(&reader, target_op, &split.path, &Map::new(), None).await;
             if !answer.status.is_success() {
                 return endpoint_result(ctx, target_op, split, answer).map(Gate::Answer);
             }
@@ -136,7 +142,7 @@ pub async fn gate(
             // presentation did not get it.
             if store.consume_nonce(&state.nonce, &format_timestamp(now)).await.map_err(internal)? {
                 if accepted {
-                    return Ok(Gate::Proceed);
+                    return Ok(Gate::Proceed(version.map(etag)));
                 }
                 return Ok(Gate::Answer(error_result(
                     ctx,

@@ -84,6 +84,19 @@ impl Dispatcher {
         query: &Map<String, Value>,
         body: Option<&Map<String, Value>>,
     ) -> Answer {
+        self.call_if_match(caller, op, path, query, body, None).await
+    }
+
+    /// `call` with an `If-Match` precondition (a confirmed call binds the version confirmed).
+    pub async fn call_if_match(
+        &self,
+        caller: &Caller,
+        op: &Operation,
+        path: &[(&str, String)],
+        query: &Map<String, Value>,
+        body: Option<&Map<String, Value>>,
+        if_match: Option<String>,
+    ) -> Answer {
         let mut uri = op.path.to_string();
         for (name, value) in path {
             uri = uri.replace(&format!("{{{name}}}"), &encode_segment(value));
@@ -97,6 +110,9 @@ impl Dispatcher {
         }
         let method: Method = op.method.as_poem();
         let mut builder = Request::builder().method(method).uri_str(&uri);
+        if let Some(etag) = if_match {
+            builder = builder.header("If-Match", etag);
+        }
         let request = match body {
             Some(body) => {
                 builder = builder.content_type("application/json");

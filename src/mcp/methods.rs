@@ -93,6 +93,12 @@ pub async fn handle(
     params: &Map<String, Value>,
 ) -> Result<Outcome, RpcError> {
     let stateless = ctx.era.is_stateless();
+    // Nothing is paginated (every list is under 100 items), so any cursor is a bad cursor.
+    let is_list =
+        matches!(method, "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list");
+    if is_list && params.get("cursor").is_some_and(|c| !c.is_null()) {
+        return Err(RpcError::invalid_params("Invalid cursor: this list has a single page"));
+    }
     match method {
         "server/discover" if stateless => Ok(discover(ctx)),
         "initialize" if !stateless => Ok(initialize(ctx)),

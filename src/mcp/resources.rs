@@ -14,7 +14,6 @@ use crate::operations::{OPERATIONS, Operation, ResponseKind};
 /// The guide: how the régua works, statuses, glossary.
 const GUIDE: &str = include_str!("guide.md");
 const GUIDE_URI: &str = "kobana://dunning/guide";
-const ME_URI: &str = "kobana://dunning/me";
 
 fn with_title(ctx: &Context<'_>, mut item: Value, title: &str) -> Value {
     if ctx.era.has_titles() {
@@ -23,20 +22,32 @@ fn with_title(ctx: &Context<'_>, mut item: Value, title: &str) -> Value {
     item
 }
 
-/// `resources/list`: the fixed documents (any valid token reads them).
+/// `resources/list`: the fixed documents: the spec's GETs without path parameters (`me`),
+/// filtered by scope, and the guide (any valid token reads it).
 pub fn list(ctx: &Context<'_>) -> Outcome {
-    let resources = vec![
-        with_title(
-            ctx,
-            json!({ "uri": ME_URI, "name": "me", "description": "The organization, environment and scopes of your token.", "mimeType": "application/json" }),
-            "Who am I",
-        ),
-        with_title(
-            ctx,
-            json!({ "uri": GUIDE_URI, "name": "guide", "description": "How the régua de cobrança works: statuses, guards, glossary (pt-BR/en).", "mimeType": "text/markdown", "size": GUIDE.len() }),
-            "Kobana Dunning guide",
-        ),
-    ];
+    let mut resources: Vec<Value> = OPERATIONS
+        .iter()
+        .filter(|op| allowed(ctx, op))
+        .filter_map(|op| {
+            let uri = op.resource_uri.filter(|uri| !uri.contains('{'))?;
+            Some(with_title(
+                ctx,
+                json!({ "uri": uri, "name": op.operation_id, "description": op.description, "mimeType": mime(op) }),
+                op.title,
+            ))
+        })
+        .collect();
+    resources.push(with_title(
+        ctx,
+        json!({
+            "uri": GUIDE_URI,
+            "name": "guide",
+            "description": "How the régua de cobrança works: statuses, guards, glossary (pt-BR/en).",
+            "mimeType": "text/markdown",
+            "size": GUIDE.len(),
+        }),
+        "Kobana Dunning guide",
+    ));
     Outcome::cacheable(json!({ "resources": resources }))
 }
 
@@ -173,7 +184,7 @@ mod tests {
 
     #[test]
     fn me_is_a_fixed_resource_of_the_spec() {
-        let (op, path) = resolve(ME_URI).expect("me resolves");
+        let (op, path) = resolve("kobana://dunning/me").expect("me resolves");
         assert_eq!(op.operation_id, "me");
         assert!(path.is_empty());
     }

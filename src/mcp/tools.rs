@@ -135,13 +135,27 @@ pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outc
         return Ok(validation_error(ctx, fields));
     }
     let split = split(op, &args);
+    let mut if_match = None;
     if op.confirm.is_some() {
+        // Ask only about a call that can run: a body the endpoint would refuse is refused now,
+        // before the user is asked to confirm it.
+        if let (Some(schema), Some(body)) = (&schemas(op).body, &split.body) {
+            let mut body = body.clone();
+            body.remove("idempotency_key");
+            if let Err(fields) = schema.check(&Value::Object(body)) {
+                return Ok(validation_error(ctx, fields));
+            }
+        }
         match confirm::gate(ctx, op, &args, &split, params).await? {
-            Gate::Proceed => {}
+            Gate::Proceed(version) => if_match = version,
             Gate::Answer(outcome) => return Ok(outcome),
         }
     }
-    let answer = ctx.dispatcher.call(ctx.caller, op, &split.path, &split.query, split.body.as_ref()).await;
+    // A confirmed call runs only on the version the user saw: a change in between is a 412.
+    let answer = ctx
+        .dispatcher
+        .call_if_match(ctx.caller, op, &split.path, &split.query, split.body.as_ref(), if_match)
+        .await;
     endpoint_result(ctx, op, &split, answer)
 }
 

@@ -163,19 +163,19 @@ impl McpEndpoint {
             );
             return Answer::error(err, None, unknown_era);
         }
+        if !value.is_object() {
+            let err =
+                RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, "Invalid Request: not an object");
+            return Answer::error(err, None, unknown_era);
+        }
         let readable_id = value.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
-        let message = match Message::parse(&value) {
-            Ok(m) => m,
-            Err(err) => return Answer::error(err, readable_id.as_ref(), unknown_era),
-        };
-        let id = message.id.clone();
         if !origin_ok {
             let err = RpcError::new(
                 StatusCode::FORBIDDEN,
                 INVALID_REQUEST,
                 "Forbidden: this Origin is not allowed",
             );
-            return Answer::error(err, id.as_ref(), unknown_era);
+            return Answer::error(err, readable_id.as_ref(), unknown_era);
         }
         let token = bearer_token(header(req.headers(), "authorization"));
         let principal = match authenticate(&self.app, token, Audience::Mcp).await {
@@ -189,7 +189,7 @@ impl McpEndpoint {
                     "Unauthorized: a valid bearer token for this server is required",
                 )
                 .with_header("WWW-Authenticate", challenge);
-                return Answer::error(err, id.as_ref(), unknown_era);
+                return Answer::error(err, readable_id.as_ref(), unknown_era);
             }
             Err(e) => {
                 tracing::error!(error = %e, "authentication failed");
@@ -198,9 +198,14 @@ impl McpEndpoint {
                     super::wire::INTERNAL_ERROR,
                     "Internal error",
                 );
-                return Answer::error(err, id.as_ref(), unknown_era);
+                return Answer::error(err, readable_id.as_ref(), unknown_era);
             }
         };
+        let message = match Message::parse(&value) {
+            Ok(m) => m,
+            Err(err) => return Answer::error(err, readable_id.as_ref(), unknown_era),
+        };
+        let id = message.id.clone();
         let era = match era::select(&message, req.headers()) {
             Ok(era) => era,
             Err(err) => return Answer::error(err, id.as_ref(), unknown_era),

@@ -83,19 +83,23 @@ impl Store {
         Ok(())
     }
 
-    /// Forgets a key claimed before `cutoff`.
-    pub async fn idempotency_forget_before(
+    /// Forgets a key claimed before `expired`, or still unanswered since before `abandoned` (its
+    /// request died without finishing: a crash, or a client gone while it ran).
+    pub async fn idempotency_forget_stale(
         &self,
         org_id: &str,
         key: &str,
-        cutoff: OffsetDateTime,
+        expired: OffsetDateTime,
+        abandoned: OffsetDateTime,
     ) -> StoreResult<()> {
         sqlx::query(
-            "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND created_at < $3",
+            "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 \
+             AND (created_at < $3 OR (response IS NULL AND created_at < $4))",
         )
         .bind(org_id)
         .bind(key)
-        .bind(format_timestamp(cutoff))
+        .bind(format_timestamp(expired))
+        .bind(format_timestamp(abandoned))
         .execute(&self.pool)
         .await?;
         Ok(())

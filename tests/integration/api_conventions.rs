@@ -684,3 +684,40 @@ async fn malformed_and_unknown_ids_are_not_found() {
     assert_eq!(r.status, 404, "{}", r.body);
     assert_eq!(r.code(), "NOT_FOUND");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_idempotency_claim_is_taken_over() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    // A request that claimed the key two minutes ago and died before answering.
+    let long_ago = time::OffsetDateTime::now_utc() - time::Duration::minutes(2);
+    assert!(s.app.store.idempotency_start(&org, "k-dead", "debtors_create", "x", long_ago).await.unwrap());
+    let body = json!({ "name": "Maria Souza", "document": "52998224725" });
+    let r = s
+        .call_with(&token, "debtors_create", &[], "", Some(body.clone()), &[("Idempotency-Key", "k-dead")])
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // A fresh claim still running is a conflict.
+    assert!(
+        s.app
+            .store
+            .idempotency_start(&org, "k-live", "debtors_create", "x", time::OffsetDateTime::now_utc())
+            .await
+            .unwrap()
+    );
+    let r =
+        s.call_with(&token, "debtors_create", &[], "", Some(body), &[("Idempotency-Key", "k-live")]).await;
+    assert_eq!((r.status, r.code()), (409, "CONFLICT"), "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn csv_filters_are_bounded() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let ids = vec!["dbt_x"; 101].join(",");
+    let r = s.call(&token, "charges_list", &[], &format!("debtor_id={ids}"), None).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"));
+    assert_eq!(r.body["error"]["details"]["fields"][0]["field"], "debtor_id");
+    let ids = vec!["dbt_x"; 100].join(",");
+    assert_eq!(s.call(&token, "charges_list", &[], &format!("debtor_id={ids}"), None).await.status, 200);
+}

@@ -363,3 +363,29 @@ async fn mcp_and_rest_make_the_same_change() {
     let request_ids = s.app.store.event_request_ids(&org, &via_mcp).await.unwrap();
     assert!(request_ids.contains(&mcp_request_id), "{request_ids:?} vs {mcp_request_id}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_only_token_can_confirm_and_bodies_are_checked_before_asking() {
+    let s = TestServer::start().await;
+    let org = s.org("Org").await;
+    let token = s.token(&org, ALL).await;
+    let write_only = s.token(&org, "dunning.write").await;
+    let id = charge(&s, &token, "Maria Souza", "52998224725").await;
+
+    // An unknown field is refused before the user is asked anything.
+    let bad = json!({ "name": "dunning_charges_cancel", "arguments": { "id": id, "reasn": "x" } });
+    let r = s.mcp_2026(&write_only, "tools/call", bad, elicitation()).await;
+    assert!(r.is_tool_error(), "{}", r.body);
+    assert_eq!(r.tool_json()["error"]["details"]["fields"][0]["suggestion"], "reason");
+
+    // The question reads the charge although the token cannot run dunning_charges_get.
+    let first = s.mcp_2026(&write_only, "tools/call", cancel(&id), elicitation()).await;
+    assert_eq!(first.result()["resultType"], "input_required", "{}", first.body);
+    let message = first.result()["inputRequests"]["confirm"]["params"]["message"].as_str().unwrap();
+    assert!(message.contains("R$ 1.250,00"), "{message}");
+    let state = first.result()["requestState"].as_str().unwrap();
+    let r = s
+        .mcp_2026(&write_only, "tools/call", answer(&cancel(&id), state, "accept", true), elicitation())
+        .await;
+    assert_eq!(r.tool_json()["data"]["status"], "canceled", "{}", r.body);
+}

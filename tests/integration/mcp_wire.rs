@@ -453,3 +453,27 @@ async fn cors_preflight_only_for_the_servers_origin() {
     assert_eq!(r.status, 403);
     assert!(r.header("access-control-allow-origin").is_none());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_have_one_page_and_refuse_cursors() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    for method in ["tools/list", "resources/list", "resources/templates/list", "prompts/list"] {
+        let r = s.mcp_2025(&token, method, json!({ "cursor": "abc" })).await;
+        assert_eq!((r.status, r.rpc_code()), (200, -32602), "{method}");
+        let r = s.mcp_2026(&token, method, json!({ "cursor": "abc" }), json!({})).await;
+        assert_eq!((r.status, r.rpc_code()), (200, -32602), "{method}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_message_without_a_token_is_a_401() {
+    let s = TestServer::start().await;
+    let body = json!({ "jsonrpc": "1.0", "id": 9, "method": 5 });
+    let r = s.mcp_raw("/mcp", None, &body, &[]).await;
+    assert_eq!(r.status, 401, "authentication comes before reading the message: {}", r.body);
+    assert_eq!(r.body["id"], 9);
+    let (_, token) = s.tenant("Org").await;
+    let r = s.mcp_raw("/mcp", Some(&token), &body, &[]).await;
+    assert_eq!((r.status, r.rpc_code()), (400, -32600));
+}
