@@ -1,6 +1,7 @@
 //! Shared server state and the constants every layer agrees on.
 
 use crate::auth::ServerKey;
+use crate::limits::{Limits, Load, RateLimiter};
 use crate::store::Store;
 
 /// The body cap of /v1 and /mcp: 2 MiB.
@@ -18,12 +19,27 @@ pub struct App {
     pub public_url: String,
     /// Seals confirmation states.
     pub key: ServerKey,
+    /// Requests a minute per token, shared by REST and MCP.
+    pub rate: RateLimiter,
+    /// Requests in flight and draining.
+    pub load: Load,
 }
 
 impl App {
     /// Builds the state.
     pub fn new(store: Store, public_url: &str, key: ServerKey) -> Self {
-        Self { store, public_url: public_url.trim_end_matches('/').to_string(), key }
+        Self::with_limits(store, public_url, key, Limits::default())
+    }
+
+    /// Builds the state with limits.
+    pub fn with_limits(store: Store, public_url: &str, key: ServerKey, limits: Limits) -> Self {
+        Self {
+            store,
+            public_url: public_url.trim_end_matches('/').to_string(),
+            key,
+            rate: RateLimiter::new(limits),
+            load: Load::new(limits.max_in_flight),
+        }
     }
 
     /// The origin (`scheme://host[:port]`) of the public URL: the only browser origin accepted.

@@ -9,6 +9,7 @@ pub mod app;
 pub mod auth;
 pub mod demo;
 pub mod domain;
+pub mod limits;
 pub mod mcp;
 pub mod operations;
 pub mod server;

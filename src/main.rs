@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use kobana_dunning::auth::ServerKey;
+use kobana_dunning::limits::Limits;
 use kobana_dunning::{admin, app::App, demo, operations, server, store::Store};
 use time::Duration;
 
@@ -59,6 +60,15 @@ struct ServeArgs {
     /// File holding the server key that seals confirmations (default: a key kept in the database).
     #[arg(long, env = "KOBANA_DUNNING_SECRET_KEY_FILE")]
     secret_key_file: Option<std::path::PathBuf>,
+    /// Requests a minute per token (REST and MCP together).
+    #[arg(long, env = "KOBANA_DUNNING_RATE_LIMIT", default_value_t = 600)]
+    rate_limit: u32,
+    /// Burst per token: the bucket size of the rate limit.
+    #[arg(long, env = "KOBANA_DUNNING_RATE_LIMIT_BURST", default_value_t = 60)]
+    rate_limit_burst: u32,
+    /// Requests served at once; more are answered 503 with Retry-After.
+    #[arg(long, env = "KOBANA_DUNNING_MAX_IN_FLIGHT", default_value_t = 1024)]
+    max_in_flight: usize,
     /// Log format.
     #[arg(long, env = "KOBANA_DUNNING_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -148,6 +158,28 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
+/// SIGINT or SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
 fn init_logs(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
@@ -169,9 +201,18 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     };
     let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{}", args.bind));
     let key = ServerKey::load(&store, args.secret_key_file.as_deref()).await?;
-    let app = Arc::new(App::new(store, &public_url, key));
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
+    let limits = Limits {
+        per_minute: args.rate_limit,
+        burst: args.rate_limit_burst,
+        max_in_flight: args.max_in_flight,
+    };
+    let app = Arc::new(App::with_limits(store, &public_url, key, limits));
+    let draining = app.clone();
+    let shutdown = async move {
+        stop_signal().await;
+        // Requests still arriving on open connections get 503 while the others finish.
+        draining.load.drain();
+        tracing::info!("draining");
     };
     let running = server::start(app.clone(), &args.bind, shutdown).await?;
     let mut out = std::io::stdout().lock();

@@ -26,13 +26,16 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
         .nest("/.well-known", protected_resource_routes())
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
-        .data(app)
-        .around(|ep, req| async move { Ok(common(ep.as_ref(), req).await) })
+        .data(app.clone())
+        .around(move |ep, req| {
+            let app = app.clone();
+            async move { Ok(common(&app, ep.as_ref(), req).await) }
+        })
 }
 
-/// What every answer gets: a request id, `Cache-Control: no-store`, the body cap, and the
-/// error envelope for requests no route took.
-async fn common<E: Endpoint>(ep: &E, mut req: Request) -> Response {
+/// What every answer gets: a request id, `Cache-Control: no-store`, load shedding, the body
+/// cap, and the error envelope for requests no route took.
+async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     let request_id = req
         .headers()
         .get("x-request-id")
@@ -50,9 +53,18 @@ async fn common<E: Endpoint>(ep: &E, mut req: Request) -> Response {
         .get("content-length")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
+    let path = req.uri().path().to_string();
+    let is_v1 = path.starts_with("/v1");
+    // Beyond the requests in flight it can serve, or while draining, the server sheds load
+    // before doing any work (liveness probes excepted). The permit lives until the answer.
+    let permit = if path == "/healthz" { None } else { app.load.admit() };
+    let shed = path != "/healthz" && permit.is_none();
+    let mut response = if shed && (path == "/mcp" || path == "/") {
+        mcp::unavailable()
+    } else if shed {
+        error_response(&ApiError::Unavailable, &request_id)
     // The MCP endpoint answers an oversized body itself, as a JSON-RPC error.
-    let is_v1 = req.uri().path().starts_with("/v1");
-    let mut response = if is_v1 && declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+    } else if is_v1 && declared.is_some_and(|n| n > MAX_BODY_BYTES) {
         error_response(&ApiError::PayloadTooLarge, &request_id)
     } else {
         match ep.call(req).await {
@@ -68,6 +80,7 @@ async fn common<E: Endpoint>(ep: &E, mut req: Request) -> Response {
             }
         }
     };
+    drop(permit);
     let headers = response.headers_mut();
     headers.insert("cache-control", "no-store".parse().expect("static header"));
     if let Ok(value) = request_id.parse() {
@@ -83,6 +96,9 @@ fn healthz() -> &'static str {
 
 #[handler]
 async fn readyz(app: Data<&Arc<App>>) -> poem::Result<&'static str> {
+    if app.load.is_draining() {
+        return Err(poem::Error::from_status(poem::http::StatusCode::SERVICE_UNAVAILABLE));
+    }
     app.store
         .organization("")
         .await

@@ -85,11 +85,8 @@ pub enum ApiError {
     #[error("the request body is larger than 2 MiB")]
     PayloadTooLarge,
     /// 429: the token's rate limit is spent.
-    #[error("rate limit exceeded; retry after {retry_after} seconds")]
-    RateLimited {
-        /// Seconds until a request would be accepted.
-        retry_after: u64,
-    },
+    #[error("rate limit exceeded; retry after {} seconds", .0.retry_after)]
+    RateLimited(crate::limits::Limited),
     /// 503: the server is overloaded or draining.
     #[error("the server is busy; retry shortly")]
     Unavailable,
@@ -132,7 +129,7 @@ impl ApiError {
             Self::PreconditionFailed { .. } => "PRECONDITION_FAILED",
             Self::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
-            Self::RateLimited { .. } => "RATE_LIMITED",
+            Self::RateLimited(_) => "RATE_LIMITED",
             Self::Unavailable => "UNAVAILABLE",
             Self::Internal(_) => "INTERNAL",
         }
@@ -149,7 +146,7 @@ impl ApiError {
             Self::InvalidState { .. } | Self::Conflict(_) | Self::Concurrent(_) => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -164,7 +161,7 @@ impl ApiError {
             }
             Self::InvalidState { status, allowed, .. } => json!({ "status": status, "allowed": allowed }),
             Self::PreconditionFailed { current } => json!({ "etag": current }),
-            Self::RateLimited { retry_after } => json!({ "retry_after": retry_after }),
+            Self::RateLimited(limited) => json!({ "retry_after": limited.retry_after }),
             _ => json!({}),
         }
     }
@@ -187,7 +184,7 @@ impl ApiError {
             Self::Unauthorized { challenge } | Self::InsufficientScope { challenge, .. } => {
                 vec![("WWW-Authenticate", challenge.clone())]
             }
-            Self::RateLimited { retry_after } => vec![("Retry-After", retry_after.to_string())],
+            Self::RateLimited(limited) => limited.headers(),
             Self::Unavailable => vec![("Retry-After", "1".to_string())],
             _ => Vec::new(),
         }

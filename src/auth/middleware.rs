@@ -65,6 +65,11 @@ impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
         let sent = req.headers().contains_key("authorization");
         match self.authenticate(token.as_deref()).await {
             Ok(Some(principal)) => {
+                // The rate limit counts authenticated requests, per token.
+                if let Err(limited) = self.app.rate.check(&principal.token_id) {
+                    let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
+                    return Ok(error_response(&ApiError::RateLimited(limited), &request_id));
+                }
                 req.set_data(principal);
                 Ok(self.inner.call(req).await?.into_response())
             }

@@ -16,7 +16,7 @@ mod transport;
 mod wire;
 
 pub use era::{SUPPORTED, V2025_03, V2025_06, V2026};
-pub use transport::McpEndpoint;
+pub use transport::{McpEndpoint, unavailable};
 
 /// Compiles the confirmation templates now rather than on the first destructive call.
 pub fn warm_up() {

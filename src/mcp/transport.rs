@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use poem::http::{HeaderMap, Method, StatusCode};
 use poem::{Endpoint, Request, Response};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::dispatch::{Caller, Dispatcher};
 use super::era::{self, V2025_06};
 use super::methods;
-use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, result_body};
+use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR, result_body};
 use crate::app::{App, MAX_BODY_BYTES, RequestId};
 use crate::auth::{Audience, authenticate, bearer_token};
 
@@ -31,6 +31,18 @@ impl McpEndpoint {
     pub fn new(app: Arc<App>, resource_path: &'static str) -> Self {
         Self { app, dispatcher: Dispatcher::default(), resource_path }
     }
+}
+
+/// The 503 of an overloaded or draining server, as a JSON-RPC error (DESIGN.md section 11).
+pub fn unavailable() -> Response {
+    let err = RpcError::new(StatusCode::SERVICE_UNAVAILABLE, SERVER_ERROR, "Server busy; retry later")
+        .with_data(json!({ "code": "UNAVAILABLE", "retry_after": 1 }));
+    Response::builder()
+        .status(err.status)
+        .header("MCP-Protocol-Version", V2025_06)
+        .header("Retry-After", "1")
+        .content_type("application/json")
+        .body(err.body(None).to_string())
 }
 
 /// A finished answer before it becomes HTTP.
@@ -201,6 +213,12 @@ impl McpEndpoint {
                 return Answer::error(err, readable_id.as_ref(), unknown_era);
             }
         };
+        if let Err(limited) = self.app.rate.check(&principal.token_id) {
+            let mut err = RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
+                .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
+            err.headers = limited.headers();
+            return Answer::error(err, readable_id.as_ref(), unknown_era);
+        }
         let message = match Message::parse(&value) {
             Ok(m) => m,
             Err(err) => return Answer::error(err, readable_id.as_ref(), unknown_era),

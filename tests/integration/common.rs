@@ -6,6 +6,7 @@ use std::sync::{Arc, LazyLock};
 
 use kobana_dunning::admin;
 use kobana_dunning::app::App;
+use kobana_dunning::limits::Limits;
 use kobana_dunning::operations::{self, CONTRACT_JSON};
 use kobana_dunning::server;
 use kobana_dunning::store::Store;
@@ -62,6 +63,12 @@ impl Resp {
 
 impl TestServer {
     pub async fn start() -> Self {
+        // Tests send bursts far above the production defaults; the limits have their own tests.
+        Self::start_with(Limits { per_minute: 1_000_000, burst: 1_000_000, max_in_flight: 1024 }).await
+    }
+
+    /// A server with the given limits.
+    pub async fn start_with(limits: Limits) -> Self {
         let db_path = std::env::temp_dir().join(format!("kd-test-{}.db", uuid::Uuid::now_v7().simple()));
         let store = Store::open(&format!("sqlite://{}", db_path.display())).await.expect("store opens");
         // The public URL is only known after binding; port 0 then a state with the real URL.
@@ -70,7 +77,7 @@ impl TestServer {
         drop(listener);
         let base = format!("http://127.0.0.1:{port}");
         let key = kobana_dunning::auth::ServerKey::load(&store, None).await.expect("server key");
-        let app = Arc::new(App::new(store, &base, key));
+        let app = Arc::new(App::with_limits(store, &base, key, limits));
         let (stop, stopped) = oneshot::channel::<()>();
         server::start(app.clone(), &format!("127.0.0.1:{port}"), async move {
             let _ = stopped.await;

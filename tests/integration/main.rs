@@ -10,6 +10,7 @@ mod auth;
 mod cli;
 mod contract;
 mod isolation;
+mod limits;
 mod mcp_content;
 mod mcp_tools;
 mod mcp_wire;

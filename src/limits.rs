@@ -1,0 +1,158 @@
+//! Rate limits and overload (DESIGN.md section 11): a token bucket per access token, shared by
+//! REST and MCP (an MCP request counts once, its in-process call does not count again), and a
+//! bound on requests in flight, beyond which (and while draining) the answer is 503.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// The limits of a server.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Requests a minute per token.
+    pub per_minute: u32,
+    /// Bucket size: the burst a token may send at once.
+    pub burst: u32,
+    /// Requests served at once; more are refused with 503.
+    pub max_in_flight: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { per_minute: 600, burst: 60, max_in_flight: 1024 }
+    }
+}
+
+/// A refusal by the rate limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limited {
+    /// Seconds until a request would be accepted.
+    pub retry_after: u64,
+    /// The limit a minute.
+    pub limit: u32,
+    /// Seconds until the bucket is full again.
+    pub reset: u64,
+}
+
+impl Limited {
+    /// `Retry-After` and the `RateLimit-*` headers of a 429.
+    pub fn headers(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("Retry-After", self.retry_after.to_string()),
+            ("RateLimit-Limit", self.limit.to_string()),
+            ("RateLimit-Remaining", "0".to_string()),
+            ("RateLimit-Reset", self.reset.to_string()),
+        ]
+    }
+}
+
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// Token buckets by token id (per process: replicas each count their own share).
+pub struct RateLimiter {
+    limits: Limits,
+    buckets: Mutex<HashMap<String, Bucket>>,
+}
+
+/// Above this many buckets, full (idle) ones are dropped: they hold nothing a new one would not.
+const PRUNE_ABOVE: usize = 10_000;
+
+impl RateLimiter {
+    /// A limiter.
+    pub fn new(limits: Limits) -> Self {
+        Self { limits, buckets: Mutex::new(HashMap::new()) }
+    }
+
+    fn rate_per_second(&self) -> f64 {
+        f64::from(self.limits.per_minute.max(1)) / 60.0
+    }
+
+    /// Counts one request of `key`, or says when to come back.
+    pub fn check(&self, key: &str) -> Result<(), Limited> {
+        let now = Instant::now();
+        let burst = f64::from(self.limits.burst.max(1));
+        let rate = self.rate_per_second();
+        let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if buckets.len() > PRUNE_ABOVE {
+            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < burst);
+        }
+        let bucket = buckets.entry(key.to_string()).or_insert(Bucket { tokens: burst, at: now });
+        bucket.tokens = (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * rate).min(burst);
+        bucket.at = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            return Ok(());
+        }
+        Err(Limited {
+            retry_after: ((1.0 - bucket.tokens) / rate).ceil().max(1.0) as u64,
+            limit: self.limits.per_minute,
+            reset: ((burst - bucket.tokens) / rate).ceil() as u64,
+        })
+    }
+}
+
+/// Requests in flight, and whether the server is draining.
+pub struct Load {
+    permits: std::sync::Arc<Semaphore>,
+    draining: AtomicBool,
+}
+
+impl Load {
+    /// A bound of `max_in_flight` requests.
+    pub fn new(max_in_flight: usize) -> Self {
+        Self { permits: std::sync::Arc::new(Semaphore::new(max_in_flight)), draining: AtomicBool::new(false) }
+    }
+
+    /// A slot for one request, or `None` when full or draining.
+    pub fn admit(&self) -> Option<OwnedSemaphorePermit> {
+        if self.draining.load(Ordering::Acquire) {
+            return None;
+        }
+        self.permits.clone().try_acquire_owned().ok()
+    }
+
+    /// From now on, new requests are refused while those in flight finish.
+    pub fn drain(&self) {
+        self.draining.store(true, Ordering::Release);
+    }
+
+    /// Whether the server is draining.
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_allows_its_burst_then_refuses_with_a_retry_time() {
+        let limiter = RateLimiter::new(Limits { per_minute: 60, burst: 3, max_in_flight: 1 });
+        for _ in 0..3 {
+            assert!(limiter.check("a").is_ok());
+        }
+        let limited = limiter.check("a").unwrap_err();
+        assert_eq!(limited.limit, 60);
+        assert!((1..=2).contains(&limited.retry_after), "{limited:?}");
+        assert!(limiter.check("b").is_ok(), "buckets are per token");
+    }
+
+    #[test]
+    fn load_refuses_beyond_its_bound_and_while_draining() {
+        let load = Load::new(1);
+        let first = load.admit();
+        assert!(first.is_some());
+        assert!(load.admit().is_none());
+        drop(first);
+        assert!(load.admit().is_some());
+        load.drain();
+        assert!(load.admit().is_none());
+    }
+}
