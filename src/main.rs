@@ -199,7 +199,8 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{}", args.bind));
+    let bound = server::bind(&args.bind).await?;
+    let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{}", bound.addr));
     let key = ServerKey::load(&store, args.secret_key_file.as_deref()).await?;
     let limits = Limits {
         per_minute: args.rate_limit,
@@ -214,12 +215,13 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         draining.load.drain();
         tracing::info!("draining");
     };
-    let running = server::start(app.clone(), &args.bind, shutdown).await?;
+    let running = bound.serve(app.clone(), shutdown);
     let mut out = std::io::stdout().lock();
     if let Some(token) = demo_token {
         writeln!(out, "demo token: {token}")?;
     }
     writeln!(out, "REST API:   {}/v1", app.public_url)?;
+    writeln!(out, "MCP:        {}/mcp", app.public_url)?;
     writeln!(out, "listening on http://{}", running.addr)?;
     out.flush()?;
     drop(out);

@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, web::Data};
 
 use crate::api::{self, ApiError, error_response};
@@ -114,23 +114,48 @@ pub struct Running {
     pub handle: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
-/// Binds `bind` and serves until `shutdown` resolves (then drains for up to 10 seconds).
-pub async fn start(
-    app: Arc<App>,
-    bind: &str,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> std::io::Result<Running> {
+/// A bound socket, not serving yet (its address is known before the state is built, so the
+/// default public URL can name the real port of `--bind 127.0.0.1:0`).
+pub struct Bound {
+    acceptor: TcpAcceptor,
+    /// The address it listens on.
+    pub addr: SocketAddr,
+}
+
+/// Binds `bind`.
+pub async fn bind(bind: &str) -> std::io::Result<Bound> {
     let acceptor = TcpListener::bind(bind.to_string()).into_acceptor().await?;
     let addr = acceptor
         .local_addr()
         .first()
         .and_then(|a| a.as_socket_addr().copied())
         .ok_or_else(|| std::io::Error::other("the listener has no socket address"))?;
-    let endpoint = application(app);
-    let handle = tokio::spawn(async move {
-        poem::Server::new_with_acceptor(acceptor)
-            .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
-            .await
-    });
-    Ok(Running { addr, handle })
+    Ok(Bound { acceptor, addr })
+}
+
+impl Bound {
+    /// Serves until `shutdown` resolves (then drains for up to 10 seconds).
+    pub fn serve(
+        self,
+        app: Arc<App>,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Running {
+        let endpoint = application(app);
+        let acceptor = self.acceptor;
+        let handle = tokio::spawn(async move {
+            poem::Server::new_with_acceptor(acceptor)
+                .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
+                .await
+        });
+        Running { addr: self.addr, handle }
+    }
+}
+
+/// Binds `bind` and serves until `shutdown` resolves.
+pub async fn start(
+    app: Arc<App>,
+    bind: &str,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<Running> {
+    Ok(self::bind(bind).await?.serve(app, shutdown))
 }

@@ -75,6 +75,18 @@ impl Server {
                 panic!("serve printed no `listening on` line: {lines:?}");
             });
         server.base = lines[listening].trim_start_matches("listening on ").trim().to_string();
+        // Without --public-url, the public URL names the port actually bound, not port 0.
+        for (label, suffix) in [("REST API:", "/v1"), ("MCP:", "/mcp")] {
+            let line = lines
+                .iter()
+                .find(|l| l.starts_with(label))
+                .unwrap_or_else(|| panic!("no {label} line: {lines:?}"));
+            assert_eq!(
+                line.trim_start_matches(label).trim(),
+                format!("{}{suffix}", server.base),
+                "{lines:?}"
+            );
+        }
         if demo {
             let token_line = lines
                 .iter()

@@ -1,0 +1,259 @@
+//! Interop tests: the real `kobana-dunning` binary, each on a fresh demo database, driven by
+//! the official MCP clients and the official conformance suite (scripts in tests/interop/).
+//!
+//! Its own test binary, apart from tests/integration, because it runs other programs: the
+//! pinned clients that tests/interop/setup.sh installs into the repository (a Python venv and
+//! node_modules). Setup runs once per test binary. Without the package registries it fails, and
+//! so do these tests: an interop test that cannot reach its clients has tested nothing.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_kobana-dunning");
+/// A first install downloads ~60 MB (Node 22 is most of it).
+const SETUP_TIMEOUT: Duration = Duration::from_secs(600);
+/// Each script takes seconds; this only bounds a hang.
+const SCRIPT_TIMEOUT: Duration = Duration::from_secs(300);
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+fn interop_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
+}
+
+/// A scratch directory for one test (database, logs, results), removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("kd-interop-{name}-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).expect("create the scratch directory");
+        Self(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A child process, killed when dropped (also when a test panics or times out).
+///
+/// Scripts run in their own process group, so a timed-out one is killed with its own children
+/// (the auth proxy, node); they end by themselves otherwise. The server stays in the test's
+/// group, so a Ctrl-C that kills the test run reaches it too: nothing else would ever stop it.
+struct Process {
+    child: Child,
+    own_group: bool,
+}
+
+impl Process {
+    fn spawn(cmd: &mut Command, own_group: bool) -> Self {
+        if own_group {
+            cmd.process_group(0);
+        }
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        Self { child, own_group }
+    }
+
+    /// Waits up to `timeout`; `None` when it ran out (drop then kills it).
+    fn wait_timeout(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("wait for a child") {
+                return Some(status);
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // Only while it runs (not yet reaped), so its pid and group id are still its own.
+        if self.child.try_wait().ok().flatten().is_none() {
+            if self.own_group {
+                // The group id is the child's pid (process_group(0)); std has no killpg.
+                let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", self.child.id())]).status();
+            }
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs a command with stdout and stderr into one log file; its exit status (None on timeout)
+/// and the log.
+fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> (Option<ExitStatus>, String) {
+    let file = File::create(log).expect("create a log file");
+    cmd.stdin(Stdio::null()).stdout(file.try_clone().expect("clone the log file")).stderr(file);
+    let mut child = Process::spawn(cmd, true);
+    let status = child.wait_timeout(timeout);
+    drop(child);
+    (status, std::fs::read_to_string(log).unwrap_or_default())
+}
+
+/// Installs the pinned clients, once per test binary; every test fails loudly if it cannot.
+fn setup() {
+    static SETUP: OnceLock<Result<(), String>> = OnceLock::new();
+    let result = SETUP.get_or_init(|| {
+        let log = std::env::temp_dir().join(format!("kd-interop-setup-{}.log", std::process::id()));
+        let (status, output) =
+            run_logged(Command::new("bash").arg(interop_dir().join("setup.sh")), &log, SETUP_TIMEOUT);
+        let _ = std::fs::remove_file(&log);
+        match status {
+            Some(s) if s.success() => {
+                print!("{output}");
+                Ok(())
+            }
+            Some(s) => Err(format!("exited with {s}:\n{output}")),
+            None => Err(format!("did not finish within {SETUP_TIMEOUT:?}:\n{output}")),
+        }
+    });
+    if let Err(why) = result {
+        panic!(
+            "tests/interop/setup.sh could not install the pinned MCP clients (PyPI and npm must be \
+             reachable the first time), so the interop tests cannot run: {why}"
+        );
+    }
+}
+
+/// `kobana-dunning serve --demo` on a fresh database and a free port.
+struct Server {
+    /// Killed when the server is dropped: tests declare it after their `Scratch`, so it stops
+    /// before its database is removed.
+    _process: Process,
+    /// Where it listens: `http://127.0.0.1:<port>`.
+    url: String,
+    /// The demo token it printed.
+    token: String,
+    log: PathBuf,
+}
+
+impl Server {
+    /// Starts the server; `public_url` when clients reach it through another address.
+    fn start(scratch: &Scratch, public_url: Option<&str>) -> Self {
+        let database = format!("sqlite://{}", scratch.0.join("kobana-dunning.db").display());
+        let log = scratch.0.join("server.log");
+        let mut cmd = Command::new(BIN);
+        cmd.args(["--database", &database, "serve", "--demo", "--bind", "127.0.0.1:0"]);
+        // One token sends everything here, the conformance suite hundreds of requests within
+        // seconds: far past the default burst of 60. Rate limits have their own tests.
+        cmd.args(["--rate-limit", "1000000", "--rate-limit-burst", "100000"]);
+        if let Some(public_url) = public_url {
+            cmd.args(["--public-url", public_url]);
+        }
+        cmd.env("RUST_LOG", "info,sqlx=warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(File::create(&log).expect("create the server log"));
+        let mut process = Process::spawn(&mut cmd, false);
+
+        // Read the banner on a thread, so a server that never prints cannot hang the test; the
+        // thread then drains stdout until the server exits.
+        let stdout = process.child.stdout.take().expect("piped stdout");
+        let (lines, banner) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = lines.send(line);
+            }
+        });
+        let deadline = Instant::now() + STARTUP_TIMEOUT;
+        let mut token = None;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = banner
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("the server did not say it was listening:\n{}", read(&log)));
+            if let Some(t) = line.strip_prefix("demo token: ") {
+                token = Some(t.trim().to_string());
+            } else if let Some(url) = line.strip_prefix("listening on ") {
+                let token = token.expect("`demo token:` comes before `listening on`");
+                return Self { _process: process, url: url.trim().to_string(), token, log };
+            }
+        }
+    }
+
+    /// Runs an interop script against this server and asserts it passed, printing its output
+    /// (shown by the test harness on failure, or always with --nocapture).
+    fn check_script(&self, name: &str, scratch: &Scratch, cmd: &mut Command) {
+        let log = scratch.0.join(format!("{name}.log"));
+        let started = Instant::now();
+        cmd.current_dir(interop_dir()).env("KOBANA_DUNNING_TOKEN", &self.token);
+        let (status, output) = run_logged(cmd, &log, SCRIPT_TIMEOUT);
+        println!("---- {name} ({:.1}s) ----\n{output}", started.elapsed().as_secs_f64());
+        match status {
+            Some(s) if s.success() => {}
+            Some(s) => panic!("{name} failed ({s}); its output is above. Server log:\n{}", read(&self.log)),
+            None => panic!("{name} did not finish within {SCRIPT_TIMEOUT:?}; its output is above"),
+        }
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| format!("({}: {e})", path.display()))
+}
+
+/// A port nothing listens on now, for the auth proxy: the server must know the proxy's URL
+/// (its public URL) before the proxy, which needs the server's, can start.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
+}
+
+/// The official Python SDK (`mcp` 2.3.0) in its three modes: legacy, auto and 2026-07-28 with
+/// confirmation through elicitation (accepted and declined).
+#[test]
+fn python_sdk_client() {
+    setup();
+    let scratch = Scratch::new("python");
+    let server = Server::start(&scratch, None);
+    let python = interop_dir().join(".venv/bin/python");
+    server.check_script(
+        "python_client.py",
+        &scratch,
+        Command::new(python).arg("python_client.py").arg(format!("{}/mcp", server.url)),
+    );
+}
+
+/// The official TypeScript SDK client (`@modelcontextprotocol/client` 2.4.0), legacy and auto,
+/// on `POST /`, the alias of /mcp (the Python client covers /mcp).
+#[test]
+fn typescript_sdk_client() {
+    setup();
+    let scratch = Scratch::new("typescript");
+    let server = Server::start(&scratch, None);
+    let node = interop_dir().join("node_modules/.bin/node");
+    server.check_script(
+        "ts_client.mjs",
+        &scratch,
+        Command::new(node).arg("ts_client.mjs").arg(format!("{}/", server.url)),
+    );
+}
+
+/// The official conformance suite, through the auth proxy, against expected-failures.yml.
+#[test]
+fn conformance_suite() {
+    setup();
+    let scratch = Scratch::new("conformance");
+    let public_url = format!("http://127.0.0.1:{}", free_port());
+    let server = Server::start(&scratch, Some(&public_url));
+    server.check_script(
+        "conformance.sh",
+        &scratch,
+        Command::new("bash")
+            .arg("conformance.sh")
+            .arg(&server.url)
+            .arg(&public_url)
+            .arg(scratch.0.join("results")),
+    );
+}
