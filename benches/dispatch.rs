@@ -1,5 +1,6 @@
 //! The cost of a tool call next to the REST call it mirrors, measured side by side in one run
-//! against the real server on 127.0.0.1 (load from this second process, over loopback).
+//! against the real server on 127.0.0.1, over loopback (the server runs on its own runtime in
+//! this process; its database is a temporary file).
 //!
 //! `cargo bench --bench dispatch`; compare `rest_charges_get` with `mcp_tools_call_charges_get`
 //! (the same handler behind JSON-RPC framing, strict argument validation and in-process
@@ -33,14 +34,12 @@ fn fixture() -> &'static Fixture {
         let (base, token, charge_id) = runtime.block_on(async {
             let path = std::env::temp_dir().join(format!("kd-bench-{}.db", std::process::id()));
             let store = Store::open(&format!("sqlite://{}", path.display())).await.unwrap();
-            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            let port = listener.local_addr().unwrap().port();
-            drop(listener);
-            let base = format!("http://127.0.0.1:{port}");
+            let bound = server::bind("127.0.0.1:0").await.unwrap();
+            let base = format!("http://{}", bound.addr);
             let key = ServerKey::load(&store, None).await.unwrap();
             let limits = Limits { per_minute: u32::MAX, burst: u32::MAX, max_in_flight: 4096 };
             let app = Arc::new(App::with_limits(store, &base, key, limits));
-            server::start(app.clone(), &format!("127.0.0.1:{port}"), std::future::pending()).await.unwrap();
+            bound.serve(app.clone(), std::future::pending());
             let org = admin::create_organization(&app.store, "Bench", "sandbox", None, false).await.unwrap();
             let token = admin::create_token(
                 &app.store,

@@ -97,10 +97,6 @@ impl Op {
         self.effect != "read" && matches!(self.method.as_str(), "post" | "patch")
     }
 
-    pub fn is_list(&self) -> bool {
-        self.query_params.iter().any(|p| p.name == "page" || p.name == "per_page")
-    }
-
     /// The MCP tool descriptor: deterministic, caller-independent.
     pub fn descriptor(&self) -> Value {
         json!({
@@ -151,6 +147,11 @@ impl Api {
         check_confirm_targets(&ops)?;
         Ok(Self { version: doc.info.version, ops })
     }
+}
+
+/// A GET that takes `page`/`per_page` is a list (DESIGN.md section 3): lists are not resources.
+fn is_list(query_params: &[QueryParam]) -> bool {
+    query_params.iter().any(|p| p.name == "page" || p.name == "per_page")
 }
 
 fn check_collisions(ops: &[Op]) -> Result<()> {
@@ -394,17 +395,17 @@ impl Op {
         }
 
         // Resource template rule (DESIGN.md section 3).
-        let is_list = query_params.iter().any(|p| p.name == "page" || p.name == "per_page");
-        let resource_uri = if method == "get" && !resource_opt_out && !is_list && query_required.is_empty() {
-            let rest = path.strip_prefix("/v1/").ok_or_else(|| fail("paths start with /v1/".into()))?;
-            let ext = match &response {
-                ResponseKind::Binary { extension, .. } => format!(".{extension}"),
-                _ => String::new(),
+        let resource_uri =
+            if method == "get" && !resource_opt_out && !is_list(&query_params) && query_required.is_empty() {
+                let rest = path.strip_prefix("/v1/").ok_or_else(|| fail("paths start with /v1/".into()))?;
+                let ext = match &response {
+                    ResponseKind::Binary { extension, .. } => format!(".{extension}"),
+                    _ => String::new(),
+                };
+                Some(format!("{RESOURCE_PREFIX}{rest}{ext}"))
+            } else {
+                None
             };
-            Some(format!("{RESOURCE_PREFIX}{rest}{ext}"))
-        } else {
-            None
-        };
 
         let mut input_schema =
             json!({ "type": "object", "properties": properties, "additionalProperties": false });

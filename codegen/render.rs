@@ -117,7 +117,6 @@ fn op_data(op: &Op) -> Value {
             "schema": b.schema.to_string(),
         })),
         "accepts_idempotency_key": op.accepts_idempotency_key(),
-        "is_list": op.is_list(),
         "success_status": op.success_status,
         "response_variant": response_variant,
         "content_type": content_type,

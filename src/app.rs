@@ -11,12 +11,21 @@ pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct RequestId(pub String);
 
+impl RequestId {
+    /// The id the common middleware gave a request (empty outside it).
+    pub fn of(req: &poem::Request) -> String {
+        req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default()
+    }
+}
+
 /// State shared by every request.
 pub struct App {
     /// The database.
     pub store: Store,
     /// The URL clients use to reach this server (no trailing slash).
     pub public_url: String,
+    /// The origin (`scheme://host[:port]`) of the public URL: the only browser origin accepted.
+    origin: String,
     /// Seals confirmation states.
     pub key: ServerKey,
     /// Requests a minute per token, shared by REST and MCP.
@@ -26,16 +35,18 @@ pub struct App {
 }
 
 impl App {
-    /// Builds the state.
-    pub fn new(store: Store, public_url: &str, key: ServerKey) -> Self {
-        Self::with_limits(store, public_url, key, Limits::default())
-    }
-
     /// Builds the state with limits.
     pub fn with_limits(store: Store, public_url: &str, key: ServerKey, limits: Limits) -> Self {
+        let public_url = public_url.trim_end_matches('/').to_string();
+        let after_scheme = public_url.find("://").map_or(0, |i| i + 3);
+        let origin = match public_url[after_scheme..].find('/') {
+            Some(slash) => public_url[..after_scheme + slash].to_string(),
+            None => public_url.clone(),
+        };
         Self {
             store,
-            public_url: public_url.trim_end_matches('/').to_string(),
+            public_url,
+            origin,
             key,
             rate: RateLimiter::new(limits),
             load: Load::new(limits.max_in_flight),
@@ -44,11 +55,7 @@ impl App {
 
     /// The origin (`scheme://host[:port]`) of the public URL: the only browser origin accepted.
     pub fn origin(&self) -> &str {
-        let after_scheme = self.public_url.find("://").map_or(0, |i| i + 3);
-        match self.public_url[after_scheme..].find('/') {
-            Some(slash) => &self.public_url[..after_scheme + slash],
-            None => &self.public_url,
-        }
+        &self.origin
     }
 
     /// The RFC 9728 metadata URL of a protected resource (`/mcp`, `/v1` or `` for `POST /`).

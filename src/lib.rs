@@ -1,7 +1,10 @@
 //! Kobana Dunning: the Régua de Cobrança (dunning) REST API, generated from
 //! `openapi/v1.yaml`, on an embedded database.
 //!
-//! Flow of a request: HTTP -> auth -> REST handler (`api`) -> `domain` -> `store`.
+//! Flow of a request: HTTP (`server`) -> auth -> REST handler (`api`) -> `domain` -> `store`; an
+//! MCP request goes HTTP -> `mcp` (transport, era, method) -> in-process call of the same REST
+//! handler. Comments cite the design documents by name (DESIGN.md, api-v1.md, the contract
+//! mcp-server.md, kobana-domain.md): they live in `../shared/` beside the repository.
 
 pub mod admin;
 pub mod api;

@@ -154,6 +154,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{token}");
             Ok(())
         }
+        // Answered in main, without opening the database.
         Command::Spec { .. } => Ok(()),
     }
 }

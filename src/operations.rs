@@ -147,8 +147,6 @@ pub struct Operation {
     pub body: Option<BodySpec>,
     /// Whether the operation takes an idempotency key (POST and PATCH writes).
     pub accepts_idempotency_key: bool,
-    /// Whether it is a paginated list.
-    pub is_list: bool,
     /// Status of a successful answer.
     pub success_status: u16,
     /// Kind of a successful answer.

@@ -17,12 +17,13 @@ use crate::mcp::{self, McpEndpoint};
 pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     api::warm_up();
     mcp::warm_up();
+    let dispatcher = Arc::new(mcp::Dispatcher::default());
     let v1 =
         api::v1_routes().with(BearerAuth { app: app.clone(), resource_path: "/v1", audience: Audience::Api });
     Route::new()
         .nest_no_strip("/v1", v1)
-        .at("/mcp", McpEndpoint::new(app.clone(), "/mcp"))
-        .at("/", McpEndpoint::new(app.clone(), ""))
+        .at("/mcp", McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"))
+        .at("/", McpEndpoint::new(app.clone(), dispatcher, ""))
         .nest("/.well-known", protected_resource_routes())
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
@@ -149,13 +150,4 @@ impl Bound {
         });
         Running { addr: self.addr, handle }
     }
-}
-
-/// Binds `bind` and serves until `shutdown` resolves.
-pub async fn start(
-    app: Arc<App>,
-    bind: &str,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> std::io::Result<Running> {
-    Ok(self::bind(bind).await?.serve(app, shutdown))
 }

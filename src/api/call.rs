@@ -10,7 +10,6 @@ use super::error::{ApiError, ApiResult};
 use crate::app::App;
 use crate::auth::Principal;
 use crate::domain::dates::{organization_day_start, parse_date};
-use crate::domain::money;
 use crate::operations::Operation;
 use crate::store::ListWindow;
 
@@ -100,16 +99,6 @@ impl Call {
     /// The sort direction of a list call.
     pub fn sort_desc(&self) -> bool {
         self.query_str("sort_order") != Some("asc")
-    }
-
-    /// A required body field as money in centavos.
-    pub fn body_cents(&self, field: &str) -> ApiResult<Option<i64>> {
-        match self.body.get(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(v) => money::positive_cents_from_json(v)
-                .map(Some)
-                .map_err(|e| ApiError::field(field, e.to_string())),
-        }
     }
 
     /// A body string field (absent and null are both `None`).

@@ -4,13 +4,15 @@ use serde_json::{Value, json};
 use time::{Date, OffsetDateTime};
 
 use super::fields::Fields;
-use super::{ApiError, ApiResult, Call, Reply, changes, event};
+use super::{ApiError, ApiResult, Call, Reply, change_event, event};
 use crate::domain::charge_state::{
     ChargeAction, allows, days_overdue, dunning_status_after, open_status_for,
 };
 use crate::domain::dates::{format_date, format_timestamp, parse_date, parse_timestamp};
 use crate::domain::ids::new_id;
-use crate::domain::money::{cents_to_json, percentage_from_json, percentage_to_json};
+use crate::domain::money::{
+    cents_to_json, percentage_from_json, percentage_to_json, positive_cents_from_json,
+};
 use crate::store::{ChargeFilter, ChargeRow};
 
 /// The most a consumer can be fined (CDC art. 52 §1), in hundredths of a percent.
@@ -79,27 +81,31 @@ fn reply(call: &Call, c: &ChargeRow, status: u16) -> Reply {
     Reply::object(status, charge_json(c, today(call.now)), c.version)
 }
 
-/// Saves a changed charge with its event; a concurrent change is a conflict to retry.
+/// Saves a changed charge with its event, answering the new charge; a concurrent change is a
+/// conflict to retry.
 async fn save(
     call: &Call,
     before: &ChargeRow,
     mut after: ChargeRow,
     code: &str,
     extra: Value,
-) -> ApiResult<ChargeRow> {
+) -> ApiResult<Reply> {
     let day = today(call.now);
     after.version = before.version + 1;
     after.updated_at = format_timestamp(call.now);
-    let object = charge_json(&after, day);
-    let mut data = json!({ "object": object, "changes": changes(&charge_json(before, day), &object) });
-    if let (Some(data), Some(extra)) = (data.as_object_mut(), extra.as_object()) {
-        data.extend(extra.clone());
-    }
-    let evt = event(call, code, "charge", &after.id, data);
+    let (evt, object) = change_event(
+        call,
+        code,
+        "charge",
+        &after.id,
+        &charge_json(before, day),
+        charge_json(&after, day),
+        extra,
+    );
     if !call.app.store.update_charge(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("charge"));
     }
-    Ok(after)
+    Ok(Reply::object(200, object, after.version))
 }
 
 fn date_field(fields: &mut Fields, call: &Call, name: &str) -> Option<Date> {
@@ -113,16 +119,11 @@ fn percentage_field(fields: &mut Fields, call: &Call, name: &str, default: i64) 
     }
 }
 
+/// An optional positive amount of the body, in centavos (absent and null are `None`).
 fn cents_field(fields: &mut Fields, call: &Call, name: &str) -> Option<i64> {
-    match call.body_cents(name) {
-        Ok(v) => v,
-        Err(ApiError::Validation(errors)) => {
-            for e in errors {
-                fields.push(&e.field, e.message);
-            }
-            None
-        }
-        Err(_) => None,
+    match call.body.get(name) {
+        None | Some(Value::Null) => None,
+        Some(v) => fields.check(name, positive_cents_from_json(v)),
     }
 }
 
@@ -259,8 +260,7 @@ pub async fn charges_update(call: Call) -> ApiResult<Reply> {
     if after == before {
         return Ok(reply(&call, &before, 200));
     }
-    let after = save(&call, &before, after, "charge.db.updated", json!({})).await?;
-    Ok(reply(&call, &after, 200))
+    save(&call, &before, after, "charge.db.updated", json!({})).await
 }
 
 /// `charges_settle`: records a payment; the full balance makes the charge paid.
@@ -300,8 +300,7 @@ pub async fn charges_settle(call: Call) -> ApiResult<Reply> {
     after.dunning_status = dunning_status_after(&after.status, &before.dunning_status).to_string();
     let payment =
         json!({ "payment": { "amount": cents_to_json(paid), "paid_at": paid_at.map(format_timestamp) } });
-    let after = save(&call, &before, after, code, payment).await?;
-    Ok(reply(&call, &after, 200))
+    save(&call, &before, after, code, payment).await
 }
 
 /// `charges_cancel`: canceling a canceled charge is a no-op.
@@ -317,6 +316,5 @@ pub async fn charges_cancel(call: Call) -> ApiResult<Reply> {
     after.canceled_at = Some(format_timestamp(call.now));
     after.cancellation_reason = call.body_str("reason").map(str::to_string);
     after.dunning_status = dunning_status_after("canceled", &before.dunning_status).to_string();
-    let after = save(&call, &before, after, "charge.canceled", json!({})).await?;
-    Ok(reply(&call, &after, 200))
+    save(&call, &before, after, "charge.canceled", json!({})).await
 }

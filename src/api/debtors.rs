@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::fields::Fields;
-use super::{ApiError, ApiResult, Call, Reply, changes, event};
+use super::{ApiError, ApiResult, Call, Reply, change_event, event};
 use crate::domain::dates::{format_timestamp, parse_date};
 use crate::domain::money::cents_to_json;
 use crate::domain::{
@@ -157,26 +157,23 @@ pub async fn debtors_get(call: Call) -> ApiResult<Reply> {
     Ok(Reply::object(200, debtor_json(&d), d.version))
 }
 
-/// Saves a changed debtor with its event; a concurrent change is a conflict to retry.
+/// Saves a changed debtor with its event, answering the new debtor; a concurrent change is a
+/// conflict to retry.
 async fn save(
     call: &Call,
     before: &DebtorRow,
     mut after: DebtorRow,
     code: &str,
     extra: Value,
-) -> ApiResult<DebtorRow> {
+) -> ApiResult<Reply> {
     after.version = before.version + 1;
     after.updated_at = format_timestamp(call.now);
-    let object = debtor_json(&after);
-    let mut data = json!({ "object": object, "changes": changes(&debtor_json(before), &object) });
-    if let (Some(data), Some(extra)) = (data.as_object_mut(), extra.as_object()) {
-        data.extend(extra.clone());
-    }
-    let evt = event(call, code, "debtor", &after.id, data);
+    let (evt, object) =
+        change_event(call, code, "debtor", &after.id, &debtor_json(before), debtor_json(&after), extra);
     if !call.app.store.update_debtor(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("debtor"));
     }
-    Ok(after)
+    Ok(Reply::object(200, object, after.version))
 }
 
 /// `debtors_update`
@@ -190,8 +187,7 @@ pub async fn debtors_update(call: Call) -> ApiResult<Reply> {
     if after == before {
         return Ok(Reply::object(200, debtor_json(&before), before.version));
     }
-    let after = save(&call, &before, after, "debtor.db.updated", json!({})).await?;
-    Ok(Reply::object(200, debtor_json(&after), after.version))
+    save(&call, &before, after, "debtor.db.updated", json!({})).await
 }
 
 /// `debtors_archive`: archived debtors keep their charges but get no new ones.
@@ -205,8 +201,7 @@ pub async fn debtors_archive(call: Call) -> ApiResult<Reply> {
     after.status = "archived".into();
     after.archived_at = Some(format_timestamp(call.now));
     let reason = call.body_str("reason").map(str::to_string);
-    let after = save(&call, &before, after, "debtor.archived", json!({ "reason": reason })).await?;
-    Ok(Reply::object(200, debtor_json(&after), after.version))
+    save(&call, &before, after, "debtor.archived", json!({ "reason": reason })).await
 }
 
 /// `debtors_delete`: only a debtor without charges; others are archived instead.

@@ -37,7 +37,7 @@ where
     F: Fn(Call) -> Fut,
     Fut: Future<Output = ApiResult<Reply>>,
 {
-    let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
+    let request_id = RequestId::of(&req);
     match run(op, &mut req, handler, &request_id).await {
         Ok(response) => response,
         Err(err) => error_response(&err, &request_id),
@@ -102,7 +102,7 @@ where
     let fingerprint = idempotency::fingerprint(op, &call.path, &call.query, &call.body);
     match idempotency::claim(&app.store, call.org_id(), &key, op.operation_id, &fingerprint, call.now).await?
     {
-        Claim::Replay(stored) => Ok(stored.into_response()),
+        Claim::Replay(stored) => Ok(stored.into_replay_response()),
         Claim::Started => {
             let org_id = call.org_id().to_string();
             let guard = idempotency::ClaimGuard::new(&app.store, &org_id, &key);
@@ -129,7 +129,7 @@ fn header(headers: &HeaderMap, name: &str) -> Option<String> {
 }
 
 /// The query string as typed JSON, validated against the operation's query schema.
-pub fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
+fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
     let mut query = Map::new();
     let mut errors = Vec::new();
     for (name, value) in form_urlencoded::parse(raw.as_bytes()) {
@@ -201,7 +201,7 @@ fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
 }
 
 /// Validates a JSON body against the operation's closed body schema.
-pub fn validate_body(op: &Operation, map: Map<String, Value>) -> ApiResult<Map<String, Value>> {
+fn validate_body(op: &Operation, map: Map<String, Value>) -> ApiResult<Map<String, Value>> {
     if let Some(schema) = &schemas(op).body {
         let value = Value::Object(map);
         schema.check(&value).map_err(ApiError::Validation)?;
@@ -233,7 +233,7 @@ fn idempotency_key(
 }
 
 /// Turns a handler's answer into an HTTP response.
-pub fn reply_response(reply: Reply) -> Response {
+fn reply_response(reply: Reply) -> Response {
     match reply {
         Reply::NoContent => Response::builder().status(StatusCode::NO_CONTENT).finish(),
         Reply::Json { status, body, etag } => {

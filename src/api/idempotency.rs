@@ -1,8 +1,9 @@
 //! Idempotency keys (api-v1.md conventions): the first answer of a key is stored once the
-//! handler ran, errors included (but not a `VALIDATION_ERROR`, which changed nothing and which the
-//! caller fixes and retries under the same key), and replayed for the same request for 24 hours;
-//! the same key with another request is `IDEMPOTENCY_KEY_REUSED`, and a second request while the
-//! first still runs is `CONFLICT`.
+//! handler ran, errors included, and replayed for the same request for 24 hours. Refusals that
+//! changed nothing and ask for a fix or a retry (a validation error, a concurrent change) are not
+//! stored, so the caller retries under the same key. The same key with another request is
+//! `IDEMPOTENCY_KEY_REUSED`; any request while the first still runs is `CONFLICT`; a claim left
+//! unanswered by a request that died is released.
 
 use poem::Response;
 use poem::http::StatusCode;
@@ -28,7 +29,8 @@ pub enum Claim {
     Replay(Stored),
 }
 
-/// A stored answer.
+/// A stored answer (kept as JSON in the key's row).
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct Stored {
     status: u16,
     etag: Option<String>,
@@ -87,7 +89,7 @@ impl Stored {
     }
 
     /// The response of a replay.
-    pub fn into_response(self) -> Response {
+    pub fn into_replay_response(self) -> Response {
         self.response(true)
     }
 }
@@ -167,21 +169,8 @@ pub async fn claim(
     if stored_fingerprint != fingerprint || stored_op != operation_id {
         return Err(ApiError::IdempotencyKeyReused);
     }
-    let stored: StoredRow = serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?;
-    Ok(Claim::Replay(Stored {
-        status: stored.status,
-        etag: stored.etag,
-        body: stored.body,
-        headers: stored.headers,
-    }))
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct StoredRow {
-    status: u16,
-    etag: Option<String>,
-    body: Option<String>,
-    headers: Vec<(String, String)>,
+    let stored: Stored = serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    Ok(Claim::Replay(stored))
 }
 
 /// Releases a started key if its request ends without an answer to store (the handler future
@@ -224,13 +213,7 @@ impl Drop for ClaimGuard {
 
 /// Stores the answer of a started key.
 pub async fn finish(store: &Store, org_id: &str, key: &str, stored: &Stored) -> ApiResult<()> {
-    let row = StoredRow {
-        status: stored.status,
-        etag: stored.etag.clone(),
-        body: stored.body.clone(),
-        headers: stored.headers.clone(),
-    };
-    let text = serde_json::to_string(&row).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    let text = serde_json::to_string(stored).map_err(|e| ApiError::Internal(Box::new(e)))?;
     store.idempotency_finish(org_id, key, &text).await?;
     Ok(())
 }

@@ -14,11 +14,11 @@ pub mod debtors;
 pub mod me;
 
 pub use call::{Call, Reply, etag};
-pub use endpoint::{endpoint, error_response, read_query, reply_response, validate_body};
+pub use endpoint::{endpoint, error_response};
 pub use error::{ApiError, ApiResult, FieldError};
 pub use idempotency::canonical;
 pub use routes::v1_routes;
-pub use validation::{schemas, suggest, warm_up};
+pub use validation::{schemas, warm_up};
 
 use serde_json::{Value, json};
 
@@ -45,6 +45,24 @@ pub(crate) fn event(
         request_id: Some(call.request_id.clone()),
         occurred_at: crate::domain::dates::format_timestamp(call.now),
     }
+}
+
+/// The event of a change to one object (`{object, changes}` plus `extra`), and the object's
+/// new JSON for the answer.
+pub(crate) fn change_event(
+    call: &Call,
+    code: &str,
+    resource_type: &'static str,
+    id: &str,
+    before: &Value,
+    after: Value,
+    extra: Value,
+) -> (NewEvent, Value) {
+    let mut data = json!({ "object": after, "changes": changes(before, &after) });
+    if let (Some(data), Value::Object(extra)) = (data.as_object_mut(), extra) {
+        data.extend(extra);
+    }
+    (event(call, code, resource_type, id, data), after)
 }
 
 /// `{field: [old, new]}` for the fields that differ between two JSON objects.

@@ -131,7 +131,7 @@ fn unwrap_nullable(node: &Value) -> &Value {
 }
 
 /// The closest known name, when it is close enough to be a likely typo.
-pub fn suggest(name: &str, known: &[String]) -> Option<String> {
+fn suggest(name: &str, known: &[String]) -> Option<String> {
     let lowered = name.to_ascii_lowercase().replace('-', "_");
     known
         .iter()

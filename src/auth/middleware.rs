@@ -67,19 +67,19 @@ impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
             Ok(Some(principal)) => {
                 // The rate limit counts authenticated requests, per token.
                 if let Err(limited) = self.app.rate.check(&principal.token_id) {
-                    let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
+                    let request_id = RequestId::of(&req);
                     return Ok(error_response(&ApiError::RateLimited(limited), &request_id));
                 }
                 req.set_data(principal);
                 Ok(self.inner.call(req).await?.into_response())
             }
             Ok(None) => {
-                let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
+                let request_id = RequestId::of(&req);
                 let err = ApiError::Unauthorized { challenge: self.app.challenge(self.resource_path, sent) };
                 Ok(error_response(&err, &request_id))
             }
             Err(err) => {
-                let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
+                let request_id = RequestId::of(&req);
                 Ok(error_response(&err, &request_id))
             }
         }

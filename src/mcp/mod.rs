@@ -15,10 +15,13 @@ mod tools;
 mod transport;
 mod wire;
 
+pub use dispatch::Dispatcher;
 pub use era::{SUPPORTED, V2025_03, V2025_06, V2026};
 pub use transport::{McpEndpoint, unavailable};
 
-/// Compiles the confirmation templates now rather than on the first destructive call.
+/// Compiles the confirmation templates and parses the descriptors now rather than on the first
+/// request that needs them.
 pub fn warm_up() {
     confirm::warm_up();
+    tools::warm_up();
 }

@@ -202,12 +202,13 @@ pub async fn get(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outco
             .await?;
             fenced("kobana-dunning", &json!({ "debtor": debtor["data"], "charges": charges }))
         }
-        _ => {
+        "dunning_charge_followup" => {
             let charge = read(ctx, "charges_get", &[("id", arg("charge_id"))], json!({})).await?;
             let debtor_id = charge["data"]["debtor_id"].as_str().unwrap_or_default().to_string();
             let debtor = read(ctx, "debtors_get", &[("id", debtor_id)], json!({})).await?;
             fenced("kobana-dunning", &json!({ "charge": charge["data"], "debtor": debtor["data"] }))
         }
+        other => return Err(RpcError::invalid_params(format!("Unknown prompt: {other}"))),
     };
     let text = TEMPLATES
         .render(prompt.name, &json!({ "data": data, "args": args }))

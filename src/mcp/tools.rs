@@ -1,6 +1,8 @@
 //! tools/list and tools/call: the generated catalogue, filtered by scope, and in-process
 //! dispatch of each call to its /v1 handler.
 
+use std::sync::LazyLock;
+
 use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -32,14 +34,27 @@ pub fn step_up(ctx: &Context<'_>, op: &Operation) -> RpcError {
     .with_header("WWW-Authenticate", ctx.caller.app.step_up_challenge(ctx.resource_path, scope))
 }
 
+/// The generated descriptors, parsed once, in the order of `OPERATIONS`.
+static DESCRIPTORS: LazyLock<Vec<Value>> = LazyLock::new(|| {
+    OPERATIONS
+        .iter()
+        .map(|op| serde_json::from_str(op.descriptor).expect("generated descriptors are JSON"))
+        .collect()
+});
+
+/// Parses the descriptors now rather than on the first tools/list.
+pub fn warm_up() {
+    LazyLock::force(&DESCRIPTORS);
+}
+
 /// `tools/list`: the caller's tools, in name order; descriptors never depend on the caller.
 pub fn list(ctx: &Context<'_>) -> Outcome {
     let tools: Vec<Value> = OPERATIONS
         .iter()
-        .filter(|op| allowed(ctx, op))
-        .map(|op| {
-            let mut descriptor: Value =
-                serde_json::from_str(op.descriptor).expect("generated descriptors are JSON");
+        .zip(DESCRIPTORS.iter())
+        .filter(|(op, _)| allowed(ctx, op))
+        .map(|(_, descriptor)| {
+            let mut descriptor = descriptor.clone();
             if !ctx.era.has_titles() {
                 descriptor.as_object_mut().map(|d| d.remove("title"));
             }
@@ -240,7 +255,6 @@ mod tests {
         query_params: &[QueryParam { name: "lang", kind: ParamKind::String }],
         body: None::<BodySpec>,
         accepts_idempotency_key: false,
-        is_list: false,
         success_status: 200,
         response: ResponseKind::Binary { content_type: "application/pdf", extension: "pdf" },
         resource_uri: Some("kobana://dunning/debtors/{id}/statement.pdf"),

@@ -21,15 +21,15 @@ const ALLOWED_HEADERS: &str =
 /// One mount of the MCP endpoint.
 pub struct McpEndpoint {
     app: Arc<App>,
-    dispatcher: Dispatcher,
+    dispatcher: Arc<Dispatcher>,
     /// `/mcp` or `` (the `POST /` alias): names the protected resource in challenges.
     resource_path: &'static str,
 }
 
 impl McpEndpoint {
-    /// The endpoint for a resource path.
-    pub fn new(app: Arc<App>, resource_path: &'static str) -> Self {
-        Self { app, dispatcher: Dispatcher::default(), resource_path }
+    /// The endpoint for a resource path; mounts share one in-process /v1.
+    pub fn new(app: Arc<App>, dispatcher: Arc<Dispatcher>, resource_path: &'static str) -> Self {
+        Self { app, dispatcher, resource_path }
     }
 }
 
@@ -233,7 +233,7 @@ impl McpEndpoint {
             // Notifications and client responses: accepted, nothing to answer.
             return Answer { status: StatusCode::ACCEPTED, body: None, version, headers: Vec::new() };
         };
-        let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default();
+        let request_id = RequestId::of(req);
         let caller = Caller { app: self.app.clone(), principal, request_id };
         let ctx = methods::Context {
             caller: &caller,

@@ -71,19 +71,15 @@ impl TestServer {
     pub async fn start_with(limits: Limits) -> Self {
         let db_path = std::env::temp_dir().join(format!("kd-test-{}.db", uuid::Uuid::now_v7().simple()));
         let store = Store::open(&format!("sqlite://{}", db_path.display())).await.expect("store opens");
-        // The public URL is only known after binding; port 0 then a state with the real URL.
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().expect("addr").port();
-        drop(listener);
-        let base = format!("http://127.0.0.1:{port}");
+        // Bound first: the public URL names the port the system picked.
+        let bound = server::bind("127.0.0.1:0").await.expect("bind");
+        let base = format!("http://{}", bound.addr);
         let key = kobana_dunning::auth::ServerKey::load(&store, None).await.expect("server key");
         let app = Arc::new(App::with_limits(store, &base, key, limits));
         let (stop, stopped) = oneshot::channel::<()>();
-        server::start(app.clone(), &format!("127.0.0.1:{port}"), async move {
+        bound.serve(app.clone(), async move {
             let _ = stopped.await;
-        })
-        .await
-        .expect("server starts");
+        });
         Self { base, app, client: reqwest::Client::new(), db_path, _stop: stop }
     }
 

@@ -389,3 +389,33 @@ async fn a_write_only_token_can_confirm_and_bodies_are_checked_before_asking() {
         .await;
     assert_eq!(r.tool_json()["data"]["status"], "canceled", "{}", r.body);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_destructive_tool_asks_about_its_real_object() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let mut asked = 0;
+    for op in kobana_dunning::operations::OPERATIONS.iter().filter(|op| op.confirm.is_some()) {
+        // A fresh object of the kind the tool acts on (a debtor without charges can be deleted).
+        let debtor = s.create_debtor(&token, "Maria Souza", &crate::common::cpf(asked)).await;
+        let id = if op.path.starts_with("/v1/charges/") {
+            s.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(5)).await["id"].clone()
+        } else {
+            debtor["id"].clone()
+        };
+        let params = json!({ "name": op.tool_name, "arguments": { "id": id } });
+        let r = s.mcp_2026(&token, "tools/call", params, elicitation()).await;
+        let message = r.result()["inputRequests"]["confirm"]["params"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            !message.starts_with("Confirmar dunning_"),
+            "{}: the template did not render: {message}",
+            op.tool_name
+        );
+        assert!(message.contains("“Maria Souza”") && !message.contains("“”"), "{}: {message}", op.tool_name);
+        asked += 1;
+    }
+    assert_eq!(asked, 3);
+}
