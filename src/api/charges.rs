@@ -6,20 +6,17 @@ use time::{Date, OffsetDateTime};
 use super::fields::Fields;
 use super::{ApiError, ApiResult, Call, Reply, change_event, event};
 use crate::domain::charge_state::{
-    ChargeAction, allows, days_overdue, dunning_status_after, open_status_for,
+    ChargeAction, DEFAULT_FINE_HUNDREDTHS, DEFAULT_INTEREST_HUNDREDTHS, allows, days_overdue,
+    dunning_status_after, open_status_for,
 };
 use crate::domain::dates::{format_date, format_timestamp, parse_date, parse_timestamp};
-use crate::domain::ids::new_id;
 use crate::domain::money::{
     cents_to_json, percentage_from_json, percentage_to_json, positive_cents_from_json,
 };
 use crate::store::{ChargeFilter, ChargeRow};
 
 /// The most a consumer can be fined (CDC art. 52 §1), in hundredths of a percent.
-const CONSUMER_MAX_FINE: i64 = 200;
-/// Defaults: 2 % fine, 1 % a month interest (CC art. 406).
-const DEFAULT_FINE: i64 = 200;
-const DEFAULT_INTEREST: i64 = 100;
+const CONSUMER_MAX_FINE: i64 = DEFAULT_FINE_HUNDREDTHS;
 
 /// Today in the organization's time zone.
 pub(crate) fn today(now: OffsetDateTime) -> Date {
@@ -164,8 +161,9 @@ pub async fn charges_create(call: Call) -> ApiResult<Reply> {
     {
         fields.push("issue_date", "must not be after due_date");
     }
-    let fine = percentage_field(&mut fields, &call, "fine_percentage", DEFAULT_FINE);
-    let interest = percentage_field(&mut fields, &call, "interest_monthly_percentage", DEFAULT_INTEREST);
+    let fine = percentage_field(&mut fields, &call, "fine_percentage", DEFAULT_FINE_HUNDREDTHS);
+    let interest =
+        percentage_field(&mut fields, &call, "interest_monthly_percentage", DEFAULT_INTEREST_HUNDREDTHS);
     if debtor.as_ref().is_some_and(|d| d.person_type == "natural") && fine > CONSUMER_MAX_FINE {
         fields.push("fine_percentage", "must be at most 2 for consumers (CDC art. 52 §1)");
     }
@@ -182,36 +180,20 @@ pub async fn charges_create(call: Call) -> ApiResult<Reply> {
             allowed: vec!["active"],
         });
     }
-    let now = format_timestamp(call.now);
-    let c = ChargeRow {
-        id: new_id("chg"),
-        organization_id: call.org_id().to_string(),
-        debtor_id: debtor.id,
-        debtor_name: debtor.name,
-        external_id: call.body_str("external_id").map(str::to_string),
-        description: call.body_str("description").map(str::to_string),
-        amount_cents: amount,
-        paid_cents: 0,
-        issue_date: format_date(issue_date),
-        due_date: format_date(due_date),
-        status: open_status_for(due_date, day).to_string(),
-        dunning_status: "not_started".into(),
-        payment_method: call.body_str("payment_method").unwrap_or("boleto_pix").to_string(),
-        fine_hundredths: fine,
-        interest_hundredths: interest,
-        paid_at: None,
-        canceled_at: None,
-        cancellation_reason: None,
-        written_off_at: None,
-        agreement_id: None,
-        credit_bureau_status: None,
-        protest_status: None,
-        tags: call.body.get("tags").cloned().unwrap_or_else(|| json!([])),
-        metadata: call.body.get("metadata").cloned().unwrap_or_else(|| json!({})),
-        version: 1,
-        created_at: now.clone(),
-        updated_at: now,
-    };
+    let mut c = ChargeRow::new(&debtor, amount, issue_date, due_date, day, &format_timestamp(call.now));
+    c.external_id = call.body_str("external_id").map(str::to_string);
+    c.description = call.body_str("description").map(str::to_string);
+    if let Some(method) = call.body_str("payment_method") {
+        c.payment_method = method.to_string();
+    }
+    c.fine_hundredths = fine;
+    c.interest_hundredths = interest;
+    if let Some(tags) = call.body.get("tags") {
+        c.tags = tags.clone();
+    }
+    if let Some(metadata) = call.body.get("metadata") {
+        c.metadata = metadata.clone();
+    }
     let object = charge_json(&c, day);
     let evt = event(&call, "charge.db.created", "charge", &c.id, json!({ "object": object, "changes": {} }));
     call.app.store.insert_charge(&c, &evt).await?;

@@ -7,9 +7,9 @@ use serde_json::json;
 use time::{Duration, OffsetDateTime};
 
 use crate::admin::{self, AdminError};
-use crate::api::charges::today;
-use crate::domain::charge_state::open_status_for;
-use crate::domain::dates::{format_date, format_timestamp};
+use crate::domain::charge_state::{dunning_status_after, open_status_for};
+use crate::domain::dates::format_timestamp;
+use crate::domain::dates::organization_today as today;
 use crate::domain::ids::new_id;
 use crate::domain::parse_document;
 use crate::store::{ChargeRow, DebtorRow, NewEvent, Store};
@@ -89,36 +89,13 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             DemoOutcome::Paid => ("paid", c.amount_cents, Some(stamp.clone()), None),
             DemoOutcome::Canceled => ("canceled", 0, None, Some(stamp.clone())),
         };
-        let open = matches!(status, "pending" | "overdue");
-        let row = ChargeRow {
-            id: new_id("chg"),
-            organization_id: org_id.to_string(),
-            debtor_id: debtor.id.clone(),
-            debtor_name: debtor.name.clone(),
-            external_id: None,
-            description: Some(c.description.to_string()),
-            amount_cents: c.amount_cents,
-            paid_cents,
-            issue_date: format_date(issue),
-            due_date: format_date(due),
-            status: status.to_string(),
-            dunning_status: if open { "active" } else { "closed" }.to_string(),
-            payment_method: "boleto_pix".into(),
-            fine_hundredths: 200,
-            interest_hundredths: 100,
-            paid_at,
-            canceled_at,
-            cancellation_reason: None,
-            written_off_at: None,
-            agreement_id: None,
-            credit_bureau_status: None,
-            protest_status: None,
-            tags: json!([]),
-            metadata: json!({}),
-            version: 1,
-            created_at: stamp.clone(),
-            updated_at: stamp.clone(),
-        };
+        let mut row = ChargeRow::new(debtor, c.amount_cents, issue, due, day, &stamp);
+        row.description = Some(c.description.to_string());
+        row.paid_cents = paid_cents;
+        row.status = status.to_string();
+        row.dunning_status = dunning_status_after(status, "active").to_string();
+        row.paid_at = paid_at;
+        row.canceled_at = canceled_at;
         store
             .insert_charge(&row, &system_event(org_id, "charge.db.created", "charge", &row.id, &stamp))
             .await?;

@@ -6,6 +6,12 @@
 
 use time::Date;
 
+/// The default late fee, in hundredths of a percent: 2 %, the most a consumer can be fined
+/// (CDC art. 52 §1).
+pub const DEFAULT_FINE_HUNDREDTHS: i64 = 200;
+/// The default late interest, in hundredths of a percent a month: 1 % (CC art. 406).
+pub const DEFAULT_INTEREST_HUNDREDTHS: i64 = 100;
+
 /// Statuses from which a charge can still be collected.
 pub const OPEN: &[&str] = &["pending", "overdue"];
 

@@ -3,9 +3,13 @@
 use serde_json::Value;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
+use time::Date;
+
 use super::events::{NewEvent, insert_event};
 use super::listing::{ListWindow, fetch_page, push_cmp, push_in, push_window};
 use super::{Store, StoreResult};
+use crate::domain::charge_state::{DEFAULT_FINE_HUNDREDTHS, DEFAULT_INTEREST_HUNDREDTHS, open_status_for};
+use crate::domain::dates::format_date;
 
 /// A charge as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +42,49 @@ pub struct ChargeRow {
     pub version: i64,
     pub created_at: String,
     pub updated_at: String,
+}
+
+impl ChargeRow {
+    /// A new open charge of `debtor` (version 1, nothing paid, dunning not started), pending or
+    /// overdue by its due date on `today`, with the default fine, interest and payment method.
+    pub fn new(
+        debtor: &super::DebtorRow,
+        amount_cents: i64,
+        issue_date: Date,
+        due_date: Date,
+        today: Date,
+        now: &str,
+    ) -> Self {
+        Self {
+            id: crate::domain::ids::new_id("chg"),
+            organization_id: debtor.organization_id.clone(),
+            debtor_id: debtor.id.clone(),
+            debtor_name: debtor.name.clone(),
+            external_id: None,
+            description: None,
+            amount_cents,
+            paid_cents: 0,
+            issue_date: format_date(issue_date),
+            due_date: format_date(due_date),
+            status: open_status_for(due_date, today).to_string(),
+            dunning_status: "not_started".into(),
+            payment_method: "boleto_pix".into(),
+            fine_hundredths: DEFAULT_FINE_HUNDREDTHS,
+            interest_hundredths: DEFAULT_INTEREST_HUNDREDTHS,
+            paid_at: None,
+            canceled_at: None,
+            cancellation_reason: None,
+            written_off_at: None,
+            agreement_id: None,
+            credit_bureau_status: None,
+            protest_status: None,
+            tags: Value::Array(Vec::new()),
+            metadata: Value::Object(serde_json::Map::new()),
+            version: 1,
+            created_at: now.to_string(),
+            updated_at: now.to_string(),
+        }
+    }
 }
 
 /// Filters of the charge list.
