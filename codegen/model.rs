@@ -30,7 +30,7 @@ pub type Result<T> = std::result::Result<T, SpecError>;
 const MAX_TOOL_NAME: usize = 64;
 const TOOL_PREFIX: &str = "dunning_";
 const RESOURCE_PREFIX: &str = "kobana://dunning/";
-const KNOWN_SCOPES: &[&str] = &[
+pub const KNOWN_SCOPES: &[&str] = &[
     "any",
     "dunning.read",
     "dunning.write",

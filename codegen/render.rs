@@ -81,7 +81,8 @@ fn template_data(api: &Api) -> Value {
             json!({ "path": path, "first": first, "rest": rest })
         })
         .collect();
-    json!({ "version": api.version, "ops": ops, "routes": routes })
+    let scopes: Vec<&str> = crate::model::KNOWN_SCOPES.iter().copied().filter(|s| *s != "any").collect();
+    json!({ "version": api.version, "ops": ops, "routes": routes, "scopes": scopes })
 }
 
 fn variant(s: &str) -> String {

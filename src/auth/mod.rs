@@ -12,15 +12,8 @@ pub use tokens::{TOKEN_PREFIX, hash_token, mint_token};
 
 use time::OffsetDateTime;
 
-/// Every scope a token can carry.
-pub const ALL_SCOPES: &[&str] = &[
-    "dunning.read",
-    "dunning.write",
-    "dunning.notify",
-    "dunning.escalate",
-    "dunning.webhooks",
-    "dunning.exports",
-];
+/// Every scope a token can carry (generated with the spec's scope vocabulary).
+pub use crate::operations::SCOPES as ALL_SCOPES;
 
 /// The authenticated caller of a request.
 #[derive(Debug, Clone)]
