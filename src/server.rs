@@ -55,6 +55,8 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
     let path = req.uri().path().to_string();
+    let method = req.method().clone();
+    let started = std::time::Instant::now();
     let is_v1 = path.starts_with("/v1");
     // Beyond the requests in flight it can serve, or while draining, the server sheds load
     // before doing any work (liveness probes excepted). The permit lives until the answer.
@@ -82,6 +84,16 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         }
     };
     drop(permit);
+    // One line per request; the path never carries secrets (tokens travel in a header) and
+    // query strings are left out (they may carry documents).
+    tracing::info!(
+        request_id = %request_id,
+        method = %method,
+        path = %path,
+        status = response.status().as_u16(),
+        duration_ms = started.elapsed().as_secs_f64() * 1000.0,
+        "request"
+    );
     let headers = response.headers_mut();
     headers.insert("cache-control", "no-store".parse().expect("static header"));
     if let Ok(value) = request_id.parse() {

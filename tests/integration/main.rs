@@ -14,3 +14,4 @@ mod limits;
 mod mcp_content;
 mod mcp_tools;
 mod mcp_wire;
+mod robustness;
