@@ -7,7 +7,8 @@ use crate::common::TestServer;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rate_limit_is_per_token_and_shared_by_rest_and_mcp() {
-    let s = TestServer::start_with(Limits { per_minute: 60, burst: 3, max_in_flight: 64 }).await;
+    // One request a minute refills the bucket: however slow the machine, the burst is all there is.
+    let s = TestServer::start_with(Limits { per_minute: 1, burst: 3, max_in_flight: 64 }).await;
     let org = s.org("Org").await;
     let token = s.token(&org, "dunning.read").await;
     let other = s.token(&org, "dunning.read").await;
@@ -22,9 +23,9 @@ async fn the_rate_limit_is_per_token_and_shared_by_rest_and_mcp() {
     let r = s.call(&token, "me", &[], "", None).await;
     assert_eq!((r.status, r.code()), (429, "RATE_LIMITED"));
     let retry_after: u64 = r.header("retry-after").unwrap().parse().unwrap();
-    assert!((1..=2).contains(&retry_after));
+    assert!((1..=60).contains(&retry_after), "{retry_after}");
     assert_eq!(r.body["error"]["details"]["retry_after"], retry_after);
-    assert_eq!(r.header("ratelimit-limit"), Some("60"));
+    assert_eq!(r.header("ratelimit-limit"), Some("1"));
     assert_eq!(r.header("ratelimit-remaining"), Some("0"));
     assert!(r.header("ratelimit-reset").is_some());
 
