@@ -2,6 +2,7 @@
 
 use crate::auth::ServerKey;
 use crate::limits::{Limits, Load, RateLimiter};
+use crate::metrics::Metrics;
 use crate::store::Store;
 
 /// The body cap of /v1 and /mcp: 2 MiB.
@@ -32,6 +33,8 @@ pub struct App {
     pub rate: RateLimiter,
     /// Requests in flight and draining.
     pub load: Load,
+    /// Request counters for `/metrics`.
+    pub metrics: Metrics,
 }
 
 impl App {
@@ -50,6 +53,7 @@ impl App {
             key,
             rate: RateLimiter::new(limits),
             load: Load::new(limits.max_in_flight),
+            metrics: Metrics::default(),
         }
     }
 

@@ -14,6 +14,7 @@ pub mod demo;
 pub mod domain;
 pub mod limits;
 pub mod mcp;
+pub mod metrics;
 pub mod operations;
 pub mod server;
 pub mod store;

@@ -27,6 +27,7 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
         .nest("/.well-known", protected_resource_routes())
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
+        .at("/metrics", get(metrics))
         .data(app.clone())
         .around(move |ep, req| {
             let app = app.clone();
@@ -59,9 +60,11 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     let started = std::time::Instant::now();
     let is_v1 = path.starts_with("/v1");
     // Beyond the requests in flight it can serve, or while draining, the server sheds load
-    // before doing any work (liveness probes excepted). The permit lives until the answer.
-    let permit = if path == "/healthz" { None } else { app.load.admit() };
-    let shed = path != "/healthz" && permit.is_none();
+    // before doing any work (liveness and metrics probes excepted). The permit lives until
+    // the answer.
+    let probe = matches!(path.as_str(), "/healthz" | "/metrics");
+    let permit = if probe { None } else { app.load.admit() };
+    let shed = !probe && permit.is_none();
     let mut response = if shed && (path == "/mcp" || path == "/") {
         mcp::unavailable()
     } else if shed {
@@ -84,6 +87,7 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         }
     };
     drop(permit);
+    app.metrics.record(&path, method.as_str(), response.status().as_u16(), started.elapsed());
     // One line per request; the path never carries secrets (tokens travel in a header) and
     // query strings are left out (they may carry documents).
     tracing::info!(
@@ -100,6 +104,11 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         headers.insert("x-request-id", value);
     }
     response
+}
+
+#[handler]
+fn metrics(app: Data<&Arc<App>>) -> poem::Response {
+    poem::Response::builder().content_type("text/plain; version=0.0.4").body(app.metrics.render())
 }
 
 #[handler]

@@ -14,4 +14,5 @@ mod limits;
 mod mcp_content;
 mod mcp_tools;
 mod mcp_wire;
+mod observability;
 mod robustness;

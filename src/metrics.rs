@@ -1,0 +1,127 @@
+//! Prometheus metrics (`GET /metrics`, text format 0.0.4): requests by surface, method and
+//! status, and their durations. Kept in process and rendered on demand; small enough not to
+//! need an exporter crate.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Upper bounds of the duration histogram, in seconds.
+const BUCKETS: [f64; 10] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0];
+
+#[derive(Default)]
+struct Histogram {
+    counts: [u64; BUCKETS.len()],
+    count: u64,
+    sum: f64,
+}
+
+/// The counters of one process.
+#[derive(Default)]
+pub struct Metrics {
+    requests: Mutex<BTreeMap<(&'static str, String, u16), u64>>,
+    durations: Mutex<BTreeMap<&'static str, Histogram>>,
+}
+
+/// Which surface a path belongs to (a fixed set, so labels stay bounded).
+pub fn surface(path: &str) -> &'static str {
+    match path {
+        "/mcp" | "/" => "mcp",
+        p if p.starts_with("/v1/") || p == "/v1" => "v1",
+        p if p.starts_with("/.well-known/") => "metadata",
+        _ => "other",
+    }
+}
+
+impl Metrics {
+    /// Records one answered request.
+    pub fn record(&self, path: &str, method: &str, status: u16, elapsed: Duration) {
+        let surface = surface(path);
+        // Only standard methods become labels; anything else is counted as OTHER.
+        let method = match method {
+            "GET" | "POST" | "PATCH" | "PUT" | "DELETE" | "OPTIONS" | "HEAD" => method.to_string(),
+            _ => "OTHER".to_string(),
+        };
+        let mut requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
+        *requests.entry((surface, method, status)).or_default() += 1;
+        drop(requests);
+        let seconds = elapsed.as_secs_f64();
+        let mut durations = self.durations.lock().unwrap_or_else(|p| p.into_inner());
+        let histogram = durations.entry(surface).or_default();
+        for (i, bound) in BUCKETS.iter().enumerate() {
+            if seconds <= *bound {
+                histogram.counts[i] += 1;
+            }
+        }
+        histogram.count += 1;
+        histogram.sum += seconds;
+    }
+
+    /// The Prometheus text exposition.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        out.push_str(
+            "# HELP kobana_dunning_http_requests_total Requests answered, by surface, method and status.\n",
+        );
+        out.push_str("# TYPE kobana_dunning_http_requests_total counter\n");
+        for ((surface, method, status), n) in self.requests.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            let _ = writeln!(
+                out,
+                "kobana_dunning_http_requests_total{{surface=\"{surface}\",method=\"{method}\",status=\"{status}\"}} {n}"
+            );
+        }
+        out.push_str("# HELP kobana_dunning_http_request_duration_seconds Time to answer a request.\n");
+        out.push_str("# TYPE kobana_dunning_http_request_duration_seconds histogram\n");
+        for (surface, h) in self.durations.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            for (bound, count) in BUCKETS.iter().zip(h.counts) {
+                let _ = writeln!(
+                    out,
+                    "kobana_dunning_http_request_duration_seconds_bucket{{surface=\"{surface}\",le=\"{bound}\"}} {count}"
+                );
+            }
+            let _ = writeln!(
+                out,
+                "kobana_dunning_http_request_duration_seconds_bucket{{surface=\"{surface}\",le=\"+Inf\"}} {}",
+                h.count
+            );
+            let _ = writeln!(
+                out,
+                "kobana_dunning_http_request_duration_seconds_sum{{surface=\"{surface}\"}} {}",
+                h.sum
+            );
+            let _ = writeln!(
+                out,
+                "kobana_dunning_http_request_duration_seconds_count{{surface=\"{surface}\"}} {}",
+                h.count
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_histograms_render_in_prometheus_text() {
+        let m = Metrics::default();
+        m.record("/v1/charges", "GET", 200, Duration::from_millis(3));
+        m.record("/v1/charges/chg_1", "GET", 200, Duration::from_millis(30));
+        m.record("/mcp", "BREW", 405, Duration::from_millis(1));
+        let text = m.render();
+        assert!(
+            text.contains(
+                "kobana_dunning_http_requests_total{surface=\"v1\",method=\"GET\",status=\"200\"} 2"
+            ),
+            "{text}"
+        );
+        assert!(text.contains(
+            "kobana_dunning_http_requests_total{surface=\"mcp\",method=\"OTHER\",status=\"405\"} 1"
+        ));
+        assert!(text.contains("duration_seconds_bucket{surface=\"v1\",le=\"0.005\"} 1"), "{text}");
+        assert!(text.contains("duration_seconds_bucket{surface=\"v1\",le=\"0.05\"} 2"), "{text}");
+        assert!(text.contains("duration_seconds_count{surface=\"v1\"} 2"));
+    }
+}

@@ -1,0 +1,42 @@
+//! What operators read: /metrics, /healthz, /readyz and request ids.
+
+use reqwest::Method;
+
+use crate::common::{TestServer, send};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_requests_by_surface_method_and_status() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    assert_eq!(s.call(&token, "me", &[], "", None).await.status, 200);
+    assert_eq!(s.call(&token, "me", &[], "", None).await.status, 200);
+    assert_eq!(s.mcp_2025(&token, "ping", serde_json::json!({})).await.status, 200);
+    assert_eq!(send(s.raw(Method::GET, "/v1/me")).await.status, 401);
+
+    let r = send(s.raw(Method::GET, "/metrics")).await;
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+    let text = r.body.as_str().expect("text");
+    for line in [
+        "kobana_dunning_http_requests_total{surface=\"v1\",method=\"GET\",status=\"200\"} 2",
+        "kobana_dunning_http_requests_total{surface=\"v1\",method=\"GET\",status=\"401\"} 1",
+        "kobana_dunning_http_requests_total{surface=\"mcp\",method=\"POST\",status=\"200\"} 1",
+        "kobana_dunning_http_request_duration_seconds_count{surface=\"v1\"} 3",
+    ] {
+        assert!(text.lines().any(|l| l == line), "missing {line} in\n{text}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn probes_and_request_ids() {
+    let s = TestServer::start().await;
+    for path in ["/healthz", "/readyz"] {
+        let r = send(s.raw(Method::GET, path)).await;
+        assert_eq!(r.status, 200, "{path}");
+    }
+    // A well-formed incoming request id is kept (so logs join across services); others are replaced.
+    let r = send(s.raw(Method::GET, "/healthz").header("x-request-id", "trace-123_abc")).await;
+    assert_eq!(r.header("x-request-id"), Some("trace-123_abc"));
+    let r = send(s.raw(Method::GET, "/healthz").header("x-request-id", "bad id\twith spaces")).await;
+    assert!(r.header("x-request-id").unwrap().starts_with("req_"));
+}
