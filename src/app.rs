@@ -25,8 +25,10 @@ pub struct App {
     pub store: Store,
     /// The URL clients use to reach this server (no trailing slash).
     pub public_url: String,
-    /// The origin (`scheme://host[:port]`) of the public URL: the only browser origin accepted.
+    /// The origin (`scheme://host[:port]`) of the public URL.
     origin: String,
+    /// Other origins the server itself is served under (`--allowed-origin`).
+    other_origins: Vec<String>,
     /// Seals confirmation states.
     pub key: ServerKey,
     /// Requests a minute per token, shared by REST and MCP.
@@ -50,6 +52,7 @@ impl App {
             store,
             public_url,
             origin,
+            other_origins: Vec::new(),
             key,
             rate: RateLimiter::new(limits),
             load: Load::new(limits.max_in_flight),
@@ -57,9 +60,21 @@ impl App {
         }
     }
 
-    /// The origin (`scheme://host[:port]`) of the public URL: the only browser origin accepted.
+    /// The origin (`scheme://host[:port]`) of the public URL.
     pub fn origin(&self) -> &str {
         &self.origin
+    }
+
+    /// Adds origins under which this server is also served (a second public host name). They are
+    /// this server's own origins, not a way to let third-party sites in (DESIGN.md section 11).
+    pub fn with_other_origins(mut self, origins: Vec<String>) -> Self {
+        self.other_origins = origins.into_iter().map(|o| o.trim_end_matches('/').to_string()).collect();
+        self
+    }
+
+    /// Whether a browser `Origin` is one of this server's own.
+    pub fn accepts_origin(&self, origin: &str) -> bool {
+        origin == self.origin || self.other_origins.iter().any(|o| o == origin)
     }
 
     /// The RFC 9728 metadata URL of a protected resource (`/mcp`, `/v1` or `` for `POST /`).

@@ -60,6 +60,10 @@ struct ServeArgs {
     /// File holding the server key that seals confirmations (default: a key kept in the database).
     #[arg(long, env = "KOBANA_DUNNING_SECRET_KEY_FILE")]
     secret_key_file: Option<std::path::PathBuf>,
+    /// Another origin under which this server itself is served (repeatable); browsers from
+    /// any other origin are refused.
+    #[arg(long = "allowed-origin", env = "KOBANA_DUNNING_ALLOWED_ORIGINS", value_delimiter = ',')]
+    allowed_origins: Vec<String>,
     /// Requests a minute per token (REST and MCP together).
     #[arg(long, env = "KOBANA_DUNNING_RATE_LIMIT", default_value_t = 600)]
     rate_limit: u32,
@@ -208,7 +212,9 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         burst: args.rate_limit_burst,
         max_in_flight: args.max_in_flight,
     };
-    let app = Arc::new(App::with_limits(store, &public_url, key, limits));
+    let app = Arc::new(
+        App::with_limits(store, &public_url, key, limits).with_other_origins(args.allowed_origins.clone()),
+    );
     let draining = app.clone();
     let shutdown = async move {
         stop_signal().await;

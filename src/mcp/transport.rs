@@ -64,7 +64,7 @@ impl Endpoint for McpEndpoint {
 
     async fn call(&self, mut req: Request) -> poem::Result<Response> {
         let origin = req.headers().get("origin").and_then(|v| v.to_str().ok()).map(str::to_string);
-        let origin_ok = origin.as_deref().is_none_or(|o| o == self.app.origin());
+        let origin_ok = origin.as_deref().is_none_or(|o| self.app.accepts_origin(o));
         if req.method() == Method::OPTIONS {
             return Ok(self.preflight(origin.as_deref(), origin_ok));
         }

@@ -69,13 +69,18 @@ impl TestServer {
 
     /// A server with the given limits.
     pub async fn start_with(limits: Limits) -> Self {
+        Self::start_custom(limits, Vec::new()).await
+    }
+
+    /// A server with limits and `--allowed-origin`s.
+    pub async fn start_custom(limits: Limits, other_origins: Vec<String>) -> Self {
         let db_path = std::env::temp_dir().join(format!("kd-test-{}.db", uuid::Uuid::now_v7().simple()));
         let store = Store::open(&format!("sqlite://{}", db_path.display())).await.expect("store opens");
         // Bound first: the public URL names the port the system picked.
         let bound = server::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", bound.addr);
         let key = kobana_dunning::auth::ServerKey::load(&store, None).await.expect("server key");
-        let app = Arc::new(App::with_limits(store, &base, key, limits));
+        let app = Arc::new(App::with_limits(store, &base, key, limits).with_other_origins(other_origins));
         let (stop, stopped) = oneshot::channel::<()>();
         bound.serve(app.clone(), async move {
             let _ = stopped.await;

@@ -477,3 +477,20 @@ async fn a_malformed_message_without_a_token_is_a_401() {
     let r = s.mcp_raw("/mcp", Some(&token), &body, &[]).await;
     assert_eq!((r.status, r.rpc_code()), (400, -32600));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allowed_origins_are_the_servers_other_names() {
+    let limits = kobana_dunning::limits::Limits { per_minute: 600, burst: 60, max_in_flight: 64 };
+    let s = TestServer::start_custom(limits, vec!["https://cobranca.example.com.br/".into()]).await;
+    let (_, token) = s.tenant("Org").await;
+    let ping = json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" });
+    for (origin, status) in
+        [(s.base.as_str(), 200), ("https://cobranca.example.com.br", 200), ("https://evil.example", 403)]
+    {
+        let r = s.mcp_raw("/mcp", Some(&token), &ping, &[("origin", origin)]).await;
+        assert_eq!(r.status, status, "{origin}");
+    }
+    let r = send(s.raw(Method::OPTIONS, "/mcp").header("origin", "https://cobranca.example.com.br")).await;
+    assert_eq!(r.status, 204);
+    assert_eq!(r.header("access-control-allow-origin"), Some("https://cobranca.example.com.br"));
+}
