@@ -12,6 +12,7 @@ pub mod app;
 pub mod auth;
 pub mod demo;
 pub mod domain;
+pub mod housekeeping;
 pub mod limits;
 pub mod mcp;
 pub mod metrics;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand, ValueEnum};
 use kobana_dunning::auth::ServerKey;
 use kobana_dunning::limits::Limits;
-use kobana_dunning::{admin, app::App, demo, operations, server, store::Store};
+use kobana_dunning::{admin, app::App, demo, housekeeping, operations, server, store::Store};
 use time::Duration;
 
 #[derive(Parser)]
@@ -223,6 +223,7 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         tracing::info!("draining");
     };
     let running = bound.serve(app.clone(), shutdown);
+    housekeeping::spawn(app.clone());
     let mut out = std::io::stdout().lock();
     if let Some(token) = demo_token {
         writeln!(out, "demo token: {token}")?;

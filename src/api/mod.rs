@@ -16,7 +16,7 @@ pub mod me;
 pub use call::{Call, Reply, etag};
 pub use endpoint::{endpoint, error_response};
 pub use error::{ApiError, ApiResult, FieldError};
-pub use idempotency::canonical;
+pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
 pub use routes::v1_routes;
 pub use validation::{schemas, warm_up};
 

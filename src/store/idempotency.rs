@@ -105,3 +105,14 @@ impl Store {
         Ok(())
     }
 }
+
+impl Store {
+    /// Forgets every idempotency key claimed before `cutoff`; returns how many went.
+    pub async fn purge_idempotency_before(&self, cutoff: OffsetDateTime) -> StoreResult<u64> {
+        let result = sqlx::query("DELETE FROM idempotency_keys WHERE created_at < $1")
+            .bind(format_timestamp(cutoff))
+            .execute(&self.pool)
+            .await?;
+        Ok(result.rows_affected())
+    }
+}

@@ -44,3 +44,15 @@ impl Store {
         Ok(n > 0)
     }
 }
+
+impl Store {
+    /// Forgets confirmation nonces consumed before `cutoff` (a state lives 5 minutes: older
+    /// nonces can never be presented again); returns how many went.
+    pub async fn purge_nonces_before(&self, cutoff: &str) -> StoreResult<u64> {
+        let result = sqlx::query("DELETE FROM confirmation_nonces WHERE consumed_at < $1")
+            .bind(cutoff)
+            .execute(&self.pool)
+            .await?;
+        Ok(result.rows_affected())
+    }
+}

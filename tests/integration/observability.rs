@@ -40,3 +40,33 @@ async fn probes_and_request_ids() {
     let r = send(s.raw(Method::GET, "/healthz").header("x-request-id", "bad id\twith spaces")).await;
     assert!(r.header("x-request-id").unwrap().starts_with("req_"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn housekeeping_forgets_expired_keys_and_nonces_only() {
+    let s = TestServer::start().await;
+    let (org, _) = s.tenant("Org").await;
+    let now = time::OffsetDateTime::now_utc();
+    let stamp = |t| kobana_dunning::domain::dates::format_timestamp(t);
+    let store = &s.app.store;
+    assert!(
+        store
+            .idempotency_start(&org, "old", "debtors_create", "x", now - time::Duration::hours(25))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .idempotency_start(&org, "new", "debtors_create", "x", now - time::Duration::hours(1))
+            .await
+            .unwrap()
+    );
+    assert!(store.consume_nonce("n-old", &stamp(now - time::Duration::days(2))).await.unwrap());
+    assert!(store.consume_nonce("n-new", &stamp(now - time::Duration::minutes(10))).await.unwrap());
+
+    let removed = kobana_dunning::housekeeping::run_once(&s.app, now).await.unwrap();
+    assert_eq!(removed, (1, 1));
+    assert!(store.idempotency_get(&org, "old").await.unwrap().is_none());
+    assert!(store.idempotency_get(&org, "new").await.unwrap().is_some());
+    assert!(!store.nonce_consumed("n-old").await.unwrap());
+    assert!(store.nonce_consumed("n-new").await.unwrap(), "a recent nonce still refuses a replay");
+}

@@ -1,0 +1,41 @@
+//! Periodic clean-up of what only needs keeping for a while: idempotency keys (24 hours) and
+//! consumed confirmation nonces (their states expire after 5 minutes; a day is kept).
+
+use std::sync::Arc;
+use std::time::Duration as StdDuration;
+
+use time::{Duration, OffsetDateTime};
+
+use crate::api::IDEMPOTENCY_RETENTION;
+use crate::app::App;
+use crate::domain::dates::format_timestamp;
+use crate::store::StoreResult;
+
+/// How often the clean-up runs.
+pub const PERIOD: StdDuration = StdDuration::from_secs(600);
+/// How long consumed nonces are kept.
+const NONCE_RETENTION: Duration = Duration::days(1);
+
+/// One clean-up pass at `now`: (idempotency keys, nonces) removed.
+pub async fn run_once(app: &App, now: OffsetDateTime) -> StoreResult<(u64, u64)> {
+    let keys = app.store.purge_idempotency_before(now - IDEMPOTENCY_RETENTION).await?;
+    let nonces = app.store.purge_nonces_before(&format_timestamp(now - NONCE_RETENTION)).await?;
+    Ok((keys, nonces))
+}
+
+/// Runs the clean-up every `PERIOD` until the process ends.
+pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(PERIOD);
+        loop {
+            ticks.tick().await;
+            match run_once(&app, OffsetDateTime::now_utc()).await {
+                Ok((keys, nonces)) if keys + nonces > 0 => {
+                    tracing::info!(idempotency_keys = keys, nonces, "housekeeping purged expired records");
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "housekeeping failed"),
+            }
+        }
+    })
+}
