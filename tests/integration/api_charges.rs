@@ -23,14 +23,14 @@ async fn event_codes(server: &TestServer, org: &str, id: &str) -> Vec<String> {
 
 /// Settles a charge fully and checks it is paid.
 async fn pay(server: &TestServer, token: &str, charge: &str) -> Value {
-    let r = server.call(token, "charges_settle", &[("id", charge)], "", Some(json!({}))).await;
+    let r = server.write_id(token, "charges_settle", charge, json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["status"], "paid");
     r.data().clone()
 }
 
 async fn cancel(server: &TestServer, token: &str, charge: &str) -> Value {
-    let r = server.call(token, "charges_cancel", &[("id", charge)], "", Some(json!({}))).await;
+    let r = server.write_id(token, "charges_cancel", charge, json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["status"], "canceled");
     r.data().clone()
@@ -44,21 +44,7 @@ async fn charge_create_get_update() {
     let due = date_in(15);
 
     let r = server
-        .call(
-            &token,
-            "charges_create",
-            &[],
-            "",
-            Some(json!({
-                "debtor_id": id(&debtor),
-                "amount": 1250.0,
-                "due_date": due,
-                "description": "Mensalidade outubro",
-                "external_id": "NF-871",
-                "tags": ["mensalidade"],
-                "metadata": {"contrato": "CT-1"}
-            })),
-        )
+        .write(&token, "charges_create", json!({ "debtor_id": id(&debtor), "amount": 1250.0, "due_date": due, "description": "Mensalidade outubro", "external_id": "NF-871", "tags": ["mensalidade"], "metadata": {"contrato": "CT-1"} }))
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v1\""));
@@ -85,21 +71,20 @@ async fn charge_create_get_update() {
     assert_eq!(created["object"]["id"], cid.as_str());
 
     // The debtor's summary counts it.
-    let r = server.call(&token, "debtors_get", &[("id", &id(&debtor))], "", None).await;
+    let r = server.read_id(&token, "debtors_get", &id(&debtor)).await;
     assert_eq!(r.data()["summary"], json!({"open_amount": 1250.0, "overdue_amount": 0.0, "open_charges": 1}));
 
-    let r = server.call(&token, "charges_get", &[("id", &cid)], "", None).await;
+    let r = server.read_id(&token, "charges_get", &cid).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v1\""));
     assert_eq!(r.data(), &c);
 
     let r = server
-        .call(
+        .write_id(
             &token,
             "charges_update",
-            &[("id", &cid)],
-            "",
-            Some(json!({"amount": 1300.5, "description": null, "due_date": date_in(20)})),
+            &cid,
+            json!({"amount": 1300.5, "description": null, "due_date": date_in(20)}),
         )
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
@@ -122,9 +107,7 @@ async fn charge_create_get_update() {
     );
 
     // The status follows the due date: due today is not overdue yet.
-    let r = server
-        .call(&token, "charges_update", &[("id", &cid)], "", Some(json!({"due_date": date_in(0)})))
-        .await;
+    let r = server.write_id(&token, "charges_update", &cid, json!({"due_date": date_in(0)})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["status"], "pending", "due today is not overdue yet");
 }
@@ -142,13 +125,7 @@ async fn a_past_due_date_creates_an_overdue_charge() {
 
     // With an explicit issue date too.
     let r = server
-        .call(
-            &token,
-            "charges_create",
-            &[],
-            "",
-            Some(json!({"debtor_id": id(&debtor), "amount": 10.0, "due_date": date_in(-5), "issue_date": date_in(-40)})),
-        )
+        .write(&token, "charges_create", json!({"debtor_id": id(&debtor), "amount": 10.0, "due_date": date_in(-5), "issue_date": date_in(-40)}))
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.data()["status"], "overdue");
@@ -156,37 +133,23 @@ async fn a_past_due_date_creates_an_overdue_charge() {
 
     // An issue date after the due date is refused.
     let r = server
-        .call(
-            &token,
-            "charges_create",
-            &[],
-            "",
-            Some(json!({"debtor_id": id(&debtor), "amount": 10.0, "due_date": date_in(-5), "issue_date": date_in(-1)})),
-        )
+        .write(&token, "charges_create", json!({"debtor_id": id(&debtor), "amount": 10.0, "due_date": date_in(-5), "issue_date": date_in(-1)}))
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["issue_date"]);
 
     // Moving a due date into the past makes a pending charge overdue.
     let r = server
-        .call(
-            &token,
-            "charges_create",
-            &[],
-            "",
-            Some(json!({"debtor_id": id(&debtor), "amount": 10.0, "due_date": date_in(5), "issue_date": date_in(-40)})),
-        )
+        .write(&token, "charges_create", json!({"debtor_id": id(&debtor), "amount": 10.0, "due_date": date_in(5), "issue_date": date_in(-40)}))
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.data()["status"], "pending");
-    let r = server
-        .call(&token, "charges_update", &[("id", &id(r.data()))], "", Some(json!({"due_date": date_in(-3)})))
-        .await;
+    let r = server.write_id(&token, "charges_update", &id(r.data()), json!({"due_date": date_in(-3)})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["status"], "overdue");
     assert_eq!(r.data()["days_overdue"], 3);
 
-    let r = server.call(&token, "debtors_get", &[("id", &id(&debtor))], "", None).await;
+    let r = server.read_id(&token, "debtors_get", &id(&debtor)).await;
     assert_eq!(
         r.data()["summary"],
         json!({"open_amount": 119.9, "overdue_amount": 119.9, "open_charges": 3})
@@ -202,21 +165,13 @@ async fn settle_partially_then_fully() {
     let cid = id(&c);
 
     // More than the balance: refused, naming paid_amount; nothing changes.
-    let r = server
-        .call(&token, "charges_settle", &[("id", &cid)], "", Some(json!({"paid_amount": 100.01})))
-        .await;
+    let r = server.write_id(&token, "charges_settle", &cid, json!({"paid_amount": 100.01})).await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(r.code(), "VALIDATION_ERROR");
     assert_eq!(error_fields(&r), ["paid_amount"]);
 
     let r = server
-        .call(
-            &token,
-            "charges_settle",
-            &[("id", &cid)],
-            "",
-            Some(json!({"paid_amount": 30.5, "payment_method": "pix"})),
-        )
+        .write_id(&token, "charges_settle", &cid, json!({"paid_amount": 30.5, "payment_method": "pix"}))
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v2\""));
@@ -228,8 +183,7 @@ async fn settle_partially_then_fully() {
     assert_eq!(partial["payment_method"], "pix");
 
     // More than what is left: refused.
-    let r =
-        server.call(&token, "charges_settle", &[("id", &cid)], "", Some(json!({"paid_amount": 69.51}))).await;
+    let r = server.write_id(&token, "charges_settle", &cid, json!({"paid_amount": 69.51})).await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["paid_amount"]);
 
@@ -246,7 +200,7 @@ async fn settle_partially_then_fully() {
     assert_eq!(event["payment"]["amount"], 69.5);
 
     // Settling a paid charge is a no-op.
-    let r = server.call(&token, "charges_settle", &[("id", &cid)], "", Some(json!({}))).await;
+    let r = server.write_id(&token, "charges_settle", &cid, json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v3\""));
     assert_eq!(r.data(), &paid);
@@ -255,7 +209,7 @@ async fn settle_partially_then_fully() {
         ["charge.db.created", "charge.db.updated", "charge.paid"]
     );
 
-    let r = server.call(&token, "debtors_get", &[("id", &id(&debtor))], "", None).await;
+    let r = server.read_id(&token, "debtors_get", &id(&debtor)).await;
     assert_eq!(r.data()["summary"], json!({"open_amount": 0.0, "overdue_amount": 0.0, "open_charges": 0}));
 }
 
@@ -267,15 +221,8 @@ async fn cancel_and_cancel_again() {
     let c = server.create_charge(&token, &id(&debtor), 80.0, &date_in(5)).await;
     let cid = id(&c);
 
-    let r = server
-        .call(
-            &token,
-            "charges_cancel",
-            &[("id", &cid)],
-            "",
-            Some(json!({"reason": "Emitida em duplicidade"})),
-        )
-        .await;
+    let r =
+        server.write_id(&token, "charges_cancel", &cid, json!({"reason": "Emitida em duplicidade"})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v2\""));
     let canceled = r.data().clone();
@@ -287,8 +234,7 @@ async fn cancel_and_cancel_again() {
     assert_eq!(event["changes"]["status"], json!(["pending", "canceled"]));
 
     // A second cancel: 200, nothing changes, no event.
-    let r =
-        server.call(&token, "charges_cancel", &[("id", &cid)], "", Some(json!({"reason": "de novo"}))).await;
+    let r = server.write_id(&token, "charges_cancel", &cid, json!({"reason": "de novo"})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v2\""));
     assert_eq!(r.data()["version"], 2);
@@ -321,23 +267,21 @@ async fn the_guards_refuse_actions_outside_the_allowed_statuses() {
     };
 
     // Cancel a paid charge.
-    let r = server.call(&token, "charges_cancel", &[("id", &paid)], "", Some(json!({}))).await;
+    let r = server.write_id(&token, "charges_cancel", &paid, json!({})).await;
     invalid_state(&r, "paid");
     // Settle a canceled one.
-    let r = server.call(&token, "charges_settle", &[("id", &canceled)], "", Some(json!({}))).await;
+    let r = server.write_id(&token, "charges_settle", &canceled, json!({})).await;
     invalid_state(&r, "canceled");
     // Update a paid one, and a canceled one.
-    let r = server.call(&token, "charges_update", &[("id", &paid)], "", Some(json!({"amount": 70.0}))).await;
+    let r = server.write_id(&token, "charges_update", &paid, json!({"amount": 70.0})).await;
     invalid_state(&r, "paid");
     assert_eq!(r.body["error"]["details"]["allowed"], json!(["pending", "overdue"]));
-    let r = server
-        .call(&token, "charges_update", &[("id", &canceled)], "", Some(json!({"description": "x"})))
-        .await;
+    let r = server.write_id(&token, "charges_update", &canceled, json!({"description": "x"})).await;
     invalid_state(&r, "canceled");
 
     // Nothing changed.
     for (cid, status) in [(&paid, "paid"), (&canceled, "canceled")] {
-        let r = server.call(&token, "charges_get", &[("id", cid)], "", None).await;
+        let r = server.read_id(&token, "charges_get", cid).await;
         assert_eq!(r.data()["status"], status);
         assert_eq!(r.data()["version"], 2);
         assert_eq!(event_codes(&server, &org, cid).await.len(), 2);
@@ -350,16 +294,14 @@ async fn an_archived_debtor_gets_no_new_charge() {
     let (_, token) = server.tenant("Org").await;
     let debtor = server.create_debtor(&token, "Maria Souza", "52998224725").await;
     let old = server.create_charge(&token, &id(&debtor), 10.0, &date_in(5)).await;
-    let r = server.call(&token, "debtors_archive", &[("id", &id(&debtor))], "", None).await;
+    let r = server.read_id(&token, "debtors_archive", &id(&debtor)).await;
     assert_eq!(r.status, 200, "{}", r.body);
 
     let r = server
-        .call(
+        .write(
             &token,
             "charges_create",
-            &[],
-            "",
-            Some(json!({"debtor_id": id(&debtor), "amount": 10.0, "due_date": date_in(5)})),
+            json!({"debtor_id": id(&debtor), "amount": 10.0, "due_date": date_in(5)}),
         )
         .await;
     assert_eq!(r.status, 409, "{}", r.body);
@@ -368,7 +310,7 @@ async fn an_archived_debtor_gets_no_new_charge() {
     assert_eq!(r.body["error"]["details"]["allowed"], json!(["active"]));
 
     // Its existing charges are untouched and listed.
-    let r = server.call(&token, "charges_list", &[], &format!("debtor_id={}", id(&debtor)), None).await;
+    let r = server.read(&token, "charges_list", &format!("debtor_id={}", id(&debtor))).await;
     assert_eq!(ids(&r), [id(&old)]);
     assert_eq!(r.data()[0]["status"], "pending");
 }
@@ -381,17 +323,17 @@ async fn the_consumer_fine_is_capped_at_two_percent() {
     let company = server.create_debtor(&token, "Mercado Central Ltda", &cnpj(12)).await;
     let body = |debtor: &Value, fine: f64| json!({"debtor_id": id(debtor), "amount": 100.0, "due_date": date_in(5), "fine_percentage": fine});
 
-    let r = server.call(&token, "charges_create", &[], "", Some(body(&person, 3.0))).await;
+    let r = server.write(&token, "charges_create", body(&person, 3.0)).await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(r.code(), "VALIDATION_ERROR");
     assert_eq!(error_fields(&r), ["fine_percentage"]);
 
-    let r = server.call(&token, "charges_create", &[], "", Some(body(&person, 2.0))).await;
+    let r = server.write(&token, "charges_create", body(&person, 2.0)).await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.data()["fine_percentage"], 2.0);
 
     // A company is not a consumer.
-    let r = server.call(&token, "charges_create", &[], "", Some(body(&company, 3.0))).await;
+    let r = server.write(&token, "charges_create", body(&company, 3.0)).await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.data()["fine_percentage"], 3.0);
 }
@@ -401,13 +343,7 @@ async fn an_unknown_debtor_is_a_validation_error() {
     let server = TestServer::start().await;
     let (_, token) = server.tenant("Org").await;
     let r = server
-        .call(
-            &token,
-            "charges_create",
-            &[],
-            "",
-            Some(json!({"debtor_id": "dbt_0192f1b0e5d27a4c8b3e6f1a2d4c7e90", "amount": 10.0, "due_date": date_in(5)})),
-        )
+        .write(&token, "charges_create", json!({"debtor_id": "dbt_0192f1b0e5d27a4c8b3e6f1a2d4c7e90", "amount": 10.0, "due_date": date_in(5)}))
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["debtor_id"]);
@@ -430,7 +366,7 @@ async fn charge_list_pagination_sorting_filters_and_search() {
     cancel(&server, &token, &canceled).await;
 
     // Default order: newest first.
-    let r = server.call(&token, "charges_list", &[], "", None).await;
+    let r = server.read(&token, "charges_list", "").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(
         ids(&r),
@@ -438,86 +374,71 @@ async fn charge_list_pagination_sorting_filters_and_search() {
     );
     assert_eq!(r.body["meta"], json!({"total": 6, "page": 1, "per_page": 25, "total_pages": 1}));
 
-    let r = server.call(&token, "charges_list", &[], "sort_by=due_date&sort_order=asc", None).await;
+    let r = server.read(&token, "charges_list", "sort_by=due_date&sort_order=asc").await;
     assert_eq!(
         ids(&r),
         [overdue.as_str(), in10.as_str(), in20.as_str(), in30.as_str(), paid.as_str(), canceled.as_str()]
     );
-    let r = server
-        .call(&token, "charges_list", &[], "sort_by=amount&sort_order=desc&per_page=2&page=2", None)
-        .await;
+    let r = server.read(&token, "charges_list", "sort_by=amount&sort_order=desc&per_page=2&page=2").await;
     assert_eq!(ids(&r), [in30.as_str(), in20.as_str()]);
     assert_eq!(r.body["meta"], json!({"total": 6, "page": 2, "per_page": 2, "total_pages": 3}));
 
     // Bounds.
-    let r = server.call(&token, "charges_list", &[], "per_page=101", None).await;
+    let r = server.read(&token, "charges_list", "per_page=101").await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["per_page"]);
-    let r = server.call(&token, "charges_list", &[], "page=0", None).await;
+    let r = server.read(&token, "charges_list", "page=0").await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["page"]);
-    let r = server.call(&token, "charges_list", &[], "per_page=5&page=3", None).await;
+    let r = server.read(&token, "charges_list", "per_page=5&page=3").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data(), &json!([]));
     assert_eq!(r.body["meta"], json!({"total": 6, "page": 3, "per_page": 5, "total_pages": 2}));
 
     // CSV filters.
-    let r = server
-        .call(&token, "charges_list", &[], "status=pending,overdue&sort_by=due_date&sort_order=asc", None)
-        .await;
+    let r =
+        server.read(&token, "charges_list", "status=pending,overdue&sort_by=due_date&sort_order=asc").await;
     assert_eq!(ids(&r), [overdue.as_str(), in10.as_str(), in20.as_str(), in30.as_str()]);
     assert_eq!(r.body["meta"]["total"], 4);
-    let r = server.call(&token, "charges_list", &[], "status=overdue", None).await;
+    let r = server.read(&token, "charges_list", "status=overdue").await;
     assert_eq!(ids(&r), [overdue.as_str()]);
-    let r = server
-        .call(&token, "charges_list", &[], "status=paid,canceled&sort_by=amount&sort_order=asc", None)
-        .await;
+    let r = server.read(&token, "charges_list", "status=paid,canceled&sort_by=amount&sort_order=asc").await;
     assert_eq!(ids(&r), [paid.as_str(), canceled.as_str()]);
-    let r = server.call(&token, "charges_list", &[], "status=pending,unpaid", None).await;
+    let r = server.read(&token, "charges_list", "status=pending,unpaid").await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["status"]);
-    let r = server.call(&token, "charges_list", &[], "dunning_status=closed", None).await;
+    let r = server.read(&token, "charges_list", "dunning_status=closed").await;
     assert_eq!(r.body["meta"]["total"], 2);
     let r = server
-        .call(
-            &token,
-            "charges_list",
-            &[],
-            &format!("debtor_id={},{}&status=pending", id(&joana), id(&pedro)),
-            None,
-        )
+        .read(&token, "charges_list", &format!("debtor_id={},{}&status=pending", id(&joana), id(&pedro)))
         .await;
     assert_eq!(r.body["meta"]["total"], 3);
     let r = server
-        .call(
+        .read(
             &token,
             "charges_list",
-            &[],
             &format!(
                 "due_date_from={}&due_date_to={}&sort_by=due_date&sort_order=asc",
                 date_in(10),
                 date_in(30)
             ),
-            None,
         )
         .await;
     assert_eq!(ids(&r), [in10.as_str(), in20.as_str(), in30.as_str()]);
 
     // q: the debtor's name or document, as a case-insensitive prefix.
-    let r = server.call(&token, "charges_list", &[], "q=joa&sort_by=amount&sort_order=asc", None).await;
+    let r = server.read(&token, "charges_list", "q=joa&sort_by=amount&sort_order=asc").await;
     assert_eq!(ids(&r), [in10.as_str(), in30.as_str(), canceled.as_str()]);
-    let r = server.call(&token, "charges_list", &[], "q=Ribeiro", None).await;
+    let r = server.read(&token, "charges_list", "q=Ribeiro").await;
     assert_eq!(r.body["meta"]["total"], 0, "{}", r.body);
     let doc = pedro["document"].as_str().unwrap();
-    let r = server
-        .call(&token, "charges_list", &[], &format!("q={}&status=overdue,pending", &doc[..9]), None)
-        .await;
+    let r = server.read(&token, "charges_list", &format!("q={}&status=overdue,pending", &doc[..9])).await;
     let mut found = ids(&r);
     found.sort();
     let mut expected = vec![overdue.clone(), in20.clone()];
     expected.sort();
     assert_eq!(found, expected);
-    let r = server.call(&token, "charges_list", &[], &format!("q={}", &in10[..30]), None).await;
+    let r = server.read(&token, "charges_list", &format!("q={}", &in10[..30])).await;
     assert_eq!(ids(&r), [in10.as_str()]);
 }
 
@@ -528,12 +449,10 @@ async fn charge_amounts_are_validated() {
     let debtor = server.create_debtor(&token, "Maria Souza", "52998224725").await;
     for amount in [json!(0), json!(-5), json!(100_000_000)] {
         let r = server
-            .call(
+            .write(
                 &token,
                 "charges_create",
-                &[],
-                "",
-                Some(json!({"debtor_id": id(&debtor), "amount": amount, "due_date": date_in(5)})),
+                json!({"debtor_id": id(&debtor), "amount": amount, "due_date": date_in(5)}),
             )
             .await;
         assert_eq!(r.status, 422, "{amount}: {}", r.body);
@@ -541,15 +460,12 @@ async fn charge_amounts_are_validated() {
     }
     let c = server.create_charge(&token, &id(&debtor), 19.99, &date_in(5)).await;
     assert_eq!(c["amount"], 19.99);
-    let r =
-        server.call(&token, "charges_update", &[("id", &id(&c))], "", Some(json!({"amount": 1.001}))).await;
+    let r = server.write_id(&token, "charges_update", &id(&c), json!({"amount": 1.001})).await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["amount"]);
-    let r = server
-        .call(&token, "charges_update", &[("id", &id(&c))], "", Some(json!({"due_date": "2026-02-30"})))
-        .await;
+    let r = server.write_id(&token, "charges_update", &id(&c), json!({"due_date": "2026-02-30"})).await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["due_date"]);
-    let r = server.call(&token, "charges_get", &[("id", &id(&c))], "", None).await;
+    let r = server.read_id(&token, "charges_get", &id(&c)).await;
     assert_eq!(r.data()["version"], 1, "nothing changed");
 }

@@ -11,7 +11,7 @@ fn id(v: &Value) -> String {
 }
 
 async fn debtor_total(server: &TestServer, token: &str) -> i64 {
-    let r = server.call(token, "debtors_list", &[], "", None).await;
+    let r = server.read(token, "debtors_list", "").await;
     assert_eq!(r.status, 200, "{}", r.body);
     r.body["meta"]["total"].as_i64().expect("total")
 }
@@ -34,13 +34,7 @@ async fn a_bad_cpf_is_named() {
     let server = TestServer::start().await;
     let (_, token) = server.tenant("Org").await;
     let r = server
-        .call(
-            &token,
-            "debtors_create",
-            &[],
-            "",
-            Some(json!({"name": "Maria Souza", "document": "52998224700"})),
-        )
+        .write(&token, "debtors_create", json!({"name": "Maria Souza", "document": "52998224700"}))
         .await;
     assert_validation(&r, &["document"]);
     // The value is not echoed back.
@@ -49,13 +43,7 @@ async fn a_bad_cpf_is_named() {
 
     // The same digits with the right check digits pass.
     let r = server
-        .call(
-            &token,
-            "debtors_create",
-            &[],
-            "",
-            Some(json!({"name": "Maria Souza", "document": "52998224725"})),
-        )
+        .write(&token, "debtors_create", json!({"name": "Maria Souza", "document": "52998224725"}))
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
 }
@@ -66,16 +54,14 @@ async fn money_with_more_than_two_decimals_is_refused() {
     let (_, token) = server.tenant("Org").await;
     let debtor = server.create_debtor(&token, "Maria Souza", "52998224725").await;
     let r = server
-        .call(
+        .write(
             &token,
             "charges_create",
-            &[],
-            "",
-            Some(json!({"debtor_id": id(&debtor), "amount": 10.005, "due_date": date_in(5)})),
+            json!({"debtor_id": id(&debtor), "amount": 10.005, "due_date": date_in(5)}),
         )
         .await;
     assert_validation(&r, &["amount"]);
-    let r = server.call(&token, "charges_list", &[], "", None).await;
+    let r = server.read(&token, "charges_list", "").await;
     assert_eq!(r.body["meta"]["total"], 0, "never rounded and created");
 
     let c = server.create_charge(&token, &id(&debtor), 10.01, &date_in(5)).await;
@@ -87,19 +73,19 @@ async fn an_unknown_query_parameter_is_named_with_a_suggestion() {
     let server = TestServer::start().await;
     let (_, token) = server.tenant("Org").await;
     for op in ["debtors_list", "charges_list"] {
-        let r = server.call(&token, op, &[], "perpage=5", None).await;
+        let r = server.read(&token, op, "perpage=5").await;
         assert_validation(&r, &["perpage"]);
         assert_eq!(error_field(&r, "perpage").unwrap()["suggestion"], "per_page", "{}", r.body);
     }
     // Nothing close: named, no suggestion.
-    let r = server.call(&token, "charges_list", &[], "organization_id=org_x", None).await;
+    let r = server.read(&token, "charges_list", "organization_id=org_x").await;
     assert_validation(&r, &["organization_id"]);
     assert!(error_field(&r, "organization_id").unwrap().get("suggestion").is_none(), "{}", r.body);
     // Operations without query parameters refuse them too.
-    let r = server.call(&token, "me", &[], "verbose=true", None).await;
+    let r = server.read(&token, "me", "verbose=true").await;
     assert_validation(&r, &["verbose"]);
     // A parameter given twice.
-    let r = server.call(&token, "debtors_list", &[], "page=1&page=2", None).await;
+    let r = server.read(&token, "debtors_list", "page=1&page=2").await;
     assert_validation(&r, &["page"]);
 }
 
@@ -109,12 +95,10 @@ async fn an_unknown_body_field_is_named_with_a_suggestion() {
     let (_, token) = server.tenant("Org").await;
     let debtor = server.create_debtor(&token, "Maria Souza", "52998224725").await;
     let r = server
-        .call(
+        .write(
             &token,
             "charges_create",
-            &[],
-            "",
-            Some(json!({"debtor_id": id(&debtor), "amout": 10.0, "due_date": date_in(5)})),
+            json!({"debtor_id": id(&debtor), "amout": 10.0, "due_date": date_in(5)}),
         )
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
@@ -125,11 +109,10 @@ async fn an_unknown_body_field_is_named_with_a_suggestion() {
 
     // On a PATCH as well.
     let c = server.create_charge(&token, &id(&debtor), 10.0, &date_in(5)).await;
-    let r =
-        server.call(&token, "charges_update", &[("id", &id(&c))], "", Some(json!({"descripton": "x"}))).await;
+    let r = server.write_id(&token, "charges_update", &id(&c), json!({"descripton": "x"})).await;
     assert_validation(&r, &["descripton"]);
     assert_eq!(error_field(&r, "descripton").unwrap()["suggestion"], "description");
-    let r = server.call(&token, "charges_get", &[("id", &id(&c))], "", None).await;
+    let r = server.read_id(&token, "charges_get", &id(&c)).await;
     assert_eq!(r.data()["version"], 1);
 }
 
@@ -138,20 +121,7 @@ async fn a_nested_unknown_field_is_named_by_its_path() {
     let server = TestServer::start().await;
     let (_, token) = server.tenant("Org").await;
     let r = server
-        .call(
-            &token,
-            "debtors_create",
-            &[],
-            "",
-            Some(json!({
-                "name": "Maria Souza",
-                "document": "52998224725",
-                "address": {
-                    "zip": "01310100", "street": "Av. Paulista", "number": "1000",
-                    "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP"
-                }
-            })),
-        )
+        .write(&token, "debtors_create", json!({ "name": "Maria Souza", "document": "52998224725", "address": { "zip": "01310100", "street": "Av. Paulista", "number": "1000", "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" } }))
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
     let entry = error_field(&r, "address.zip").unwrap_or_else(|| panic!("address.zip is named: {}", r.body));
@@ -161,20 +131,7 @@ async fn a_nested_unknown_field_is_named_by_its_path() {
 
     // A bad CEP inside the address is named by its path too.
     let r = server
-        .call(
-            &token,
-            "debtors_create",
-            &[],
-            "",
-            Some(json!({
-                "name": "Maria Souza",
-                "document": "52998224725",
-                "address": {
-                    "zipcode": "0131010", "street": "Av. Paulista", "number": "1000",
-                    "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP"
-                }
-            })),
-        )
+        .write(&token, "debtors_create", json!({ "name": "Maria Souza", "document": "52998224725", "address": { "zipcode": "0131010", "street": "Av. Paulista", "number": "1000", "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" } }))
         .await;
     assert_validation(&r, &["address.zipcode"]);
 }
@@ -217,13 +174,7 @@ async fn an_idempotency_key_header_replays_the_first_answer() {
 
     // Without a key, the same body is a new request (and here a duplicate).
     let r = server
-        .call(
-            &token,
-            "debtors_create",
-            &[],
-            "",
-            Some(json!({"name": "Maria Souza", "document": "52998224725"})),
-        )
+        .write(&token, "debtors_create", json!({"name": "Maria Souza", "document": "52998224725"}))
         .await;
     assert_eq!(r.status, 409, "{}", r.body);
 }
@@ -235,14 +186,14 @@ async fn the_idempotency_key_body_field_works_too() {
     let debtor = server.create_debtor(&token, "Maria Souza", "52998224725").await;
     let body = json!({"debtor_id": id(&debtor), "amount": 125.5, "due_date": date_in(9), "idempotency_key": "charge-1"});
 
-    let first = server.call(&token, "charges_create", &[], "", Some(body.clone())).await;
+    let first = server.write(&token, "charges_create", body.clone()).await;
     assert_eq!(first.status, 201, "{}", first.body);
     assert!(first.data().get("idempotency_key").is_none(), "{}", first.body);
-    let second = server.call(&token, "charges_create", &[], "", Some(body)).await;
+    let second = server.write(&token, "charges_create", body).await;
     assert_eq!(second.status, 201, "{}", second.body);
     assert_eq!(second.header("idempotent-replayed"), Some("true"));
     assert_eq!(second.data()["id"], first.data()["id"]);
-    let r = server.call(&token, "charges_list", &[], "", None).await;
+    let r = server.read(&token, "charges_list", "").await;
     assert_eq!(r.body["meta"]["total"], 1, "only one charge was created");
 
     // The header wins over the body field: another body key under the same header is a replay.
@@ -256,7 +207,7 @@ async fn the_idempotency_key_body_field_works_too() {
     assert_eq!(r2.status, 200, "{}", r2.body);
     assert_eq!(r2.header("idempotent-replayed"), Some("true"));
     assert_eq!(r2.data()["balance"], 100.0, "the payment was recorded once");
-    let r = server.call(&token, "charges_get", &[("id", &c)], "", None).await;
+    let r = server.read_id(&token, "charges_get", &c).await;
     assert_eq!(r.data()["paid_amount"], 25.5);
     assert_eq!(r.data()["version"], 2);
 }
@@ -391,7 +342,7 @@ async fn an_error_from_a_handler_that_ran_is_replayed() {
     let (_, token) = server.tenant("Org").await;
     let debtor = server.create_debtor(&token, "Maria Souza", "52998224725").await;
     let c = server.create_charge(&token, &id(&debtor), 10.0, &date_in(5)).await;
-    let r = server.call(&token, "charges_cancel", &[("id", &id(&c))], "", None).await;
+    let r = server.read_id(&token, "charges_cancel", &id(&c)).await;
     assert_eq!(r.status, 200, "{}", r.body);
 
     let key = [("Idempotency-Key", "settle-canceled")];
@@ -412,7 +363,7 @@ async fn if_match_guards_changes() {
     let (_, token) = server.tenant("Org").await;
     let debtor = server.create_debtor(&token, "Maria Souza", "52998224725").await;
     let d = id(&debtor);
-    let r = server.call(&token, "debtors_update", &[("id", &d)], "", Some(json!({"name": "Maria S."}))).await;
+    let r = server.write_id(&token, "debtors_update", &d, json!({"name": "Maria S."})).await;
     assert_eq!(r.header("etag"), Some("\"v2\""));
 
     // A stale ETag: 412 and nothing changes.
@@ -428,7 +379,7 @@ async fn if_match_guards_changes() {
         .await;
     assert_eq!(r.status, 412, "{}", r.body);
     assert_eq!(r.code(), "PRECONDITION_FAILED");
-    let r = server.call(&token, "debtors_get", &[("id", &d)], "", None).await;
+    let r = server.read_id(&token, "debtors_get", &d).await;
     assert_eq!(r.data()["name"], "Maria S.");
     assert_eq!(r.data()["version"], 2);
 
@@ -457,7 +408,7 @@ async fn if_match_guards_changes() {
     let r =
         server.call_with(&token, "charges_settle", &[("id", &c)], "", None, &[("If-Match", "\"v2\"")]).await;
     assert_eq!(r.status, 412, "{}", r.body);
-    let r = server.call(&token, "charges_get", &[("id", &c)], "", None).await;
+    let r = server.read_id(&token, "charges_get", &c).await;
     assert_eq!(r.data()["status"], "pending");
     let r =
         server.call_with(&token, "charges_cancel", &[("id", &c)], "", None, &[("If-Match", "\"v1\"")]).await;
@@ -473,22 +424,17 @@ async fn every_response_carries_no_store_and_a_request_id() {
     let other = server.create_debtor(&token, "Outra Pessoa", "11144477735").await;
 
     let mut answers: Vec<(String, Resp)> = Vec::new();
-    answers.push(("me".into(), server.call(&token, "me", &[], "", None).await));
-    answers.push(("list".into(), server.call(&token, "debtors_list", &[], "", None).await));
-    answers.push(("get".into(), server.call(&token, "debtors_get", &[("id", &id(&debtor))], "", None).await));
+    answers.push(("me".into(), server.read(&token, "me", "").await));
+    answers.push(("list".into(), server.read(&token, "debtors_list", "").await));
+    answers.push(("get".into(), server.read_id(&token, "debtors_get", &id(&debtor)).await));
     answers.push((
         "create".into(),
-        server
-            .call(&token, "debtors_create", &[], "", Some(json!({"name": "X", "document": "11222333000181"})))
-            .await,
+        server.write(&token, "debtors_create", json!({"name": "X", "document": "11222333000181"})).await,
     ));
-    answers.push((
-        "delete".into(),
-        server.call(&token, "debtors_delete", &[("id", &id(&other))], "", None).await,
-    ));
-    answers.push(("422".into(), server.call(&token, "debtors_list", &[], "perpage=1", None).await));
-    answers.push(("404".into(), server.call(&token, "debtors_get", &[("id", "dbt_nope")], "", None).await));
-    answers.push(("401".into(), server.call("kd_at_wrong", "debtors_list", &[], "", None).await));
+    answers.push(("delete".into(), server.read_id(&token, "debtors_delete", &id(&other)).await));
+    answers.push(("422".into(), server.read(&token, "debtors_list", "perpage=1").await));
+    answers.push(("404".into(), server.read_id(&token, "debtors_get", "dbt_nope").await));
+    answers.push(("401".into(), server.read("kd_at_wrong", "debtors_list", "").await));
     answers.push(("no route".into(), send(server.raw(Method::GET, "/v1/nowhere").bearer_auth(&token)).await));
     answers.push((
         "metadata".into(),
@@ -611,9 +557,7 @@ async fn a_body_over_two_mebibytes_is_refused() {
 
     // Just under the cap, the body is read (and then validated).
     let name = "a".repeat(MIB2 - 100);
-    let r = server
-        .call(&token, "debtors_create", &[], "", Some(json!({"name": name, "document": "52998224725"})))
-        .await;
+    let r = server.write(&token, "debtors_create", json!({"name": name, "document": "52998224725"})).await;
     assert_validation(&r, &["name"]);
 }
 
@@ -671,11 +615,11 @@ async fn malformed_and_unknown_ids_are_not_found() {
         ("debtors_get", "DBT_".to_string() + &id(&debtor)[4..]),
     ];
     for (op, bad) in &cases {
-        let r = server.call(&token, op, &[("id", bad)], "", None).await;
+        let r = server.read_id(&token, op, bad).await;
         assert_eq!(r.status, 404, "{op} {bad}: {}", r.body);
         assert_eq!(r.code(), "NOT_FOUND", "{op} {bad}");
     }
-    let r = server.call(&token, "charges_cancel", &[("id", "chg_nope")], "", None).await;
+    let r = server.read_id(&token, "charges_cancel", "chg_nope").await;
     assert_eq!(r.status, 404, "{}", r.body);
     assert_eq!(r.code(), "NOT_FOUND");
 
@@ -715,9 +659,9 @@ async fn csv_filters_are_bounded() {
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
     let ids = vec!["dbt_x"; 101].join(",");
-    let r = s.call(&token, "charges_list", &[], &format!("debtor_id={ids}"), None).await;
+    let r = s.read(&token, "charges_list", &format!("debtor_id={ids}")).await;
     assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"));
     assert_eq!(r.body["error"]["details"]["fields"][0]["field"], "debtor_id");
     let ids = vec!["dbt_x"; 100].join(",");
-    assert_eq!(s.call(&token, "charges_list", &[], &format!("debtor_id={ids}"), None).await.status, 200);
+    assert_eq!(s.read(&token, "charges_list", &format!("debtor_id={ids}")).await.status, 200);
 }

@@ -24,7 +24,7 @@ async fn me_shows_the_organization_and_the_token() {
     let org = server.org("Academia Corpo em Forma").await;
     let token = server.token(&org, "dunning.read dunning.write").await;
 
-    let r = server.call(&token, "me", &[], "", None).await;
+    let r = server.read(&token, "me", "").await;
     assert_eq!(r.status, 200, "{}", r.body);
     let me = r.data();
     assert_eq!(me["organization"]["id"], org.as_str());
@@ -45,24 +45,7 @@ async fn debtor_create_get_update_archive() {
 
     // Create: 201, ETag "v1", the document normalised and person_type derived from it.
     let r = server
-        .call(
-            &token,
-            "debtors_create",
-            &[],
-            "",
-            Some(json!({
-                "name": "Maria Souza",
-                "document": "529.982.247-25",
-                "email": "maria.souza@example.com.br",
-                "mobile": "+5511912345678",
-                "address": {
-                    "zipcode": "01310-100", "street": "Av. Paulista", "number": "1000",
-                    "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP"
-                },
-                "tags": ["academia"],
-                "metadata": {"crm_id": "84721"}
-            })),
-        )
+        .write(&token, "debtors_create", json!({ "name": "Maria Souza", "document": "529.982.247-25", "email": "maria.souza@example.com.br", "mobile": "+5511912345678", "address": { "zipcode": "01310-100", "street": "Av. Paulista", "number": "1000", "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" }, "tags": ["academia"], "metadata": {"crm_id": "84721"} }))
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v1\""));
@@ -82,20 +65,14 @@ async fn debtor_create_get_update_archive() {
     assert_eq!(created["object"]["id"], id.as_str());
 
     // Get: 200 and the same ETag.
-    let r = server.call(&token, "debtors_get", &[("id", &id)], "", None).await;
+    let r = server.read_id(&token, "debtors_get", &id).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v1\""));
     assert_eq!(r.data(), &d);
 
     // Update: only the fields sent change; the version and the ETag move on.
     let r = server
-        .call(
-            &token,
-            "debtors_update",
-            &[("id", &id)],
-            "",
-            Some(json!({"name": "Maria Souza Lima", "phone": null})),
-        )
+        .write_id(&token, "debtors_update", &id, json!({"name": "Maria Souza Lima", "phone": null}))
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v2\""));
@@ -106,16 +83,12 @@ async fn debtor_create_get_update_archive() {
     assert_eq!(updated["changes"], json!({"name": ["Maria Souza", "Maria Souza Lima"]}));
 
     // An update that changes nothing writes nothing.
-    let r = server
-        .call(&token, "debtors_update", &[("id", &id)], "", Some(json!({"name": "Maria Souza Lima"})))
-        .await;
+    let r = server.write_id(&token, "debtors_update", &id, json!({"name": "Maria Souza Lima"})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v2\""));
 
     // Archive: status archived with a timestamp; a second archive is a no-op.
-    let r = server
-        .call(&token, "debtors_archive", &[("id", &id)], "", Some(json!({"reason": "contrato encerrado"})))
-        .await;
+    let r = server.write_id(&token, "debtors_archive", &id, json!({"reason": "contrato encerrado"})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v3\""));
     assert_eq!(r.data()["status"], "archived");
@@ -124,7 +97,7 @@ async fn debtor_create_get_update_archive() {
     assert_eq!(archived["changes"]["status"], json!(["active", "archived"]));
     assert_eq!(archived["reason"], "contrato encerrado");
 
-    let r = server.call(&token, "debtors_archive", &[("id", &id)], "", Some(json!({}))).await;
+    let r = server.write_id(&token, "debtors_archive", &id, json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("etag"), Some("\"v3\""));
     assert_eq!(r.data()["version"], 3);
@@ -144,19 +117,19 @@ async fn debtor_delete_answers_204_with_no_body() {
     let id = d["id"].as_str().unwrap();
     assert_eq!(d["person_type"], "legal");
 
-    let r = server.call(&token, "debtors_delete", &[("id", id)], "", None).await;
+    let r = server.read_id(&token, "debtors_delete", id).await;
     assert_eq!(r.status, 204, "{}", r.body);
     assert!(r.body.is_null(), "204 with a body: {}", r.body);
     assert_eq!(r.header("content-length").unwrap_or("0"), "0");
 
-    let r = server.call(&token, "debtors_get", &[("id", id)], "", None).await;
+    let r = server.read_id(&token, "debtors_get", id).await;
     assert_eq!(r.status, 404, "{}", r.body);
     assert_eq!(r.code(), "NOT_FOUND");
     let deleted = event_data(&server, &org, id, "debtor.db.deleted").await;
     assert!(deleted.get("changes").is_some(), "{deleted}");
 
     // Deleting it again: it is gone.
-    let r = server.call(&token, "debtors_delete", &[("id", id)], "", None).await;
+    let r = server.read_id(&token, "debtors_delete", id).await;
     assert_eq!(r.status, 404, "{}", r.body);
 }
 
@@ -168,16 +141,14 @@ async fn a_debtor_with_charges_cannot_be_deleted() {
     let id = d["id"].as_str().unwrap();
     let c = server.create_charge(&token, id, 150.0, &crate::common::date_in(10)).await;
     // Any status counts: even a canceled charge keeps the debtor.
-    let r = server
-        .call(&token, "charges_cancel", &[("id", c["id"].as_str().unwrap())], "", Some(json!({})))
-        .await;
+    let r = server.write_id(&token, "charges_cancel", c["id"].as_str().unwrap(), json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
 
-    let r = server.call(&token, "debtors_delete", &[("id", id)], "", None).await;
+    let r = server.read_id(&token, "debtors_delete", id).await;
     assert_eq!(r.status, 409, "{}", r.body);
     assert_eq!(r.code(), "CONFLICT");
 
-    let r = server.call(&token, "debtors_get", &[("id", id)], "", None).await;
+    let r = server.read_id(&token, "debtors_get", id).await;
     assert_eq!(r.status, 200, "the debtor is still there: {}", r.body);
     assert_eq!(r.data()["version"], 1);
 }
@@ -190,18 +161,12 @@ async fn a_duplicate_document_is_a_conflict() {
 
     // The same CPF, punctuated: still the same document.
     let r = server
-        .call(
-            &token,
-            "debtors_create",
-            &[],
-            "",
-            Some(json!({"name": "Outra Maria", "document": "529.982.247-25"})),
-        )
+        .write(&token, "debtors_create", json!({"name": "Outra Maria", "document": "529.982.247-25"}))
         .await;
     assert_eq!(r.status, 409, "{}", r.body);
     assert_eq!(r.code(), "CONFLICT");
 
-    let r = server.call(&token, "debtors_list", &[], "", None).await;
+    let r = server.read(&token, "debtors_list", "").await;
     assert_eq!(r.body["meta"]["total"], 1);
 
     // Another organization may register the same document.
@@ -220,39 +185,39 @@ async fn debtor_list_pagination_and_bounds() {
     }
 
     // Defaults: page 1, 25 per page, newest first.
-    let r = server.call(&token, "debtors_list", &[], "", None).await;
+    let r = server.read(&token, "debtors_list", "").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["meta"], json!({"total": 5, "page": 1, "per_page": 25, "total_pages": 1}));
     let newest_first: Vec<String> = created.iter().rev().cloned().collect();
     assert_eq!(ids(&r), newest_first);
 
-    let r = server.call(&token, "debtors_list", &[], "per_page=2", None).await;
+    let r = server.read(&token, "debtors_list", "per_page=2").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["meta"], json!({"total": 5, "page": 1, "per_page": 2, "total_pages": 3}));
     assert_eq!(ids(&r), newest_first[0..2]);
 
-    let r = server.call(&token, "debtors_list", &[], "per_page=2&page=3", None).await;
+    let r = server.read(&token, "debtors_list", "per_page=2&page=3").await;
     assert_eq!(r.body["meta"], json!({"total": 5, "page": 3, "per_page": 2, "total_pages": 3}));
     assert_eq!(ids(&r), newest_first[4..5]);
 
     // Past the end: no data, the same total.
-    let r = server.call(&token, "debtors_list", &[], "per_page=2&page=4", None).await;
+    let r = server.read(&token, "debtors_list", "per_page=2&page=4").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data(), &json!([]));
     assert_eq!(r.body["meta"], json!({"total": 5, "page": 4, "per_page": 2, "total_pages": 3}));
 
-    let r = server.call(&token, "debtors_list", &[], "per_page=100", None).await;
+    let r = server.read(&token, "debtors_list", "per_page=100").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["meta"]["per_page"], 100);
 
     // Out of bounds: a VALIDATION_ERROR naming the parameter, never clamped.
     for (query, field) in [("per_page=101", "per_page"), ("per_page=0", "per_page"), ("page=0", "page")] {
-        let r = server.call(&token, "debtors_list", &[], query, None).await;
+        let r = server.read(&token, "debtors_list", query).await;
         assert_eq!(r.status, 422, "{query}: {}", r.body);
         assert_eq!(r.code(), "VALIDATION_ERROR");
         assert_eq!(error_fields(&r), [field], "{query}: {}", r.body);
     }
-    let r = server.call(&token, "debtors_list", &[], "page=abc", None).await;
+    let r = server.read(&token, "debtors_list", "page=abc").await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["page"]);
 }
@@ -266,51 +231,51 @@ async fn debtor_list_sorting_filters_and_search() {
     let carla = server.create_debtor(&token, "Carla Dias", &cpf(203)).await;
     let empresa = server.create_debtor(&token, "Mercado Central Ltda", &cnpj(204)).await;
     let id = |v: &Value| v["id"].as_str().unwrap().to_string();
-    let r = server.call(&token, "debtors_archive", &[("id", &id(&carla))], "", None).await;
+    let r = server.read_id(&token, "debtors_archive", &id(&carla)).await;
     assert_eq!(r.status, 200, "{}", r.body);
 
-    let r = server.call(&token, "debtors_list", &[], "sort_by=name&sort_order=asc", None).await;
+    let r = server.read(&token, "debtors_list", "sort_by=name&sort_order=asc").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(ids(&r), [id(&ana), id(&bruno), id(&carla), id(&empresa)]);
-    let r = server.call(&token, "debtors_list", &[], "sort_by=name&sort_order=desc", None).await;
+    let r = server.read(&token, "debtors_list", "sort_by=name&sort_order=desc").await;
     assert_eq!(ids(&r), [id(&empresa), id(&carla), id(&bruno), id(&ana)]);
-    let r = server.call(&token, "debtors_list", &[], "sort_by=document", None).await;
+    let r = server.read(&token, "debtors_list", "sort_by=document").await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["sort_by"]);
 
     // CSV status filter.
-    let r = server.call(&token, "debtors_list", &[], "status=archived", None).await;
+    let r = server.read(&token, "debtors_list", "status=archived").await;
     assert_eq!(ids(&r), [id(&carla)]);
     assert_eq!(r.body["meta"]["total"], 1);
-    let r = server.call(&token, "debtors_list", &[], "status=active", None).await;
+    let r = server.read(&token, "debtors_list", "status=active").await;
     assert_eq!(r.body["meta"]["total"], 3);
-    let r = server.call(&token, "debtors_list", &[], "status=active,archived", None).await;
+    let r = server.read(&token, "debtors_list", "status=active,archived").await;
     assert_eq!(r.body["meta"]["total"], 4);
-    let r = server.call(&token, "debtors_list", &[], "status=deleted", None).await;
+    let r = server.read(&token, "debtors_list", "status=deleted").await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["status"]);
 
-    let r = server.call(&token, "debtors_list", &[], "person_type=legal", None).await;
+    let r = server.read(&token, "debtors_list", "person_type=legal").await;
     assert_eq!(ids(&r), [id(&empresa)]);
 
     // q: a case-insensitive prefix of the name, the document or the id.
-    let r = server.call(&token, "debtors_list", &[], "q=bru", None).await;
+    let r = server.read(&token, "debtors_list", "q=bru").await;
     assert_eq!(ids(&r), [id(&bruno)]);
     assert_eq!(r.body["meta"]["total"], 1);
-    let r = server.call(&token, "debtors_list", &[], "q=Costa", None).await;
+    let r = server.read(&token, "debtors_list", "q=Costa").await;
     assert_eq!(r.body["meta"]["total"], 0, "a prefix, not a substring: {}", r.body);
     let doc = ana["document"].as_str().unwrap();
-    let r = server.call(&token, "debtors_list", &[], &format!("q={}", &doc[..10]), None).await;
+    let r = server.read(&token, "debtors_list", &format!("q={}", &doc[..10])).await;
     assert_eq!(ids(&r), [id(&ana)]);
-    let r = server.call(&token, "debtors_list", &[], &format!("q={}", &id(&empresa)[..30]), None).await;
+    let r = server.read(&token, "debtors_list", &format!("q={}", &id(&empresa)[..30])).await;
     assert_eq!(ids(&r), [id(&empresa)]);
-    let r = server.call(&token, "debtors_list", &[], "q=%25", None).await;
+    let r = server.read(&token, "debtors_list", "q=%25").await;
     assert_eq!(r.body["meta"]["total"], 0, "LIKE wildcards match literally: {}", r.body);
 
     // Filters combine.
-    let r = server.call(&token, "debtors_list", &[], "q=c&status=active", None).await;
+    let r = server.read(&token, "debtors_list", "q=c&status=active").await;
     assert_eq!(r.body["meta"]["total"], 0, "{}", r.body);
-    let r = server.call(&token, "debtors_list", &[], "q=c", None).await;
+    let r = server.read(&token, "debtors_list", "q=c").await;
     assert_eq!(ids(&r), [id(&carla)]);
 }
 
@@ -319,12 +284,10 @@ async fn debtor_fields_are_validated() {
     let server = TestServer::start().await;
     let (_, token) = server.tenant("Org").await;
     let r = server
-        .call(
+        .write(
             &token,
             "debtors_create",
-            &[],
-            "",
-            Some(json!({"name": "Maria", "document": cpf(7), "email": "not-an-email", "mobile": "+551133334444"})),
+            json!({"name": "Maria", "document": cpf(7), "email": "not-an-email", "mobile": "+551133334444"}),
         )
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
@@ -332,10 +295,10 @@ async fn debtor_fields_are_validated() {
     assert!(fields.contains(&"email".to_string()), "{}", r.body);
     assert!(fields.contains(&"mobile".to_string()), "{}", r.body);
 
-    let r = server.call(&token, "debtors_create", &[], "", Some(json!({"name": "Maria"}))).await;
+    let r = server.write(&token, "debtors_create", json!({"name": "Maria"})).await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["document"]);
 
-    let r = server.call(&token, "debtors_list", &[], "", None).await;
+    let r = server.read(&token, "debtors_list", "").await;
     assert_eq!(r.body["meta"]["total"], 0, "nothing was created");
 }

@@ -45,7 +45,7 @@ async fn a_bad_token_is_401_invalid_token() {
     let server = TestServer::start().await;
     let metadata = format!("resource_metadata=\"{}/.well-known/oauth-protected-resource/v1\"", server.base);
     for bad in ["kd_at_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "nonsense", ""] {
-        let r = server.call(bad, "charges_list", &[], "", None).await;
+        let r = server.read(bad, "charges_list", "").await;
         assert_eq!(r.status, 401, "{bad}: {}", r.body);
         assert_eq!(r.code(), "UNAUTHORIZED");
         let challenge = r.header("www-authenticate").expect("WWW-Authenticate");
@@ -67,10 +67,10 @@ async fn an_expired_token_is_401() {
         kobana_dunning::admin::create_token(&server.app.store, &org, ALL, "all", time::Duration::seconds(1))
             .await
             .expect("token");
-    let r = server.call(&token, "me", &[], "", None).await;
+    let r = server.read(&token, "me", "").await;
     assert_eq!(r.status, 200, "{}", r.body);
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
-    let r = server.call(&token, "me", &[], "", None).await;
+    let r = server.read(&token, "me", "").await;
     assert_eq!(r.status, 401, "{}", r.body);
     assert!(r.header("www-authenticate").unwrap().contains("error=\"invalid_token\""));
 }
@@ -84,7 +84,7 @@ async fn a_missing_scope_is_403_with_a_step_up_challenge() {
     let debtor = server.create_debtor(&writer, "Maria Souza", "52998224725").await;
     let body = json!({"debtor_id": debtor["id"], "amount": 10.0, "due_date": date_in(5)});
 
-    let r = server.call(&reader, "charges_create", &[], "", Some(body.clone())).await;
+    let r = server.write(&reader, "charges_create", body.clone()).await;
     assert_eq!(r.status, 403, "{}", r.body);
     assert_eq!(r.code(), "INSUFFICIENT_SCOPE");
     assert_eq!(r.body["error"]["details"]["required"], "dunning.write");
@@ -102,8 +102,7 @@ async fn a_missing_scope_is_403_with_a_step_up_challenge() {
     );
 
     // The scope is checked before the body is read: an invalid body still gets 403.
-    let r =
-        server.call(&reader, "charges_create", &[], "", Some(json!({"amout": "ten", "debtor_id": 5}))).await;
+    let r = server.write(&reader, "charges_create", json!({"amout": "ten", "debtor_id": 5})).await;
     assert_eq!(r.status, 403, "{}", r.body);
     assert_eq!(r.code(), "INSUFFICIENT_SCOPE");
     let r = send(
@@ -127,16 +126,16 @@ async fn a_missing_scope_is_403_with_a_step_up_challenge() {
         assert_eq!(r.status, 403, "{op}: {}", r.body);
         assert_eq!(r.code(), "INSUFFICIENT_SCOPE");
     }
-    let r = server.call(&reader, "debtors_get", &[("id", id)], "", None).await;
+    let r = server.read_id(&reader, "debtors_get", id).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["version"], 1, "nothing changed");
-    let r = server.call(&reader, "charges_list", &[], "", None).await;
+    let r = server.read(&reader, "charges_list", "").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["meta"]["total"], 0);
 
     // A writer without read cannot list.
     let write_only = server.token(&org, "dunning.write").await;
-    let r = server.call(&write_only, "debtors_list", &[], "", None).await;
+    let r = server.read(&write_only, "debtors_list", "").await;
     assert_eq!(r.status, 403, "{}", r.body);
     assert_eq!(r.body["error"]["details"]["required"], "dunning.read");
 }
@@ -146,13 +145,13 @@ async fn an_mcp_token_is_refused_on_v1() {
     let server = TestServer::start().await;
     let org = server.org("Org").await;
     let mcp = server.token_for(&org, ALL, "mcp").await;
-    let r = server.call(&mcp, "me", &[], "", None).await;
+    let r = server.read(&mcp, "me", "").await;
     assert_eq!(r.status, 401, "{}", r.body);
     assert_eq!(r.code(), "UNAUTHORIZED");
     assert!(r.header("www-authenticate").unwrap().contains("error=\"invalid_token\""), "{:?}", r.headers);
 
     let api = server.token_for(&org, ALL, "api").await;
-    let r = server.call(&api, "me", &[], "", None).await;
+    let r = server.read(&api, "me", "").await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["token"]["audience"], "api");
 }
@@ -163,7 +162,7 @@ async fn me_works_with_any_scope() {
     let org = server.org("Org").await;
     for scope in SCOPES {
         let token = server.token(&org, scope).await;
-        let r = server.call(&token, "me", &[], "", None).await;
+        let r = server.read(&token, "me", "").await;
         assert_eq!(r.status, 200, "{scope}: {}", r.body);
         assert_eq!(r.data()["organization"]["id"], org.as_str());
         assert_eq!(r.data()["organization"]["environment"], "sandbox");
@@ -176,7 +175,7 @@ async fn me_works_with_any_scope() {
             .await
             .expect("org");
     let token = server.token(&prod, "dunning.read").await;
-    let r = server.call(&token, "me", &[], "", None).await;
+    let r = server.read(&token, "me", "").await;
     assert_eq!(r.data()["organization"]["environment"], "production");
 }
 

@@ -128,6 +128,26 @@ impl TestServer {
         self.call_with(token, op_id, path, query, body, &[]).await
     }
 
+    /// Reads with an operation that takes no path parameter (`query` may be empty).
+    pub async fn read(&self, token: &str, op_id: &str, query: &str) -> Resp {
+        self.call(token, op_id, &[], query, None).await
+    }
+
+    /// Reads one object by id.
+    pub async fn read_id(&self, token: &str, op_id: &str, id: &str) -> Resp {
+        self.call(token, op_id, &[("id", id)], "", None).await
+    }
+
+    /// Writes with a body to an operation that takes no path parameter.
+    pub async fn write(&self, token: &str, op_id: &str, body: Value) -> Resp {
+        self.call(token, op_id, &[], "", Some(body)).await
+    }
+
+    /// Writes with a body to one object by id.
+    pub async fn write_id(&self, token: &str, op_id: &str, id: &str, body: Value) -> Resp {
+        self.call(token, op_id, &[("id", id)], "", Some(body)).await
+    }
+
     /// `call` with extra headers.
     pub async fn call_with(
         &self,
@@ -161,13 +181,7 @@ impl TestServer {
 
     pub async fn create_debtor(&self, token: &str, name: &str, document: &str) -> Value {
         let r = self
-            .call(
-                token,
-                "debtors_create",
-                &[],
-                "",
-                Some(serde_json::json!({ "name": name, "document": document })),
-            )
+            .write(token, "debtors_create", serde_json::json!({ "name": name, "document": document }))
             .await;
         assert_eq!(r.status, 201, "{}", r.body);
         r.data().clone()
@@ -175,12 +189,10 @@ impl TestServer {
 
     pub async fn create_charge(&self, token: &str, debtor_id: &str, amount: f64, due_date: &str) -> Value {
         let r = self
-            .call(
+            .write(
                 token,
                 "charges_create",
-                &[],
-                "",
-                Some(serde_json::json!({ "debtor_id": debtor_id, "amount": amount, "due_date": due_date })),
+                serde_json::json!({ "debtor_id": debtor_id, "amount": amount, "due_date": due_date }),
             )
             .await;
         assert_eq!(r.status, 201, "{}", r.body);

@@ -57,45 +57,39 @@ async fn another_organizations_ids_are_not_found() {
     }
 
     // B's lists hold only B's objects, whatever the filters.
-    let r = server.call(&b, "debtors_list", &[], "", None).await;
+    let r = server.read(&b, "debtors_list", "").await;
     assert_eq!(ids(&r), [b_debtor["id"].as_str().unwrap()]);
     assert_eq!(r.body["meta"]["total"], 1);
-    let r = server.call(&b, "debtors_list", &[], &format!("q={debtor_id}"), None).await;
+    let r = server.read(&b, "debtors_list", &format!("q={debtor_id}")).await;
     assert_eq!(r.body["meta"]["total"], 0);
-    let r = server.call(&b, "charges_list", &[], "", None).await;
+    let r = server.read(&b, "charges_list", "").await;
     assert_eq!(ids(&r), [b_charge["id"].as_str().unwrap()]);
-    let r = server.call(&b, "charges_list", &[], &format!("debtor_id={debtor_id}"), None).await;
+    let r = server.read(&b, "charges_list", &format!("debtor_id={debtor_id}")).await;
     assert_eq!(r.body["meta"]["total"], 0);
     assert_eq!(r.data(), &json!([]));
-    let r = server.call(&b, "charges_list", &[], &format!("q={charge_id}"), None).await;
+    let r = server.read(&b, "charges_list", &format!("q={charge_id}")).await;
     assert_eq!(r.body["meta"]["total"], 0);
 
     // B cannot create a charge on A's debtor: to B it does not exist.
     let r = server
-        .call(
-            &b,
-            "charges_create",
-            &[],
-            "",
-            Some(json!({"debtor_id": debtor_id, "amount": 10.0, "due_date": date_in(5)})),
-        )
+        .write(&b, "charges_create", json!({"debtor_id": debtor_id, "amount": 10.0, "due_date": date_in(5)}))
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert_eq!(error_fields(&r), ["debtor_id"]);
 
     // A's objects are as they were.
-    let r = server.call(&a, "debtors_get", &[("id", &debtor_id)], "", None).await;
+    let r = server.read_id(&a, "debtors_get", &debtor_id).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["version"], 1);
     assert_eq!(r.data()["status"], "active");
     assert_eq!(r.data()["name"], "Maria Souza");
     assert_eq!(r.data()["summary"]["open_charges"], 1);
-    let r = server.call(&a, "charges_get", &[("id", &charge_id)], "", None).await;
+    let r = server.read_id(&a, "charges_get", &charge_id).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["version"], 1);
     assert_eq!(r.data()["status"], "pending");
     assert_eq!(r.data()["amount"], 100.0);
-    let r = server.call(&a, "charges_list", &[], "", None).await;
+    let r = server.read(&a, "charges_list", "").await;
     assert_eq!(ids(&r), [charge_id.as_str()]);
     for object in [&debtor_id, &charge_id] {
         let events = server.app.store.events_of(&org_a, object).await.expect("events");

@@ -14,13 +14,13 @@ async fn the_rate_limit_is_per_token_and_shared_by_rest_and_mcp() {
     let other = s.token(&org, "dunning.read").await;
 
     for _ in 0..2 {
-        assert_eq!(s.call(&token, "me", &[], "", None).await.status, 200);
+        assert_eq!(s.read(&token, "me", "").await.status, 200);
     }
     // The third request of the burst is an MCP one: it counts once.
     let r = s.mcp_2025(&token, "tools/call", json!({ "name": "dunning_me", "arguments": {} })).await;
     assert_eq!(r.status, 200, "{}", r.body);
 
-    let r = s.call(&token, "me", &[], "", None).await;
+    let r = s.read(&token, "me", "").await;
     assert_eq!((r.status, r.code()), (429, "RATE_LIMITED"));
     let retry_after: u64 = r.header("retry-after").unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry_after), "{retry_after}");
@@ -34,14 +34,14 @@ async fn the_rate_limit_is_per_token_and_shared_by_rest_and_mcp() {
     assert_eq!(r.body["error"]["data"]["code"], "RATE_LIMITED");
     assert!(r.header("retry-after").is_some());
 
-    assert_eq!(s.call(&other, "me", &[], "", None).await.status, 200, "another token has its own bucket");
+    assert_eq!(s.read(&other, "me", "").await.status, 200, "another token has its own bucket");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn beyond_the_requests_in_flight_and_while_draining_the_answer_is_503() {
     let s = TestServer::start_with(Limits { per_minute: 600, burst: 60, max_in_flight: 0 }).await;
     let (_, token) = s.tenant("Org").await;
-    let r = s.call(&token, "me", &[], "", None).await;
+    let r = s.read(&token, "me", "").await;
     assert_eq!((r.status, r.code()), (503, "UNAVAILABLE"));
     assert_eq!(r.header("retry-after"), Some("1"));
     let r = s.mcp_2025(&token, "ping", json!({})).await;
@@ -54,9 +54,9 @@ async fn beyond_the_requests_in_flight_and_while_draining_the_answer_is_503() {
 
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
-    assert_eq!(s.call(&token, "me", &[], "", None).await.status, 200);
+    assert_eq!(s.read(&token, "me", "").await.status, 200);
     s.app.load.drain();
-    assert_eq!(s.call(&token, "me", &[], "", None).await.status, 503);
+    assert_eq!(s.read(&token, "me", "").await.status, 503);
     let r = crate::common::send(s.raw(reqwest::Method::GET, "/readyz")).await;
     assert_eq!(r.status, 503, "not ready while draining");
 }

@@ -152,7 +152,7 @@ async fn charge(s: &TestServer, token: &str, name: &str, document: &str) -> Stri
 }
 
 async fn charge_status(s: &TestServer, token: &str, id: &str) -> (String, i64) {
-    let r = s.call(token, "charges_get", &[("id", id)], "", None).await;
+    let r = s.read_id(token, "charges_get", id).await;
     (r.data()["status"].as_str().unwrap().to_string(), r.data()["version"].as_i64().unwrap())
 }
 
@@ -264,8 +264,7 @@ async fn tampered_retargeted_stale_and_foreign_states_never_run() {
     assert_eq!(charge_status(&s, &token, &other).await.0, "pending");
 
     // The object changed after the question: the answer no longer applies.
-    let r =
-        s.call(&token, "charges_update", &[("id", &id)], "", Some(json!({ "description": "changed" }))).await;
+    let r = s.write_id(&token, "charges_update", &id, json!({ "description": "changed" })).await;
     assert_eq!(r.status, 200);
     let r =
         s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &state, "accept", true), elicitation()).await;
@@ -335,7 +334,7 @@ async fn mcp_and_rest_make_the_same_change() {
         .await;
     let mcp_request_id = r.header("x-request-id").unwrap().to_string();
     let mcp_object = r.tool_json()["data"].clone();
-    let r = s.call(&token, "charges_cancel", &[("id", &via_rest)], "", Some(json!({}))).await;
+    let r = s.write_id(&token, "charges_cancel", &via_rest, json!({})).await;
     let rest_object = r.data().clone();
 
     let strip = |mut v: Value| {

@@ -8,8 +8,8 @@ use crate::common::{TestServer, send};
 async fn metrics_count_requests_by_surface_method_and_status() {
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
-    assert_eq!(s.call(&token, "me", &[], "", None).await.status, 200);
-    assert_eq!(s.call(&token, "me", &[], "", None).await.status, 200);
+    assert_eq!(s.read(&token, "me", "").await.status, 200);
+    assert_eq!(s.read(&token, "me", "").await.status, 200);
     assert_eq!(s.mcp_2025(&token, "ping", serde_json::json!({})).await.status, 200);
     assert_eq!(send(s.raw(Method::GET, "/v1/me")).await.status, 401);
 
