@@ -11,6 +11,8 @@ mod model;
 mod render;
 #[path = "codegen/schema.rs"]
 mod schema;
+#[path = "codegen/types.rs"]
+mod types;
 
 use std::{env, fs, path::PathBuf, process::ExitCode};
 

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::schema::{self, Components};
@@ -43,6 +44,8 @@ pub const KNOWN_SCOPES: &[&str] = &[
 pub struct Api {
     pub version: String,
     pub ops: Vec<Op>,
+    /// The document as JSON, for the type generator.
+    pub raw: Value,
 }
 
 pub struct QueryParam {
@@ -50,9 +53,49 @@ pub struct QueryParam {
     pub kind: &'static str,
 }
 
+/// `x-mcp.confirm`: how a destructive operation asks before it runs.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Confirm {
+    #[serde(default)]
     pub target: Option<String>,
     pub message: String,
+}
+
+/// `x-mcp.effect`.
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    Read,
+    Write,
+    Destructive,
+}
+
+impl Effect {
+    pub fn variant(self) -> &'static str {
+        match self {
+            Self::Read => "Read",
+            Self::Write => "Write",
+            Self::Destructive => "Destructive",
+        }
+    }
+}
+
+/// The `x-mcp` block of an operation. Unknown keys are refused, so a typo such as
+/// `resouce: false` fails the build instead of being silently ignored.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct XMcp {
+    effect: Effect,
+    idempotent: bool,
+    scope: String,
+    #[serde(default)]
+    confirm: Option<Confirm>,
+    #[serde(default)]
+    resource: Option<bool>,
+    /// Argument name -> the list operation whose ids complete it.
+    #[serde(default)]
+    complete: BTreeMap<String, String>,
 }
 
 pub enum ResponseKind {
@@ -69,7 +112,7 @@ pub struct Op {
     pub tag: String,
     pub method: String,
     pub path: String,
-    pub effect: String,
+    pub effect: Effect,
     pub idempotent: bool,
     pub scope: Option<String>,
     pub confirm: Option<Confirm>,
@@ -79,10 +122,32 @@ pub struct Op {
     pub success_status: u16,
     pub response: ResponseKind,
     pub resource_uri: Option<String>,
+    /// Argument -> list operation whose ids complete it (`x-mcp.complete`).
+    pub complete: BTreeMap<String, String>,
+    /// Raw OpenAPI schemas, for the typed input: (field, schema, required, where).
+    pub input_fields: Vec<InputField>,
+    /// The `$ref` name of the success response's JSON schema.
+    pub response_type: Option<String>,
     pub input_schema: Value,
     pub query_schema: Value,
     /// Status code -> converted response schema, for the contract tests.
     pub response_schemas: BTreeMap<String, Value>,
+}
+
+/// Where an input field comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Source {
+    Path,
+    Query,
+    Body,
+}
+
+/// One field of an operation's flat input, with its raw (OpenAPI) schema.
+pub struct InputField {
+    pub name: String,
+    pub schema: Value,
+    pub required: bool,
+    pub source: Source,
 }
 
 pub struct Body {
@@ -94,7 +159,7 @@ pub struct Body {
 impl Op {
     /// Writes take an idempotency key: POST and PATCH that change something.
     pub fn accepts_idempotency_key(&self) -> bool {
-        self.effect != "read" && matches!(self.method.as_str(), "post" | "patch")
+        self.effect != Effect::Read && matches!(self.method.as_str(), "post" | "patch")
     }
 
     /// The MCP tool descriptor: deterministic, caller-independent.
@@ -106,8 +171,8 @@ impl Op {
             "inputSchema": self.input_schema,
             "annotations": {
                 "title": self.title,
-                "readOnlyHint": self.effect == "read",
-                "destructiveHint": self.effect == "destructive",
+                "readOnlyHint": self.effect == Effect::Read,
+                "destructiveHint": self.effect == Effect::Destructive,
                 "idempotentHint": self.idempotent,
                 "openWorldHint": false,
             },
@@ -145,7 +210,8 @@ impl Api {
         }
         check_collisions(&ops)?;
         check_confirm_targets(&ops)?;
-        Ok(Self { version: doc.info.version, ops })
+        check_completions(&ops)?;
+        Ok(Self { version: doc.info.version, ops, raw })
     }
 }
 
@@ -183,6 +249,29 @@ fn check_confirm_targets(ops: &[Op]) -> Result<()> {
                 "operation {}: x-mcp.confirm.target {target} must be a GET whose path parameters the operation has",
                 op.operation_id
             )));
+        }
+    }
+    Ok(())
+}
+
+/// `x-mcp.complete` names an argument of the operation and a list operation of the spec.
+fn check_completions(ops: &[Op]) -> Result<()> {
+    for op in ops {
+        for (argument, list) in &op.complete {
+            if !op.input_fields.iter().any(|f| &f.name == argument) {
+                return Err(SpecError::new(format!(
+                    "operation {}: x-mcp.complete names {argument}, which is not an argument",
+                    op.operation_id
+                )));
+            }
+            let is_list =
+                ops.iter().any(|o| &o.operation_id == list && o.method == "get" && is_list(&o.query_params));
+            if !is_list {
+                return Err(SpecError::new(format!(
+                    "operation {}: x-mcp.complete.{argument} names {list}, which is not a list operation",
+                    op.operation_id
+                )));
+            }
         }
     }
     Ok(())
@@ -231,37 +320,28 @@ impl Op {
             .trim()
             .to_string();
 
-        let x_mcp = raw.get("x-mcp").ok_or_else(|| fail("missing x-mcp block".into()))?;
-        let effect =
-            str_field(x_mcp, "effect").ok_or_else(|| fail("missing x-mcp.effect".into()))?.to_string();
-        if !matches!(effect.as_str(), "read" | "write" | "destructive") {
-            return Err(fail(format!("x-mcp.effect {effect} is not read, write or destructive")));
+        let x_mcp: XMcp = serde_json::from_value(
+            raw.get("x-mcp").cloned().ok_or_else(|| fail("missing x-mcp block".into()))?,
+        )
+        .map_err(|e| fail(format!("x-mcp: {e}")))?;
+        let effect = x_mcp.effect;
+        let idempotent = x_mcp.idempotent;
+        if !KNOWN_SCOPES.contains(&x_mcp.scope.as_str()) {
+            return Err(fail(format!("x-mcp.scope {} is not a known scope", x_mcp.scope)));
         }
-        let idempotent = x_mcp
-            .get("idempotent")
-            .and_then(Value::as_bool)
-            .ok_or_else(|| fail("missing x-mcp.idempotent".into()))?;
-        let scope = str_field(x_mcp, "scope").ok_or_else(|| fail("missing x-mcp.scope".into()))?;
-        if !KNOWN_SCOPES.contains(&scope) {
-            return Err(fail(format!("x-mcp.scope {scope} is not a known scope")));
-        }
-        let scope = (scope != "any").then(|| scope.to_string());
-        let confirm = match x_mcp.get("confirm") {
-            None if effect == "destructive" => {
+        let scope = (x_mcp.scope != "any").then(|| x_mcp.scope.clone());
+        let confirm = match x_mcp.confirm {
+            None if effect == Effect::Destructive => {
                 return Err(fail("destructive operations need x-mcp.confirm".into()));
             }
             None => None,
-            Some(_) if effect != "destructive" => {
+            Some(_) if effect != Effect::Destructive => {
                 return Err(fail("x-mcp.confirm is only for destructive operations".into()));
             }
-            Some(c) => Some(Confirm {
-                target: str_field(c, "target").map(str::to_string),
-                message: str_field(c, "message")
-                    .ok_or_else(|| fail("missing x-mcp.confirm.message".into()))?
-                    .to_string(),
-            }),
+            Some(c) => Some(c),
         };
-        let resource_opt_out = x_mcp.get("resource").and_then(Value::as_bool) == Some(false);
+        let resource_opt_out = x_mcp.resource == Some(false);
+        let complete = x_mcp.complete;
 
         // Parameters: path and query (headers are documentation for REST callers).
         let mut path_params = Vec::new();
@@ -270,6 +350,7 @@ impl Op {
         let mut required = Vec::new();
         let mut query_props = Map::new();
         let mut query_required = Vec::new();
+        let mut input_fields = Vec::new();
         let op_params = raw.get("parameters").and_then(Value::as_array).cloned().unwrap_or_default();
         for param in shared_params.iter().chain(op_params.iter()) {
             let param = components.resolve_parameter(param).map_err(fail)?;
@@ -281,7 +362,8 @@ impl Op {
             let mut converted = schema::convert(param_schema, components, true)
                 .map_err(|e| fail(format!("parameter {name}: {e}")))?;
             if let (Some(desc), Some(obj)) = (str_field(&param, "description"), converted.as_object_mut()) {
-                obj.entry("description").or_insert_with(|| Value::String(desc.trim().to_string()));
+                // The parameter's own words beat a shared schema's (`SortOrder`, `PersonType`).
+                obj.insert("description".into(), Value::String(desc.trim().to_string()));
             }
             let is_required = param.get("required").and_then(Value::as_bool).unwrap_or(false);
             match location.as_str() {
@@ -291,6 +373,12 @@ impl Op {
                     }
                     path_params.push(name.clone());
                     required.push(name.clone());
+                    input_fields.push(InputField {
+                        name: name.clone(),
+                        schema: param_schema.clone(),
+                        required: true,
+                        source: Source::Path,
+                    });
                 }
                 "query" => {
                     let kind = match str_field(param_schema, "type") {
@@ -303,6 +391,12 @@ impl Op {
                         }
                     };
                     query_params.push(QueryParam { name: name.clone(), kind });
+                    input_fields.push(InputField {
+                        name: name.clone(),
+                        schema: param_schema.clone(),
+                        required: is_required,
+                        source: Source::Query,
+                    });
                     query_props.insert(name.clone(), converted.clone());
                     if is_required {
                         query_required.push(name.clone());
@@ -338,6 +432,23 @@ impl Op {
                     return Err(fail("request body schema must be an object".into()));
                 }
                 let body_required = rb.get("required").and_then(Value::as_bool).unwrap_or(false);
+                // The typed input reads the body's own (unconverted) schema.
+                let raw_body = components.resolve(media, "schemas").map_err(fail)?;
+                let raw_required: Vec<&str> = raw_body
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                if let Some(props) = raw_body.get("properties").and_then(Value::as_object) {
+                    for (name, prop) in props {
+                        input_fields.push(InputField {
+                            name: name.clone(),
+                            schema: prop.clone(),
+                            required: body_required && raw_required.contains(&name.as_str()),
+                            source: Source::Body,
+                        });
+                    }
+                }
                 let mut fields = Vec::new();
                 if let Some(props) = body_schema.get("properties").and_then(Value::as_object) {
                     for (name, prop) in props {
@@ -361,6 +472,7 @@ impl Op {
         let responses =
             raw.get("responses").and_then(Value::as_object).ok_or_else(|| fail("no responses".into()))?;
         let mut success = None;
+        let mut response_type = None;
         let mut response_schemas = BTreeMap::new();
         for (status, response) in responses {
             let response = components.resolve(response, "responses").map_err(fail)?;
@@ -371,6 +483,16 @@ impl Op {
                 response_schemas.insert(status.clone(), converted);
             }
             if status.starts_with('2') && success.is_none() {
+                if let Some(schema_raw) = response.pointer("/content/application~1json/schema") {
+                    let name = schema_raw
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                        .ok_or_else(|| {
+                            fail(format!("response {status}: a JSON answer must be a $ref to a named schema"))
+                        })?;
+                    response_type = Some(name.to_string());
+                }
                 let code: u16 = status.parse().map_err(|_| fail(format!("response status {status}")))?;
                 let kind = match content.and_then(|c| c.keys().next()) {
                     None => ResponseKind::NoContent,
@@ -436,6 +558,9 @@ impl Op {
             success_status,
             response,
             resource_uri,
+            complete,
+            input_fields,
+            response_type,
             input_schema,
             query_schema,
             response_schemas,

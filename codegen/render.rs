@@ -4,11 +4,14 @@
 use handlebars::{Context, Handlebars, Helper, HelperResult, Output, RenderContext, RenderErrorReason};
 use serde_json::{Value, json};
 
-use crate::model::{Api, Op, ResponseKind, Result, SpecError};
+use crate::model::{Api, Effect, Op, ResponseKind, Result, SpecError};
+use crate::types::{Types, doc_text, pascal};
 
 const TEMPLATES: &[(&str, &str)] = &[
     ("operations.rs", include_str!("../templates/operations.rs.hbs")),
     ("routes.rs", include_str!("../templates/routes.rs.hbs")),
+    ("handlers.rs", include_str!("../templates/handlers.rs.hbs")),
+    ("types.rs", include_str!("../templates/types.rs.hbs")),
 ];
 
 /// Every generated file, as (file name in OUT_DIR, contents).
@@ -17,7 +20,7 @@ pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
     registry.set_strict_mode(true);
     registry.register_escape_fn(handlebars::no_escape);
     registry.register_helper("rust_str", Box::new(rust_str));
-    let data = template_data(api);
+    let data = template_data(api)?;
     let mut files = Vec::new();
     for (name, template) in TEMPLATES {
         let source = registry
@@ -48,11 +51,40 @@ fn sorted_ops(api: &Api) -> Vec<&Op> {
     ops
 }
 
-fn template_data(api: &Api) -> Value {
+fn template_data(api: &Api) -> Result<Value> {
     let ops: Vec<Value> = sorted_ops(api).iter().map(|op| op_data(op)).collect();
+    let types = Types::build(&api.raw, &api.ops)?;
+    let mut tags: Vec<(String, Vec<Value>)> = Vec::new();
+    for op in sorted_ops(api) {
+        let answer = match (&op.response, &op.response_type) {
+            (ResponseKind::Json, Some(ty)) => format!("crate::api::Reply<crate::types::{ty}>"),
+            (ResponseKind::NoContent, _) => "crate::api::NoContent".to_string(),
+            _ => {
+                return Err(SpecError::new(format!(
+                    "operation {}: binary answers have no handler signature yet",
+                    op.operation_id
+                )));
+            }
+        };
+        let entry = json!({
+            "operation_id": op.operation_id,
+            "doc": doc_text(&format!("`{}`: {}", op.operation_id, op.title)),
+            "input": format!("{}Input", pascal(&op.operation_id)),
+            "answer": answer,
+        });
+        match tags.iter_mut().find(|(t, _)| *t == op.tag) {
+            Some((_, ops)) => ops.push(entry),
+            None => tags.push((op.tag.clone(), vec![entry])),
+        }
+    }
+    tags.sort_by(|a, b| a.0.cmp(&b.0));
+    let tags: Vec<Value> = tags
+        .into_iter()
+        .map(|(name, ops)| json!({ "name": name, "trait_name": trait_name(&name), "ops": ops }))
+        .collect();
     // Routes group the operations of one path; poem writes `{id}` as `:id`.
     let mut routes: Vec<(String, Vec<Value>)> = Vec::new();
-    for (index, op) in sorted_ops(api).iter().enumerate() {
+    for op in sorted_ops(api) {
         let poem_path = op
             .path
             .split('/')
@@ -63,10 +95,12 @@ fn template_data(api: &Api) -> Value {
             .collect::<Vec<_>>()
             .join("/");
         let entry = json!({
-            "index": index,
             "method": op.method,
             "module": op.tag,
             "operation_id": op.operation_id,
+            "constant": op.operation_id.to_ascii_uppercase(),
+            "handler_type": pascal(&op.tag),
+            "trait_name": trait_name(&op.tag),
         });
         match routes.iter_mut().find(|(p, _)| *p == poem_path) {
             Some((_, methods)) => methods.push(entry),
@@ -82,7 +116,17 @@ fn template_data(api: &Api) -> Value {
         })
         .collect();
     let scopes: Vec<&str> = crate::model::KNOWN_SCOPES.iter().copied().filter(|s| *s != "any").collect();
-    json!({ "version": api.version, "ops": ops, "routes": routes, "scopes": scopes })
+    let mut data =
+        json!({ "version": api.version, "ops": ops, "routes": routes, "scopes": scopes, "tags": tags });
+    if let (Some(data), Value::Object(types)) = (data.as_object_mut(), types.data()) {
+        data.extend(types);
+    }
+    Ok(data)
+}
+
+/// The handler trait of a tag: `charges` -> `ChargesApi`.
+fn trait_name(tag: &str) -> String {
+    format!("{}Api", pascal(tag))
 }
 
 fn variant(s: &str) -> String {
@@ -98,15 +142,17 @@ fn op_data(op: &Op) -> Value {
     };
     json!({
         "operation_id": op.operation_id,
+        "constant": op.operation_id.to_ascii_uppercase(),
         "tool_name": op.tool_name,
         "title": op.title,
         "description": op.description,
         "tag": op.tag,
         "method_variant": variant(&op.method),
         "path": op.path,
-        "effect_variant": variant(&op.effect),
-        "read_only": op.effect == "read",
-        "destructive": op.effect == "destructive",
+        "effect_variant": op.effect.variant(),
+        "read_only": op.effect == Effect::Read,
+        "destructive": op.effect == Effect::Destructive,
+        "complete": op.complete,
         "idempotent": op.idempotent,
         "scope": op.scope,
         "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "message": c.message })),

@@ -19,3 +19,4 @@ pub mod metrics;
 pub mod operations;
 pub mod server;
 pub mod store;
+pub mod types;

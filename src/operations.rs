@@ -153,6 +153,8 @@ pub struct Operation {
     pub response: ResponseKind,
     /// The resource URI template, for GETs that read one document.
     pub resource_uri: Option<&'static str>,
+    /// `x-mcp.complete`: (argument, operationId of the list whose ids complete it).
+    pub complete: &'static [(&'static str, &'static str)],
     /// The MCP tool descriptor, as JSON.
     pub descriptor: &'static str,
     /// The strict schema of the flat tool arguments.

@@ -10,6 +10,9 @@ mod render;
 #[path = "../codegen/schema.rs"]
 #[allow(dead_code)]
 mod schema;
+#[path = "../codegen/types.rs"]
+#[allow(dead_code)]
+mod types;
 
 use serde_json::{Value, json};
 
@@ -64,7 +67,11 @@ fn refuses_a_missing_x_mcp_block_or_scope() {
 
     let mut s = spec();
     op(&mut s, "/v1/charges", "get")["x-mcp"].as_object_mut().unwrap().remove("scope");
-    assert!(refused(&s).contains("operation charges_list (GET /v1/charges): missing x-mcp.scope"));
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_list (GET /v1/charges): x-mcp: missing field `scope`"),
+        "{message}"
+    );
 
     let mut s = spec();
     op(&mut s, "/v1/charges", "get")["x-mcp"]["scope"] = json!("dunning.everything");
@@ -183,5 +190,87 @@ fn refuses_a_tag_that_cannot_name_a_module() {
     assert!(
         message.contains("operation me") && message.contains("tag Me Too must be snake_case"),
         "{message}"
+    );
+}
+
+#[test]
+fn refuses_an_unknown_x_mcp_key() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges/{id}", "get")["x-mcp"]["resouce"] = json!(false);
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_get") && message.contains("unknown field `resouce`"),
+        "a typo in x-mcp fails the build, naming the operation and the key: {message}"
+    );
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges/{id}", "get")["x-mcp"]["effect"] = json!("delete");
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_get") && message.contains("unknown variant `delete`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn refuses_a_completion_that_names_no_list() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges/{id}", "get")["x-mcp"]["complete"] = json!({ "id": "charges_get" });
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_get") && message.contains("not a list operation"),
+        "{message}"
+    );
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges/{id}", "get")["x-mcp"]["complete"] = json!({ "charge": "charges_list" });
+    let message = refused(&s);
+    assert!(message.contains("x-mcp.complete names charge, which is not an argument"), "{message}");
+}
+
+#[test]
+fn every_operation_gets_a_typed_input_and_a_handler_signature() {
+    let files = generate(&spec()).expect("the spec generates");
+    let file = |name: &str| files.iter().find(|(n, _)| *n == name).map(|(_, text)| text.clone()).unwrap();
+    let (types, handlers, routes) = (file("types.rs"), file("handlers.rs"), file("routes.rs"));
+    for operation_id in ["me", "debtors_update", "charges_cancel"] {
+        let input = format!("pub struct {}Input", types::pascal(operation_id));
+        assert!(types.contains(&input), "{input} is generated");
+        assert!(handlers.contains(&format!("fn {operation_id}(")), "{operation_id} has a handler signature");
+        assert!(
+            routes.contains(&format!("ops::{}", operation_id.to_ascii_uppercase())),
+            "routes name {operation_id}"
+        );
+    }
+    assert!(!routes.contains("OPERATIONS["), "routes name operations, not table indexes");
+    assert!(
+        types.contains("pub external_id: Option<Option<String>>"),
+        "PATCH fields keep absent apart from null"
+    );
+}
+
+/// The generated Rust, committed under `tests/snapshots/`, so a change of the generator or of
+/// the spec shows in review as a diff of the code it produces. `UPDATE_SNAPSHOTS=1 cargo test
+/// --test codegen` rewrites them (as expectorate's `EXPECTORATE=overwrite` does for progenitor).
+#[test]
+fn the_generated_rust_matches_its_snapshots() {
+    let files = generate(&spec()).expect("the spec generates");
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let mut stale = Vec::new();
+    for (name, text) in files.iter().filter(|(name, _)| name.ends_with(".rs")) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
+        if update {
+            std::fs::write(&path, text).expect("write the snapshot");
+            continue;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        if committed != *text {
+            stale.push(name.to_string());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "the generated {stale:?} differ from tests/snapshots/; review the change, then run \
+         UPDATE_SNAPSHOTS=1 cargo test --test codegen and commit the snapshots"
     );
 }

@@ -1,19 +1,21 @@
-//! What a handler receives (`Call`) and answers (`Reply`), independent of poem's extractors so
-//! that every operation reads its input the same way and the MCP dispatch sees the same code.
+//! What a handler receives besides its typed input (`Call`) and what it answers (`Reply`,
+//! `NoContent`), independent of poem's extractors so that every operation runs the same way and
+//! the MCP dispatch reaches the same code.
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
-use time::OffsetDateTime;
+use serde::Serialize;
+use time::{Date, OffsetDateTime};
 
 use super::error::{ApiError, ApiResult};
 use crate::app::App;
 use crate::auth::Principal;
-use crate::domain::dates::{organization_day_start, parse_date};
+use crate::domain::dates::{Day, organization_day_start, organization_today};
 use crate::operations::Operation;
 use crate::store::ListWindow;
+use crate::types::{PageMeta, SortOrder};
 
-/// One validated request to an operation.
+/// One authorised request to an operation.
 pub struct Call {
     /// Shared server state.
     pub app: Arc<App>,
@@ -23,12 +25,6 @@ pub struct Call {
     pub op: &'static Operation,
     /// The request id (X-Request-Id).
     pub request_id: String,
-    /// Path parameters, by name.
-    pub path: Vec<(&'static str, String)>,
-    /// Query parameters, typed and validated against the spec.
-    pub query: Map<String, Value>,
-    /// The JSON body, validated against the spec (idempotency_key removed).
-    pub body: Map<String, Value>,
     /// The If-Match header, if any.
     pub if_match: Option<String>,
     /// The time of the request, shared by everything it writes.
@@ -36,31 +32,14 @@ pub struct Call {
 }
 
 impl Call {
-    /// A path parameter (every declared one is present: the router matched it).
-    pub fn path_param(&self, name: &str) -> &str {
-        self.path.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str()).unwrap_or_default()
-    }
-
     /// The organization of the caller.
     pub fn org_id(&self) -> &str {
         &self.principal.organization_id
     }
 
-    /// A query string parameter as text.
-    pub fn query_str(&self, name: &str) -> Option<&str> {
-        self.query.get(name).and_then(Value::as_str)
-    }
-
-    /// A CSV query parameter split into its values.
-    pub fn query_csv(&self, name: &str) -> Vec<String> {
-        self.query_str(name)
-            .map(|s| s.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_string).collect())
-            .unwrap_or_default()
-    }
-
-    /// A query parameter as an integer.
-    pub fn query_i64(&self, name: &str) -> Option<i64> {
-        self.query.get(name).and_then(Value::as_i64)
+    /// Today in the organization's time zone.
+    pub fn today(&self) -> Date {
+        organization_today(self.now)
     }
 
     /// Refuses the call when If-Match names another version of the object.
@@ -73,49 +52,56 @@ impl Call {
             _ => Ok(()),
         }
     }
+}
 
-    /// The search, creation range, order and window of a list call, with (page, per_page).
-    pub fn list_window(&self) -> (ListWindow, i64, i64) {
-        let (page, per_page, offset) = self.page();
+/// The arguments every list operation shares (`components/parameters` of the spec).
+pub struct ListArgs {
+    /// `page`, 1-based.
+    pub page: Option<i64>,
+    /// `per_page`, 1 to 100.
+    pub per_page: Option<i64>,
+    /// `q`, a prefix.
+    pub q: Option<String>,
+    /// `created_from`, inclusive.
+    pub created_from: Option<Day>,
+    /// `created_to`, inclusive.
+    pub created_to: Option<Day>,
+    /// `sort_by`, as the spec writes it.
+    pub sort_by: &'static str,
+    /// `sort_order`, descending by default.
+    pub sort_order: Option<SortOrder>,
+}
+
+/// Which page of a list is answered, for its `meta`.
+pub struct Pager {
+    page: i64,
+    per_page: i64,
+}
+
+impl ListArgs {
+    /// The window of the list, with created_from/created_to as the organization's day bounds.
+    pub fn page(self) -> (ListWindow, Pager) {
+        let page = self.page.unwrap_or(1).max(1);
+        let per_page = self.per_page.unwrap_or(25).clamp(1, 100);
         let window = ListWindow {
-            q: self.query_str("q").map(str::to_string),
-            created_from: self.query_str("created_from").map(|d| day_start(d, 0)),
-            created_before: self.query_str("created_to").map(|d| day_start(d, 1)),
-            sort_by: self.query_str("sort_by").unwrap_or("created_at").to_string(),
-            descending: self.sort_desc(),
+            q: self.q,
+            created_from: self.created_from.map(|d| organization_day_start(d.0)),
+            created_before: self.created_to.and_then(|d| d.0.next_day()).map(organization_day_start),
+            sort_by: self.sort_by.to_string(),
+            descending: self.sort_order != Some(SortOrder::Asc),
             limit: per_page,
-            offset,
+            offset: (page - 1).saturating_mul(per_page),
         };
-        (window, page, per_page)
-    }
-
-    /// Pagination of a list call: (page, per_page, offset).
-    pub fn page(&self) -> (i64, i64, i64) {
-        let page = self.query_i64("page").unwrap_or(1).max(1);
-        let per_page = self.query_i64("per_page").unwrap_or(25).clamp(1, 100);
-        (page, per_page, (page - 1).saturating_mul(per_page))
-    }
-
-    /// The sort direction of a list call.
-    pub fn sort_desc(&self) -> bool {
-        self.query_str("sort_order") != Some("asc")
-    }
-
-    /// A body string field (absent and null are both `None`).
-    pub fn body_str(&self, field: &str) -> Option<&str> {
-        self.body.get(field).and_then(Value::as_str)
+        (window, Pager { page, per_page })
     }
 }
 
-/// The first instant (UTC) of a date filter's day, `plus_days` later, in the organization's
-/// time zone: `created_from` is inclusive, `created_to` ends where the next day starts. The
-/// query schema already checked the date format.
-fn day_start(date: &str, plus_days: i64) -> String {
-    parse_date(date)
-        .ok()
-        .and_then(|d| d.checked_add(time::Duration::days(plus_days)))
-        .map(organization_day_start)
-        .unwrap_or_else(|| date.to_string())
+impl Pager {
+    /// The `meta` of the answer, for `total` matching objects.
+    pub fn meta(&self, total: i64) -> PageMeta {
+        let total_pages = if total == 0 { 0 } else { (total + self.per_page - 1) / self.per_page };
+        PageMeta { total, page: self.page, per_page: self.per_page, total_pages }
+    }
 }
 
 /// The ETag of an object version.
@@ -123,38 +109,58 @@ pub fn etag(version: i64) -> String {
     format!("\"v{version}\"")
 }
 
-/// A successful answer.
+/// A successful JSON answer: the spec's response type, with the object's ETag when it is one
+/// object. Its status is the operation's success status in the spec.
 #[derive(Debug)]
-pub enum Reply {
-    /// A JSON document with a status and, for one object, its ETag.
-    Json {
-        /// HTTP status.
-        status: u16,
-        /// The document.
-        body: Value,
-        /// ETag of the object.
-        etag: Option<String>,
-    },
-    /// 204 with no body.
-    NoContent,
+pub struct Reply<T> {
+    /// The document.
+    pub body: T,
+    /// ETag of the object.
+    pub etag: Option<String>,
 }
 
-impl Reply {
-    /// `{"data": object}` with the object's ETag.
-    pub fn object(status: u16, data: Value, version: i64) -> Self {
-        Self::Json { status, body: json!({ "data": data }), etag: Some(etag(version)) }
+impl<T> Reply<T> {
+    /// A document that is not one versioned object (a list, `me`).
+    pub fn new(body: T) -> Self {
+        Self { body, etag: None }
     }
 
-    /// `{"data": [...], "meta": {...}}`.
-    pub fn list(data: Vec<Value>, total: i64, page: i64, per_page: i64) -> Self {
-        let total_pages = if total == 0 { 0 } else { (total + per_page - 1) / per_page };
-        Self::Json {
-            status: 200,
-            body: json!({
-                "data": data,
-                "meta": { "total": total, "page": page, "per_page": per_page, "total_pages": total_pages },
-            }),
-            etag: None,
-        }
+    /// One object at `version`.
+    pub fn versioned(body: T, version: i64) -> Self {
+        Self { body, etag: Some(etag(version)) }
+    }
+}
+
+/// A successful answer without a body (204).
+#[derive(Debug)]
+pub struct NoContent;
+
+/// A handler's answer, rendered once for HTTP and the idempotency store.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Rendered {
+    /// HTTP status.
+    pub status: u16,
+    /// ETag of the object.
+    pub etag: Option<String>,
+    /// The JSON text, if any.
+    pub body: Option<String>,
+}
+
+/// What a handler may answer: [`Reply`] or [`NoContent`].
+pub trait Answer {
+    /// The answer as bytes, with the operation's success status.
+    fn render(self, success_status: u16) -> ApiResult<Rendered>;
+}
+
+impl<T: Serialize> Answer for Reply<T> {
+    fn render(self, success_status: u16) -> ApiResult<Rendered> {
+        let body = serde_json::to_string(&self.body).map_err(|e| ApiError::Internal(Box::new(e)))?;
+        Ok(Rendered { status: success_status, etag: self.etag, body: Some(body) })
+    }
+}
+
+impl Answer for NoContent {
+    fn render(self, _: u16) -> ApiResult<Rendered> {
+        Ok(Rendered { status: 204, etag: None, body: None })
     }
 }

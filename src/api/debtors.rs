@@ -1,227 +1,202 @@
 //! /v1/debtors: the people and companies who owe.
 
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
-use super::fields::Fields;
-use super::{ApiError, ApiResult, Call, Reply, change_event, event};
-use crate::domain::dates::{format_timestamp, parse_date};
-use crate::domain::money::cents_to_json;
-use crate::domain::{
-    format_document, parse_cep, parse_document, parse_email, parse_mobile, parse_phone, parse_uf,
-};
-use crate::store::{DebtorFilter, DebtorRow};
+use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event, event, to_json};
+use crate::domain::dates::{Day, Timestamp};
+use crate::domain::debtor::{Debtor, DebtorEdit};
+use crate::domain::format_document;
+use crate::store::DebtorFilter;
+use crate::types::{self as wire, DebtorEnvelope, DebtorList};
 
-/// The public JSON of a debtor.
-pub(crate) fn debtor_json(d: &DebtorRow) -> Value {
-    json!({
-        "id": d.id,
-        "external_id": d.external_id,
-        "person_type": d.person_type,
-        "name": d.name,
-        "document": d.document,
-        "document_formatted": format_document(&d.document),
-        "email": d.email,
-        "phone": d.phone,
-        "mobile": d.mobile,
-        "address": d.address,
-        "birth_date": d.birth_date,
-        "opt_out": { "email": d.opt_out_email, "sms": d.opt_out_sms, "whatsapp": d.opt_out_whatsapp },
-        "credit_bureau_blocked": d.credit_bureau_blocked,
-        "status": d.status,
-        "archived_at": d.archived_at,
-        "summary": {
-            "open_amount": cents_to_json(d.open_cents),
-            "overdue_amount": cents_to_json(d.overdue_cents),
-            "open_charges": d.open_charges,
+/// The handlers of the `debtors` tag.
+pub struct Debtors;
+
+/// The public view of a debtor.
+pub(crate) fn debtor_view(d: &Debtor) -> wire::Debtor {
+    wire::Debtor {
+        id: d.id.clone(),
+        external_id: d.external_id.clone(),
+        person_type: d.person_type,
+        name: d.name.clone(),
+        document: d.document.clone(),
+        document_formatted: format_document(&d.document),
+        email: d.email.clone(),
+        phone: d.phone.clone(),
+        mobile: d.mobile.clone(),
+        address: d.address.clone(),
+        birth_date: d.birth_date.map(Day),
+        opt_out: wire::OptOut {
+            email: Some(d.opt_out.email),
+            sms: Some(d.opt_out.sms),
+            whatsapp: Some(d.opt_out.whatsapp),
         },
-        "tags": d.tags,
-        "metadata": d.metadata,
-        "version": d.version,
-        "created_at": d.created_at,
-        "updated_at": d.updated_at,
-    })
+        credit_bureau_blocked: d.credit_bureau_blocked,
+        status: d.status,
+        archived_at: d.archived_at.map(Timestamp),
+        summary: wire::DebtorSummary {
+            open_amount: d.balance.open,
+            overdue_amount: d.balance.overdue,
+            open_charges: d.balance.open_charges,
+        },
+        tags: d.tags.clone(),
+        metadata: d.metadata.clone(),
+        version: d.version,
+        created_at: Timestamp(d.created_at),
+        updated_at: Timestamp(d.updated_at),
+    }
+}
+
+fn reply(d: &Debtor) -> Reply<DebtorEnvelope> {
+    Reply::versioned(DebtorEnvelope { data: debtor_view(d) }, d.version)
 }
 
 /// Loads a debtor of the caller's organization, or NOT_FOUND.
-pub(crate) async fn load(call: &Call, id: &str) -> ApiResult<DebtorRow> {
+async fn load(call: &Call, id: &str) -> ApiResult<Debtor> {
     call.app.store.debtor(call.org_id(), id).await?.ok_or(ApiError::NotFound("debtor"))
 }
 
-/// Normalises an address object (CEP digits, UF uppercase, country BR).
-fn address(fields: &mut Fields, value: &Value) -> Option<Value> {
-    let mut out: Map<String, Value> = value.as_object()?.clone();
-    if let Some(cep) = out.get("zipcode").and_then(Value::as_str) {
-        let cep = fields.check("address.zipcode", parse_cep(cep))?;
-        out.insert("zipcode".into(), json!(cep));
-    }
-    if let Some(uf) = out.get("state").and_then(Value::as_str) {
-        let uf = fields.check("address.state", parse_uf(uf))?;
-        out.insert("state".into(), json!(uf));
-    }
-    out.entry("complement").or_insert(Value::Null);
-    out.insert("country".into(), json!("BR"));
-    // Key order of the public object, whatever the order sent.
-    let order = ["zipcode", "street", "number", "complement", "neighborhood", "city", "state", "country"];
-    Some(Value::Object(
-        order.iter().filter_map(|k| out.get(*k).map(|v| (k.to_string(), v.clone()))).collect(),
-    ))
-}
-
-/// Applies the contact, address and flag fields shared by create and update.
-fn apply_common(call: &Call, d: &mut DebtorRow, fields: &mut Fields) {
-    let body = &call.body;
-    if let Some(name) = body.get("name").and_then(Value::as_str) {
-        let name = name.trim();
-        if name.is_empty() {
-            fields.push("name", "must not be blank");
-        }
-        d.name = name.to_string();
-    }
-    if let Some(v) = fields.optional_text(body, "external_id", |s| Ok(s.to_string())) {
-        d.external_id = v;
-    }
-    if let Some(v) = fields.optional_text(body, "email", parse_email) {
-        d.email = v;
-    }
-    if let Some(v) = fields.optional_text(body, "phone", parse_phone) {
-        d.phone = v;
-    }
-    if let Some(v) = fields.optional_text(body, "mobile", parse_mobile) {
-        d.mobile = v;
-    }
-    if let Some(v) =
-        fields.optional_text(body, "birth_date", |s| parse_date(s).map(crate::domain::dates::format_date))
-    {
-        if let Some(date) = &v
-            && date.as_str() > format_timestamp(call.now).as_str()
-        {
-            fields.push("birth_date", "must not be in the future");
-        }
-        d.birth_date = v;
-    }
-    match body.get("address") {
-        None => {}
-        Some(Value::Null) => d.address = None,
-        Some(value) => d.address = address(fields, value),
-    }
-    if let Some(opt_out) = body.get("opt_out").and_then(Value::as_object) {
-        let flag = |k: &str, current: bool| opt_out.get(k).and_then(Value::as_bool).unwrap_or(current);
-        d.opt_out_email = flag("email", d.opt_out_email);
-        d.opt_out_sms = flag("sms", d.opt_out_sms);
-        d.opt_out_whatsapp = flag("whatsapp", d.opt_out_whatsapp);
-    }
-    if let Some(b) = body.get("credit_bureau_blocked").and_then(Value::as_bool) {
-        d.credit_bureau_blocked = b;
-    }
-    if let Some(tags) = body.get("tags") {
-        d.tags = tags.clone();
-    }
-    if let Some(metadata) = body.get("metadata") {
-        d.metadata = metadata.clone();
-    }
-}
-
-/// `debtors_list`
-pub async fn debtors_list(call: Call) -> ApiResult<Reply> {
-    let (window, page, per_page) = call.list_window();
-    let filter = DebtorFilter {
-        window,
-        statuses: call.query_csv("status"),
-        person_type: call.query_str("person_type").map(str::to_string),
-    };
-    let (rows, total) = call.app.store.debtors(call.org_id(), &filter).await?;
-    Ok(Reply::list(rows.iter().map(debtor_json).collect(), total, page, per_page))
-}
-
-/// `debtors_create`
-pub async fn debtors_create(call: Call) -> ApiResult<Reply> {
-    let mut fields = Fields::default();
-    let document = fields.check("document", parse_document(call.body_str("document").unwrap_or_default()));
-    let now = format_timestamp(call.now);
-    let mut d = DebtorRow::new(call.org_id(), "", String::new(), String::new(), &now);
-    apply_common(&call, &mut d, &mut fields);
-    fields.finish()?;
-    if let Some(document) = document {
-        d.person_type = document.person_type.as_str().to_string();
-        d.document = document.value;
-    }
-    let object = debtor_json(&d);
-    let evt = event(&call, "debtor.db.created", "debtor", &d.id, json!({ "object": object, "changes": {} }));
-    call.app.store.insert_debtor(&d, &evt).await?;
-    Ok(Reply::object(201, object, d.version))
-}
-
-/// `debtors_get`
-pub async fn debtors_get(call: Call) -> ApiResult<Reply> {
-    let d = load(&call, call.path_param("id")).await?;
-    Ok(Reply::object(200, debtor_json(&d), d.version))
+/// The opt-out channels a request sets (the others keep their value).
+fn opt_out(o: Option<wire::OptOut>) -> Option<(Option<bool>, Option<bool>, Option<bool>)> {
+    o.map(|o| (o.email, o.sms, o.whatsapp))
 }
 
 /// Saves a changed debtor with its event, answering the new debtor; a concurrent change is a
 /// conflict to retry.
 async fn save(
     call: &Call,
-    before: &DebtorRow,
-    mut after: DebtorRow,
+    before: &Debtor,
+    mut after: Debtor,
     code: &str,
-    extra: Value,
-) -> ApiResult<Reply> {
-    after.version = before.version + 1;
-    after.updated_at = format_timestamp(call.now);
-    let (evt, object) =
-        change_event(call, code, "debtor", &after.id, &debtor_json(before), debtor_json(&after), extra);
+    extra: serde_json::Value,
+) -> ApiResult<Reply<DebtorEnvelope>> {
+    after.touch(call.now);
+    let (evt, _) = change_event(
+        call,
+        code,
+        "debtor",
+        &after.id,
+        &to_json(&debtor_view(before)),
+        to_json(&debtor_view(&after)),
+        extra,
+    );
     if !call.app.store.update_debtor(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("debtor"));
     }
-    Ok(Reply::object(200, object, after.version))
+    Ok(reply(&after))
 }
 
-/// `debtors_update`
-pub async fn debtors_update(call: Call) -> ApiResult<Reply> {
-    let before = load(&call, call.path_param("id")).await?;
-    call.check_if_match(before.version)?;
-    let mut after = before.clone();
-    let mut fields = Fields::default();
-    apply_common(&call, &mut after, &mut fields);
-    fields.finish()?;
-    if after == before {
-        return Ok(Reply::object(200, debtor_json(&before), before.version));
+impl super::handlers::DebtorsApi for Debtors {
+    async fn debtors_list(call: Call, input: wire::DebtorsListInput) -> ApiResult<Reply<DebtorList>> {
+        let (window, pager) = ListArgs {
+            page: input.page,
+            per_page: input.per_page,
+            q: input.q,
+            created_from: input.created_from,
+            created_to: input.created_to,
+            sort_by: input.sort_by.map_or("created_at", |s| s.as_str()),
+            sort_order: input.sort_order,
+        }
+        .page();
+        let filter = DebtorFilter {
+            window,
+            statuses: input
+                .status
+                .map(|s| s.split(',').map(str::trim).map(str::to_string).collect())
+                .unwrap_or_default(),
+            person_type: input.person_type.map(|p| p.as_str().to_string()),
+        };
+        let (debtors, total) = call.app.store.debtors(call.org_id(), &filter).await?;
+        Ok(Reply::new(DebtorList {
+            data: debtors.iter().map(debtor_view).collect(),
+            meta: pager.meta(total),
+        }))
     }
-    save(&call, &before, after, "debtor.db.updated", json!({})).await
-}
 
-/// `debtors_archive`: archived debtors keep their charges but get no new ones.
-pub async fn debtors_archive(call: Call) -> ApiResult<Reply> {
-    let before = load(&call, call.path_param("id")).await?;
-    call.check_if_match(before.version)?;
-    if before.status == "archived" {
-        return Ok(Reply::object(200, debtor_json(&before), before.version));
+    async fn debtors_create(call: Call, input: wire::DebtorsCreateInput) -> ApiResult<Reply<DebtorEnvelope>> {
+        let edit = DebtorEdit {
+            name: Some(input.name),
+            external_id: input.external_id.map(Some),
+            email: input.email.map(Some),
+            phone: input.phone.map(Some),
+            mobile: input.mobile.map(Some),
+            address: input.address.map(Some),
+            birth_date: input.birth_date.map(|d| Some(d.0)),
+            opt_out: opt_out(input.opt_out),
+            credit_bureau_blocked: input.credit_bureau_blocked,
+            tags: input.tags,
+            metadata: input.metadata,
+        };
+        let debtor = Debtor::register(call.org_id(), &input.document, edit, call.now)?;
+        let object = to_json(&debtor_view(&debtor));
+        let evt = event(
+            &call,
+            "debtor.db.created",
+            "debtor",
+            &debtor.id,
+            json!({ "object": object, "changes": {} }),
+        );
+        call.app.store.insert_debtor(&debtor, &evt).await?;
+        Ok(reply(&debtor))
     }
-    let mut after = before.clone();
-    after.status = "archived".into();
-    after.archived_at = Some(format_timestamp(call.now));
-    let reason = call.body_str("reason").map(str::to_string);
-    save(&call, &before, after, "debtor.archived", json!({ "reason": reason })).await
-}
 
-/// `debtors_delete`: only a debtor without charges; others are archived instead.
-pub async fn debtors_delete(call: Call) -> ApiResult<Reply> {
-    let d = load(&call, call.path_param("id")).await?;
-    call.check_if_match(d.version)?;
-    if call.app.store.debtor_has_charges(call.org_id(), &d.id).await? {
-        return Err(ApiError::Conflict(
-            "the debtor has charges and cannot be deleted; archive it instead".into(),
-        ));
+    async fn debtors_get(call: Call, input: wire::DebtorsGetInput) -> ApiResult<Reply<DebtorEnvelope>> {
+        Ok(reply(&load(&call, &input.id).await?))
     }
-    let evt = event(
-        &call,
-        "debtor.db.deleted",
-        "debtor",
-        &d.id,
-        json!({ "object": debtor_json(&d), "changes": {} }),
-    );
-    if !call.app.store.delete_debtor(call.org_id(), &d.id, d.version, &evt).await? {
-        return Err(ApiError::Concurrent("debtor"));
+
+    async fn debtors_update(call: Call, input: wire::DebtorsUpdateInput) -> ApiResult<Reply<DebtorEnvelope>> {
+        let before = load(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        let edit = DebtorEdit {
+            name: input.name,
+            external_id: input.external_id,
+            email: input.email,
+            phone: input.phone,
+            mobile: input.mobile,
+            address: input.address,
+            birth_date: input.birth_date.map(|d| d.map(|d| d.0)),
+            opt_out: opt_out(input.opt_out),
+            credit_bureau_blocked: input.credit_bureau_blocked,
+            tags: input.tags,
+            metadata: input.metadata,
+        };
+        after.edit(edit, call.now)?;
+        if after == before {
+            return Ok(reply(&before));
+        }
+        save(&call, &before, after, "debtor.db.updated", json!({})).await
     }
-    Ok(Reply::NoContent)
+
+    /// Archived debtors keep their charges but get no new ones.
+    async fn debtors_archive(
+        call: Call,
+        input: wire::DebtorsArchiveInput,
+    ) -> ApiResult<Reply<DebtorEnvelope>> {
+        let before = load(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        if !after.archive(call.now) {
+            return Ok(reply(&before));
+        }
+        save(&call, &before, after, "debtor.archived", json!({ "reason": input.reason })).await
+    }
+
+    /// Only a debtor without charges; others are archived instead.
+    async fn debtors_delete(call: Call, input: wire::DebtorsDeleteInput) -> ApiResult<NoContent> {
+        let d = load(&call, &input.id).await?;
+        call.check_if_match(d.version)?;
+        if call.app.store.debtor_has_charges(call.org_id(), &d.id).await? {
+            return Err(ApiError::Conflict(
+                "the debtor has charges and cannot be deleted; archive it instead".into(),
+            ));
+        }
+        let object = to_json(&debtor_view(&d));
+        let evt =
+            event(&call, "debtor.db.deleted", "debtor", &d.id, json!({ "object": object, "changes": {} }));
+        if !call.app.store.delete_debtor(call.org_id(), &d.id, d.version, &evt).await? {
+            return Err(ApiError::Concurrent("debtor"));
+        }
+        Ok(NoContent)
+    }
 }

@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use poem::http::{HeaderMap, StatusCode};
 use poem::{Endpoint, Request, Response};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use super::call::{Call, Reply};
+use super::call::{Answer, Call, Rendered};
 use super::error::{ApiError, ApiResult, FieldError};
 use super::idempotency::{self, Claim};
 use super::validation::schemas;
@@ -24,18 +25,22 @@ const MAX_CSV_VALUES: usize = 100;
 const MAX_IDEMPOTENCY_KEY: usize = 255;
 
 /// Wraps an operation handler into the poem endpoint the generated route table mounts.
-pub fn endpoint<F, Fut>(op: &'static Operation, handler: F) -> impl Endpoint<Output = Response>
+pub fn endpoint<I, A, F, Fut>(op: &'static Operation, handler: F) -> impl Endpoint<Output = Response>
 where
-    F: Fn(Call) -> Fut + Copy + Send + Sync + 'static,
-    Fut: Future<Output = ApiResult<Reply>> + Send + 'static,
+    I: DeserializeOwned + Send,
+    A: Answer,
+    F: Fn(Call, I) -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = ApiResult<A>> + Send,
 {
     poem::endpoint::make(move |req: Request| async move { handle(op, req, handler).await })
 }
 
-async fn handle<F, Fut>(op: &'static Operation, mut req: Request, handler: F) -> Response
+async fn handle<I, A, F, Fut>(op: &'static Operation, mut req: Request, handler: F) -> Response
 where
-    F: Fn(Call) -> Fut,
-    Fut: Future<Output = ApiResult<Reply>>,
+    I: DeserializeOwned,
+    A: Answer,
+    F: Fn(Call, I) -> Fut,
+    Fut: Future<Output = ApiResult<A>>,
 {
     let request_id = RequestId::of(&req);
     match run(op, &mut req, handler, &request_id).await {
@@ -44,15 +49,17 @@ where
     }
 }
 
-async fn run<F, Fut>(
+async fn run<I, A, F, Fut>(
     op: &'static Operation,
     req: &mut Request,
     handler: F,
     request_id: &str,
 ) -> ApiResult<Response>
 where
-    F: Fn(Call) -> Fut,
-    Fut: Future<Output = ApiResult<Reply>>,
+    I: DeserializeOwned,
+    A: Answer,
+    F: Fn(Call, I) -> Fut,
+    Fut: Future<Output = ApiResult<A>>,
 {
     let app = req
         .data::<Arc<App>>()
@@ -72,7 +79,7 @@ where
         });
     }
 
-    let path = op
+    let path: Vec<(&'static str, String)> = op
         .path_params
         .iter()
         .map(|name| (*name, req.raw_path_param(name).unwrap_or_default().to_string()))
@@ -84,30 +91,32 @@ where
     let mut body = read_body(op, &bytes)?;
 
     let key = idempotency_key(op, &headers, &mut body)?;
+    let fingerprint = key.as_ref().map(|_| idempotency::fingerprint(op, &path, &query, &body));
+    let input: I = typed_input(path, query, body)?;
     let call = Call {
         app: app.clone(),
         principal,
         op,
         request_id: request_id.to_string(),
-        path,
-        query,
-        body,
         if_match: header(&headers, "if-match"),
         now: OffsetDateTime::now_utc(),
     };
-    let Some(key) = key else {
-        return Ok(reply_response(handler(call).await?));
+    let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
+        return Ok(rendered_response(handler(call, input).await?.render(op.success_status)?));
     };
 
-    let fingerprint = idempotency::fingerprint(op, &call.path, &call.query, &call.body);
     match idempotency::claim(&app.store, call.org_id(), &key, op.operation_id, &fingerprint, call.now).await?
     {
         Claim::Replay(stored) => Ok(stored.into_replay_response()),
         Claim::Started => {
             let org_id = call.org_id().to_string();
             let guard = idempotency::ClaimGuard::new(&app.store, &org_id, &key);
-            let stored = match handler(call).await {
-                Ok(reply) => idempotency::Stored::from_reply(&reply),
+            let outcome = match handler(call, input).await {
+                Ok(answer) => answer.render(op.success_status),
+                Err(err) => Err(err),
+            };
+            let stored = match outcome {
+                Ok(rendered) => idempotency::Stored::from_rendered(rendered),
                 // Refusals that changed nothing and ask for a fix or a retry (a field the handler
                 // refused, a concurrent change) are not stored, like a request the schema refused.
                 Err(err) if err.changed_nothing() => {
@@ -122,6 +131,26 @@ where
             Ok(stored.into_first_response())
         }
     }
+}
+
+/// The operation's typed input, from its validated path, query and body fields side by side.
+/// The schemas already passed, so what can still fail here is a value type's own rule (a third
+/// decimal, a date that does not exist), answered like a schema error, naming the field.
+fn typed_input<I: DeserializeOwned>(
+    path: Vec<(&'static str, String)>,
+    query: Map<String, Value>,
+    body: Map<String, Value>,
+) -> ApiResult<I> {
+    let mut flat: Map<String, Value> =
+        path.into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
+    flat.extend(query);
+    flat.extend(body);
+    serde_path_to_error::deserialize(Value::Object(flat)).map_err(|e| {
+        let field = e.path().to_string();
+        let message = e.into_inner().to_string();
+        // serde appends no position for JSON values; keep only the rule that failed.
+        ApiError::Validation(vec![FieldError::new(field, message)])
+    })
 }
 
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
@@ -232,19 +261,16 @@ fn idempotency_key(
     }
 }
 
-/// Turns a handler's answer into an HTTP response.
-fn reply_response(reply: Reply) -> Response {
-    match reply {
-        Reply::NoContent => Response::builder().status(StatusCode::NO_CONTENT).finish(),
-        Reply::Json { status, body, etag } => {
-            let mut builder = Response::builder()
-                .status(StatusCode::from_u16(status).unwrap_or(StatusCode::OK))
-                .content_type("application/json");
-            if let Some(etag) = etag {
-                builder = builder.header("ETag", etag);
-            }
-            builder.body(body.to_string())
-        }
+/// Turns a handler's rendered answer into an HTTP response.
+fn rendered_response(rendered: Rendered) -> Response {
+    let mut builder =
+        Response::builder().status(StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK));
+    if let Some(etag) = rendered.etag {
+        builder = builder.header("ETag", etag);
+    }
+    match rendered.body {
+        Some(body) => builder.content_type("application/json").body(body),
+        None => builder.finish(),
     }
 }
 

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
-use super::call::Reply;
+use super::call::Rendered;
 use super::error::{ApiError, ApiResult};
 use crate::operations::Operation;
 use crate::store::{IdempotencyRecord, Store};
@@ -40,16 +40,9 @@ pub struct Stored {
 
 impl Stored {
     /// The answer of a successful handler.
-    pub fn from_reply(reply: &Reply) -> Self {
-        match reply {
-            Reply::NoContent => Self { status: 204, etag: None, body: None, headers: Vec::new() },
-            Reply::Json { status, body, etag } => Self {
-                status: *status,
-                etag: etag.clone(),
-                body: Some(body.to_string()),
-                headers: Vec::new(),
-            },
-        }
+    pub fn from_rendered(rendered: Rendered) -> Self {
+        let Rendered { status, etag, body } = rendered;
+        Self { status, etag, body, headers: Vec::new() }
     }
 
     /// The answer of a failed handler.

@@ -1,29 +1,38 @@
 //! `GET /v1/me`: who the token belongs to.
 
-use serde_json::json;
-
 use super::{ApiError, ApiResult, Call, Reply};
-use crate::domain::dates::format_timestamp;
+use crate::domain::dates::Timestamp;
+use crate::types::{self as wire, MeEnvelope, MeInput};
 
-/// `me`
-pub async fn me(call: Call) -> ApiResult<Reply> {
-    let org = call.app.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
-    let p = &call.principal;
-    let data = json!({
-        "organization": {
-            "id": org.id,
-            "name": org.name,
-            "document": org.document,
-            "environment": org.environment,
-            "timezone": org.timezone,
-        },
-        "user": null,
-        "token": {
-            "scopes": p.scopes,
-            "audience": p.audience,
-            "expires_at": format_timestamp(p.expires_at),
-            "client_id": p.client_id,
-        },
-    });
-    Ok(Reply::Json { status: 200, body: json!({ "data": data }), etag: None })
+/// The handlers of the `me` tag.
+pub struct Me;
+
+/// A stored value that is none of its enum's values is a server fault, not the caller's.
+fn stored<T: std::str::FromStr>(value: &str, what: &str) -> ApiResult<T> {
+    value.parse().map_err(|_| ApiError::Internal(format!("stored {what} is not a known value").into()))
+}
+
+impl super::handlers::MeApi for Me {
+    async fn me(call: Call, _input: MeInput) -> ApiResult<Reply<MeEnvelope>> {
+        let org =
+            call.app.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
+        let p = &call.principal;
+        let data = wire::Me {
+            organization: wire::MeOrganization {
+                id: org.id,
+                name: org.name,
+                document: org.document,
+                environment: stored(&org.environment, "environment")?,
+                timezone: org.timezone,
+            },
+            user: None,
+            token: wire::MeToken {
+                scopes: p.scopes.clone(),
+                audience: stored(&p.audience, "audience")?,
+                expires_at: Timestamp(p.expires_at),
+                client_id: p.client_id.clone(),
+            },
+        };
+        Ok(Reply::new(MeEnvelope { data }))
+    }
 }

@@ -4,16 +4,21 @@
 mod call;
 mod endpoint;
 mod error;
-mod fields;
 mod idempotency;
 mod routes;
+mod rules;
 mod validation;
+
+/// The generated handler traits, one per tag (see `templates/handlers.rs.hbs`).
+pub mod handlers {
+    include!(concat!(env!("OUT_DIR"), "/handlers.rs"));
+}
 
 pub mod charges;
 pub mod debtors;
 pub mod me;
 
-pub use call::{Call, Reply, etag};
+pub use call::{Answer, Call, ListArgs, NoContent, Pager, Rendered, Reply, etag};
 pub use endpoint::{endpoint, error_response};
 pub use error::{ApiError, ApiResult, FieldError};
 pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
@@ -23,6 +28,11 @@ pub use validation::{schemas, warm_up};
 use serde_json::{Value, json};
 
 use crate::store::NewEvent;
+
+/// A typed view as JSON, for event payloads (views are plain data: this cannot fail).
+pub(crate) fn to_json<T: serde::Serialize>(view: &T) -> Value {
+    serde_json::to_value(view).unwrap_or(Value::Null)
+}
 
 /// An event for a change made by a call.
 pub(crate) fn event(

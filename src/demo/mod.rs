@@ -7,12 +7,14 @@ use serde_json::json;
 use time::{Duration, OffsetDateTime};
 
 use crate::admin::{self, AdminError};
-use crate::domain::charge_state::{dunning_status_after, open_status_for};
+use crate::domain::charge::{Charge, NewCharge, Payment, dunning_status_after};
 use crate::domain::dates::format_timestamp;
 use crate::domain::dates::organization_today as today;
+use crate::domain::debtor::{Debtor, DebtorEdit};
 use crate::domain::ids::new_id;
-use crate::domain::parse_document;
-use crate::store::{ChargeRow, DebtorRow, NewEvent, Store};
+use crate::domain::money::Hundredths;
+use crate::store::{NewEvent, Store};
+use crate::types::{Address, DunningStatus};
 use data::{CHARGES, DEBTORS, DemoOutcome};
 
 /// The demo organization's id, creating it with its data when it does not exist.
@@ -53,65 +55,90 @@ fn system_event(
     }
 }
 
+fn demo_error(what: &str, err: impl std::fmt::Display) -> AdminError {
+    AdminError::Invalid(format!("demo {what}: {err}"))
+}
+
+/// The demo data, made by the same aggregates and store calls the API uses: every rule the
+/// API enforces holds for it too.
 async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
     let now = OffsetDateTime::now_utc();
     let stamp = format_timestamp(now);
     let day = today(now);
     let mut debtors = Vec::with_capacity(DEBTORS.len());
     for d in DEBTORS {
-        let document = parse_document(d.document)
-            .map_err(|e| AdminError::Invalid(format!("demo document {}: {e}", d.document)))?;
-        let mut row =
-            DebtorRow::new(org_id, document.person_type.as_str(), document.value, d.name.to_string(), &stamp);
-        row.email = d.email.map(str::to_string);
-        row.phone = d.phone.map(str::to_string);
-        row.mobile = d.mobile.map(str::to_string);
-        row.address = d.address.as_ref().map(|a| {
-            json!({
-                "zipcode": a.zipcode, "street": a.street, "number": a.number, "complement": a.complement,
-                "neighborhood": a.neighborhood, "city": a.city, "state": a.state, "country": "BR",
-            })
-        });
-        row.tags = json!(d.tags);
+        let address = match &d.address {
+            None => None,
+            Some(a) => Some(Address {
+                zipcode: a.zipcode.to_string(),
+                street: a.street.to_string(),
+                number: a.number.to_string(),
+                complement: Some(a.complement.map(str::to_string)),
+                neighborhood: a.neighborhood.to_string(),
+                city: a.city.to_string(),
+                state: a.state.parse().map_err(|e| demo_error("state", e))?,
+                country: None,
+            }),
+        };
+        let edit = DebtorEdit {
+            name: Some(d.name.to_string()),
+            email: Some(d.email.map(str::to_string)),
+            phone: Some(d.phone.map(str::to_string)),
+            mobile: Some(d.mobile.map(str::to_string)),
+            address: Some(address),
+            tags: Some(d.tags.iter().map(|t| t.to_string()).collect()),
+            ..DebtorEdit::default()
+        };
+        let debtor = Debtor::register(org_id, d.document, edit, now).map_err(|e| demo_error(d.name, e))?;
         store
-            .insert_debtor(&row, &system_event(org_id, "debtor.db.created", "debtor", &row.id, &stamp))
+            .insert_debtor(&debtor, &system_event(org_id, "debtor.db.created", "debtor", &debtor.id, &stamp))
             .await?;
-        debtors.push(row);
+        debtors.push(debtor);
     }
     for c in CHARGES {
         let debtor =
             debtors.get(c.debtor).ok_or_else(|| AdminError::Invalid("demo charge of no debtor".into()))?;
         let due = day + Duration::days(i64::from(c.due_in_days));
-        let issue = due.min(day) - Duration::days(30);
-        let (status, paid_cents, paid_at, canceled_at) = match c.outcome {
-            DemoOutcome::Open => (open_status_for(due, day), 0, None, None),
-            DemoOutcome::PartiallyPaid { paid_cents } => (open_status_for(due, day), paid_cents, None, None),
-            DemoOutcome::Paid => ("paid", c.amount_cents, Some(stamp.clone()), None),
-            DemoOutcome::Canceled => ("canceled", 0, None, Some(stamp.clone())),
+        let new = NewCharge {
+            amount: Hundredths(c.amount_cents),
+            due_date: due,
+            issue_date: Some(due.min(day) - Duration::days(30)),
+            description: Some(c.description.to_string()),
+            external_id: None,
+            payment_method: None,
+            fine: None,
+            interest: None,
+            tags: None,
+            metadata: None,
         };
-        let mut row = ChargeRow::new(debtor, c.amount_cents, issue, due, day, &stamp);
-        row.description = Some(c.description.to_string());
-        row.paid_cents = paid_cents;
-        row.status = status.to_string();
-        row.dunning_status = dunning_status_after(status, "active").to_string();
-        row.paid_at = paid_at;
-        row.canceled_at = canceled_at;
+        let mut charge = Charge::open(debtor, new, now).map_err(|e| demo_error(c.description, e))?;
+        // The demo's régua already runs: open charges are in active dunning.
+        charge.dunning_status = dunning_status_after(charge.status, DunningStatus::Active);
+        let paid = |amount| Payment { amount, paid_at: None, method: None };
+        match c.outcome {
+            DemoOutcome::Open => Ok(()),
+            DemoOutcome::PartiallyPaid { paid_cents } => {
+                charge.settle(paid(Some(Hundredths(paid_cents))), now).map(|_| ())
+            }
+            DemoOutcome::Paid => charge.settle(paid(None), now).map(|_| ()),
+            DemoOutcome::Canceled => charge.cancel(None, now).map(|_| ()),
+        }
+        .map_err(|e| demo_error(c.description, e))?;
         store
-            .insert_charge(&row, &system_event(org_id, "charge.db.created", "charge", &row.id, &stamp))
+            .insert_charge(&charge, &system_event(org_id, "charge.db.created", "charge", &charge.id, &stamp))
             .await?;
     }
     // Archived last, as an operator would: after its charges were settled.
-    for (d, row) in DEBTORS.iter().zip(&debtors) {
+    for (d, debtor) in DEBTORS.iter().zip(&debtors) {
         if d.archived {
-            let mut archived = row.clone();
-            archived.status = "archived".into();
-            archived.archived_at = Some(stamp.clone());
-            archived.version += 1;
+            let mut archived = debtor.clone();
+            archived.archive(now);
+            archived.touch(now);
             store
                 .update_debtor(
                     &archived,
-                    row.version,
-                    &system_event(org_id, "debtor.archived", "debtor", &row.id, &stamp),
+                    debtor.version,
+                    &system_event(org_id, "debtor.archived", "debtor", &debtor.id, &stamp),
                 )
                 .await?;
         }

@@ -14,47 +14,12 @@
 //! Input may carry `.`, `-`, `/` and spaces; the stored value keeps only digits and letters.
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::error::DomainError;
 
-/// Who a document belongs to: a person (CPF) or a company (CNPJ).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PersonType {
-    /// Pessoa física, identified by a CPF.
-    Natural,
-    /// Pessoa jurídica, identified by a CNPJ.
-    Legal,
-}
-
-impl PersonType {
-    /// The API spelling: `"natural"` or `"legal"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PersonType::Natural => "natural",
-            PersonType::Legal => "legal",
-        }
-    }
-}
-
-impl fmt::Display for PersonType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for PersonType {
-    type Err = DomainError;
-
-    /// Parses the API spelling, `"natural"` or `"legal"` (exact, lowercase).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "natural" => Ok(PersonType::Natural),
-            "legal" => Ok(PersonType::Legal),
-            _ => Err(DomainError::InvalidPersonType),
-        }
-    }
-}
+/// Who a document belongs to: a person (CPF, `natural`) or a company (CNPJ, `legal`); the
+/// spec's `PersonType`.
+pub use crate::types::PersonType;
 
 /// A validated CPF or CNPJ.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -315,6 +280,6 @@ mod tests {
         assert_eq!(PersonType::Legal.as_str(), "legal");
         assert_eq!("legal".parse::<PersonType>(), Ok(PersonType::Legal));
         assert_eq!("natural".parse::<PersonType>(), Ok(PersonType::Natural));
-        assert_eq!("company".parse::<PersonType>(), Err(DomainError::InvalidPersonType));
+        assert_eq!("company".parse::<PersonType>(), Err(crate::types::UnknownValue));
     }
 }

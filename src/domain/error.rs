@@ -32,9 +32,6 @@ pub enum DomainError {
     /// A CPF or CNPJ made of a single repeated digit, such as `111.111.111-11`.
     #[error("must not consist of a single repeated digit")]
     RepeatedDigits,
-    /// A person type other than `natural` or `legal`.
-    #[error("must be \"natural\" or \"legal\"")]
-    InvalidPersonType,
 
     // --- Address --------------------------------------------------------------------------
     /// Not a CEP in the form `99999999` or `99999-999`.
@@ -118,7 +115,6 @@ mod tests {
             DomainError::DocumentLength,
             DomainError::DocumentCharacters,
             DomainError::RepeatedDigits,
-            DomainError::InvalidPersonType,
             DomainError::InvalidCep,
             DomainError::InvalidUf,
             DomainError::InvalidPhone,

@@ -1,24 +1,31 @@
 //! Brazilian value types and validation: CPF/CNPJ, CEP/UF, phones, e-mail, money, dates.
 //!
+//! The aggregates (`Charge`, `Debtor`) enforce the legal rules of their transitions; their
+//! statuses are the spec's enums (`crate::types`).
+//!
 //! This layer knows nothing of HTTP or storage: it turns raw input (strings, JSON numbers)
 //! into normalised values or a [`DomainError`] whose message can be shown to API users, and
 //! formats stored values for people. Rules follow section 6 of
 //! `shared/reference/kobana-domain.md` and section 10 of `shared/design/DESIGN.md`.
 
 pub mod address;
-pub mod charge_state;
+pub mod charge;
 pub mod dates;
+pub mod debtor;
 pub mod document;
 pub mod email;
 pub mod error;
 pub mod ids;
 pub mod money;
 pub mod phone;
+pub mod rules;
 
 pub use address::{UFS, format_cep, parse_cep, parse_uf};
+pub use charge::Charge;
 pub use dates::{
     format_date, format_date_br, format_timestamp, parse_date, parse_timestamp, truncate_to_micros,
 };
+pub use debtor::Debtor;
 pub use document::{Document, PersonType, format_document, parse_document};
 pub use email::{MAX_EMAIL_LEN, parse_email};
 pub use error::DomainError;
@@ -27,3 +34,4 @@ pub use money::{
     percentage_to_json, positive_cents_from_json,
 };
 pub use phone::{format_phone, is_mobile, parse_mobile, parse_phone};
+pub use rules::{RuleError, Violation};

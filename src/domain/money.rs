@@ -188,6 +188,35 @@ pub fn percentage_to_json(hundredths: i64) -> Value {
     hundredths_to_json(hundredths)
 }
 
+/// A number with at most 2 decimals, kept exactly as integer hundredths: money in centavos,
+/// percentages in hundredths of a percent. Every number of the API is one (the generated types
+/// use it for `type: number`); reading more decimals is an error, never a rounding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Hundredths(pub i64);
+
+impl Hundredths {
+    /// Zero.
+    pub const ZERO: Self = Self(0);
+
+    /// The value as a JSON number (`12.5` for 1250).
+    pub fn to_json(self) -> Value {
+        hundredths_to_json(self.0)
+    }
+}
+
+impl serde::Serialize for Hundredths {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(self.0 as f64 / 100.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Hundredths {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let number = serde_json::Number::deserialize(deserializer)?;
+        hundredths_from_json(&Value::Number(number)).map(Self).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

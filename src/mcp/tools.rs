@@ -258,6 +258,7 @@ mod tests {
         success_status: 200,
         response: ResponseKind::Binary { content_type: "application/pdf", extension: "pdf" },
         resource_uri: Some("kobana://dunning/debtors/{id}/statement.pdf"),
+        complete: &[],
         descriptor: "{}",
         input_schema: "{}",
         query_schema: "{}",

@@ -1,91 +1,14 @@
 //! Charges, read with their debtor's name.
 
-use serde_json::Value;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
-use time::Date;
-
+use super::columns::{
+    date, date_text, enumeration, json, money, optional_timestamp, timestamp, timestamp_text,
+};
 use super::events::{NewEvent, insert_event};
 use super::listing::{ListWindow, fetch_page, push_cmp, push_in, push_window};
 use super::{Store, StoreResult};
-use crate::domain::charge_state::{DEFAULT_FINE_HUNDREDTHS, DEFAULT_INTEREST_HUNDREDTHS, open_status_for};
-use crate::domain::dates::format_date;
-
-/// A charge as stored.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChargeRow {
-    pub id: String,
-    pub organization_id: String,
-    pub debtor_id: String,
-    /// Read from the debtor; not stored on the charge.
-    pub debtor_name: String,
-    pub external_id: Option<String>,
-    pub description: Option<String>,
-    pub amount_cents: i64,
-    pub paid_cents: i64,
-    pub issue_date: String,
-    pub due_date: String,
-    pub status: String,
-    pub dunning_status: String,
-    pub payment_method: String,
-    pub fine_hundredths: i64,
-    pub interest_hundredths: i64,
-    pub paid_at: Option<String>,
-    pub canceled_at: Option<String>,
-    pub cancellation_reason: Option<String>,
-    pub written_off_at: Option<String>,
-    pub agreement_id: Option<String>,
-    pub credit_bureau_status: Option<String>,
-    pub protest_status: Option<String>,
-    pub tags: Value,
-    pub metadata: Value,
-    pub version: i64,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-impl ChargeRow {
-    /// A new open charge of `debtor` (version 1, nothing paid, dunning not started), pending or
-    /// overdue by its due date on `today`, with the default fine, interest and payment method.
-    pub fn new(
-        debtor: &super::DebtorRow,
-        amount_cents: i64,
-        issue_date: Date,
-        due_date: Date,
-        today: Date,
-        now: &str,
-    ) -> Self {
-        Self {
-            id: crate::domain::ids::new_id("chg"),
-            organization_id: debtor.organization_id.clone(),
-            debtor_id: debtor.id.clone(),
-            debtor_name: debtor.name.clone(),
-            external_id: None,
-            description: None,
-            amount_cents,
-            paid_cents: 0,
-            issue_date: format_date(issue_date),
-            due_date: format_date(due_date),
-            status: open_status_for(due_date, today).to_string(),
-            dunning_status: "not_started".into(),
-            payment_method: "boleto_pix".into(),
-            fine_hundredths: DEFAULT_FINE_HUNDREDTHS,
-            interest_hundredths: DEFAULT_INTEREST_HUNDREDTHS,
-            paid_at: None,
-            canceled_at: None,
-            cancellation_reason: None,
-            written_off_at: None,
-            agreement_id: None,
-            credit_bureau_status: None,
-            protest_status: None,
-            tags: Value::Array(Vec::new()),
-            metadata: Value::Object(serde_json::Map::new()),
-            version: 1,
-            created_at: now.to_string(),
-            updated_at: now.to_string(),
-        }
-    }
-}
+use crate::domain::charge::Charge;
 
 /// Filters of the charge list.
 #[derive(Debug, Default)]
@@ -115,43 +38,41 @@ fn sort_column(sort_by: &str) -> &'static str {
     }
 }
 
-fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<ChargeRow> {
-    let json =
-        |col: &str| -> StoreResult<Value> { Ok(serde_json::from_str(&row.try_get::<String, _>(col)?)?) };
-    Ok(ChargeRow {
+fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<Charge> {
+    Ok(Charge {
         id: row.try_get("id")?,
         organization_id: row.try_get("organization_id")?,
         debtor_id: row.try_get("debtor_id")?,
         debtor_name: row.try_get("debtor_name")?,
         external_id: row.try_get("external_id")?,
         description: row.try_get("description")?,
-        amount_cents: row.try_get("amount_cents")?,
-        paid_cents: row.try_get("paid_cents")?,
-        issue_date: row.try_get("issue_date")?,
-        due_date: row.try_get("due_date")?,
-        status: row.try_get("status")?,
-        dunning_status: row.try_get("dunning_status")?,
-        payment_method: row.try_get("payment_method")?,
-        fine_hundredths: row.try_get("fine_hundredths")?,
-        interest_hundredths: row.try_get("interest_hundredths")?,
-        paid_at: row.try_get("paid_at")?,
-        canceled_at: row.try_get("canceled_at")?,
+        amount: money(row, "amount_cents")?,
+        paid: money(row, "paid_cents")?,
+        issue_date: date(row, "issue_date")?,
+        due_date: date(row, "due_date")?,
+        status: enumeration(row, "status")?,
+        dunning_status: enumeration(row, "dunning_status")?,
+        payment_method: enumeration(row, "payment_method")?,
+        fine: money(row, "fine_hundredths")?,
+        interest: money(row, "interest_hundredths")?,
+        paid_at: optional_timestamp(row, "paid_at")?,
+        canceled_at: optional_timestamp(row, "canceled_at")?,
         cancellation_reason: row.try_get("cancellation_reason")?,
-        written_off_at: row.try_get("written_off_at")?,
+        written_off_at: optional_timestamp(row, "written_off_at")?,
         agreement_id: row.try_get("agreement_id")?,
         credit_bureau_status: row.try_get("credit_bureau_status")?,
         protest_status: row.try_get("protest_status")?,
-        tags: json("tags")?,
-        metadata: json("metadata")?,
+        tags: json(row, "tags")?,
+        metadata: json(row, "metadata")?,
         version: row.try_get("version")?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
+        created_at: timestamp(row, "created_at")?,
+        updated_at: timestamp(row, "updated_at")?,
     })
 }
 
 impl Store {
     /// One charge of an organization.
-    pub async fn charge(&self, org_id: &str, id: &str) -> StoreResult<Option<ChargeRow>> {
+    pub async fn charge(&self, org_id: &str, id: &str) -> StoreResult<Option<Charge>> {
         let row =
             sqlx::query(sqlx::AssertSqlSafe(format!("{SELECT} WHERE c.organization_id = $1 AND c.id = $2")))
                 .bind(org_id)
@@ -162,7 +83,7 @@ impl Store {
     }
 
     /// A page of charges and the total count.
-    pub async fn charges(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<(Vec<ChargeRow>, i64)> {
+    pub async fn charges(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<(Vec<Charge>, i64)> {
         let order = (sort_column(&filter.window.sort_by), "c.id");
         let filters = |q: &mut QueryBuilder<Sqlite>| push_where(q, org_id, filter);
         let from = "FROM charges c JOIN debtors d ON d.id = c.debtor_id";
@@ -170,7 +91,7 @@ impl Store {
     }
 
     /// Inserts a charge and its event.
-    pub async fn insert_charge(&self, c: &ChargeRow, event: &NewEvent) -> StoreResult<()> {
+    pub async fn insert_charge(&self, c: &Charge, event: &NewEvent) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
         bind_charge(
             sqlx::query(
@@ -186,7 +107,7 @@ impl Store {
         .bind(&c.id)
         .bind(&c.organization_id)
         .bind(&c.debtor_id)
-        .bind(&c.created_at)
+        .bind(timestamp_text(&c.created_at))
         .execute(&mut *tx)
         .await?;
         insert_event(&mut tx, event).await?;
@@ -197,7 +118,7 @@ impl Store {
     /// Saves a changed charge if it is still at `expected_version`; false when it moved on.
     pub async fn update_charge(
         &self,
-        c: &ChargeRow,
+        c: &Charge,
         expected_version: i64,
         event: &NewEvent,
     ) -> StoreResult<bool> {
@@ -229,30 +150,30 @@ impl Store {
 type Query<'q> = sqlx::query::Query<'q, Sqlite, sqlx::sqlite::SqliteArguments>;
 
 /// Binds the mutable columns, in the order both statements list them ($1 to $22).
-fn bind_charge<'q>(query: Query<'q>, c: &'q ChargeRow) -> Query<'q> {
+fn bind_charge<'q>(query: Query<'q>, c: &'q Charge) -> Query<'q> {
     query
         .bind(&c.external_id)
         .bind(&c.description)
-        .bind(c.amount_cents)
-        .bind(c.paid_cents)
-        .bind(&c.issue_date)
-        .bind(&c.due_date)
-        .bind(&c.status)
-        .bind(&c.dunning_status)
-        .bind(&c.payment_method)
-        .bind(c.fine_hundredths)
-        .bind(c.interest_hundredths)
-        .bind(&c.paid_at)
-        .bind(&c.canceled_at)
+        .bind(c.amount.0)
+        .bind(c.paid.0)
+        .bind(date_text(c.issue_date))
+        .bind(date_text(c.due_date))
+        .bind(c.status.as_str())
+        .bind(c.dunning_status.as_str())
+        .bind(c.payment_method.as_str())
+        .bind(c.fine.0)
+        .bind(c.interest.0)
+        .bind(c.paid_at.as_ref().map(timestamp_text))
+        .bind(c.canceled_at.as_ref().map(timestamp_text))
         .bind(&c.cancellation_reason)
-        .bind(&c.written_off_at)
+        .bind(c.written_off_at.as_ref().map(timestamp_text))
         .bind(&c.agreement_id)
         .bind(&c.credit_bureau_status)
         .bind(&c.protest_status)
-        .bind(c.tags.to_string())
-        .bind(c.metadata.to_string())
+        .bind(serde_json::to_string(&c.tags).unwrap_or_default())
+        .bind(serde_json::to_string(&c.metadata).unwrap_or_default())
         .bind(c.version)
-        .bind(&c.updated_at)
+        .bind(timestamp_text(&c.updated_at))
 }
 
 fn push_where(q: &mut QueryBuilder<Sqlite>, org_id: &str, f: &ChargeFilter) {

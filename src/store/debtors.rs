@@ -1,77 +1,14 @@
 //! Debtors, with the open and overdue totals of their charges.
 
-use serde_json::Value;
 use sqlx::{QueryBuilder, Row, Sqlite};
 
+use super::columns::{
+    date_text, enumeration, json, money, optional_date, optional_timestamp, timestamp, timestamp_text,
+};
 use super::events::{NewEvent, insert_event};
 use super::listing::{ListWindow, fetch_page, push_cmp, push_in, push_window};
 use super::{Store, StoreError, StoreResult, is_unique_violation};
-
-/// A debtor as stored, with its charge summary.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DebtorRow {
-    pub id: String,
-    pub organization_id: String,
-    pub external_id: Option<String>,
-    pub person_type: String,
-    pub name: String,
-    pub document: String,
-    pub email: Option<String>,
-    pub phone: Option<String>,
-    pub mobile: Option<String>,
-    pub address: Option<Value>,
-    pub birth_date: Option<String>,
-    pub opt_out_email: bool,
-    pub opt_out_sms: bool,
-    pub opt_out_whatsapp: bool,
-    pub credit_bureau_blocked: bool,
-    pub status: String,
-    pub archived_at: Option<String>,
-    pub tags: Value,
-    pub metadata: Value,
-    pub version: i64,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Balance of pending and overdue charges, in centavos.
-    pub open_cents: i64,
-    /// Balance of overdue charges, in centavos.
-    pub overdue_cents: i64,
-    /// Number of pending and overdue charges.
-    pub open_charges: i64,
-}
-
-impl DebtorRow {
-    /// A new active debtor (version 1, no contact data, no charges).
-    pub fn new(organization_id: &str, person_type: &str, document: String, name: String, now: &str) -> Self {
-        Self {
-            id: crate::domain::ids::new_id("dbt"),
-            organization_id: organization_id.to_string(),
-            external_id: None,
-            person_type: person_type.to_string(),
-            name,
-            document,
-            email: None,
-            phone: None,
-            mobile: None,
-            address: None,
-            birth_date: None,
-            opt_out_email: false,
-            opt_out_sms: false,
-            opt_out_whatsapp: false,
-            credit_bureau_blocked: false,
-            status: "active".into(),
-            archived_at: None,
-            tags: Value::Array(Vec::new()),
-            metadata: Value::Object(serde_json::Map::new()),
-            version: 1,
-            created_at: now.to_string(),
-            updated_at: now.to_string(),
-            open_cents: 0,
-            overdue_cents: 0,
-            open_charges: 0,
-        }
-    }
-}
+use crate::domain::debtor::{Balance, Debtor, OptOut};
 
 /// Filters of the debtor list.
 #[derive(Debug, Default)]
@@ -98,36 +35,39 @@ fn sort_column(sort_by: &str) -> &'static str {
     }
 }
 
-fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<DebtorRow> {
-    let json =
-        |col: &str| -> StoreResult<Value> { Ok(serde_json::from_str(&row.try_get::<String, _>(col)?)?) };
+fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<Debtor> {
+    let flag = |col: &str| -> StoreResult<bool> { Ok(row.try_get::<i64, _>(col)? != 0) };
     let address: Option<String> = row.try_get("address")?;
-    Ok(DebtorRow {
+    Ok(Debtor {
         id: row.try_get("id")?,
         organization_id: row.try_get("organization_id")?,
         external_id: row.try_get("external_id")?,
-        person_type: row.try_get("person_type")?,
+        person_type: enumeration(row, "person_type")?,
         name: row.try_get("name")?,
         document: row.try_get("document")?,
         email: row.try_get("email")?,
         phone: row.try_get("phone")?,
         mobile: row.try_get("mobile")?,
         address: address.map(|a| serde_json::from_str(&a)).transpose()?,
-        birth_date: row.try_get("birth_date")?,
-        opt_out_email: row.try_get::<i64, _>("opt_out_email")? != 0,
-        opt_out_sms: row.try_get::<i64, _>("opt_out_sms")? != 0,
-        opt_out_whatsapp: row.try_get::<i64, _>("opt_out_whatsapp")? != 0,
-        credit_bureau_blocked: row.try_get::<i64, _>("credit_bureau_blocked")? != 0,
-        status: row.try_get("status")?,
-        archived_at: row.try_get("archived_at")?,
-        tags: json("tags")?,
-        metadata: json("metadata")?,
+        birth_date: optional_date(row, "birth_date")?,
+        opt_out: OptOut {
+            email: flag("opt_out_email")?,
+            sms: flag("opt_out_sms")?,
+            whatsapp: flag("opt_out_whatsapp")?,
+        },
+        credit_bureau_blocked: flag("credit_bureau_blocked")?,
+        status: enumeration(row, "status")?,
+        archived_at: optional_timestamp(row, "archived_at")?,
+        tags: json(row, "tags")?,
+        metadata: json(row, "metadata")?,
         version: row.try_get("version")?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
-        open_cents: row.try_get("open_cents")?,
-        overdue_cents: row.try_get("overdue_cents")?,
-        open_charges: row.try_get("open_charges")?,
+        created_at: timestamp(row, "created_at")?,
+        updated_at: timestamp(row, "updated_at")?,
+        balance: Balance {
+            open: money(row, "open_cents")?,
+            overdue: money(row, "overdue_cents")?,
+            open_charges: row.try_get("open_charges")?,
+        },
     })
 }
 
@@ -141,7 +81,7 @@ fn duplicate_document(err: sqlx::Error) -> StoreError {
 
 impl Store {
     /// One debtor of an organization.
-    pub async fn debtor(&self, org_id: &str, id: &str) -> StoreResult<Option<DebtorRow>> {
+    pub async fn debtor(&self, org_id: &str, id: &str) -> StoreResult<Option<Debtor>> {
         let row =
             sqlx::query(sqlx::AssertSqlSafe(format!("{SELECT} WHERE d.organization_id = $1 AND d.id = $2")))
                 .bind(org_id)
@@ -152,14 +92,14 @@ impl Store {
     }
 
     /// A page of debtors and the total count.
-    pub async fn debtors(&self, org_id: &str, filter: &DebtorFilter) -> StoreResult<(Vec<DebtorRow>, i64)> {
+    pub async fn debtors(&self, org_id: &str, filter: &DebtorFilter) -> StoreResult<(Vec<Debtor>, i64)> {
         let order = (sort_column(&filter.window.sort_by), "d.id");
         let filters = |q: &mut QueryBuilder<Sqlite>| push_where(q, org_id, filter);
         fetch_page(&self.pool, "FROM debtors d", SELECT, filters, order, &filter.window, from_row).await
     }
 
     /// Inserts a debtor and its event.
-    pub async fn insert_debtor(&self, d: &DebtorRow, event: &NewEvent) -> StoreResult<()> {
+    pub async fn insert_debtor(&self, d: &Debtor, event: &NewEvent) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
         bind_debtor(
             sqlx::query(
@@ -172,7 +112,7 @@ impl Store {
         )
         .bind(&d.id)
         .bind(&d.organization_id)
-        .bind(&d.created_at)
+        .bind(timestamp_text(&d.created_at))
         .execute(&mut *tx)
         .await
         .map_err(duplicate_document)?;
@@ -184,7 +124,7 @@ impl Store {
     /// Saves a changed debtor if it is still at `expected_version`; false when it moved on.
     pub async fn update_debtor(
         &self,
-        d: &DebtorRow,
+        d: &Debtor,
         expected_version: i64,
         event: &NewEvent,
     ) -> StoreResult<bool> {
@@ -253,27 +193,27 @@ impl Store {
 type Query<'q> = sqlx::query::Query<'q, Sqlite, sqlx::sqlite::SqliteArguments>;
 
 /// Binds the mutable columns, in the order both statements list them ($1 to $19).
-fn bind_debtor<'q>(query: Query<'q>, d: &'q DebtorRow) -> Query<'q> {
+fn bind_debtor<'q>(query: Query<'q>, d: &'q Debtor) -> Query<'q> {
     query
         .bind(&d.external_id)
-        .bind(&d.person_type)
+        .bind(d.person_type.as_str())
         .bind(&d.name)
         .bind(&d.document)
         .bind(&d.email)
         .bind(&d.phone)
         .bind(&d.mobile)
-        .bind(d.address.as_ref().map(Value::to_string))
-        .bind(&d.birth_date)
-        .bind(i64::from(d.opt_out_email))
-        .bind(i64::from(d.opt_out_sms))
-        .bind(i64::from(d.opt_out_whatsapp))
+        .bind(d.address.as_ref().and_then(|a| serde_json::to_string(a).ok()))
+        .bind(d.birth_date.map(date_text))
+        .bind(i64::from(d.opt_out.email))
+        .bind(i64::from(d.opt_out.sms))
+        .bind(i64::from(d.opt_out.whatsapp))
         .bind(i64::from(d.credit_bureau_blocked))
-        .bind(&d.status)
-        .bind(&d.archived_at)
-        .bind(d.tags.to_string())
-        .bind(d.metadata.to_string())
+        .bind(d.status.as_str())
+        .bind(d.archived_at.as_ref().map(timestamp_text))
+        .bind(serde_json::to_string(&d.tags).unwrap_or_default())
+        .bind(serde_json::to_string(&d.metadata).unwrap_or_default())
         .bind(d.version)
-        .bind(&d.updated_at)
+        .bind(timestamp_text(&d.updated_at))
 }
 
 fn push_where(q: &mut QueryBuilder<Sqlite>, org_id: &str, f: &DebtorFilter) {

@@ -2,6 +2,7 @@
 //! nothing of HTTP; every query is scoped by organization.
 
 mod charges;
+mod columns;
 mod debtors;
 mod events;
 mod idempotency;
@@ -16,8 +17,8 @@ use std::time::Duration;
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
 
-pub use charges::{ChargeFilter, ChargeRow};
-pub use debtors::{DebtorFilter, DebtorRow};
+pub use charges::ChargeFilter;
+pub use debtors::DebtorFilter;
 pub use events::NewEvent;
 pub use idempotency::IdempotencyRecord;
 pub use listing::ListWindow;
@@ -39,6 +40,9 @@ pub enum StoreError {
     /// A stored JSON column does not parse.
     #[error("corrupt stored value: {0}")]
     Corrupt(#[from] serde_json::Error),
+    /// A stored column does not read back as its type.
+    #[error("corrupt stored value in column {0}")]
+    CorruptColumn(String),
     /// The database URL is not supported.
     #[error("unsupported database URL (expected sqlite://…)")]
     UnsupportedUrl,

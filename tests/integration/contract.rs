@@ -162,7 +162,7 @@ fn every_success_answer_has_a_schema() {
 }
 
 /// The spec with one more operation, `GET /v1/ping`, and `extra` lines in its operation.
-fn spec_with_ping(dir: &Path, name: &str, extra: &str) -> PathBuf {
+fn spec_with_ping(extra: &str) -> String {
     let spec = std::fs::read_to_string(manifest_dir().join("openapi/v1.yaml")).expect("the spec");
     let ping = format!(
         "paths:\n  /v1/ping:\n    get:\n      operationId: ping\n      summary: \"Ping\"\n      \
@@ -170,51 +170,108 @@ fn spec_with_ping(dir: &Path, name: &str, extra: &str) -> PathBuf {
          description: Pong.\n"
     );
     assert_eq!(spec.matches("\npaths:\n").count(), 1, "the spec has one paths section");
-    let fixture = spec.replacen("\npaths:\n", &format!("\n{ping}"), 1);
-    let path = dir.join(name);
-    std::fs::create_dir_all(dir).expect("fixture dir");
-    std::fs::write(&path, fixture).expect("fixture spec");
-    path
+    spec.replacen("\npaths:\n", &format!("\n{ping}"), 1)
 }
 
-/// `cargo check` of the crate against a fixture spec, in its own target directory
-/// (target/spec-fixture) so the main build is not invalidated; the first run compiles the
-/// dependencies there (a few minutes on 2 cores), later runs take seconds.
-fn check_with_spec(spec: &Path) -> (bool, String) {
-    let target = manifest_dir().join("target/spec-fixture");
+/// A copy of the crate under target/spec-fixture/<name>, with its spec replaced by `spec` and
+/// `(file, from, to)` edits applied to its sources, then `cargo check` of it. The copies share
+/// one target directory, so the dependencies compile once (a few minutes on 2 cores) and each
+/// fixture then takes seconds.
+fn check_fixture(name: &str, spec: Option<String>, edits: &[(&str, &str, &str)]) -> (bool, String) {
+    // One fixture build at a time: they share a target directory and the machine's cores.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let root = manifest_dir();
+    let fixtures = root.join("target/spec-fixture");
+    let copy = fixtures.join(name);
+    let _ = std::fs::remove_dir_all(&copy);
+    for entry in
+        ["Cargo.toml", "Cargo.lock", "build.rs", "src", "codegen", "templates", "openapi", "migrations"]
+    {
+        copy_tree(&root.join(entry), &copy.join(entry));
+    }
+    // The copy is its own package: no benches or tests to resolve.
+    let manifest = std::fs::read_to_string(copy.join("Cargo.toml")).expect("manifest");
+    let manifest = manifest.split("\n[[bench]]").next().unwrap_or(&manifest).to_string();
+    std::fs::write(copy.join("Cargo.toml"), manifest).expect("write manifest");
+    if let Some(spec) = spec {
+        std::fs::write(copy.join("openapi/v1.yaml"), spec).expect("fixture spec");
+    }
+    for (file, from, to) in edits {
+        let path = copy.join(file);
+        let text = std::fs::read_to_string(&path).expect("fixture source");
+        assert!(text.contains(from), "{file} contains {from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("edit fixture source");
+    }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
-        .current_dir(manifest_dir())
+        .current_dir(&copy)
         .args(["check", "--offline", "--lib", "--message-format", "short"])
-        .env("CARGO_TARGET_DIR", &target)
-        .env("KOBANA_DUNNING_SPEC", spec)
+        .env("CARGO_TARGET_DIR", &fixtures)
         .env("CARGO_TERM_COLOR", "never")
+        .env_remove("KOBANA_DUNNING_SPEC")
         .output()
         .expect("cargo runs");
     (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).expect("fixture dir");
+        for entry in std::fs::read_dir(from).expect("read dir").flatten() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        }
+    } else {
+        std::fs::create_dir_all(to.parent().expect("a file has a parent")).expect("fixture dir");
+        std::fs::copy(from, to).expect("copy fixture file");
+    }
+}
+
+const READ_ANY: &str = "      x-mcp:\n        effect: read\n        idempotent: true\n        scope: any\n";
+
 /// An operation without a handler does not compile, and the error names it.
 #[test]
 fn an_operation_without_a_handler_does_not_compile() {
-    let dir = manifest_dir().join("target/spec-fixture");
-    let x_mcp = "      x-mcp:\n        effect: read\n        idempotent: true\n        scope: any\n";
-    let spec = spec_with_ping(&dir, "v1-ping-without-handler.yaml", x_mcp);
-    let (ok, stderr) = check_with_spec(&spec);
+    let (ok, stderr) = check_fixture("missing-handler", Some(spec_with_ping(READ_ANY)), &[]);
     assert!(!ok, "the build accepted an operation without a handler:\n{stderr}");
     assert!(
-        stderr.contains("cannot find") && stderr.contains("`ping`") && stderr.contains("api::me"),
-        "the compile error names the missing handler api::me::ping:\n{stderr}"
+        stderr.contains("not all trait items implemented") && stderr.contains("`ping`"),
+        "the compile error names the missing handler ping:\n{stderr}"
+    );
+}
+
+/// A handler for an operation the spec does not have does not compile, and the error names it.
+#[test]
+fn a_handler_without_an_operation_does_not_compile() {
+    let spec = std::fs::read_to_string(manifest_dir().join("openapi/v1.yaml")).expect("the spec");
+    let start = spec.find("\n  /v1/charges/{id}/settle:\n").expect("the settle path");
+    let end = start + 1 + spec[start + 1..].find("\n  /v1/").expect("a path after settle");
+    let without_settle = format!("{}{}", &spec[..start], &spec[end..]);
+    let (ok, stderr) = check_fixture("orphan-handler", Some(without_settle), &[]);
+    assert!(!ok, "the build accepted a handler without an operation:\n{stderr}");
+    assert!(
+        stderr.contains("`charges_settle` is not a member of trait"),
+        "the compile error names the orphan handler charges_settle:\n{stderr}"
+    );
+}
+
+/// A handler whose input is not its operation's does not compile, and the error names it.
+#[test]
+fn a_handler_with_another_input_does_not_compile() {
+    let edit = ("src/api/charges.rs", "input: wire::ChargesGetInput", "input: wire::ChargesUpdateInput");
+    let (ok, stderr) = check_fixture("mismatched-input", None, &[edit]);
+    assert!(!ok, "the build accepted a handler with another operation's input:\n{stderr}");
+    assert!(
+        stderr.contains("`charges_get` has an incompatible type for trait"),
+        "the compile error names the handler charges_get:\n{stderr}"
     );
 }
 
 /// The build refuses an operation without an x-mcp block, naming it.
 #[test]
 fn the_generator_refuses_an_operation_without_x_mcp() {
-    let dir = manifest_dir().join("target/spec-fixture");
-    let spec = spec_with_ping(&dir, "v1-ping-without-x-mcp.yaml", "");
     let started = Instant::now();
-    let (ok, stderr) = check_with_spec(&spec);
+    let (ok, stderr) = check_fixture("without-x-mcp", Some(spec_with_ping("")), &[]);
     assert!(!ok, "the build accepted an operation without x-mcp:\n{stderr}");
     assert!(
         stderr.contains("operation ping") && stderr.contains("x-mcp"),

@@ -1,0 +1,417 @@
+//! The charge aggregate and its state machine (kobana-domain.md section 5, api-v1.md).
+//!
+//! `pending -> overdue -> paid`, plus `canceled`, `written_off` and `in_agreement`; `paid`,
+//! `canceled` and `written_off` are final. Each action lists the statuses it accepts, and an
+//! action outside them is refused with those statuses, so callers learn what would work. The
+//! legal rules live here: the 2 % fine cap for consumers (CDC art. 52 §1), an issue date no
+//! later than the due date, no new charge for an archived debtor.
+
+use std::collections::BTreeMap;
+
+use time::{Date, OffsetDateTime};
+
+use super::dates::organization_today;
+use super::debtor::Debtor;
+use super::money::Hundredths;
+use super::rules::{RuleError, Violations};
+use crate::types::{ChargeStatus, DunningStatus, PaymentMethod, PersonType};
+
+/// The default late fee: 2 %, the most a consumer can be fined (CDC art. 52 §1).
+pub const DEFAULT_FINE: Hundredths = Hundredths(200);
+/// The most a natural person (a consumer) can be fined (CDC art. 52 §1).
+pub const CONSUMER_MAX_FINE: Hundredths = Hundredths(200);
+/// The default late interest: 1 % a month (CC art. 406).
+pub const DEFAULT_INTEREST: Hundredths = Hundredths(100);
+/// The default payment method.
+pub const DEFAULT_PAYMENT_METHOD: PaymentMethod = PaymentMethod::BoletoPix;
+
+/// Statuses from which a charge can still be collected.
+pub const OPEN: &[ChargeStatus] = &[ChargeStatus::Pending, ChargeStatus::Overdue];
+
+/// A charge: what a debtor owes by a due date.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Charge {
+    pub id: String,
+    pub organization_id: String,
+    pub debtor_id: String,
+    /// The debtor's name (read with the charge, not kept on it).
+    pub debtor_name: String,
+    pub external_id: Option<String>,
+    pub description: Option<String>,
+    pub amount: Hundredths,
+    pub paid: Hundredths,
+    pub issue_date: Date,
+    pub due_date: Date,
+    pub status: ChargeStatus,
+    pub dunning_status: DunningStatus,
+    pub payment_method: PaymentMethod,
+    pub fine: Hundredths,
+    pub interest: Hundredths,
+    pub paid_at: Option<OffsetDateTime>,
+    pub canceled_at: Option<OffsetDateTime>,
+    pub cancellation_reason: Option<String>,
+    pub written_off_at: Option<OffsetDateTime>,
+    pub agreement_id: Option<String>,
+    pub credit_bureau_status: Option<String>,
+    pub protest_status: Option<String>,
+    pub tags: Vec<String>,
+    pub metadata: BTreeMap<String, String>,
+    pub version: i64,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// What a new charge is made of; `None` takes the legal default.
+#[derive(Debug)]
+pub struct NewCharge {
+    pub amount: Hundredths,
+    pub due_date: Date,
+    /// Default: today, or the due date when that has passed (an imported old debt).
+    pub issue_date: Option<Date>,
+    pub description: Option<String>,
+    pub external_id: Option<String>,
+    pub payment_method: Option<PaymentMethod>,
+    pub fine: Option<Hundredths>,
+    pub interest: Option<Hundredths>,
+    pub tags: Option<Vec<String>>,
+    pub metadata: Option<BTreeMap<String, String>>,
+}
+
+/// A change of an open charge: `None` keeps a field, `Some(None)` clears a nullable one.
+#[derive(Debug, Default)]
+pub struct ChargeEdit {
+    pub amount: Option<Hundredths>,
+    pub due_date: Option<Date>,
+    pub description: Option<Option<String>>,
+    pub external_id: Option<Option<String>>,
+    pub tags: Option<Vec<String>>,
+    pub metadata: Option<BTreeMap<String, String>>,
+}
+
+/// A payment received for a charge.
+#[derive(Debug)]
+pub struct Payment {
+    /// Default: the whole balance.
+    pub amount: Option<Hundredths>,
+    /// Default: now.
+    pub paid_at: Option<OffsetDateTime>,
+    /// Default: the charge's payment method.
+    pub method: Option<PaymentMethod>,
+}
+
+/// What can be done to a charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChargeAction {
+    /// Change amount, due date, description, ids, tags, metadata.
+    Update,
+    /// Record a payment (settling a paid charge is a no-op).
+    Settle,
+    /// Cancel (canceling a canceled charge is a no-op).
+    Cancel,
+}
+
+impl ChargeAction {
+    /// The statuses that allow the action (no-op statuses included).
+    pub fn allowed(self) -> &'static [ChargeStatus] {
+        use ChargeStatus::*;
+        match self {
+            Self::Update => OPEN,
+            Self::Settle => &[Pending, Overdue, Paid],
+            Self::Cancel => &[Pending, Overdue, Canceled],
+        }
+    }
+
+    /// The status in which the action changes nothing.
+    pub fn no_op_status(self) -> Option<ChargeStatus> {
+        match self {
+            Self::Update => None,
+            Self::Settle => Some(ChargeStatus::Paid),
+            Self::Cancel => Some(ChargeStatus::Canceled),
+        }
+    }
+
+    fn verb(self) -> &'static str {
+        match self {
+            Self::Update => "updated",
+            Self::Settle => "settled",
+            Self::Cancel => "canceled",
+        }
+    }
+}
+
+/// A payment as recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Receipt {
+    /// The amount recorded.
+    pub amount: Hundredths,
+    /// When it was received.
+    pub paid_at: OffsetDateTime,
+}
+
+/// What a transition did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The charge changed.
+    Changed,
+    /// The charge already was in the action's end state: nothing changed.
+    Unchanged,
+}
+
+impl Charge {
+    /// A new open charge of `debtor`: pending, or overdue when its due date has passed.
+    pub fn open(debtor: &Debtor, new: NewCharge, now: OffsetDateTime) -> Result<Self, RuleError> {
+        let today = organization_today(now);
+        let mut violations = Violations::default();
+        let issue_date = new.issue_date.unwrap_or_else(|| new.due_date.min(today));
+        if issue_date > new.due_date {
+            violations.push("issue_date", "must not be after due_date");
+        }
+        let fine = new.fine.unwrap_or(DEFAULT_FINE);
+        if debtor.person_type == PersonType::Natural && fine > CONSUMER_MAX_FINE {
+            violations.push("fine_percentage", "must be at most 2 for consumers (CDC art. 52 §1)");
+        }
+        violations.finish()?;
+        debtor.check_chargeable()?;
+        Ok(Self {
+            id: super::ids::new_id("chg"),
+            organization_id: debtor.organization_id.clone(),
+            debtor_id: debtor.id.clone(),
+            debtor_name: debtor.name.clone(),
+            external_id: new.external_id,
+            description: new.description,
+            amount: new.amount,
+            paid: Hundredths::ZERO,
+            issue_date,
+            due_date: new.due_date,
+            status: open_status_for(new.due_date, today),
+            dunning_status: DunningStatus::NotStarted,
+            payment_method: new.payment_method.unwrap_or(DEFAULT_PAYMENT_METHOD),
+            fine,
+            interest: new.interest.unwrap_or(DEFAULT_INTEREST),
+            paid_at: None,
+            canceled_at: None,
+            cancellation_reason: None,
+            written_off_at: None,
+            agreement_id: None,
+            credit_bureau_status: None,
+            protest_status: None,
+            tags: new.tags.unwrap_or_default(),
+            metadata: new.metadata.unwrap_or_default(),
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        })
+    }
+
+    /// The balance still owed.
+    pub fn balance(&self) -> Hundredths {
+        Hundredths(self.amount.0 - self.paid.0)
+    }
+
+    /// Whole days past the due date while open (0 when not overdue or closed).
+    pub fn days_overdue(&self, today: Date) -> i64 {
+        if OPEN.contains(&self.status) && self.due_date < today {
+            (today - self.due_date).whole_days()
+        } else {
+            0
+        }
+    }
+
+    fn guard(&self, action: ChargeAction) -> Result<(), RuleError> {
+        if action.allowed().contains(&self.status) {
+            return Ok(());
+        }
+        Err(RuleError::InvalidState {
+            message: format!("a {} charge cannot be {}", self.status, action.verb()),
+            status: self.status.as_str(),
+            allowed: action.allowed().iter().map(|s| s.as_str()).collect(),
+        })
+    }
+
+    /// Changes an open charge; a new due date decides again whether it is overdue.
+    pub fn edit(&mut self, edit: ChargeEdit, now: OffsetDateTime) -> Result<(), RuleError> {
+        self.guard(ChargeAction::Update)?;
+        let mut violations = Violations::default();
+        if let Some(amount) = edit.amount {
+            if amount <= self.paid {
+                violations.push("amount", "must be greater than the amount already paid");
+            }
+            self.amount = amount;
+        }
+        if let Some(due) = edit.due_date {
+            if due < self.issue_date {
+                violations.push("due_date", "must not be before issue_date");
+            }
+            self.due_date = due;
+            self.status = open_status_for(due, organization_today(now));
+        }
+        if let Some(v) = edit.description {
+            self.description = v;
+        }
+        if let Some(v) = edit.external_id {
+            self.external_id = v;
+        }
+        if let Some(v) = edit.tags {
+            self.tags = v;
+        }
+        if let Some(v) = edit.metadata {
+            self.metadata = v;
+        }
+        violations.finish()
+    }
+
+    /// Records a payment; the whole balance makes the charge paid and closes its dunning.
+    /// Returns what was recorded (None when the charge already was paid).
+    pub fn settle(&mut self, payment: Payment, now: OffsetDateTime) -> Result<Option<Receipt>, RuleError> {
+        self.guard(ChargeAction::Settle)?;
+        if Some(self.status) == ChargeAction::Settle.no_op_status() {
+            return Ok(None);
+        }
+        let balance = self.balance();
+        let amount = payment.amount.unwrap_or(balance);
+        let paid_at = payment.paid_at.unwrap_or(now);
+        let mut violations = Violations::default();
+        if amount > balance {
+            violations.push("paid_amount", "must not exceed the balance of the charge");
+        }
+        if paid_at > now {
+            violations.push("paid_at", "must not be in the future");
+        }
+        violations.finish()?;
+        self.paid = Hundredths(self.paid.0 + amount.0);
+        if let Some(method) = payment.method {
+            self.payment_method = method;
+        }
+        if self.paid >= self.amount {
+            self.status = ChargeStatus::Paid;
+            self.paid_at = Some(paid_at);
+        }
+        self.dunning_status = dunning_status_after(self.status, self.dunning_status);
+        Ok(Some(Receipt { amount, paid_at }))
+    }
+
+    /// Cancels the charge and closes its dunning.
+    pub fn cancel(&mut self, reason: Option<String>, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        self.guard(ChargeAction::Cancel)?;
+        if Some(self.status) == ChargeAction::Cancel.no_op_status() {
+            return Ok(Outcome::Unchanged);
+        }
+        self.status = ChargeStatus::Canceled;
+        self.canceled_at = Some(now);
+        self.cancellation_reason = reason;
+        self.dunning_status = dunning_status_after(self.status, self.dunning_status);
+        Ok(Outcome::Changed)
+    }
+
+    /// Marks a saved change: the next version, changed now.
+    pub fn touch(&mut self, now: OffsetDateTime) {
+        self.version += 1;
+        self.updated_at = now;
+    }
+}
+
+/// The status an open charge has on `today`: overdue the day after its due date.
+pub fn open_status_for(due_date: Date, today: Date) -> ChargeStatus {
+    if due_date < today { ChargeStatus::Overdue } else { ChargeStatus::Pending }
+}
+
+/// The dunning status once the charge status changes: closed when the charge closes.
+pub fn dunning_status_after(status: ChargeStatus, current: DunningStatus) -> DunningStatus {
+    use ChargeStatus::*;
+    match status {
+        Paid | Canceled | WrittenOff | InAgreement => DunningStatus::Closed,
+        Pending | Overdue => match current {
+            DunningStatus::NotStarted | DunningStatus::Paused | DunningStatus::AwaitingDecision => current,
+            DunningStatus::Active | DunningStatus::Closed => DunningStatus::Active,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::{date, datetime};
+
+    fn debtor(person_type: PersonType) -> Debtor {
+        let document = if person_type == PersonType::Natural { "52998224725" } else { "11222333000181" };
+        let edit = super::super::debtor::DebtorEdit { name: Some("Maria".into()), ..Default::default() };
+        Debtor::register("org_1", document, edit, datetime!(2026-10-01 12:00 UTC)).unwrap()
+    }
+
+    fn new_charge(due: Date) -> NewCharge {
+        NewCharge {
+            amount: Hundredths(10_000),
+            due_date: due,
+            issue_date: None,
+            description: None,
+            external_id: None,
+            payment_method: None,
+            fine: None,
+            interest: None,
+            tags: None,
+            metadata: None,
+        }
+    }
+
+    #[test]
+    fn overdue_starts_the_day_after_the_due_date() {
+        let due = date!(2026 - 10 - 05);
+        assert_eq!(open_status_for(due, date!(2026 - 10 - 05)), ChargeStatus::Pending);
+        assert_eq!(open_status_for(due, date!(2026 - 10 - 06)), ChargeStatus::Overdue);
+        let now = datetime!(2026-10-15 15:00 UTC);
+        let c = Charge::open(&debtor(PersonType::Natural), new_charge(due), now).unwrap();
+        assert_eq!(c.status, ChargeStatus::Overdue);
+        assert_eq!(c.days_overdue(date!(2026 - 10 - 15)), 10);
+        assert_eq!(c.issue_date, due, "an imported old debt is issued on its due date");
+    }
+
+    #[test]
+    fn consumers_are_fined_at_most_two_percent() {
+        let now = datetime!(2026-10-01 15:00 UTC);
+        let mut new = new_charge(date!(2026 - 11 - 05));
+        new.fine = Some(Hundredths(250));
+        let refused = Charge::open(&debtor(PersonType::Natural), new, now).unwrap_err();
+        assert!(matches!(refused, RuleError::Invalid(v) if v[0].field == "fine_percentage"));
+        let mut new = new_charge(date!(2026 - 11 - 05));
+        new.fine = Some(Hundredths(250));
+        assert!(Charge::open(&debtor(PersonType::Legal), new, now).is_ok(), "companies may agree to more");
+    }
+
+    #[test]
+    fn an_archived_debtor_gets_no_new_charge() {
+        let now = datetime!(2026-10-01 15:00 UTC);
+        let mut d = debtor(PersonType::Natural);
+        assert!(d.archive(now));
+        assert!(!d.archive(now), "archiving twice changes nothing");
+        let refused = Charge::open(&d, new_charge(date!(2026 - 11 - 05)), now).unwrap_err();
+        assert!(matches!(refused, RuleError::InvalidState { status: "archived", .. }));
+    }
+
+    #[test]
+    fn transitions_follow_the_table() {
+        let now = datetime!(2026-10-01 15:00 UTC);
+        let mut c =
+            Charge::open(&debtor(PersonType::Natural), new_charge(date!(2026 - 11 - 05)), now).unwrap();
+        let partial = Payment { amount: Some(Hundredths(4_000)), paid_at: None, method: None };
+        assert_eq!(c.settle(partial, now).unwrap().map(|r| r.amount), Some(Hundredths(4_000)));
+        assert_eq!(c.status, ChargeStatus::Pending, "a partial payment keeps the charge open");
+        let too_much = Payment { amount: Some(Hundredths(6_001)), paid_at: None, method: None };
+        assert!(c.settle(too_much, now).is_err());
+        let rest = c.settle(Payment { amount: None, paid_at: None, method: None }, now).unwrap();
+        assert_eq!(rest.map(|r| r.amount), Some(Hundredths(6_000)));
+        assert_eq!((c.status, c.dunning_status), (ChargeStatus::Paid, DunningStatus::Closed));
+        assert_eq!(c.settle(Payment { amount: None, paid_at: None, method: None }, now).unwrap(), None);
+        let refused = c.cancel(None, now).unwrap_err();
+        assert!(
+            matches!(refused, RuleError::InvalidState { status: "paid", ref allowed, .. } if allowed == &["pending", "overdue", "canceled"])
+        );
+        assert!(c.edit(ChargeEdit::default(), now).is_err(), "a paid charge cannot be updated");
+    }
+
+    #[test]
+    fn closing_a_charge_closes_its_dunning() {
+        assert_eq!(dunning_status_after(ChargeStatus::Paid, DunningStatus::Active), DunningStatus::Closed);
+        assert_eq!(dunning_status_after(ChargeStatus::Overdue, DunningStatus::Paused), DunningStatus::Paused);
+        assert_eq!(dunning_status_after(ChargeStatus::Overdue, DunningStatus::Active), DunningStatus::Active);
+    }
+}

@@ -1,0 +1,206 @@
+//! The debtor aggregate: who owes, how to reach them, and whether they can still be charged.
+
+use std::collections::BTreeMap;
+
+use time::{Date, OffsetDateTime};
+
+use super::address::parse_cep;
+use super::document::{PersonType, parse_document};
+use super::email::parse_email;
+use super::money::Hundredths;
+use super::phone::{parse_mobile, parse_phone};
+use super::rules::{RuleError, Violations};
+use crate::types::{Address, AddressCountry, DebtorStatus};
+
+/// A debtor of an organization.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Debtor {
+    pub id: String,
+    pub organization_id: String,
+    pub external_id: Option<String>,
+    pub person_type: PersonType,
+    pub name: String,
+    /// CPF or CNPJ, normalised (digits, uppercase letters).
+    pub document: String,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub mobile: Option<String>,
+    /// Normalised: CEP digits only, complement present (maybe null), country BR.
+    pub address: Option<Address>,
+    pub birth_date: Option<Date>,
+    pub opt_out: OptOut,
+    pub credit_bureau_blocked: bool,
+    pub status: DebtorStatus,
+    pub archived_at: Option<OffsetDateTime>,
+    pub tags: Vec<String>,
+    pub metadata: BTreeMap<String, String>,
+    pub version: i64,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+    /// What the debtor's open charges add up to (read with the debtor, never written).
+    pub balance: Balance,
+}
+
+/// The channels a debtor asked not to be contacted on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OptOut {
+    pub email: bool,
+    pub sms: bool,
+    pub whatsapp: bool,
+}
+
+/// The open and overdue totals of a debtor's charges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Balance {
+    /// Balance of pending and overdue charges.
+    pub open: Hundredths,
+    /// Balance of overdue charges.
+    pub overdue: Hundredths,
+    /// Number of pending and overdue charges.
+    pub open_charges: i64,
+}
+
+/// A change of a debtor's data: `None` keeps a field, `Some(None)` clears a nullable one.
+#[derive(Debug, Default)]
+pub struct DebtorEdit {
+    pub name: Option<String>,
+    pub external_id: Option<Option<String>>,
+    pub email: Option<Option<String>>,
+    pub phone: Option<Option<String>>,
+    pub mobile: Option<Option<String>>,
+    pub address: Option<Option<Address>>,
+    pub birth_date: Option<Option<Date>>,
+    /// Channels given keep their new value; the others stay.
+    pub opt_out: Option<(Option<bool>, Option<bool>, Option<bool>)>,
+    pub credit_bureau_blocked: Option<bool>,
+    pub tags: Option<Vec<String>>,
+    pub metadata: Option<BTreeMap<String, String>>,
+}
+
+impl Debtor {
+    /// A new active debtor, identified by its CPF or CNPJ (which decides its person type).
+    pub fn register(
+        organization_id: &str,
+        document: &str,
+        edit: DebtorEdit,
+        now: OffsetDateTime,
+    ) -> Result<Self, RuleError> {
+        let mut violations = Violations::default();
+        let document = violations.check("document", parse_document(document));
+        let mut debtor = Self {
+            id: super::ids::new_id("dbt"),
+            organization_id: organization_id.to_string(),
+            external_id: None,
+            person_type: document.as_ref().map_or(PersonType::Natural, |d| d.person_type),
+            name: String::new(),
+            document: document.map(|d| d.value).unwrap_or_default(),
+            email: None,
+            phone: None,
+            mobile: None,
+            address: None,
+            birth_date: None,
+            opt_out: OptOut::default(),
+            credit_bureau_blocked: false,
+            status: DebtorStatus::Active,
+            archived_at: None,
+            tags: Vec::new(),
+            metadata: BTreeMap::new(),
+            version: 1,
+            created_at: now,
+            updated_at: now,
+            balance: Balance::default(),
+        };
+        debtor.apply(edit, now, &mut violations);
+        violations.finish()?;
+        Ok(debtor)
+    }
+
+    /// Changes the debtor's data; every invalid field is reported at once.
+    pub fn edit(&mut self, edit: DebtorEdit, now: OffsetDateTime) -> Result<(), RuleError> {
+        let mut violations = Violations::default();
+        self.apply(edit, now, &mut violations);
+        violations.finish()
+    }
+
+    fn apply(&mut self, edit: DebtorEdit, now: OffsetDateTime, violations: &mut Violations) {
+        if let Some(name) = edit.name {
+            let name = name.trim();
+            if name.is_empty() {
+                violations.push("name", "must not be blank");
+            }
+            self.name = name.to_string();
+        }
+        if let Some(v) = edit.external_id {
+            self.external_id = v;
+        }
+        if let Some(v) = edit.email {
+            self.email = v.and_then(|e| violations.check("email", parse_email(&e)));
+        }
+        if let Some(v) = edit.phone {
+            self.phone = v.and_then(|p| violations.check("phone", parse_phone(&p)));
+        }
+        if let Some(v) = edit.mobile {
+            self.mobile = v.and_then(|m| violations.check("mobile", parse_mobile(&m)));
+        }
+        if let Some(v) = edit.birth_date {
+            if v.is_some_and(|d| d > now.date()) {
+                violations.push("birth_date", "must not be in the future");
+            }
+            self.birth_date = v;
+        }
+        if let Some(v) = edit.address {
+            self.address = v.and_then(|a| normalised_address(a, violations));
+        }
+        if let Some((email, sms, whatsapp)) = edit.opt_out {
+            self.opt_out.email = email.unwrap_or(self.opt_out.email);
+            self.opt_out.sms = sms.unwrap_or(self.opt_out.sms);
+            self.opt_out.whatsapp = whatsapp.unwrap_or(self.opt_out.whatsapp);
+        }
+        if let Some(v) = edit.credit_bureau_blocked {
+            self.credit_bureau_blocked = v;
+        }
+        if let Some(v) = edit.tags {
+            self.tags = v;
+        }
+        if let Some(v) = edit.metadata {
+            self.metadata = v;
+        }
+    }
+
+    /// Archives the debtor: it keeps its charges but gets no new ones. False when it already
+    /// was archived (nothing changes).
+    pub fn archive(&mut self, now: OffsetDateTime) -> bool {
+        if self.status == DebtorStatus::Archived {
+            return false;
+        }
+        self.status = DebtorStatus::Archived;
+        self.archived_at = Some(now);
+        true
+    }
+
+    /// Refuses new charges for an archived debtor.
+    pub fn check_chargeable(&self) -> Result<(), RuleError> {
+        match self.status {
+            DebtorStatus::Active => Ok(()),
+            DebtorStatus::Archived => Err(RuleError::InvalidState {
+                message: "an archived debtor cannot get new charges".into(),
+                status: self.status.as_str(),
+                allowed: vec![DebtorStatus::Active.as_str()],
+            }),
+        }
+    }
+
+    /// Marks a saved change: the next version, changed now.
+    pub fn touch(&mut self, now: OffsetDateTime) {
+        self.version += 1;
+        self.updated_at = now;
+    }
+}
+
+/// The address as kept: CEP as 8 digits, the complement present (null when not given), Brazil.
+fn normalised_address(mut address: Address, violations: &mut Violations) -> Option<Address> {
+    address.zipcode = violations.check("address.zipcode", parse_cep(&address.zipcode))?;
+    address.complement = Some(address.complement.flatten());
+    address.country = Some(AddressCountry::Br);
+    Some(address)
+}

@@ -1,0 +1,1625 @@
+/// Country; only Brazil.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum AddressCountry {
+    #[serde(rename = "BR")]
+    Br,
+}
+impl AddressCountry {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Br];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Br => "BR",
+        }
+    }
+}
+impl std::str::FromStr for AddressCountry {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for AddressCountry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// State, as its two-letter UF code.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum AddressState {
+    #[serde(rename = "AC")]
+    Ac,
+    #[serde(rename = "AL")]
+    Al,
+    #[serde(rename = "AP")]
+    Ap,
+    #[serde(rename = "AM")]
+    Am,
+    #[serde(rename = "BA")]
+    Ba,
+    #[serde(rename = "CE")]
+    Ce,
+    #[serde(rename = "DF")]
+    Df,
+    #[serde(rename = "ES")]
+    Es,
+    #[serde(rename = "GO")]
+    Go,
+    #[serde(rename = "MA")]
+    Ma,
+    #[serde(rename = "MT")]
+    Mt,
+    #[serde(rename = "MS")]
+    Ms,
+    #[serde(rename = "MG")]
+    Mg,
+    #[serde(rename = "PA")]
+    Pa,
+    #[serde(rename = "PB")]
+    Pb,
+    #[serde(rename = "PR")]
+    Pr,
+    #[serde(rename = "PE")]
+    Pe,
+    #[serde(rename = "PI")]
+    Pi,
+    #[serde(rename = "RJ")]
+    Rj,
+    #[serde(rename = "RN")]
+    Rn,
+    #[serde(rename = "RS")]
+    Rs,
+    #[serde(rename = "RO")]
+    Ro,
+    #[serde(rename = "RR")]
+    Rr,
+    #[serde(rename = "SC")]
+    Sc,
+    #[serde(rename = "SP")]
+    Sp,
+    #[serde(rename = "SE")]
+    Se,
+    #[serde(rename = "TO")]
+    To,
+}
+impl AddressState {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Ac,
+        Self::Al,
+        Self::Ap,
+        Self::Am,
+        Self::Ba,
+        Self::Ce,
+        Self::Df,
+        Self::Es,
+        Self::Go,
+        Self::Ma,
+        Self::Mt,
+        Self::Ms,
+        Self::Mg,
+        Self::Pa,
+        Self::Pb,
+        Self::Pr,
+        Self::Pe,
+        Self::Pi,
+        Self::Rj,
+        Self::Rn,
+        Self::Rs,
+        Self::Ro,
+        Self::Rr,
+        Self::Sc,
+        Self::Sp,
+        Self::Se,
+        Self::To,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Ac => "AC",
+            Self::Al => "AL",
+            Self::Ap => "AP",
+            Self::Am => "AM",
+            Self::Ba => "BA",
+            Self::Ce => "CE",
+            Self::Df => "DF",
+            Self::Es => "ES",
+            Self::Go => "GO",
+            Self::Ma => "MA",
+            Self::Mt => "MT",
+            Self::Ms => "MS",
+            Self::Mg => "MG",
+            Self::Pa => "PA",
+            Self::Pb => "PB",
+            Self::Pr => "PR",
+            Self::Pe => "PE",
+            Self::Pi => "PI",
+            Self::Rj => "RJ",
+            Self::Rn => "RN",
+            Self::Rs => "RS",
+            Self::Ro => "RO",
+            Self::Rr => "RR",
+            Self::Sc => "SC",
+            Self::Sp => "SP",
+            Self::Se => "SE",
+            Self::To => "TO",
+        }
+    }
+}
+impl std::str::FromStr for AddressState {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for AddressState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// Always BRL.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ChargeCurrency {
+    #[serde(rename = "BRL")]
+    Brl,
+}
+impl ChargeCurrency {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Brl];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Brl => "BRL",
+        }
+    }
+}
+impl std::str::FromStr for ChargeCurrency {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ChargeCurrency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// The payment state of a charge.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ChargeStatus {
+    #[serde(rename = "pending")]
+    Pending,
+    #[serde(rename = "overdue")]
+    Overdue,
+    #[serde(rename = "paid")]
+    Paid,
+    #[serde(rename = "canceled")]
+    Canceled,
+    #[serde(rename = "written_off")]
+    WrittenOff,
+    #[serde(rename = "in_agreement")]
+    InAgreement,
+}
+impl ChargeStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Pending,
+        Self::Overdue,
+        Self::Paid,
+        Self::Canceled,
+        Self::WrittenOff,
+        Self::InAgreement,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Overdue => "overdue",
+            Self::Paid => "paid",
+            Self::Canceled => "canceled",
+            Self::WrittenOff => "written_off",
+            Self::InAgreement => "in_agreement",
+        }
+    }
+}
+impl std::str::FromStr for ChargeStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ChargeStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ChargesListSortBy {
+    #[serde(rename = "created_at")]
+    CreatedAt,
+    #[serde(rename = "updated_at")]
+    UpdatedAt,
+    #[serde(rename = "due_date")]
+    DueDate,
+    #[serde(rename = "amount")]
+    Amount,
+}
+impl ChargesListSortBy {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::CreatedAt,
+        Self::UpdatedAt,
+        Self::DueDate,
+        Self::Amount,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::CreatedAt => "created_at",
+            Self::UpdatedAt => "updated_at",
+            Self::DueDate => "due_date",
+            Self::Amount => "amount",
+        }
+    }
+}
+impl std::str::FromStr for ChargesListSortBy {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ChargesListSortBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// The state of a debtor.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum DebtorStatus {
+    #[serde(rename = "active")]
+    Active,
+    #[serde(rename = "archived")]
+    Archived,
+}
+impl DebtorStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Active, Self::Archived];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Archived => "archived",
+        }
+    }
+}
+impl std::str::FromStr for DebtorStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for DebtorStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum DebtorsListSortBy {
+    #[serde(rename = "created_at")]
+    CreatedAt,
+    #[serde(rename = "updated_at")]
+    UpdatedAt,
+    #[serde(rename = "name")]
+    Name,
+}
+impl DebtorsListSortBy {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::CreatedAt, Self::UpdatedAt, Self::Name];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::CreatedAt => "created_at",
+            Self::UpdatedAt => "updated_at",
+            Self::Name => "name",
+        }
+    }
+}
+impl std::str::FromStr for DebtorsListSortBy {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for DebtorsListSortBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// The state of a charge's collection process (régua).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum DunningStatus {
+    #[serde(rename = "not_started")]
+    NotStarted,
+    #[serde(rename = "active")]
+    Active,
+    #[serde(rename = "paused")]
+    Paused,
+    #[serde(rename = "awaiting_decision")]
+    AwaitingDecision,
+    #[serde(rename = "closed")]
+    Closed,
+}
+impl DunningStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::NotStarted,
+        Self::Active,
+        Self::Paused,
+        Self::AwaitingDecision,
+        Self::Closed,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::NotStarted => "not_started",
+            Self::Active => "active",
+            Self::Paused => "paused",
+            Self::AwaitingDecision => "awaiting_decision",
+            Self::Closed => "closed",
+        }
+    }
+}
+impl std::str::FromStr for DunningStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for DunningStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ErrorErrorCode {
+    #[serde(rename = "VALIDATION_ERROR")]
+    ValidationError,
+    #[serde(rename = "BAD_REQUEST")]
+    BadRequest,
+    #[serde(rename = "UNAUTHORIZED")]
+    Unauthorized,
+    #[serde(rename = "INSUFFICIENT_SCOPE")]
+    InsufficientScope,
+    #[serde(rename = "NOT_FOUND")]
+    NotFound,
+    #[serde(rename = "INVALID_STATE")]
+    InvalidState,
+    #[serde(rename = "CONFLICT")]
+    Conflict,
+    #[serde(rename = "PRECONDITION_FAILED")]
+    PreconditionFailed,
+    #[serde(rename = "IDEMPOTENCY_KEY_REUSED")]
+    IdempotencyKeyReused,
+    #[serde(rename = "PAYLOAD_TOO_LARGE")]
+    PayloadTooLarge,
+    #[serde(rename = "RATE_LIMITED")]
+    RateLimited,
+    #[serde(rename = "UNAVAILABLE")]
+    Unavailable,
+    #[serde(rename = "INTERNAL")]
+    Internal,
+}
+impl ErrorErrorCode {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::ValidationError,
+        Self::BadRequest,
+        Self::Unauthorized,
+        Self::InsufficientScope,
+        Self::NotFound,
+        Self::InvalidState,
+        Self::Conflict,
+        Self::PreconditionFailed,
+        Self::IdempotencyKeyReused,
+        Self::PayloadTooLarge,
+        Self::RateLimited,
+        Self::Unavailable,
+        Self::Internal,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::ValidationError => "VALIDATION_ERROR",
+            Self::BadRequest => "BAD_REQUEST",
+            Self::Unauthorized => "UNAUTHORIZED",
+            Self::InsufficientScope => "INSUFFICIENT_SCOPE",
+            Self::NotFound => "NOT_FOUND",
+            Self::InvalidState => "INVALID_STATE",
+            Self::Conflict => "CONFLICT",
+            Self::PreconditionFailed => "PRECONDITION_FAILED",
+            Self::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
+            Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            Self::RateLimited => "RATE_LIMITED",
+            Self::Unavailable => "UNAVAILABLE",
+            Self::Internal => "INTERNAL",
+        }
+    }
+}
+impl std::str::FromStr for ErrorErrorCode {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ErrorErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// sandbox: nothing leaves the server (messages, bureau reports and protests are simulated; webhooks are sent, marked sandbox). production: real effects.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum MeOrganizationEnvironment {
+    #[serde(rename = "sandbox")]
+    Sandbox,
+    #[serde(rename = "production")]
+    Production,
+}
+impl MeOrganizationEnvironment {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Sandbox, Self::Production];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Sandbox => "sandbox",
+            Self::Production => "production",
+        }
+    }
+}
+impl std::str::FromStr for MeOrganizationEnvironment {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for MeOrganizationEnvironment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// Where the token is accepted (api = /v1, mcp = the MCP endpoint, all = both).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum MeTokenAudience {
+    #[serde(rename = "api")]
+    Api,
+    #[serde(rename = "mcp")]
+    Mcp,
+    #[serde(rename = "all")]
+    All,
+}
+impl MeTokenAudience {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Api, Self::Mcp, Self::All];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Api => "api",
+            Self::Mcp => "mcp",
+            Self::All => "all",
+        }
+    }
+}
+impl std::str::FromStr for MeTokenAudience {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for MeTokenAudience {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// How a charge is paid.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum PaymentMethod {
+    #[serde(rename = "boleto")]
+    Boleto,
+    #[serde(rename = "pix")]
+    Pix,
+    #[serde(rename = "boleto_pix")]
+    BoletoPix,
+    #[serde(rename = "card")]
+    Card,
+    #[serde(rename = "transfer")]
+    Transfer,
+    #[serde(rename = "other")]
+    Other,
+}
+impl PaymentMethod {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Boleto,
+        Self::Pix,
+        Self::BoletoPix,
+        Self::Card,
+        Self::Transfer,
+        Self::Other,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Boleto => "boleto",
+            Self::Pix => "pix",
+            Self::BoletoPix => "boleto_pix",
+            Self::Card => "card",
+            Self::Transfer => "transfer",
+            Self::Other => "other",
+        }
+    }
+}
+impl std::str::FromStr for PaymentMethod {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for PaymentMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// natural (pessoa física, CPF) or legal (pessoa jurídica, CNPJ).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum PersonType {
+    #[serde(rename = "natural")]
+    Natural,
+    #[serde(rename = "legal")]
+    Legal,
+}
+impl PersonType {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Natural, Self::Legal];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Natural => "natural",
+            Self::Legal => "legal",
+        }
+    }
+}
+impl std::str::FromStr for PersonType {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for PersonType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// Sort direction: ascending or descending.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum SortOrder {
+    #[serde(rename = "asc")]
+    Asc,
+    #[serde(rename = "desc")]
+    Desc,
+}
+impl SortOrder {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Asc, Self::Desc];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Asc => "asc",
+            Self::Desc => "desc",
+        }
+    }
+}
+impl std::str::FromStr for SortOrder {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for SortOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// A Brazilian postal address. Required for letters, credit-bureau reports and protests.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Address {
+    /// CEP, 8 digits; input also accepts 99999-999, stored and returned as 8 digits.
+    pub zipcode: String,
+    /// Street name (logradouro).
+    pub street: String,
+    /// Street number, as written ("1000", "s/n").
+    pub number: String,
+    /// Apartment, suite, block, etc.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub complement: Option<Option<String>>,
+    /// Neighbourhood (bairro).
+    pub neighborhood: String,
+    /// City (município).
+    pub city: String,
+    /// State, as its two-letter UF code.
+    pub state: AddressState,
+    /// Country; only Brazil.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<AddressCountry>,
+}
+/// An amount a debtor owes by a due date, and where its collection stands.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Charge {
+    /// Charge id (chg_…).
+    pub id: String,
+    /// The debtor who owes it (dbt_…).
+    pub debtor_id: String,
+    /// The debtor's name, for display.
+    pub debtor_name: String,
+    /// The charge's id in the organization's own system (invoice number, contract…).
+    pub external_id: Option<String>,
+    /// What the charge is for, as shown to the debtor.
+    pub description: Option<String>,
+    /// Amount charged. BRL, at most 2 decimals.
+    pub amount: crate::domain::money::Hundredths,
+    /// Total paid so far (partial payments add up). BRL, at most 2 decimals.
+    pub paid_amount: crate::domain::money::Hundredths,
+    /// Still owed, amount − paid_amount (fine and interest not included). BRL, at most 2 decimals.
+    pub balance: crate::domain::money::Hundredths,
+    /// Always BRL.
+    pub currency: ChargeCurrency,
+    /// Date the charge was issued.
+    pub issue_date: crate::domain::dates::Day,
+    /// Due date (vencimento).
+    pub due_date: crate::domain::dates::Day,
+    /// Days past the due date while overdue (organization time zone); 0 otherwise.
+    pub days_overdue: i64,
+    /// pending (not due yet) → overdue (the day after due_date) → paid; or canceled (withdrawn), written_off (given up as a loss), in_agreement (renegotiated in an active agreement). paid, canceled and written_off are final. A partial payment keeps the charge pending or overdue with paid_amount > 0.
+    pub status: ChargeStatus,
+    /// State of the collection process (régua): not_started → active ⇄ paused → awaiting_decision (an escalation waits for a person) → closed (the charge was paid, canceled, written off or renegotiated).
+    pub dunning_status: DunningStatus,
+    /// How the debtor is expected to pay (or paid).
+    pub payment_method: PaymentMethod,
+    /// Late-payment fine (multa), percent of the amount, applied once after the due date.
+    pub fine_percentage: crate::domain::money::Hundredths,
+    /// Late-payment interest (juros de mora), percent a month, pro rata per day.
+    pub interest_monthly_percentage: crate::domain::money::Hundredths,
+    /// When the charge was fully paid, or null.
+    pub paid_at: Option<crate::domain::dates::Timestamp>,
+    /// When the charge was canceled, or null.
+    pub canceled_at: Option<crate::domain::dates::Timestamp>,
+    /// The reason given when canceling, or null.
+    pub cancellation_reason: Option<String>,
+    /// When the charge was written off, or null.
+    pub written_off_at: Option<crate::domain::dates::Timestamp>,
+    /// The agreement (agr_…) that renegotiated this charge, or null.
+    pub agreement_id: Option<String>,
+    /// Status of the charge's latest credit-bureau report (requested, notice_sent, reported, removal_requested, removed, canceled, failed), or null if never reported.
+    pub credit_bureau_status: Option<String>,
+    /// Status of the charge's latest protest (requested, sent, intimated, paid, protested, withdrawn, cancellation_requested, canceled, rejected), or null if never protested.
+    pub protest_status: Option<String>,
+    /// Free labels for filtering and grouping.
+    pub tags: Vec<String>,
+    /// Free key-value pairs for the organization's own use.
+    pub metadata: std::collections::BTreeMap<String, String>,
+    /// Bumped by every change; the ETag is "v<version>".
+    pub version: i64,
+    /// When the charge was created.
+    pub created_at: crate::domain::dates::Timestamp,
+    /// When the charge last changed.
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+/// Optional details for canceling a charge.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeCancel {
+    /// Why the charge is canceled; returned as cancellation_reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// A new charge. Unknown fields are a VALIDATION_ERROR.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeCreate {
+    /// The debtor who owes it (dbt_…); must be an active debtor of the organization.
+    pub debtor_id: String,
+    /// Amount charged, greater than 0 and at most 99999999.99. BRL, at most 2 decimals.
+    pub amount: crate::domain::money::Hundredths,
+    /// Due date. A date already past creates the charge overdue (for importing old debts); otherwise it becomes overdue the day after this date.
+    pub due_date: crate::domain::dates::Day,
+    /// Issue date; default today (organization time zone). Must not be after due_date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issue_date: Option<crate::domain::dates::Day>,
+    /// What the charge is for, as shown to the debtor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The charge's id in your own system (invoice number, contract…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// How the debtor is expected to pay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_method: Option<PaymentMethod>,
+    /// Late-payment fine (multa) in percent of the amount, at most 2 decimals; at most 2 for a natural-person (CPF) debtor (Código de Defesa do Consumidor, art. 52 §1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_percentage: Option<crate::domain::money::Hundredths>,
+    /// Late-payment interest (juros de mora) in percent a month, at most 2 decimals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interest_monthly_percentage: Option<crate::domain::money::Hundredths>,
+    /// Free labels, at most 20.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Free key-value pairs (string values), at most 20 keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One charge.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChargeEnvelope {
+    pub data: Charge,
+}
+/// One page of charges.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChargeList {
+    /// The charges on this page.
+    pub data: Vec<Charge>,
+    pub meta: PageMeta,
+}
+/// A payment received for a charge. All fields are optional.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeSettle {
+    /// Amount received; default the whole balance. Less than the balance records a partial payment; more is a VALIDATION_ERROR. BRL, at most 2 decimals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid_amount: Option<crate::domain::money::Hundredths>,
+    /// When the payment was received; default now, never in the future.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid_at: Option<crate::domain::dates::Timestamp>,
+    /// How it was paid; default the charge's payment_method.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_method: Option<PaymentMethod>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// Fields to change on a pending or overdue charge; those not sent are unchanged. Unknown fields are a VALIDATION_ERROR.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeUpdate {
+    /// What the charge is for; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub description: Option<Option<String>>,
+    /// New amount, greater than paid_amount and at most 99999999.99. BRL, at most 2 decimals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<crate::domain::money::Hundredths>,
+    /// New due date, not before issue_date. The status follows it: pending while it has not passed, overdue after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_date: Option<crate::domain::dates::Day>,
+    /// The charge's id in your own system; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub external_id: Option<Option<String>>,
+    /// Replaces all tags, at most 20; [] removes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Replaces all metadata (string values, at most 20 keys); {} removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// The input of `charges_cancel`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesCancelInput {
+    /// Path parameter.
+    pub id: String,
+    /// Why the charge is canceled; returned as cancellation_reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+/// The input of `charges_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesCreateInput {
+    /// The debtor who owes it (dbt_…); must be an active debtor of the organization.
+    pub debtor_id: String,
+    /// Amount charged, greater than 0 and at most 99999999.99. BRL, at most 2 decimals.
+    pub amount: crate::domain::money::Hundredths,
+    /// Due date. A date already past creates the charge overdue (for importing old debts); otherwise it becomes overdue the day after this date.
+    pub due_date: crate::domain::dates::Day,
+    /// Issue date; default today (organization time zone). Must not be after due_date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issue_date: Option<crate::domain::dates::Day>,
+    /// What the charge is for, as shown to the debtor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The charge's id in your own system (invoice number, contract…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// How the debtor is expected to pay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_method: Option<PaymentMethod>,
+    /// Late-payment fine (multa) in percent of the amount, at most 2 decimals; at most 2 for a natural-person (CPF) debtor (Código de Defesa do Consumidor, art. 52 §1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_percentage: Option<crate::domain::money::Hundredths>,
+    /// Late-payment interest (juros de mora) in percent a month, at most 2 decimals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interest_monthly_percentage: Option<crate::domain::money::Hundredths>,
+    /// Free labels, at most 20.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Free key-value pairs (string values), at most 20 keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+}
+/// The input of `charges_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `charges_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_by: Option<ChargesListSortBy>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<SortOrder>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q: Option<String>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dunning_status: Option<String>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debtor_id: Option<String>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_date_from: Option<crate::domain::dates::Day>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_date_to: Option<crate::domain::dates::Day>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_from: Option<crate::domain::dates::Day>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_to: Option<crate::domain::dates::Day>,
+}
+/// The input of `charges_settle`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesSettleInput {
+    /// Path parameter.
+    pub id: String,
+    /// Amount received; default the whole balance. Less than the balance records a partial payment; more is a VALIDATION_ERROR. BRL, at most 2 decimals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid_amount: Option<crate::domain::money::Hundredths>,
+    /// When the payment was received; default now, never in the future.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paid_at: Option<crate::domain::dates::Timestamp>,
+    /// How it was paid; default the charge's payment_method.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_method: Option<PaymentMethod>,
+}
+/// The input of `charges_update`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesUpdateInput {
+    /// Path parameter.
+    pub id: String,
+    /// What the charge is for; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub description: Option<Option<String>>,
+    /// New amount, greater than paid_amount and at most 99999999.99. BRL, at most 2 decimals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<crate::domain::money::Hundredths>,
+    /// New due date, not before issue_date. The status follows it: pending while it has not passed, overdue after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_date: Option<crate::domain::dates::Day>,
+    /// The charge's id in your own system; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub external_id: Option<Option<String>>,
+    /// Replaces all tags, at most 20; [] removes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Replaces all metadata (string values, at most 20 keys); {} removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+}
+/// A person or company that owes the organization money.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Debtor {
+    /// Debtor id (dbt_…).
+    pub id: String,
+    /// The debtor's id in the organization's own system.
+    pub external_id: Option<String>,
+    /// natural (pessoa física, CPF) or legal (pessoa jurídica, CNPJ); derived from the document.
+    pub person_type: PersonType,
+    /// Full name or company name (razão social).
+    pub name: String,
+    /// CPF (11 digits) or CNPJ (14 characters), without punctuation; an alphanumeric CNPJ keeps its letters, uppercase.
+    pub document: String,
+    /// The document with its usual punctuation (999.999.999-99 or 99.999.999/9999-99).
+    pub document_formatted: String,
+    /// E-mail for notifications.
+    pub email: Option<String>,
+    /// Phone in E.164 (+55 DDD number), e.g. a landline.
+    pub phone: Option<String>,
+    /// Mobile phone in E.164 (+55 DDD 9xxxxxxxx); needed for SMS and WhatsApp.
+    pub mobile: Option<String>,
+    /// Postal address, or null when not known.
+    pub address: Option<Address>,
+    /// Date of birth (natural persons).
+    pub birth_date: Option<crate::domain::dates::Day>,
+    pub opt_out: OptOut,
+    /// When true the debtor is never reported to a credit bureau.
+    pub credit_bureau_blocked: bool,
+    /// active, or archived (kept for history; no new charges).
+    pub status: DebtorStatus,
+    /// When the debtor was archived, or null.
+    pub archived_at: Option<crate::domain::dates::Timestamp>,
+    /// What the debtor owes now, over its open charges.
+    pub summary: DebtorSummary,
+    /// Free labels for filtering and grouping.
+    pub tags: Vec<String>,
+    /// Free key-value pairs for the organization's own use.
+    pub metadata: std::collections::BTreeMap<String, String>,
+    /// Bumped by every change; the ETag is "v<version>".
+    pub version: i64,
+    /// When the debtor was created.
+    pub created_at: crate::domain::dates::Timestamp,
+    /// When the debtor last changed.
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+/// Optional details for archiving a debtor.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorArchive {
+    /// Why the debtor is archived; recorded in the audit event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// A new debtor. Unknown fields are a VALIDATION_ERROR.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorCreate {
+    /// Full name or company name (razão social).
+    pub name: String,
+    /// CPF (11 digits) or CNPJ (14 characters; the alphanumeric CNPJ is accepted), with or without punctuation; check digits are verified. Decides person_type.
+    pub document: String,
+    /// The debtor's id in your own system.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// E-mail for notifications.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// Phone in E.164, e.g. +551133334444 (landline) or a mobile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+    /// Mobile phone in E.164, e.g. +5511912345678; needed for SMS and WhatsApp.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<Address>,
+    /// Date of birth (natural persons).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub birth_date: Option<crate::domain::dates::Day>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opt_out: Option<OptOut>,
+    /// Never report this debtor to a credit bureau.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_bureau_blocked: Option<bool>,
+    /// Free labels, at most 20.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Free key-value pairs (string values), at most 20 keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One debtor.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DebtorEnvelope {
+    pub data: Debtor,
+}
+/// One page of debtors.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DebtorList {
+    /// The debtors on this page.
+    pub data: Vec<Debtor>,
+    pub meta: PageMeta,
+}
+/// What the debtor owes now, over its open charges.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DebtorSummary {
+    /// Sum of the balances of pending, overdue and in_agreement charges. BRL, at most 2 decimals.
+    pub open_amount: crate::domain::money::Hundredths,
+    /// Sum of the balances of overdue charges. BRL, at most 2 decimals.
+    pub overdue_amount: crate::domain::money::Hundredths,
+    /// Number of pending, overdue and in_agreement charges.
+    pub open_charges: i64,
+}
+/// Fields to change on a debtor; those not sent are unchanged and null clears a nullable one. The document cannot be changed. Unknown fields are a VALIDATION_ERROR.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorUpdate {
+    /// Full name or company name (razão social).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The debtor's id in your own system; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub external_id: Option<Option<String>>,
+    /// E-mail for notifications; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub email: Option<Option<String>>,
+    /// Phone in E.164, e.g. +551133334444; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub phone: Option<Option<String>>,
+    /// Mobile phone in E.164, e.g. +5511912345678; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub mobile: Option<Option<String>>,
+    /// The whole new address (it replaces the current one); null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub address: Option<Option<Address>>,
+    /// Date of birth; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub birth_date: Option<Option<crate::domain::dates::Day>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opt_out: Option<OptOut>,
+    /// Never report this debtor to a credit bureau.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_bureau_blocked: Option<bool>,
+    /// Replaces all tags, at most 20; [] removes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Replaces all metadata (string values, at most 20 keys); {} removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// The input of `debtors_archive`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorsArchiveInput {
+    /// Path parameter.
+    pub id: String,
+    /// Why the debtor is archived; recorded in the audit event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+/// The input of `debtors_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorsCreateInput {
+    /// Full name or company name (razão social).
+    pub name: String,
+    /// CPF (11 digits) or CNPJ (14 characters; the alphanumeric CNPJ is accepted), with or without punctuation; check digits are verified. Decides person_type.
+    pub document: String,
+    /// The debtor's id in your own system.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    /// E-mail for notifications.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// Phone in E.164, e.g. +551133334444 (landline) or a mobile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+    /// Mobile phone in E.164, e.g. +5511912345678; needed for SMS and WhatsApp.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<String>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<Address>,
+    /// Date of birth (natural persons).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub birth_date: Option<crate::domain::dates::Day>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opt_out: Option<OptOut>,
+    /// Never report this debtor to a credit bureau.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_bureau_blocked: Option<bool>,
+    /// Free labels, at most 20.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Free key-value pairs (string values), at most 20 keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+}
+/// The input of `debtors_delete`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorsDeleteInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `debtors_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorsGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `debtors_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorsListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_by: Option<DebtorsListSortBy>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<SortOrder>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q: Option<String>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person_type: Option<PersonType>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_from: Option<crate::domain::dates::Day>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_to: Option<crate::domain::dates::Day>,
+}
+/// The input of `debtors_update`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorsUpdateInput {
+    /// Path parameter.
+    pub id: String,
+    /// Full name or company name (razão social).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The debtor's id in your own system; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub external_id: Option<Option<String>>,
+    /// E-mail for notifications; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub email: Option<Option<String>>,
+    /// Phone in E.164, e.g. +551133334444; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub phone: Option<Option<String>>,
+    /// Mobile phone in E.164, e.g. +5511912345678; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub mobile: Option<Option<String>>,
+    /// The whole new address (it replaces the current one); null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub address: Option<Option<Address>>,
+    /// Date of birth; null clears it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub birth_date: Option<Option<crate::domain::dates::Day>>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opt_out: Option<OptOut>,
+    /// Never report this debtor to a credit bureau.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_bureau_blocked: Option<bool>,
+    /// Replaces all tags, at most 20; [] removes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Replaces all metadata (string values, at most 20 keys); {} removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+}
+/// The body of every error response.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Error {
+    /// What went wrong.
+    pub error: ErrorError,
+}
+/// What went wrong.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ErrorError {
+    /// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500).
+    pub code: ErrorErrorCode,
+    /// Human-readable explanation in English; never echoes secrets or tokens.
+    pub message: String,
+    /// Structured detail, `{}` when there is none. VALIDATION_ERROR: `fields`, a list of `{field, message, suggestion?}` (field is the query parameter or body path, e.g. `address.zipcode`; suggestion is a "did you mean" for unknown names). INVALID_STATE: `status` (the current status) and `allowed` (the statuses that allow the action). INSUFFICIENT_SCOPE: `required` (the scope needed) and `granted` (the token's scopes). RATE_LIMITED: `retry_after` (seconds).
+    pub details: serde_json::Map<String, serde_json::Value>,
+    /// The request's id, also in the X-Request-Id header; quote it to support.
+    pub request_id: String,
+}
+/// Who is calling: organization, user and token.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Me {
+    /// The organization the token belongs to; every operation acts on it.
+    pub organization: MeOrganization,
+    /// The signed-in user, or null for a token issued to a client or service.
+    pub user: Option<MeUser>,
+    /// The access token used for this request.
+    pub token: MeToken,
+}
+/// The answer of GET /v1/me.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeEnvelope {
+    pub data: Me,
+}
+/// The input of `me`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeInput {}
+/// The organization the token belongs to; every operation acts on it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeOrganization {
+    /// Organization id (org_…).
+    pub id: String,
+    /// Organization name.
+    pub name: String,
+    /// The organization's CNPJ or CPF, digits only, when registered.
+    pub document: Option<String>,
+    /// sandbox: nothing leaves the server (messages, bureau reports and protests are simulated; webhooks are sent, marked sandbox). production: real effects.
+    pub environment: MeOrganizationEnvironment,
+    /// IANA time zone used for "today", due dates and business days.
+    pub timezone: String,
+}
+/// The access token used for this request.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeToken {
+    /// Scopes granted (dunning.read, dunning.write, dunning.notify, dunning.escalate, dunning.webhooks, dunning.exports).
+    pub scopes: Vec<String>,
+    /// Where the token is accepted (api = /v1, mcp = the MCP endpoint, all = both).
+    pub audience: MeTokenAudience,
+    /// When the token expires.
+    pub expires_at: crate::domain::dates::Timestamp,
+    /// The OAuth client the token was issued to (cli_…), or null.
+    pub client_id: Option<String>,
+}
+/// The signed-in user, or null for a token issued to a client or service.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeUser {
+    /// User id (usr_…).
+    pub id: String,
+    /// The user's e-mail.
+    pub email: String,
+    /// The user's name, when known.
+    pub name: Option<String>,
+}
+/// Channels the debtor asked not to be contacted on; no notification is sent on a channel set to true. Always complete in responses; on input, channels not sent keep their value (false on create).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptOut {
+    /// No e-mail notifications.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<bool>,
+    /// No SMS notifications.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sms: Option<bool>,
+    /// No WhatsApp notifications.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whatsapp: Option<bool>,
+}
+/// Pagination of a list.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PageMeta {
+    /// Exact number of objects matching the filters, across all pages.
+    pub total: i64,
+    /// This page's number (1-based).
+    pub page: i64,
+    /// Page size used.
+    pub per_page: i64,
+    /// Number of pages, ceil(total / per_page); 0 when nothing matches.
+    pub total_pages: i64,
+}
