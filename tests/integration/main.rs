@@ -10,6 +10,7 @@ mod auth;
 mod cli;
 mod contract;
 mod isolation;
+mod layers;
 mod limits;
 mod mcp_content;
 mod mcp_tools;
