@@ -13,6 +13,7 @@ mod isolation;
 mod layers;
 mod limits;
 mod mcp_content;
+mod mcp_edges;
 mod mcp_tools;
 mod mcp_wire;
 mod observability;
