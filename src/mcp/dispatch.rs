@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use poem::http::{Method, StatusCode};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, endpoint::BoxEndpoint};
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use crate::app::{App, RequestId};

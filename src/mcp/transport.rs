@@ -7,9 +7,9 @@ use poem::http::{HeaderMap, Method, StatusCode};
 use poem::{Endpoint, Request, Response};
 use serde_json::{Value, json};
 
+use super::context::Context;
 use super::dispatch::{Caller, Dispatcher};
 use super::era::{self, V2025_06};
-use super::context::Context;
 use super::methods;
 use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR, result_body};
 use crate::app::{App, MAX_BODY_BYTES, RequestId};

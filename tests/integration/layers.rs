@@ -174,10 +174,9 @@ fn read_sources(root: &Path) -> Vec<File> {
 }
 
 fn layer(top: &str) -> usize {
-    LAYERS
-        .iter()
-        .position(|l| l.contains(&top))
-        .unwrap_or_else(|| panic!("module {top} is in no layer: add it to LAYERS in tests/integration/layers.rs"))
+    LAYERS.iter().position(|l| l.contains(&top)).unwrap_or_else(|| {
+        panic!("module {top} is in no layer: add it to LAYERS in tests/integration/layers.rs")
+    })
 }
 
 /// The problems of a set of files: forbidden layer edges, `.store` in MCP, and import circles
@@ -217,7 +216,7 @@ fn problems(files: &[File]) -> (Vec<String>, BTreeMap<String, BTreeSet<String>>)
             if file.module.len() <= 1 && target.len() <= 1 {
                 continue;
             }
-            let landing = if target.len() >= 2 && modules.contains(&target[..2].to_vec()) {
+            let landing = if target.len() >= 2 && modules.contains(&target[..2]) {
                 target[..2].join("::")
             } else {
                 target_top.clone()

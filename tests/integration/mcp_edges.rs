@@ -63,7 +63,9 @@ async fn destructive_tools_refuse_bad_arguments_before_asking() {
     assert_eq!(s.read_id(&token, "debtors_get", debtor_id).await.status, 200);
     assert_eq!(s.read_id(&token, "charges_get", charge_id).await.data()["status"], "pending");
     // The same calls, well formed, are asked about (the form client) as before.
-    let r = s.mcp_2026(&token, "tools/call", call("dunning_charges_cancel", json!({ "id": charge_id })), form()).await;
+    let r = s
+        .mcp_2026(&token, "tools/call", call("dunning_charges_cancel", json!({ "id": charge_id })), form())
+        .await;
     assert_eq!(r.result()["resultType"], "input_required", "{}", r.body);
 }
 
@@ -71,7 +73,8 @@ async fn destructive_tools_refuse_bad_arguments_before_asking() {
 async fn tools_call_without_a_string_name_is_a_header_mismatch() {
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
-    let headers = [("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", "dunning_me")];
+    let headers =
+        [("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", "dunning_me")];
     for params in [
         json!({ "arguments": {}, "_meta": envelope(json!({})) }),
         json!({ "name": 5, "arguments": {}, "_meta": envelope(json!({})) }),
@@ -96,7 +99,12 @@ async fn a_2025_version_in_the_envelope_is_refused_with_the_way_to_speak_it() {
         let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": { "_meta": meta } });
         for header in [version, "2026-07-28"] {
             let r = s
-                .mcp_raw("/mcp", Some(&token), &body, &[("mcp-protocol-version", header), ("mcp-method", "tools/list")])
+                .mcp_raw(
+                    "/mcp",
+                    Some(&token),
+                    &body,
+                    &[("mcp-protocol-version", header), ("mcp-method", "tools/list")],
+                )
                 .await;
             assert_eq!((r.status, r.rpc_code()), (400, -32022), "{}", r.body);
             assert_eq!(r.body["error"]["data"], json!({ "supported": SUPPORTED, "requested": version }));
@@ -134,7 +142,10 @@ async fn confirmation_required_says_what_lets_the_client_confirm() {
     let message = body["error"]["message"].as_str().unwrap();
     assert!(message.contains("stateless") && message.contains("2026-07-28"), "{message}");
     // Either way nothing ran.
-    assert_eq!(s.read_id(&token, "charges_get", charge["id"].as_str().unwrap()).await.data()["status"], "pending");
+    assert_eq!(
+        s.read_id(&token, "charges_get", charge["id"].as_str().unwrap()).await.data()["status"],
+        "pending"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
