@@ -1,23 +1,11 @@
 //! Shared server state and the constants every layer agrees on.
 
-use crate::auth::ServerKey;
+use crate::auth::{self, AuthState, ServerKey};
 use crate::limits::{Limits, Load, RateLimiter};
 use crate::metrics::Metrics;
 use crate::store::Store;
 
-/// The body cap of /v1 and /mcp: 2 MiB.
-pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
-
-/// The id of the request being served (also the `X-Request-Id` response header).
-#[derive(Debug, Clone)]
-pub struct RequestId(pub String);
-
-impl RequestId {
-    /// The id the common middleware gave a request (empty outside it).
-    pub fn of(req: &poem::Request) -> String {
-        req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_default()
-    }
-}
+pub use crate::request::{MAX_BODY_BYTES, RequestId};
 
 /// State shared by every request.
 pub struct App {
@@ -79,24 +67,31 @@ impl App {
 
     /// The RFC 9728 metadata URL of a protected resource (`/mcp`, `/v1` or `` for `POST /`).
     pub fn resource_metadata_url(&self, resource_path: &str) -> String {
-        format!("{}/.well-known/oauth-protected-resource{resource_path}", self.public_url)
+        auth::resource_metadata_url(&self.public_url, resource_path)
     }
 
     /// The 401 challenge for a resource; `error="invalid_token"` when a token was sent.
     pub fn challenge(&self, resource_path: &str, token_sent: bool) -> String {
-        let metadata = self.resource_metadata_url(resource_path);
-        if token_sent {
-            format!("Bearer error=\"invalid_token\", resource_metadata=\"{metadata}\"")
-        } else {
-            format!("Bearer resource_metadata=\"{metadata}\"")
-        }
+        auth::challenge(&self.public_url, resource_path, token_sent)
     }
 
     /// The 403 step-up challenge naming the scope an operation needs.
     pub fn step_up_challenge(&self, resource_path: &str, scope: &str) -> String {
-        format!(
-            "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{}\"",
-            self.resource_metadata_url(resource_path)
-        )
+        auth::step_up_challenge(&self.public_url, resource_path, scope)
+    }
+}
+
+// What authentication needs of the state; `auth` names only the trait, never `App`.
+impl AuthState for App {
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn rate(&self) -> &RateLimiter {
+        &self.rate
+    }
+
+    fn public_url(&self) -> &str {
+        &self.public_url
     }
 }

@@ -18,13 +18,16 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     api::warm_up();
     mcp::warm_up();
     let dispatcher = Arc::new(mcp::Dispatcher::default());
-    let v1 =
-        api::v1_routes().with(BearerAuth { app: app.clone(), resource_path: "/v1", audience: Audience::Api });
+    let v1 = api::v1_routes().with(BearerAuth {
+        state: app.clone(),
+        resource_path: "/v1",
+        audience: Audience::Api,
+    });
     Route::new()
         .nest_no_strip("/v1", v1)
         .at("/mcp", McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"))
         .at("/", McpEndpoint::new(app.clone(), dispatcher, ""))
-        .nest("/.well-known", protected_resource_routes())
+        .nest("/.well-known", protected_resource_routes(&app.public_url))
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
         .at("/metrics", get(metrics))

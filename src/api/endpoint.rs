@@ -17,6 +17,7 @@ use super::idempotency::{self, Claim};
 use super::validation::schemas;
 use crate::app::{App, MAX_BODY_BYTES, RequestId};
 use crate::auth::Principal;
+use crate::error::error_response;
 use crate::operations::{Operation, ParamKind};
 
 /// The most values a comma-separated filter takes.
@@ -272,16 +273,4 @@ fn rendered_response(rendered: Rendered) -> Response {
         Some(body) => builder.content_type("application/json").body(body),
         None => builder.finish(),
     }
-}
-
-/// The error envelope as an HTTP response (internal causes go to the log, not the caller).
-pub fn error_response(err: &ApiError, request_id: &str) -> Response {
-    if let ApiError::Internal(cause) = err {
-        tracing::error!(request_id, error = %cause, "internal error");
-    }
-    let mut builder = Response::builder().status(err.status()).content_type("application/json");
-    for (name, value) in err.headers() {
-        builder = builder.header(name, value);
-    }
-    builder.body(err.body(request_id).to_string())
 }

@@ -107,7 +107,7 @@ pub fn fingerprint(
     hasher.update(canonical(&Value::Object(query.clone())).as_bytes());
     hasher.update([1]);
     hasher.update(canonical(&Value::Object(body.clone())).as_bytes());
-    crate::auth::hex(&hasher.finalize())
+    hex::encode(hasher.finalize())
 }
 
 /// JSON with object keys sorted at every level: equal documents give equal text.

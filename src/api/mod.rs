@@ -3,7 +3,6 @@
 
 mod call;
 mod endpoint;
-mod error;
 mod idempotency;
 mod routes;
 mod rules;
@@ -19,13 +18,17 @@ pub mod debtors;
 pub mod me;
 
 pub use call::{Answer, Call, ListArgs, NoContent, Pager, Rendered, Reply, etag};
-pub use endpoint::{endpoint, error_response};
-pub use error::{ApiError, ApiResult, FieldError};
+pub use endpoint::endpoint;
+// The envelope lives a layer lower (auth answers with it too); these names stay where handlers
+// look for them, and `super::error::…` keeps resolving in the tag modules.
+pub use crate::error::{ApiError, ApiResult, FieldError, error_response};
 pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
 pub use routes::v1_routes;
 pub use validation::{schemas, warm_up};
 
 use serde_json::{Value, json};
+
+use crate::error;
 
 use crate::store::NewEvent;
 

@@ -135,24 +135,10 @@ fn suggest(name: &str, known: &[String]) -> Option<String> {
     let lowered = name.to_ascii_lowercase().replace('-', "_");
     known
         .iter()
-        .map(|k| (edit_distance(&lowered, k), k))
+        .map(|k| (strsim::levenshtein(&lowered, k), k))
         .filter(|(d, k)| *d <= 2.max(k.len() / 4) || k.starts_with(&lowered) && lowered.len() >= 3)
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k.clone())
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 #[cfg(test)]

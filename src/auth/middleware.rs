@@ -6,9 +6,9 @@ use std::sync::Arc;
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
 use time::OffsetDateTime;
 
-use super::{Principal, hash_token};
-use crate::api::{ApiError, error_response};
-use crate::app::{App, RequestId};
+use super::{AuthState, Principal, hash_token};
+use crate::error::{ApiError, error_response};
+use crate::request::RequestId;
 
 /// Which token audiences a resource accepts (RFC 8707).
 #[derive(Debug, Clone, Copy)]
@@ -26,22 +26,22 @@ impl Audience {
 }
 
 /// The middleware; `resource_path` names the protected resource in challenges.
-pub struct BearerAuth {
-    /// The app state.
-    pub app: Arc<App>,
+pub struct BearerAuth<S> {
+    /// The server state.
+    pub state: Arc<S>,
     /// `/v1`, `/mcp` or `` (the `POST /` alias).
     pub resource_path: &'static str,
     /// Accepted audiences.
     pub audience: Audience,
 }
 
-impl<E: Endpoint> Middleware<E> for BearerAuth {
-    type Output = BearerAuthEndpoint<E>;
+impl<E: Endpoint, S: AuthState> Middleware<E> for BearerAuth<S> {
+    type Output = BearerAuthEndpoint<E, S>;
 
     fn transform(&self, inner: E) -> Self::Output {
         BearerAuthEndpoint {
             inner,
-            app: self.app.clone(),
+            state: self.state.clone(),
             resource_path: self.resource_path,
             audience: self.audience,
         }
@@ -49,14 +49,14 @@ impl<E: Endpoint> Middleware<E> for BearerAuth {
 }
 
 /// The endpoint the middleware wraps.
-pub struct BearerAuthEndpoint<E> {
+pub struct BearerAuthEndpoint<E, S> {
     inner: E,
-    app: Arc<App>,
+    state: Arc<S>,
     resource_path: &'static str,
     audience: Audience,
 }
 
-impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
+impl<E: Endpoint, S: AuthState> Endpoint for BearerAuthEndpoint<E, S> {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
@@ -66,7 +66,7 @@ impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
         match self.authenticate(token.as_deref()).await {
             Ok(Some(principal)) => {
                 // The rate limit counts authenticated requests, per token.
-                if let Err(limited) = self.app.rate.check(&principal.token_id) {
+                if let Err(limited) = self.state.rate().check(&principal.token_id) {
                     let request_id = RequestId::of(&req);
                     return Ok(error_response(&ApiError::RateLimited(limited), &request_id));
                 }
@@ -75,7 +75,9 @@ impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
             }
             Ok(None) => {
                 let request_id = RequestId::of(&req);
-                let err = ApiError::Unauthorized { challenge: self.app.challenge(self.resource_path, sent) };
+                let err = ApiError::Unauthorized {
+                    challenge: super::challenge(self.state.public_url(), self.resource_path, sent),
+                };
                 Ok(error_response(&err, &request_id))
             }
             Err(err) => {
@@ -86,9 +88,9 @@ impl<E: Endpoint> Endpoint for BearerAuthEndpoint<E> {
     }
 }
 
-impl<E> BearerAuthEndpoint<E> {
+impl<E, S: AuthState> BearerAuthEndpoint<E, S> {
     async fn authenticate(&self, token: Option<&str>) -> Result<Option<Principal>, ApiError> {
-        authenticate(&self.app, token, self.audience).await
+        authenticate(self.state.as_ref(), token, self.audience).await
     }
 }
 
@@ -100,17 +102,18 @@ pub fn bearer_token(header: Option<&str>) -> Option<&str> {
 
 /// The principal of a live token whose audience covers the resource; `None` for anything else
 /// (unknown, expired, revoked or meant for another resource).
-pub async fn authenticate(
-    app: &App,
+pub async fn authenticate<S: AuthState + ?Sized>(
+    state: &S,
     token: Option<&str>,
     audience: Audience,
 ) -> Result<Option<Principal>, ApiError> {
     let Some(token) = token.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let Some(principal) = app.store.principal_by_token_hash(&hash_token(token)).await? else {
+    let Some(row) = state.store().token_by_hash(&hash_token(token)).await? else {
         return Ok(None);
     };
+    let principal = Principal::from(row);
     if principal.expires_at <= OffsetDateTime::now_utc() || !audience.accepts(&principal.audience) {
         return Ok(None);
     }

@@ -2,15 +2,21 @@
 
 mod metadata;
 mod middleware;
+mod nonces;
 mod sealing;
+mod state;
 mod tokens;
 
 pub use metadata::protected_resource_routes;
 pub use middleware::{Audience, BearerAuth, authenticate, bearer_token};
+pub use nonces::{consume_nonce, nonce_consumed};
 pub use sealing::{KeyError, ServerKey};
+pub use state::{AuthState, challenge, resource_metadata_url, step_up_challenge};
 pub use tokens::{TOKEN_PREFIX, hash_token, mint_token};
 
 use time::OffsetDateTime;
+
+use crate::store::TokenRow;
 
 /// Every scope a token can carry (generated with the spec's scope vocabulary).
 pub use crate::operations::SCOPES as ALL_SCOPES;
@@ -32,6 +38,21 @@ pub struct Principal {
     pub audience: String,
     /// When the token stops working.
     pub expires_at: OffsetDateTime,
+}
+
+// The store returns rows; this layer makes principals of them (DESIGN.md section 2).
+impl From<TokenRow> for Principal {
+    fn from(row: TokenRow) -> Self {
+        Self {
+            token_id: row.id,
+            organization_id: row.organization_id,
+            user_id: row.user_id,
+            client_id: row.client_id,
+            scopes: row.scopes,
+            audience: row.audience,
+            expires_at: row.expires_at,
+        }
+    }
 }
 
 impl Principal {
@@ -65,13 +86,4 @@ pub fn parse_scopes(text: &str) -> Result<Vec<String>, String> {
         return Err("at least one scope is required".into());
     }
     Ok(scopes)
-}
-
-/// Lowercase hex of bytes.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
 }

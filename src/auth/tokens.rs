@@ -19,7 +19,7 @@ pub fn mint_token() -> Result<(String, String), getrandom::Error> {
 
 /// The stored form of a token.
 pub fn hash_token(token: &str) -> String {
-    super::hex(&Sha256::digest(token.as_bytes()))
+    hex::encode(Sha256::digest(token.as_bytes()))
 }
 
 #[cfg(test)]

@@ -3,10 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::methods::{Context, Outcome};
+use super::context::{Context, Outcome, allowed};
 use super::prompts::{PROMPTS, available};
 use super::resources::resolve;
-use super::tools::allowed;
 use super::wire::RpcError;
 use crate::operations::{OPERATIONS, by_operation_id};
 

@@ -13,14 +13,15 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
+use super::arguments::Split;
+use super::context::{Context, Kind, Outcome};
 use super::era::Era;
 use super::fence;
-use super::methods::{Context, Kind, Outcome};
-use super::tools::{Split, endpoint_result, error_result};
+use super::tool_result::{endpoint_result, error_result};
 use super::wire::RpcError;
-use crate::api::{canonical, etag};
-use crate::auth::hex;
-use crate::domain::dates::{format_date_br, format_timestamp, parse_date};
+use crate::api::{ApiError, canonical, etag};
+use crate::auth::{consume_nonce, nonce_consumed};
+use crate::domain::dates::{format_date_br, parse_date};
 use crate::domain::money::{cents_from_json, format_brl};
 use crate::operations::{OPERATIONS, Operation, by_operation_id};
 
@@ -58,9 +59,29 @@ fn can_confirm(era: &Era) -> bool {
     }
 }
 
+/// The refusal of a client that cannot confirm, saying what would let it.
+fn cannot_confirm(era: &Era, tool: &str) -> ApiError {
+    let message = if era.is_stateless() {
+        format!(
+            "{tool} is destructive and needs the user's confirmation, and this client did not declare \
+             that it can ask for one: declare the elicitation capability with form mode \
+             (clientCapabilities.elicitation.form) in params._meta and call again, and the user will \
+             be asked. Otherwise ask the user to run it through the REST API."
+        )
+    } else {
+        format!(
+            "{tool} is destructive and needs the user's confirmation, which cannot be collected in a \
+             2025 session: this endpoint is stateless, so it cannot ask the user in the middle of a \
+             call. A client speaking protocol 2026-07-28 that declares the elicitation capability with \
+             form mode can confirm it; otherwise ask the user to run it through the REST API."
+        )
+    };
+    ApiError::ConfirmationRequired { message }
+}
+
 fn digest(tool: &str, args: &Map<String, Value>) -> String {
     // Canonical (sorted) JSON: the same arguments digest alike in any key order.
-    hex(&Sha256::digest(format!("{tool}\n{}", canonical(&Value::Object(args.clone()))).as_bytes()))
+    hex::encode(Sha256::digest(format!("{tool}\n{}", canonical(&Value::Object(args.clone()))).as_bytes()))
 }
 
 fn principal_id(ctx: &Context<'_>) -> String {
@@ -76,23 +97,11 @@ pub async fn gate(
     split: &Split,
     params: &Map<String, Value>,
 ) -> Result<Gate, RpcError> {
-    if !can_confirm(ctx.era) {
-        return Ok(Gate::Answer(error_result(
-            ctx,
-            "CONFIRMATION_REQUIRED",
-            &format!(
-                "{} is destructive and needs the user's confirmation, which this client cannot collect: \
-                 it must use protocol 2026-07-28 and declare the elicitation capability with form mode. \
-                 Ask the user to run it from a client that can confirm, or through the REST API.",
-                op.tool_name
-            ),
-            json!({ "required_capability": { "elicitation": { "form": {} } } }),
-        )));
-    }
     let confirm = op.confirm.expect("gate is only called for operations with x-mcp.confirm");
 
-    // The object acted on, read through its GET: its fields fill the question, its version
-    // binds the state (a change in between invalidates the confirmation).
+    // The object acted on, read through its GET before anything is asked or refused: a call on
+    // an object that is not there fails now. Its fields fill the question, its version binds the
+    // state (a change in between invalidates the confirmation).
     let target = match confirm.target.and_then(by_operation_id) {
         Some(target_op) => {
             // Reading the object is part of this call, which the caller may run: it does not
@@ -109,6 +118,9 @@ pub async fn gate(
         }
         None => Value::Null,
     };
+    if !can_confirm(ctx.era) {
+        return Ok(Gate::Answer(error_result(ctx, &cannot_confirm(ctx.era, op.tool_name))));
+    }
     let version = target.get("version").and_then(Value::as_i64);
     let expected = State {
         org: ctx.caller.principal.organization_id.clone(),
@@ -130,25 +142,23 @@ pub async fn gate(
             && state.args == expected.args
             && state.version == expected.version
             && state.exp > now.unix_timestamp();
-        let store = &ctx.caller.app.store;
+        let app = ctx.caller.app.as_ref();
         let response = params.get("inputResponses").and_then(|r| r.get(INPUT_KEY));
         if matches
-            && !store.nonce_consumed(&state.nonce).await.map_err(internal)?
+            && !nonce_consumed(app, &state.nonce).await.map_err(internal)?
             && let Some(response) = response
         {
             let accepted = response.get("action").and_then(Value::as_str) == Some("accept")
                 && response.pointer("/content/confirm").and_then(Value::as_bool) == Some(true);
             // Consumed whatever the answer; losing the race to another retry means this
             // presentation did not get it.
-            if store.consume_nonce(&state.nonce, &format_timestamp(now)).await.map_err(internal)? {
+            if consume_nonce(app, &state.nonce, now).await.map_err(internal)? {
                 if accepted {
                     return Ok(Gate::Proceed(version.map(etag)));
                 }
                 return Ok(Gate::Answer(error_result(
                     ctx,
-                    "CONFIRMATION_DECLINED",
-                    &format!("The user did not confirm {}; nothing was changed.", op.tool_name),
-                    json!({}),
+                    &ApiError::ConfirmationDeclined { tool: op.tool_name },
                 )));
             }
         }
@@ -157,7 +167,7 @@ pub async fn gate(
     // A fresh question (also for a missing, tampered, expired, consumed or mismatched state).
     let mut nonce = [0u8; 16];
     getrandom::fill(&mut nonce).map_err(|e| internal(std::io::Error::other(e.to_string())))?;
-    let state = State { exp: now.unix_timestamp() + VALIDITY_SECONDS, nonce: hex(&nonce), ..expected };
+    let state = State { exp: now.unix_timestamp() + VALIDITY_SECONDS, nonce: hex::encode(nonce), ..expected };
     let message = render(op, args, &target).unwrap_or_else(|e| {
         // A field the template names is missing from this object: ask plainly rather than not at all.
         tracing::warn!(tool = op.tool_name, error = %e, "confirmation template did not render");

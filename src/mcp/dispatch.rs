@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use poem::http::{Method, StatusCode};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, endpoint::BoxEndpoint};
 use serde_json::{Map, Value};
@@ -52,17 +53,12 @@ impl Default for Dispatcher {
     }
 }
 
+/// Everything but RFC 3986 unreserved characters is escaped in a path segment.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
 /// Percent-encodes one path segment.
 fn encode_segment(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for b in value.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    utf8_percent_encode(value, SEGMENT).to_string()
 }
 
 /// A query value as text: arrays become CSV, the API's multi-value form.

@@ -68,6 +68,20 @@ fn unsupported(requested: &str) -> RpcError {
     .with_data(json!({ "supported": SUPPORTED, "requested": requested }))
 }
 
+/// -32022 for an envelope version. The 2025 versions are spoken, but not in the envelope: they
+/// are negotiated through `initialize`, so the message says so rather than "unsupported".
+fn unsupported_in_envelope(requested: &str) -> RpcError {
+    let mut err = unsupported(requested);
+    if requested == V2025_06 || requested == V2025_03 {
+        err.message = format!(
+            "Unsupported envelope protocol version: {requested}. The params._meta envelope is the \
+             {V2026} era; {V2025_06} and {V2025_03} are negotiated through initialize, without the \
+             envelope"
+        );
+    }
+    err
+}
+
 fn mismatch(message: String) -> RpcError {
     RpcError::new(StatusCode::BAD_REQUEST, HEADER_MISMATCH, message)
 }
@@ -139,6 +153,11 @@ pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
             ));
         }
     };
+    // The envelope's own version first: a 2025 one there is not a disagreement of headers but
+    // a version this envelope never carries.
+    if envelope != V2026 {
+        return Err(unsupported_in_envelope(envelope));
+    }
     match header_version {
         None => return Err(mismatch("MCP-Protocol-Version header is required".into())),
         Some(h) if h != envelope => {
@@ -150,9 +169,6 @@ pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
             )));
         }
         Some(_) => {}
-    }
-    if envelope != V2026 {
-        return Err(unsupported(envelope));
     }
     match header(headers, "mcp-method") {
         None => return Err(mismatch("Mcp-Method header is required".into())),
@@ -166,6 +182,14 @@ pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
         "resources/read" => message.params.get("uri").and_then(Value::as_str),
         _ => None,
     };
+    // Mcp-Name on tools/call repeats params.name: without a string name there, the header has
+    // nothing to agree with, which is the same disagreement as naming another tool.
+    if method == "tools/call" && body_name.is_none() {
+        return Err(mismatch(match header(headers, "mcp-name") {
+            Some(_) => "Mcp-Name header is sent but params.name is not a string".into(),
+            None => "tools/call needs params.name (a string) and the Mcp-Name header".into(),
+        }));
+    }
     if let Some(body_name) = body_name {
         match header(headers, "mcp-name") {
             None if method == "tools/call" => {

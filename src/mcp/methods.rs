@@ -1,90 +1,12 @@
-//! The MCP methods of each era, and the result envelope each era expects.
+//! The MCP methods of each era, routed to the file that implements each.
 
 use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use super::dispatch::{Caller, Dispatcher};
-use super::era::{Era, SUPPORTED};
+use super::context::{Context, Outcome, server_info};
+use super::era::SUPPORTED;
 use super::wire::{METHOD_NOT_FOUND, RpcError};
 use super::{completion, instructions, prompts, resources, tools};
-
-/// Everything a method needs.
-pub struct Context<'a> {
-    /// Who calls.
-    pub caller: &'a Caller,
-    /// The era of the request.
-    pub era: &'a Era,
-    /// The in-process /v1.
-    pub dispatcher: &'a Dispatcher,
-    /// `/mcp` or ``: the protected resource named in step-up challenges.
-    pub resource_path: &'static str,
-}
-
-/// How a result is wrapped in the 2026-07-28 era.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// `resultType: "complete"`.
-    Complete,
-    /// Complete, and cacheable: `ttlMs: 0`, `cacheScope: "private"` (discovery, lists, reads).
-    Cacheable,
-    /// `resultType: "input_required"` (never cacheable).
-    InputRequired,
-}
-
-/// A method's result before its era envelope.
-pub struct Outcome {
-    /// The result object.
-    pub result: Map<String, Value>,
-    /// How to wrap it.
-    pub kind: Kind,
-}
-
-impl Outcome {
-    /// A complete result.
-    pub fn complete(result: Value) -> Self {
-        Self { result: into_map(result), kind: Kind::Complete }
-    }
-
-    /// A cacheable complete result.
-    pub fn cacheable(result: Value) -> Self {
-        Self { result: into_map(result), kind: Kind::Cacheable }
-    }
-
-    /// The result as the era wants it.
-    pub fn finish(self, era: &Era) -> Value {
-        let mut result = self.result;
-        if era.is_stateless() {
-            let result_type = if self.kind == Kind::InputRequired { "input_required" } else { "complete" };
-            result.insert("resultType".into(), json!(result_type));
-            if self.kind == Kind::Cacheable {
-                result.insert("ttlMs".into(), json!(0));
-                result.insert("cacheScope".into(), json!("private"));
-            }
-            let meta = result.entry("_meta").or_insert_with(|| json!({}));
-            if let Some(meta) = meta.as_object_mut() {
-                meta.insert("io.modelcontextprotocol/serverInfo".into(), server_info(era));
-            }
-        }
-        Value::Object(result)
-    }
-}
-
-fn into_map(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
-}
-
-/// `serverInfo`: 2025-03-26 has no `title`.
-pub fn server_info(era: &Era) -> Value {
-    let mut info =
-        json!({ "name": "kobana-dunning", "title": "Kobana Dunning", "version": env!("CARGO_PKG_VERSION") });
-    if !era.has_titles() {
-        info.as_object_mut().map(|o| o.remove("title"));
-    }
-    info
-}
 
 /// Runs a method of the request's era.
 pub async fn handle(

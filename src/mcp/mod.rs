@@ -2,8 +2,10 @@
 //! JSON-RPC object per POST, both protocol eras. Every tool, resource, prompt and completion
 //! gets its data through the /v1 handlers in-process (`dispatch`), never from the store.
 
+mod arguments;
 mod completion;
 mod confirm;
+mod context;
 mod dispatch;
 mod era;
 mod fence;
@@ -11,6 +13,7 @@ mod instructions;
 mod methods;
 mod prompts;
 mod resources;
+mod tool_result;
 mod tools;
 mod transport;
 mod wire;

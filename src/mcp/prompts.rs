@@ -7,9 +7,8 @@ use std::sync::LazyLock;
 use handlebars::Handlebars;
 use serde_json::{Map, Value, json};
 
+use super::context::{Context, Outcome, allowed};
 use super::fence::fenced;
-use super::methods::{Context, Outcome};
-use super::tools::allowed;
 use super::wire::RpcError;
 use crate::operations::by_operation_id;
 

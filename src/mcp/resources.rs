@@ -6,8 +6,7 @@ use base64::engine::general_purpose::STANDARD;
 use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use super::methods::{Context, Outcome};
-use super::tools::{allowed, step_up};
+use super::context::{Context, Outcome, allowed, step_up};
 use super::wire::{INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
 use crate::operations::{OPERATIONS, Operation, ResponseKind};
 

@@ -7,6 +7,7 @@ use poem::http::{HeaderMap, Method, StatusCode};
 use poem::{Endpoint, Request, Response};
 use serde_json::{Value, json};
 
+use super::context::Context;
 use super::dispatch::{Caller, Dispatcher};
 use super::era::{self, V2025_06};
 use super::methods;
@@ -190,7 +191,7 @@ impl McpEndpoint {
             return Answer::error(err, readable_id.as_ref(), unknown_era);
         }
         let token = bearer_token(header(req.headers(), "authorization"));
-        let principal = match authenticate(&self.app, token, Audience::Mcp).await {
+        let principal = match authenticate(self.app.as_ref(), token, Audience::Mcp).await {
             Ok(Some(p)) => p,
             Ok(None) => {
                 let challenge =
@@ -235,7 +236,7 @@ impl McpEndpoint {
         };
         let request_id = RequestId::of(req);
         let caller = Caller { app: self.app.clone(), principal, request_id };
-        let ctx = methods::Context {
+        let ctx = Context {
             caller: &caller,
             era: &era,
             dispatcher: &self.dispatcher,

@@ -23,7 +23,7 @@ pub use events::NewEvent;
 pub use idempotency::IdempotencyRecord;
 pub use listing::ListWindow;
 pub use orgs::OrganizationRow;
-pub use tokens::NewToken;
+pub use tokens::{NewToken, TokenRow};
 
 /// Failures of the store.
 #[derive(Debug, thiserror::Error)]

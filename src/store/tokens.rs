@@ -5,7 +5,25 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::{Store, StoreError, StoreResult};
-use crate::auth::Principal;
+
+/// A stored, unrevoked token: the layer above makes a principal of it.
+#[derive(Debug, Clone)]
+pub struct TokenRow {
+    /// Row id.
+    pub id: String,
+    /// Organization.
+    pub organization_id: String,
+    /// Signed-in user, if any.
+    pub user_id: Option<String>,
+    /// OAuth client, if any.
+    pub client_id: Option<String>,
+    /// Scopes.
+    pub scopes: Vec<String>,
+    /// `api`, `mcp` or `all`.
+    pub audience: String,
+    /// Expiry.
+    pub expires_at: OffsetDateTime,
+}
 
 /// A token to store.
 #[derive(Debug, Clone)]
@@ -51,8 +69,8 @@ impl Store {
         Ok(())
     }
 
-    /// The principal of a live (not revoked) token, by hash. Expiry is the caller's check.
-    pub async fn principal_by_token_hash(&self, hash: &str) -> StoreResult<Option<Principal>> {
+    /// A live (not revoked) token, by hash. Expiry is the caller's check.
+    pub async fn token_by_hash(&self, hash: &str) -> StoreResult<Option<TokenRow>> {
         let row = sqlx::query(
             "SELECT id, organization_id, user_id, client_id, scopes, audience, expires_at \
              FROM access_tokens WHERE token_hash = $1 AND revoked_at IS NULL",
@@ -64,8 +82,8 @@ impl Store {
         let expires_at: String = row.try_get("expires_at")?;
         let expires_at = OffsetDateTime::parse(&expires_at, &Rfc3339)
             .map_err(|e| StoreError::Database(sqlx::Error::Decode(Box::new(e))))?;
-        Ok(Some(Principal {
-            token_id: row.try_get("id")?,
+        Ok(Some(TokenRow {
+            id: row.try_get("id")?,
             organization_id: row.try_get("organization_id")?,
             user_id: row.try_get("user_id")?,
             client_id: row.try_get("client_id")?,

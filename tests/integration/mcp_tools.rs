@@ -299,7 +299,8 @@ async fn tampered_retargeted_stale_and_foreign_states_never_run() {
 
 async fn first_token_principal(s: &TestServer, token: &str) -> String {
     let hash = kobana_dunning::auth::hash_token(token);
-    let p = s.app.store.principal_by_token_hash(&hash).await.unwrap().unwrap();
+    let row = s.app.store.token_by_hash(&hash).await.unwrap().unwrap();
+    let p = kobana_dunning::auth::Principal::from(row);
     let (kind, id) = p.actor();
     format!("{kind}:{id}")
 }

@@ -1,8 +1,11 @@
-//! The /v1 error envelope: `{"error": {"code", "message", "details", "request_id"}}`.
+//! The error envelope: `{"error": {"code", "message", "details", "request_id"}}`, the body of
+//! every /v1 error and the text of every MCP tool error, so both surfaces read alike.
 //!
 //! Codes are part of the OpenAPI contract (DESIGN.md section 7). Internal failures keep their
-//! cause for the log and show the caller only a request id.
+//! cause for the log and show the caller only a request id. It lives below `api` and `auth`
+//! (both answer with it) and above `store` and `limits` (whose failures it wraps).
 
+use poem::Response;
 use poem::http::StatusCode;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -90,6 +93,19 @@ pub enum ApiError {
     /// 503: the server is overloaded or draining.
     #[error("the server is busy; retry shortly")]
     Unavailable,
+    /// MCP only: a destructive tool needs a confirmation this client cannot collect. Its own
+    /// code beside the /v1 ones so that both surfaces write errors with this one envelope.
+    #[error("{message}")]
+    ConfirmationRequired {
+        /// Why, and what would let the client confirm.
+        message: String,
+    },
+    /// MCP only: the user declined a confirmation; nothing ran.
+    #[error("The user did not confirm {tool}; nothing was changed.")]
+    ConfirmationDeclined {
+        /// The tool that did not run.
+        tool: &'static str,
+    },
     /// 500: a failure that is not the caller's.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -131,6 +147,8 @@ impl ApiError {
             Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             Self::RateLimited(_) => "RATE_LIMITED",
             Self::Unavailable => "UNAVAILABLE",
+            Self::ConfirmationRequired { .. } => "CONFIRMATION_REQUIRED",
+            Self::ConfirmationDeclined { .. } => "CONFIRMATION_DECLINED",
             Self::Internal(_) => "INTERNAL",
         }
     }
@@ -148,6 +166,9 @@ impl ApiError {
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            // Never an HTTP answer (tool results travel in a 200); the nearest statuses.
+            Self::ConfirmationRequired { .. } => StatusCode::PRECONDITION_REQUIRED,
+            Self::ConfirmationDeclined { .. } => StatusCode::CONFLICT,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -162,6 +183,9 @@ impl ApiError {
             Self::InvalidState { status, allowed, .. } => json!({ "status": status, "allowed": allowed }),
             Self::PreconditionFailed { current } => json!({ "etag": current }),
             Self::RateLimited(limited) => json!({ "retry_after": limited.retry_after }),
+            Self::ConfirmationRequired { .. } => {
+                json!({ "required_capability": { "elicitation": { "form": {} } } })
+            }
             _ => json!({}),
         }
     }
@@ -193,3 +217,15 @@ impl ApiError {
 
 /// The result of an operation.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// The error envelope as an HTTP response (internal causes go to the log, not the caller).
+pub fn error_response(err: &ApiError, request_id: &str) -> Response {
+    if let ApiError::Internal(cause) = err {
+        tracing::error!(request_id, error = %cause, "internal error");
+    }
+    let mut builder = Response::builder().status(err.status()).content_type("application/json");
+    for (name, value) in err.headers() {
+        builder = builder.header(name, value);
+    }
+    builder.body(err.body(request_id).to_string())
+}
