@@ -134,8 +134,9 @@ impl Op {
             "title": self.title,
             "description": self.description,
             "inputSchema": input_schema,
+            // No `annotations.title`: it would repeat `title` in every descriptor. Eras without
+            // a top-level title get it there instead (src/mcp/tools.rs).
             "annotations": {
-                "title": self.title,
                 "readOnlyHint": self.effect == "read",
                 "destructiveHint": self.effect == "destructive",
                 "idempotentHint": self.idempotent,
