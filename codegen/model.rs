@@ -41,6 +41,22 @@ pub const KNOWN_SCOPES: &[&str] = &[
     "dunning.exports",
 ];
 
+/// Arguments the server instructions explain once for every tool, so their descriptions are
+/// left out of tool descriptors (see `Op::descriptor`). An operation that gives one of these
+/// names another meaning must use another name. mcp_wire's instruction test checks that the
+/// instructions mention every argument whose description the descriptor drops.
+const CONVENTIONAL_ARGUMENTS: &[&str] = &[
+    "id",
+    "page",
+    "per_page",
+    "sort_by",
+    "sort_order",
+    "idempotency_key",
+    "external_id",
+    "tags",
+    "metadata",
+];
+
 pub struct Api {
     pub version: String,
     pub ops: Vec<Op>,
@@ -164,13 +180,28 @@ impl Op {
 
     /// The MCP tool descriptor: deterministic, caller-independent.
     pub fn descriptor(&self) -> Value {
+        // The catalogue budget (DESIGN.md section 3): arguments whose meaning is a convention
+        // shared by every tool are explained once, in the server instructions
+        // (src/mcp/instructions.rs), so the descriptor drops their spec description. The
+        // validator's schema and the REST documentation keep it.
+        let mut input_schema = self.input_schema.clone();
+        if let Some(properties) = input_schema.get_mut("properties").and_then(Value::as_object_mut) {
+            for (name, property) in properties.iter_mut() {
+                if CONVENTIONAL_ARGUMENTS.contains(&name.as_str())
+                    && let Some(property) = property.as_object_mut()
+                {
+                    property.shift_remove("description");
+                }
+            }
+        }
         json!({
             "name": self.tool_name,
             "title": self.title,
             "description": self.description,
-            "inputSchema": self.input_schema,
+            "inputSchema": input_schema,
+            // No `annotations.title`: it would repeat `title` in every descriptor. Eras without
+            // a top-level title get it there instead (src/mcp/tools.rs).
             "annotations": {
-                "title": self.title,
                 "readOnlyHint": self.effect == Effect::Read,
                 "destructiveHint": self.effect == Effect::Destructive,
                 "idempotentHint": self.idempotent,

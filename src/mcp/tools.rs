@@ -34,8 +34,11 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
         .filter(|(op, _)| allowed(ctx, op))
         .map(|(_, descriptor)| {
             let mut descriptor = descriptor.clone();
-            if !ctx.era.has_titles() {
-                descriptor.as_object_mut().map(|d| d.remove("title"));
+            // 2025-03-26 has no top-level title: it goes where that revision shows one.
+            if !ctx.era.has_titles()
+                && let Some(title) = descriptor.as_object_mut().and_then(|d| d.remove("title"))
+            {
+                descriptor["annotations"]["title"] = title;
             }
             descriptor
         })

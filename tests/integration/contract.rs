@@ -42,6 +42,37 @@ fn the_committed_catalogue_is_the_generated_one() {
     }
 }
 
+/// The catalogue budget (DESIGN.md section 3): every conversation carries the whole tool list, so
+/// the all-scopes catalogue, as compact JSON, averages at most 1,150 bytes per tool. A tool says
+/// what a model needs to choose and call it, once; conventions every tool shares (money, dates,
+/// pagination, idempotency keys) are in the server instructions, not in each argument.
+#[test]
+fn the_catalogue_stays_within_its_budget() {
+    const BUDGET_PER_TOOL: usize = 1_150;
+    let tools = tools();
+    let mut sizes: Vec<(usize, &str)> = tools
+        .iter()
+        .map(|tool| {
+            let compact = serde_json::to_string(tool).expect("a tool serializes");
+            (compact.len(), tool["name"].as_str().expect("name"))
+        })
+        .collect();
+    let total: usize = sizes.iter().map(|(size, _)| size).sum();
+    let average = total as f64 / sizes.len() as f64;
+    sizes.sort_by(|a, b| b.cmp(a));
+    let biggest: Vec<String> =
+        sizes.iter().take(5).map(|(size, name)| format!("{name} {size} bytes")).collect();
+    assert!(
+        total <= BUDGET_PER_TOOL * sizes.len(),
+        "the tool catalogue averages {average:.0} bytes of compact JSON per tool ({total} bytes, {} tools), \
+         over the budget of {BUDGET_PER_TOOL}. The biggest: {}. Shorten the descriptions in openapi/v1.yaml: \
+         say what a model needs to choose and call the tool, once, and leave shared conventions to the \
+         server instructions (src/mcp/instructions.rs).",
+        sizes.len(),
+        biggest.join(", ")
+    );
+}
+
 #[test]
 fn the_catalogue_follows_the_tool_rules() {
     let tools = tools();

@@ -1,4 +1,3 @@
-/// Country; only Brazil.
 #[derive(
     Debug,
     Clone,
@@ -40,7 +39,6 @@ impl std::fmt::Display for AddressCountry {
         f.write_str(self.as_str())
     }
 }
-/// State, as its two-letter UF code.
 #[derive(
     Debug,
     Clone,
@@ -840,30 +838,25 @@ impl std::fmt::Display for SortOrder {
         f.write_str(self.as_str())
     }
 }
-/// A Brazilian postal address. Required for letters, credit-bureau reports and protests.
+/// A Brazilian postal address, needed for letters, credit-bureau reports and protests.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Address {
-    /// CEP, 8 digits; input also accepts 99999-999, stored and returned as 8 digits.
+    /// CEP.
     pub zipcode: String,
-    /// Street name (logradouro).
     pub street: String,
-    /// Street number, as written ("1000", "s/n").
+    /// As written ("1000", "s/n").
     pub number: String,
-    /// Apartment, suite, block, etc.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub complement: Option<Option<String>>,
-    /// Neighbourhood (bairro).
+    /// Bairro.
     pub neighborhood: String,
-    /// City (município).
     pub city: String,
-    /// State, as its two-letter UF code.
     pub state: AddressState,
-    /// Country; only Brazil.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<AddressCountry>,
 }
@@ -933,7 +926,7 @@ pub struct Charge {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargeCancel {
-    /// Why the charge is canceled; returned as cancellation_reason.
+    /// Returned as cancellation_reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
@@ -944,28 +937,24 @@ pub struct ChargeCancel {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargeCreate {
-    /// The debtor who owes it (dbt_…); must be an active debtor of the organization.
     pub debtor_id: String,
-    /// Amount charged, greater than 0 and at most 99999999.99. BRL, at most 2 decimals.
     pub amount: crate::domain::money::Hundredths,
-    /// Due date. A date already past creates the charge overdue (for importing old debts); otherwise it becomes overdue the day after this date.
     pub due_date: crate::domain::dates::Day,
-    /// Issue date; default today (organization time zone). Must not be after due_date.
+    /// Default today; not after due_date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue_date: Option<crate::domain::dates::Day>,
-    /// What the charge is for, as shown to the debtor.
+    /// Shown to the debtor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The charge's id in your own system (invoice number, contract…).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
-    /// How the debtor is expected to pay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<PaymentMethod>,
-    /// Late-payment fine (multa) in percent of the amount, at most 2 decimals; at most 2 for a natural-person (CPF) debtor (Código de Defesa do Consumidor, art. 52 §1).
+    /// Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fine_percentage: Option<crate::domain::money::Hundredths>,
-    /// Late-payment interest (juros de mora) in percent a month, at most 2 decimals.
+    /// Juros de mora, % a month.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interest_monthly_percentage: Option<crate::domain::money::Hundredths>,
     /// Free labels, at most 20.
@@ -994,13 +983,13 @@ pub struct ChargeList {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargeSettle {
-    /// Amount received; default the whole balance. Less than the balance records a partial payment; more is a VALIDATION_ERROR. BRL, at most 2 decimals.
+    /// Default the whole balance; less records a partial payment, more is a VALIDATION_ERROR.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid_amount: Option<crate::domain::money::Hundredths>,
-    /// When the payment was received; default now, never in the future.
+    /// Default now; not in the future.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid_at: Option<crate::domain::dates::Timestamp>,
-    /// How it was paid; default the charge's payment_method.
+    /// Default the charge's payment_method.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<PaymentMethod>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
@@ -1011,17 +1000,17 @@ pub struct ChargeSettle {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargeUpdate {
-    /// What the charge is for; null clears it.
+    /// Shown to the debtor.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub description: Option<Option<String>>,
-    /// New amount, greater than paid_amount and at most 99999999.99. BRL, at most 2 decimals.
+    /// More than paid_amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<crate::domain::money::Hundredths>,
-    /// New due date, not before issue_date. The status follows it: pending while it has not passed, overdue after.
+    /// Not before issue_date; the status follows it (overdue once past).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<crate::domain::dates::Day>,
     /// The charge's id in your own system; null clears it.
@@ -1047,7 +1036,7 @@ pub struct ChargeUpdate {
 pub struct ChargesCancelInput {
     /// Path parameter.
     pub id: String,
-    /// Why the charge is canceled; returned as cancellation_reason.
+    /// Returned as cancellation_reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -1055,28 +1044,28 @@ pub struct ChargesCancelInput {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargesCreateInput {
-    /// The debtor who owes it (dbt_…); must be an active debtor of the organization.
+    /// Body field.
     pub debtor_id: String,
-    /// Amount charged, greater than 0 and at most 99999999.99. BRL, at most 2 decimals.
+    /// Body field.
     pub amount: crate::domain::money::Hundredths,
-    /// Due date. A date already past creates the charge overdue (for importing old debts); otherwise it becomes overdue the day after this date.
+    /// Body field.
     pub due_date: crate::domain::dates::Day,
-    /// Issue date; default today (organization time zone). Must not be after due_date.
+    /// Default today; not after due_date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue_date: Option<crate::domain::dates::Day>,
-    /// What the charge is for, as shown to the debtor.
+    /// Shown to the debtor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The charge's id in your own system (invoice number, contract…).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
-    /// How the debtor is expected to pay.
+    /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<PaymentMethod>,
-    /// Late-payment fine (multa) in percent of the amount, at most 2 decimals; at most 2 for a natural-person (CPF) debtor (Código de Defesa do Consumidor, art. 52 §1).
+    /// Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fine_percentage: Option<crate::domain::money::Hundredths>,
-    /// Late-payment interest (juros de mora) in percent a month, at most 2 decimals.
+    /// Juros de mora, % a month.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interest_monthly_percentage: Option<crate::domain::money::Hundredths>,
     /// Free labels, at most 20.
@@ -1140,13 +1129,13 @@ pub struct ChargesListInput {
 pub struct ChargesSettleInput {
     /// Path parameter.
     pub id: String,
-    /// Amount received; default the whole balance. Less than the balance records a partial payment; more is a VALIDATION_ERROR. BRL, at most 2 decimals.
+    /// Default the whole balance; less records a partial payment, more is a VALIDATION_ERROR.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid_amount: Option<crate::domain::money::Hundredths>,
-    /// When the payment was received; default now, never in the future.
+    /// Default now; not in the future.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid_at: Option<crate::domain::dates::Timestamp>,
-    /// How it was paid; default the charge's payment_method.
+    /// Default the charge's payment_method.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<PaymentMethod>,
 }
@@ -1156,17 +1145,17 @@ pub struct ChargesSettleInput {
 pub struct ChargesUpdateInput {
     /// Path parameter.
     pub id: String,
-    /// What the charge is for; null clears it.
+    /// Shown to the debtor.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub description: Option<Option<String>>,
-    /// New amount, greater than paid_amount and at most 99999999.99. BRL, at most 2 decimals.
+    /// More than paid_amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<crate::domain::money::Hundredths>,
-    /// New due date, not before issue_date. The status follows it: pending while it has not passed, overdue after.
+    /// Not before issue_date; the status follows it (overdue once past).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<crate::domain::dates::Day>,
     /// The charge's id in your own system; null clears it.
@@ -1232,7 +1221,7 @@ pub struct Debtor {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DebtorArchive {
-    /// Why the debtor is archived; recorded in the audit event.
+    /// Recorded in the audit event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
@@ -1243,25 +1232,22 @@ pub struct DebtorArchive {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DebtorCreate {
-    /// Full name or company name (razão social).
+    /// Full name, or razão social for a company.
     pub name: String,
-    /// CPF (11 digits) or CNPJ (14 characters; the alphanumeric CNPJ is accepted), with or without punctuation; check digits are verified. Decides person_type.
+    /// CPF or CNPJ (alphanumeric accepted), punctuation optional; check digits are verified.
     pub document: String,
     /// The debtor's id in your own system.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
-    /// E-mail for notifications.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// Phone in E.164, e.g. +551133334444 (landline) or a mobile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    /// Mobile phone in E.164, e.g. +5511912345678; needed for SMS and WhatsApp.
+    /// Needed for SMS and WhatsApp.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mobile: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
-    /// Date of birth (natural persons).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birth_date: Option<crate::domain::dates::Day>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1305,7 +1291,7 @@ pub struct DebtorSummary {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DebtorUpdate {
-    /// Full name or company name (razão social).
+    /// Full name, or razão social for a company.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The debtor's id in your own system; null clears it.
@@ -1315,35 +1301,32 @@ pub struct DebtorUpdate {
         deserialize_with = "crate::types::present"
     )]
     pub external_id: Option<Option<String>>,
-    /// E-mail for notifications; null clears it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub email: Option<Option<String>>,
-    /// Phone in E.164, e.g. +551133334444; null clears it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub phone: Option<Option<String>>,
-    /// Mobile phone in E.164, e.g. +5511912345678; null clears it.
+    /// Needed for SMS and WhatsApp.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub mobile: Option<Option<String>>,
-    /// The whole new address (it replaces the current one); null clears it.
+    /// Replaces the whole address.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub address: Option<Option<Address>>,
-    /// Date of birth; null clears it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1371,7 +1354,7 @@ pub struct DebtorUpdate {
 pub struct DebtorsArchiveInput {
     /// Path parameter.
     pub id: String,
-    /// Why the debtor is archived; recorded in the audit event.
+    /// Recorded in the audit event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -1379,26 +1362,26 @@ pub struct DebtorsArchiveInput {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DebtorsCreateInput {
-    /// Full name or company name (razão social).
+    /// Full name, or razão social for a company.
     pub name: String,
-    /// CPF (11 digits) or CNPJ (14 characters; the alphanumeric CNPJ is accepted), with or without punctuation; check digits are verified. Decides person_type.
+    /// CPF or CNPJ (alphanumeric accepted), punctuation optional; check digits are verified.
     pub document: String,
     /// The debtor's id in your own system.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
-    /// E-mail for notifications.
+    /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    /// Phone in E.164, e.g. +551133334444 (landline) or a mobile.
+    /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    /// Mobile phone in E.164, e.g. +5511912345678; needed for SMS and WhatsApp.
+    /// Needed for SMS and WhatsApp.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mobile: Option<String>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
-    /// Date of birth (natural persons).
+    /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birth_date: Option<crate::domain::dates::Day>,
     /// Body field.
@@ -1466,7 +1449,7 @@ pub struct DebtorsListInput {
 pub struct DebtorsUpdateInput {
     /// Path parameter.
     pub id: String,
-    /// Full name or company name (razão social).
+    /// Full name, or razão social for a company.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The debtor's id in your own system; null clears it.
@@ -1476,35 +1459,35 @@ pub struct DebtorsUpdateInput {
         deserialize_with = "crate::types::present"
     )]
     pub external_id: Option<Option<String>>,
-    /// E-mail for notifications; null clears it.
+    /// Body field.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub email: Option<Option<String>>,
-    /// Phone in E.164, e.g. +551133334444; null clears it.
+    /// Body field.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub phone: Option<Option<String>>,
-    /// Mobile phone in E.164, e.g. +5511912345678; null clears it.
+    /// Needed for SMS and WhatsApp.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub mobile: Option<Option<String>>,
-    /// The whole new address (it replaces the current one); null clears it.
+    /// Replaces the whole address.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub address: Option<Option<Address>>,
-    /// Date of birth; null clears it.
+    /// Body field.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -1597,17 +1580,14 @@ pub struct MeUser {
     /// The user's name, when known.
     pub name: Option<String>,
 }
-/// Channels the debtor asked not to be contacted on; no notification is sent on a channel set to true. Always complete in responses; on input, channels not sent keep their value (false on create).
+/// Channels the debtor asked not to be contacted on (true). Complete in responses; on input, channels not sent keep their value.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OptOut {
-    /// No e-mail notifications.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<bool>,
-    /// No SMS notifications.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sms: Option<bool>,
-    /// No WhatsApp notifications.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub whatsapp: Option<bool>,
 }
