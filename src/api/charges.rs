@@ -1,7 +1,7 @@
 //! /v1/charges: what a debtor owes, and its life from pending to paid or canceled.
 
 use serde_json::json;
-use time::{Date, OffsetDateTime};
+use time::Date;
 
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, change_event, event, to_json};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
@@ -11,11 +11,6 @@ use crate::types::{self as wire, ChargeCurrency, ChargeEnvelope, ChargeList};
 
 /// The handlers of the `charges` tag.
 pub struct Charges;
-
-/// Today in the organization's time zone.
-pub(crate) fn today(now: OffsetDateTime) -> Date {
-    crate::domain::dates::organization_today(now)
-}
 
 /// The public view of a charge on `today`.
 pub(crate) fn charge_view(c: &Charge, today: Date) -> wire::Charge {

@@ -7,20 +7,14 @@ use super::context::{Context, Outcome, allowed};
 use super::prompts::{PROMPTS, available};
 use super::resources::resolve;
 use super::wire::RpcError;
-use crate::operations::{OPERATIONS, by_operation_id};
+use crate::operations::{OPERATIONS, Operation, by_operation_id};
 
 /// At most this many values per answer (the spec's limit).
 const MAX_VALUES: usize = 100;
 
-/// Which list completes an argument: debtors or charges.
-fn list_for(argument: &str, context: &str) -> Option<&'static str> {
-    match argument {
-        "debtor_id" => Some("debtors_list"),
-        "charge_id" => Some("charges_list"),
-        "id" if context.contains("/debtors/") => Some("debtors_list"),
-        "id" if context.contains("/charges/") => Some("charges_list"),
-        _ => None,
-    }
+/// The list operation whose ids complete an operation's argument (`x-mcp.complete` of the spec).
+fn completing_list(op: &Operation, argument: &str) -> Option<&'static Operation> {
+    op.complete.iter().find(|(name, _)| *name == argument).and_then(|(_, list)| by_operation_id(list))
 }
 
 /// `completion/complete`
@@ -30,31 +24,32 @@ pub async fn complete(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<
         params.get("argument").ok_or_else(|| RpcError::invalid_params("params.argument is required"))?;
     let name = argument.get("name").and_then(Value::as_str).unwrap_or_default();
     let value = argument.get("value").and_then(Value::as_str).unwrap_or_default();
-    let context = match reference.get("type").and_then(Value::as_str) {
+    let list = match reference.get("type").and_then(Value::as_str) {
         Some("ref/prompt") => {
             let prompt_name = reference.get("name").and_then(Value::as_str).unwrap_or_default();
             let prompt = PROMPTS
                 .iter()
                 .find(|p| p.name == prompt_name && available(ctx, p))
                 .ok_or_else(|| RpcError::invalid_params(format!("Unknown prompt: {prompt_name}")))?;
-            if !prompt.arguments.iter().any(|a| a.name == name) {
-                return Err(RpcError::invalid_params(format!("Prompt {prompt_name} has no argument {name}")));
-            }
-            String::new()
+            let argument = prompt.arguments.iter().find(|a| a.name == name).ok_or_else(|| {
+                RpcError::invalid_params(format!("Prompt {prompt_name} has no argument {name}"))
+            })?;
+            argument.passed_to.and_then(|(op, parameter)| completing_list(op, parameter))
         }
         Some("ref/resource") => {
             let uri = reference.get("uri").and_then(Value::as_str).unwrap_or_default();
-            let known = OPERATIONS.iter().any(|op| op.resource_uri == Some(uri)) || resolve(uri).is_some();
-            if !known {
-                return Err(RpcError::invalid_params(format!("Unknown resource template: {uri}")));
-            }
-            uri.to_string()
+            let op = OPERATIONS
+                .iter()
+                .find(|op| op.resource_uri == Some(uri))
+                .or_else(|| resolve(uri).map(|(op, _)| op))
+                .ok_or_else(|| RpcError::invalid_params(format!("Unknown resource template: {uri}")))?;
+            completing_list(op, name)
         }
         _ => return Err(RpcError::invalid_params("params.ref.type must be ref/prompt or ref/resource")),
     };
     let mut values: Vec<Value> = Vec::new();
     let mut total = 0;
-    if let Some(op) = list_for(name, &context).and_then(by_operation_id).filter(|op| allowed(ctx, op)) {
+    if let Some(op) = list.filter(|op| allowed(ctx, op)) {
         let mut query = Map::new();
         query.insert("per_page".into(), json!(MAX_VALUES));
         if !value.trim().is_empty() {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::context::{Context, Outcome, allowed};
 use super::fence::fenced;
 use super::wire::RpcError;
-use crate::operations::by_operation_id;
+use crate::operations::{Operation, ops};
 
 /// One prompt argument.
 pub struct Argument {
@@ -20,6 +20,8 @@ pub struct Argument {
     pub description: &'static str,
     /// Whether it must be given.
     pub required: bool,
+    /// The operation argument it is passed to: its `x-mcp.complete` completes this one too.
+    pub passed_to: Option<(&'static Operation, &'static str)>,
 }
 
 /// One prompt.
@@ -32,8 +34,8 @@ pub struct Prompt {
     pub description: &'static str,
     /// Its arguments.
     pub arguments: &'static [Argument],
-    /// The operations it reads (it exists only where they do).
-    pub reads: &'static [&'static str],
+    /// The operations it reads (it is listed only where the caller may run them).
+    pub reads: &'static [&'static Operation],
     /// The handlebars template of its message; `data` is the fenced data.
     template: &'static str,
 }
@@ -45,7 +47,7 @@ pub static PROMPTS: &[Prompt] = &[
         title: "Daily collection briefing",
         description: "Today's overdue charges and those due in the next 7 days, for a prioritised plan.",
         arguments: &[],
-        reads: &["me", "charges_list"],
+        reads: &[ops::ME, ops::CHARGES_LIST],
         template: "Prepare today's collection briefing for the organization below. Summarise the overdue \
 charges (largest balances and oldest first), list the charges due in the next 7 days, and propose \
 a prioritised plan of actions. Ask before any destructive or outbound action.\n\n{{{data}}}",
@@ -55,9 +57,12 @@ a prioritised plan of actions. Ask before any destructive or outbound action.\n\
         title: "Review a debtor",
         description: "A debtor's situation: contact data, open and overdue amounts and charges, with next steps.",
         arguments: &[Argument {
-            name: "debtor_id", description: "The debtor's id (dbt_…).", required: true
+            name: "debtor_id",
+            description: "The debtor's id (dbt_…).",
+            required: true,
+            passed_to: Some((ops::DEBTORS_GET, "id")),
         }],
-        reads: &["debtors_get", "charges_list"],
+        reads: &[ops::DEBTORS_GET, ops::CHARGES_LIST],
         template: "Review the situation of the debtor below: how much is open and overdue, since when, \
 whether the contact data allows reaching them, and what the next collection step should be. Ask \
 before any destructive or outbound action.\n\n{{{data}}}",
@@ -67,9 +72,12 @@ before any destructive or outbound action.\n\n{{{data}}}",
         title: "Follow up a charge",
         description: "One charge and its debtor, with a suggested follow-up (reminder, negotiation, settlement).",
         arguments: &[Argument {
-            name: "charge_id", description: "The charge's id (chg_…).", required: true
+            name: "charge_id",
+            description: "The charge's id (chg_…).",
+            required: true,
+            passed_to: Some((ops::CHARGES_GET, "id")),
         }],
-        reads: &["charges_get", "debtors_get"],
+        reads: &[ops::CHARGES_GET, ops::DEBTORS_GET],
         template: "Suggest how to follow up the charge below: where it stands, what the debtor owes \
 in total, and the most appropriate next step (a reminder, a negotiation, a settlement). Ask before \
 any destructive or outbound action.\n\n{{{data}}}",
@@ -88,7 +96,7 @@ static TEMPLATES: LazyLock<Handlebars<'static>> = LazyLock::new(|| {
 
 /// Whether the caller sees a prompt.
 pub fn available(ctx: &Context<'_>, prompt: &Prompt) -> bool {
-    prompt.reads.iter().all(|id| by_operation_id(id).is_some_and(|op| allowed(ctx, op)))
+    prompt.reads.iter().all(|op| allowed(ctx, op))
 }
 
 /// `prompts/list`
@@ -115,12 +123,10 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
 /// Calls a read operation in-process; its `data` (or the whole body for lists).
 async fn read(
     ctx: &Context<'_>,
-    op_id: &str,
+    op: &'static Operation,
     path: &[(&'static str, String)],
     query: Value,
 ) -> Result<Value, RpcError> {
-    let op = by_operation_id(op_id)
-        .ok_or_else(|| RpcError::invalid_params(format!("{op_id} is not available")))?;
     let query = query.as_object().cloned().unwrap_or_default();
     let answer = ctx.dispatcher.call(ctx.caller, op, path, &query, None).await;
     let body = answer.json().unwrap_or(Value::Null);
@@ -173,17 +179,17 @@ pub async fn get(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outco
     let arg = |n: &str| args.get(n).and_then(Value::as_str).unwrap_or_default().to_string();
     let data = match prompt.name {
         "dunning_daily_briefing" => {
-            let today = crate::api::charges::today(time::OffsetDateTime::now_utc());
+            let today = crate::domain::dates::organization_today(time::OffsetDateTime::now_utc());
             let week = crate::domain::dates::format_date(today + time::Duration::days(7));
-            let me = read(ctx, "me", &[], json!({})).await?;
+            let me = read(ctx, ops::ME, &[], json!({})).await?;
             let overdue = read(
                 ctx,
-                "charges_list",
+                ops::CHARGES_LIST,
                 &[],
                 json!({ "status": "overdue", "sort_by": "due_date", "sort_order": "asc", "per_page": 50 }),
             )
             .await?;
-            let upcoming = read(ctx, "charges_list", &[], json!({ "status": "pending", "due_date_to": week, "sort_by": "due_date", "sort_order": "asc", "per_page": 50 })).await?;
+            let upcoming = read(ctx, ops::CHARGES_LIST, &[], json!({ "status": "pending", "due_date_to": week, "sort_by": "due_date", "sort_order": "asc", "per_page": 50 })).await?;
             fenced(
                 "kobana-dunning",
                 &json!({ "organization": me["data"]["organization"], "overdue": overdue, "due_in_7_days": upcoming }),
@@ -191,10 +197,10 @@ pub async fn get(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outco
         }
         "dunning_debtor_review" => {
             let id = arg("debtor_id");
-            let debtor = read(ctx, "debtors_get", &[("id", id.clone())], json!({})).await?;
+            let debtor = read(ctx, ops::DEBTORS_GET, &[("id", id.clone())], json!({})).await?;
             let charges = read(
                 ctx,
-                "charges_list",
+                ops::CHARGES_LIST,
                 &[],
                 json!({ "debtor_id": id, "sort_by": "due_date", "sort_order": "asc", "per_page": 100 }),
             )
@@ -202,9 +208,9 @@ pub async fn get(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outco
             fenced("kobana-dunning", &json!({ "debtor": debtor["data"], "charges": charges }))
         }
         "dunning_charge_followup" => {
-            let charge = read(ctx, "charges_get", &[("id", arg("charge_id"))], json!({})).await?;
+            let charge = read(ctx, ops::CHARGES_GET, &[("id", arg("charge_id"))], json!({})).await?;
             let debtor_id = charge["data"]["debtor_id"].as_str().unwrap_or_default().to_string();
-            let debtor = read(ctx, "debtors_get", &[("id", debtor_id)], json!({})).await?;
+            let debtor = read(ctx, ops::DEBTORS_GET, &[("id", debtor_id)], json!({})).await?;
             fenced("kobana-dunning", &json!({ "charge": charge["data"], "debtor": debtor["data"] }))
         }
         other => return Err(RpcError::invalid_params(format!("Unknown prompt: {other}"))),
