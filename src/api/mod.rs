@@ -13,9 +13,8 @@ pub mod handlers {
     include!(concat!(env!("OUT_DIR"), "/handlers.rs"));
 }
 
-pub mod charges;
-pub mod debtors;
-pub mod me;
+// `pub mod <tag>;` for every tag of the spec, each at `src/api/<tag>.rs`.
+include!(concat!(env!("OUT_DIR"), "/tags.rs"));
 
 pub use call::{Answer, Call, ListArgs, NoContent, Pager, Rendered, Reply, etag};
 pub use endpoint::endpoint;
