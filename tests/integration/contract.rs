@@ -224,6 +224,9 @@ fn check_fixture(name: &str, spec: Option<String>, edits: &[(&str, &str, &str)])
     // The copy is its own package: no benches or tests to resolve.
     let manifest = std::fs::read_to_string(copy.join("Cargo.toml")).expect("manifest");
     let manifest = manifest.split("\n[[bench]]").next().unwrap_or(&manifest).to_string();
+    // Its own package name, so that its build script output (OUT_DIR) is its own too: cargo
+    // names that directory after the package, not after where the package lives.
+    let manifest = manifest.replacen("name = \"kobana-dunning\"", &format!("name = \"fixture-{name}\""), 1);
     std::fs::write(copy.join("Cargo.toml"), manifest).expect("write manifest");
     if let Some(spec) = spec {
         std::fs::write(copy.join("openapi/v1.yaml"), spec).expect("fixture spec");
