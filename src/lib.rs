@@ -14,6 +14,7 @@ pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod housekeeping;
+pub mod http;
 pub mod limits;
 pub mod mcp;
 pub mod metrics;

@@ -2,15 +2,14 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
-use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, web::Data};
 
 use crate::api::{self, ApiError, error_response};
 use crate::app::{App, MAX_BODY_BYTES, RequestId};
 use crate::auth::{Audience, BearerAuth, protected_resource_routes};
 use crate::domain::ids::new_id;
+use crate::http::{self, ConnectionLimits};
 use crate::mcp::{self, McpEndpoint};
 
 /// The whole HTTP application for a state.
@@ -61,19 +60,23 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     let path = req.uri().path().to_string();
     let method = req.method().clone();
     let started = std::time::Instant::now();
-    let is_v1 = path.starts_with("/v1");
     // Beyond the requests in flight it can serve, or while draining, the server sheds load
     // before doing any work (liveness and metrics probes excepted). The permit lives until
     // the answer.
-    let probe = matches!(path.as_str(), "/healthz" | "/metrics");
+    let probe = matches!(path.as_str(), "/healthz" | "/readyz" | "/metrics");
     let permit = if probe { None } else { app.load.admit() };
     let shed = !probe && permit.is_none();
-    let mut response = if shed && (path == "/mcp" || path == "/") {
+    let is_mcp = path == "/mcp" || path == "/";
+    let too_large = declared.is_some_and(|n| n > MAX_BODY_BYTES);
+    let mut response = if shed && is_mcp {
         mcp::unavailable()
     } else if shed {
         error_response(&ApiError::Unavailable, &request_id)
-    // The MCP endpoint answers an oversized body itself, as a JSON-RPC error.
-    } else if is_v1 && declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+    // A body declared over the cap is refused before a byte of it is read (the gate passes such
+    // bodies through unbuffered for exactly this).
+    } else if too_large && is_mcp {
+        mcp::payload_too_large()
+    } else if too_large {
         error_response(&ApiError::PayloadTooLarge, &request_id)
     } else {
         match ep.call(req).await {
@@ -119,16 +122,13 @@ fn healthz() -> &'static str {
     "ok"
 }
 
+/// Ready while not draining and the database answers; 503 otherwise (a load balancer then
+/// stops sending new requests here).
 #[handler]
-async fn readyz(app: Data<&Arc<App>>) -> poem::Result<&'static str> {
-    if app.load.is_draining() {
-        return Err(poem::Error::from_status(poem::http::StatusCode::SERVICE_UNAVAILABLE));
-    }
-    app.store
-        .organization("")
-        .await
-        .map(|_| "ready")
-        .map_err(|_| poem::Error::from_status(poem::http::StatusCode::SERVICE_UNAVAILABLE))
+async fn readyz(app: Data<&Arc<App>>) -> poem::Response {
+    let ready = !app.load.is_draining() && app.store.organization("").await.is_ok();
+    let status = if ready { poem::http::StatusCode::OK } else { poem::http::StatusCode::SERVICE_UNAVAILABLE };
+    poem::Response::builder().status(status).body(if ready { "ready" } else { "not ready" })
 }
 
 /// A server listening on a socket.
@@ -142,36 +142,37 @@ pub struct Running {
 /// A bound socket, not serving yet (its address is known before the state is built, so the
 /// default public URL can name the real port of `--bind 127.0.0.1:0`).
 pub struct Bound {
-    acceptor: TcpAcceptor,
+    listener: tokio::net::TcpListener,
     /// The address it listens on.
     pub addr: SocketAddr,
 }
 
 /// Binds `bind`.
 pub async fn bind(bind: &str) -> std::io::Result<Bound> {
-    let acceptor = TcpListener::bind(bind.to_string()).into_acceptor().await?;
-    let addr = acceptor
-        .local_addr()
-        .first()
-        .and_then(|a| a.as_socket_addr().copied())
-        .ok_or_else(|| std::io::Error::other("the listener has no socket address"))?;
-    Ok(Bound { acceptor, addr })
+    let listener = tokio::net::TcpListener::bind(bind).await?;
+    let addr = listener.local_addr()?;
+    Ok(Bound { listener, addr })
 }
 
 impl Bound {
-    /// Serves until `shutdown` resolves (then drains for up to 10 seconds).
+    /// Serves with the default connection limits until `shutdown` resolves (then drains).
     pub fn serve(
         self,
         app: Arc<App>,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Running {
+        self.serve_with(app, ConnectionLimits::default(), shutdown)
+    }
+
+    /// Serves with `limits` until `shutdown` resolves (then drains for `limits.drain`).
+    pub fn serve_with(
+        self,
+        app: Arc<App>,
+        limits: ConnectionLimits,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Running {
         let endpoint = application(app);
-        let acceptor = self.acceptor;
-        let handle = tokio::spawn(async move {
-            poem::Server::new_with_acceptor(acceptor)
-                .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
-                .await
-        });
+        let handle = tokio::spawn(http::serve(self.listener, endpoint, limits, shutdown));
         Running { addr: self.addr, handle }
     }
 }

@@ -46,6 +46,16 @@ pub fn unavailable() -> Response {
         .body(err.body(None).to_string())
 }
 
+/// The MCP answer to a body declared over the cap, sent before a byte of it is read.
+pub fn payload_too_large() -> Response {
+    let err = RpcError::new(StatusCode::PAYLOAD_TOO_LARGE, INVALID_REQUEST, "Request body too large");
+    Response::builder()
+        .status(err.status)
+        .header("MCP-Protocol-Version", V2025_06)
+        .content_type("application/json")
+        .body(err.body(None).to_string())
+}
+
 /// A finished answer before it becomes HTTP.
 struct Answer {
     status: StatusCode,

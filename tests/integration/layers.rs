@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["api"],
     &["app"],
     &["auth"],
-    &["error", "request"],
+    &["http", "error", "request"],
     &["store", "limits", "metrics"],
     &["domain", "types", "operations"],
 ];
