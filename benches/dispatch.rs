@@ -37,7 +37,12 @@ fn fixture() -> &'static Fixture {
             let bound = server::bind("127.0.0.1:0").await.unwrap();
             let base = format!("http://{}", bound.addr);
             let key = ServerKey::load(&store, None).await.unwrap();
-            let limits = Limits { per_minute: u32::MAX, burst: u32::MAX, max_in_flight: 4096 };
+            let limits = Limits {
+                per_minute: u32::MAX,
+                burst: u32::MAX,
+                max_in_flight: 4096,
+                anonymous_per_minute: u32::MAX,
+            };
             let app = Arc::new(App::with_limits(store, &base, key, limits));
             bound.serve(app.clone(), std::future::pending());
             let org = admin::create_organization(&app.store, "Bench", "sandbox", None, false).await.unwrap();

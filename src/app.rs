@@ -21,6 +21,8 @@ pub struct App {
     pub key: ServerKey,
     /// Requests a minute per token, shared by REST and MCP.
     pub rate: RateLimiter,
+    /// Requests a minute per client address without a valid token.
+    pub anonymous_rate: RateLimiter,
     /// Requests in flight and draining.
     pub load: Load,
     /// Request counters for `/metrics`.
@@ -42,7 +44,8 @@ impl App {
             origin,
             other_origins: Vec::new(),
             key,
-            rate: RateLimiter::new(limits),
+            rate: RateLimiter::new(limits.per_minute, limits.burst),
+            anonymous_rate: RateLimiter::new(limits.anonymous_per_minute, limits.anonymous_per_minute),
             load: Load::new(limits.max_in_flight),
             metrics: Metrics::default(),
         }
@@ -89,6 +92,10 @@ impl AuthState for App {
 
     fn rate(&self) -> &RateLimiter {
         &self.rate
+    }
+
+    fn anonymous_rate(&self) -> &RateLimiter {
+        &self.anonymous_rate
     }
 
     fn public_url(&self) -> &str {

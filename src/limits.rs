@@ -18,11 +18,13 @@ pub struct Limits {
     pub burst: u32,
     /// Requests served at once; more are refused with 503.
     pub max_in_flight: usize,
+    /// Requests a minute per client address without a valid token (also the burst).
+    pub anonymous_per_minute: u32,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { per_minute: 600, burst: 60, max_in_flight: 1024 }
+        Self { per_minute: 600, burst: 60, max_in_flight: 1024, anonymous_per_minute: 60 }
     }
 }
 
@@ -54,9 +56,11 @@ struct Bucket {
     at: Instant,
 }
 
-/// Token buckets by token id (per process: replicas each count their own share).
+/// Token buckets by key: a token id, or a client address (per process: replicas each count
+/// their own share).
 pub struct RateLimiter {
-    limits: Limits,
+    per_minute: u32,
+    burst: u32,
     buckets: Mutex<HashMap<String, Bucket>>,
 }
 
@@ -64,19 +68,28 @@ pub struct RateLimiter {
 const PRUNE_ABOVE: usize = 10_000;
 
 impl RateLimiter {
-    /// A limiter.
-    pub fn new(limits: Limits) -> Self {
-        Self { limits, buckets: Mutex::new(HashMap::new()) }
+    /// A limiter of `per_minute` requests a minute per key, `burst` at once.
+    pub fn new(per_minute: u32, burst: u32) -> Self {
+        Self { per_minute, burst, buckets: Mutex::new(HashMap::new()) }
     }
 
     fn rate_per_second(&self) -> f64 {
-        f64::from(self.limits.per_minute.max(1)) / 60.0
+        f64::from(self.per_minute.max(1)) / 60.0
+    }
+
+    /// Whether `key`'s bucket is empty now (nothing is counted).
+    pub fn is_exhausted(&self, key: &str) -> bool {
+        let now = Instant::now();
+        let buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        buckets
+            .get(key)
+            .is_some_and(|b| b.tokens + now.duration_since(b.at).as_secs_f64() * self.rate_per_second() < 1.0)
     }
 
     /// Counts one request of `key`, or says when to come back.
     pub fn check(&self, key: &str) -> Result<(), Limited> {
         let now = Instant::now();
-        let burst = f64::from(self.limits.burst.max(1));
+        let burst = f64::from(self.burst.max(1));
         let rate = self.rate_per_second();
         let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if buckets.len() > PRUNE_ABOVE {
@@ -91,7 +104,7 @@ impl RateLimiter {
         }
         Err(Limited {
             retry_after: ((1.0 - bucket.tokens) / rate).ceil().max(1.0) as u64,
-            limit: self.limits.per_minute,
+            limit: self.per_minute,
             reset: ((burst - bucket.tokens) / rate).ceil() as u64,
         })
     }
@@ -134,7 +147,7 @@ mod tests {
 
     #[test]
     fn a_bucket_allows_its_burst_then_refuses_with_a_retry_time() {
-        let limiter = RateLimiter::new(Limits { per_minute: 1, burst: 3, max_in_flight: 1 });
+        let limiter = RateLimiter::new(1, 3);
         for _ in 0..3 {
             assert!(limiter.check("a").is_ok());
         }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use kobana_dunning::auth::ServerKey;
+use kobana_dunning::http::ConnectionLimits;
 use kobana_dunning::limits::Limits;
 use kobana_dunning::{admin, app::App, demo, housekeeping, operations, server, store::Store};
 use time::Duration;
@@ -73,6 +74,21 @@ struct ServeArgs {
     /// Requests served at once; more are answered 503 with Retry-After.
     #[arg(long, env = "KOBANA_DUNNING_MAX_IN_FLIGHT", default_value_t = 1024)]
     max_in_flight: usize,
+    /// Requests a minute (and burst) per client address without a valid token.
+    #[arg(long, env = "KOBANA_DUNNING_ANONYMOUS_RATE_LIMIT", default_value_t = 60)]
+    anonymous_rate_limit: u32,
+    /// Connections open at once; past it, new connections are closed on accept.
+    #[arg(long, env = "KOBANA_DUNNING_MAX_CONNECTIONS", default_value_t = 4096)]
+    max_connections: usize,
+    /// Seconds a request's head may take to arrive (408 past it).
+    #[arg(long, env = "KOBANA_DUNNING_HEADER_READ_TIMEOUT", default_value_t = 10)]
+    header_read_timeout: u64,
+    /// Seconds a request's body may take to arrive after its head (408 past it).
+    #[arg(long, env = "KOBANA_DUNNING_BODY_READ_TIMEOUT", default_value_t = 10)]
+    body_read_timeout: u64,
+    /// Seconds a keep-alive connection may stay idle between requests.
+    #[arg(long, env = "KOBANA_DUNNING_IDLE_TIMEOUT", default_value_t = 60)]
+    idle_timeout: u64,
     /// Log format.
     #[arg(long, env = "KOBANA_DUNNING_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -211,7 +227,13 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         per_minute: args.rate_limit,
         burst: args.rate_limit_burst,
         max_in_flight: args.max_in_flight,
+        anonymous_per_minute: args.anonymous_rate_limit,
     };
+    let mut connections =
+        ConnectionLimits { max_connections: args.max_connections, ..ConnectionLimits::default() };
+    connections.gate.header_timeout = std::time::Duration::from_secs(args.header_read_timeout);
+    connections.gate.body_timeout = std::time::Duration::from_secs(args.body_read_timeout);
+    connections.gate.idle_timeout = std::time::Duration::from_secs(args.idle_timeout);
     let app = Arc::new(
         App::with_limits(store, &public_url, key, limits).with_other_origins(args.allowed_origins.clone()),
     );
@@ -222,7 +244,7 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         draining.load.drain();
         tracing::info!("draining");
     };
-    let running = bound.serve(app.clone(), shutdown);
+    let running = bound.serve_with(app.clone(), connections, shutdown);
     housekeeping::spawn(app.clone());
     let mut out = std::io::stdout().lock();
     if let Some(token) = demo_token {

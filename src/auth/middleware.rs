@@ -1,13 +1,16 @@
 //! Bearer authentication in front of a protected resource: no or bad token is a 401 with the
 //! RFC 9728 challenge; a good one puts the `Principal` in the request.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
 use time::OffsetDateTime;
 
+use super::tokens::looks_like_token;
 use super::{AuthState, Principal, hash_token};
 use crate::error::{ApiError, error_response};
+use crate::limits::Limited;
 use crate::request::RequestId;
 
 /// Which token audiences a resource accepts (RFC 8707).
@@ -60,38 +63,68 @@ impl<E: Endpoint, S: AuthState> Endpoint for BearerAuthEndpoint<E, S> {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
-        let token = bearer_token(req.headers().get("authorization").and_then(|v| v.to_str().ok()))
-            .map(str::to_string);
-        let sent = req.headers().contains_key("authorization");
-        match self.authenticate(token.as_deref()).await {
-            Ok(Some(principal)) => {
-                // The rate limit counts authenticated requests, per token.
-                if let Err(limited) = self.state.rate().check(&principal.token_id) {
-                    let request_id = RequestId::of(&req);
-                    return Ok(error_response(&ApiError::RateLimited(limited), &request_id));
-                }
+        let header = req.headers().get("authorization").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let client = client_address(&req);
+        let err = match admit(self.state.as_ref(), header.as_deref(), self.audience, client).await {
+            Ok(principal) => {
                 req.set_data(principal);
-                Ok(self.inner.call(req).await?.into_response())
+                return Ok(self.inner.call(req).await?.into_response());
             }
-            Ok(None) => {
-                let request_id = RequestId::of(&req);
-                let err = ApiError::Unauthorized {
-                    challenge: super::challenge(self.state.public_url(), self.resource_path, sent),
-                };
-                Ok(error_response(&err, &request_id))
-            }
-            Err(err) => {
-                let request_id = RequestId::of(&req);
-                Ok(error_response(&err, &request_id))
-            }
-        }
+            Err(Refused::Unauthorized) => ApiError::Unauthorized {
+                challenge: super::challenge(self.state.public_url(), self.resource_path, header.is_some()),
+            },
+            Err(Refused::RateLimited(limited)) => ApiError::RateLimited(limited),
+            Err(Refused::Failed(err)) => err,
+        };
+        Ok(error_response(&err, &RequestId::of(&req)))
     }
 }
 
-impl<E, S: AuthState> BearerAuthEndpoint<E, S> {
-    async fn authenticate(&self, token: Option<&str>) -> Result<Option<Principal>, ApiError> {
-        authenticate(self.state.as_ref(), token, self.audience).await
+/// The address of the client (the TCP peer: a proxy in front should be the one limited, or
+/// the deployment sets the limit so that the proxy's share suffices).
+pub fn client_address(req: &Request) -> Option<IpAddr> {
+    req.remote_addr().as_socket_addr().map(std::net::SocketAddr::ip)
+}
+
+/// Why a request was not admitted.
+#[derive(Debug)]
+pub enum Refused {
+    /// No valid token for this resource: 401 with the challenge.
+    Unauthorized,
+    /// The token's limit, or the client address's limit for requests without a valid token.
+    RateLimited(Limited),
+    /// The token could not be checked.
+    Failed(ApiError),
+}
+
+/// Authenticates a request and counts it against its rate limit: per token when the token is
+/// valid, per client address when it is not, so requests without a valid token are limited too
+/// and, once an address has spent its share, cost no database lookup.
+pub async fn admit<S: AuthState + ?Sized>(
+    state: &S,
+    authorization: Option<&str>,
+    audience: Audience,
+    client: Option<IpAddr>,
+) -> Result<Principal, Refused> {
+    let address = client.map(|ip| ip.to_string());
+    if let Some(address) = address.as_deref().filter(|a| state.anonymous_rate().is_exhausted(a)) {
+        // This address has spent its share on bad requests: not even a lookup until it refills.
+        state.anonymous_rate().check(address).map_err(Refused::RateLimited)?;
     }
+    if let Some(token) = bearer_token(authorization).filter(|t| looks_like_token(t)) {
+        match authenticate(state, Some(token), audience).await {
+            Ok(Some(principal)) => {
+                state.rate().check(&principal.token_id).map_err(Refused::RateLimited)?;
+                return Ok(principal);
+            }
+            Ok(None) => {}
+            Err(err) => return Err(Refused::Failed(err)),
+        }
+    }
+    if let Some(address) = address {
+        state.anonymous_rate().check(&address).map_err(Refused::RateLimited)?;
+    }
+    Err(Refused::Unauthorized)
 }
 
 /// The bearer token of an `Authorization` header value, if it is one.

@@ -8,7 +8,7 @@ mod state;
 mod tokens;
 
 pub use metadata::protected_resource_routes;
-pub use middleware::{Audience, BearerAuth, authenticate, bearer_token};
+pub use middleware::{Audience, BearerAuth, Refused, admit, authenticate, bearer_token, client_address};
 pub use nonces::{consume_nonce, nonce_consumed};
 pub use sealing::{KeyError, ServerKey};
 pub use state::{AuthState, challenge, resource_metadata_url, step_up_challenge};

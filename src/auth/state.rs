@@ -11,6 +11,8 @@ pub trait AuthState: Send + Sync + 'static {
     fn store(&self) -> &Store;
     /// Requests a minute per token.
     fn rate(&self) -> &RateLimiter;
+    /// Requests a minute per client address without a valid token.
+    fn anonymous_rate(&self) -> &RateLimiter;
     /// The URL clients reach this server at (no trailing slash).
     fn public_url(&self) -> &str;
 }

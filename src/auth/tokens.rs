@@ -17,6 +17,14 @@ pub fn mint_token() -> Result<(String, String), getrandom::Error> {
     Ok((token, hash))
 }
 
+/// Whether a text has the shape of a token this server mints: the prefix and 32 bytes of
+/// base64url. Anything else is refused without a database lookup.
+pub fn looks_like_token(text: &str) -> bool {
+    text.strip_prefix(TOKEN_PREFIX).is_some_and(|rest| {
+        rest.len() == 43 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    })
+}
+
 /// The stored form of a token.
 pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))

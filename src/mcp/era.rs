@@ -153,11 +153,9 @@ pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
             ));
         }
     };
-    // The envelope's own version first: a 2025 one there is not a disagreement of headers but
-    // a version this envelope never carries.
-    if envelope != V2026 {
-        return Err(unsupported_in_envelope(envelope));
-    }
+    // The header must repeat the envelope (the conformance suite checks that an unknown
+    // envelope version under a 2026-07-28 header is a disagreement, -32020); once they agree, a
+    // version this envelope never carries (a 2025 one, or an unknown one) is -32022.
     match header_version {
         None => return Err(mismatch("MCP-Protocol-Version header is required".into())),
         Some(h) if h != envelope => {
@@ -169,6 +167,9 @@ pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
             )));
         }
         Some(_) => {}
+    }
+    if envelope != V2026 {
+        return Err(unsupported_in_envelope(envelope));
     }
     match header(headers, "mcp-method") {
         None => return Err(mismatch("Mcp-Method header is required".into())),

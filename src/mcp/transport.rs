@@ -13,7 +13,7 @@ use super::era::{self, V2025_06};
 use super::methods;
 use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR, result_body};
 use crate::app::{App, MAX_BODY_BYTES, RequestId};
-use crate::auth::{Audience, authenticate, bearer_token};
+use crate::auth::{Audience, Refused, admit, client_address};
 
 /// Request headers a browser client may send (CORS).
 const ALLOWED_HEADERS: &str =
@@ -200,10 +200,12 @@ impl McpEndpoint {
             );
             return Answer::error(err, readable_id.as_ref(), unknown_era);
         }
-        let token = bearer_token(header(req.headers(), "authorization"));
-        let principal = match authenticate(self.app.as_ref(), token, Audience::Mcp).await {
-            Ok(Some(p)) => p,
-            Ok(None) => {
+        let authorization = header(req.headers(), "authorization");
+        let principal = match admit(self.app.as_ref(), authorization, Audience::Mcp, client_address(req))
+            .await
+        {
+            Ok(p) => p,
+            Err(Refused::Unauthorized) => {
                 let challenge =
                     self.app.challenge(self.resource_path, header(req.headers(), "authorization").is_some());
                 let err = RpcError::new(
@@ -214,7 +216,14 @@ impl McpEndpoint {
                 .with_header("WWW-Authenticate", challenge);
                 return Answer::error(err, readable_id.as_ref(), unknown_era);
             }
-            Err(e) => {
+            Err(Refused::RateLimited(limited)) => {
+                let mut err =
+                    RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
+                        .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
+                err.headers = limited.headers();
+                return Answer::error(err, readable_id.as_ref(), unknown_era);
+            }
+            Err(Refused::Failed(e)) => {
                 tracing::error!(error = %e, "authentication failed");
                 let err = RpcError::new(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -224,12 +233,6 @@ impl McpEndpoint {
                 return Answer::error(err, readable_id.as_ref(), unknown_era);
             }
         };
-        if let Err(limited) = self.app.rate.check(&principal.token_id) {
-            let mut err = RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
-                .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
-            err.headers = limited.headers();
-            return Answer::error(err, readable_id.as_ref(), unknown_era);
-        }
         let message = match Message::parse(&value) {
             Ok(m) => m,
             Err(err) => return Answer::error(err, readable_id.as_ref(), unknown_era),

@@ -6,6 +6,7 @@ use std::sync::{Arc, LazyLock};
 
 use kobana_dunning::admin;
 use kobana_dunning::app::App;
+use kobana_dunning::http::ConnectionLimits;
 use kobana_dunning::limits::Limits;
 use kobana_dunning::operations::{self, CONTRACT_JSON};
 use kobana_dunning::server;
@@ -64,7 +65,13 @@ impl Resp {
 impl TestServer {
     pub async fn start() -> Self {
         // Tests send bursts far above the production defaults; the limits have their own tests.
-        Self::start_with(Limits { per_minute: 1_000_000, burst: 1_000_000, max_in_flight: 1024 }).await
+        Self::start_with(Limits {
+            per_minute: 1_000_000,
+            burst: 1_000_000,
+            max_in_flight: 1024,
+            anonymous_per_minute: 1_000_000,
+        })
+        .await
     }
 
     /// A server with the given limits.
@@ -74,6 +81,15 @@ impl TestServer {
 
     /// A server with limits and `--allowed-origin`s.
     pub async fn start_custom(limits: Limits, other_origins: Vec<String>) -> Self {
+        Self::start_full(limits, other_origins, ConnectionLimits::default()).await
+    }
+
+    /// A server with limits, `--allowed-origin`s and connection limits.
+    pub async fn start_full(
+        limits: Limits,
+        other_origins: Vec<String>,
+        connections: ConnectionLimits,
+    ) -> Self {
         let db_path = std::env::temp_dir().join(format!("kd-test-{}.db", uuid::Uuid::now_v7().simple()));
         let store = Store::open(&format!("sqlite://{}", db_path.display())).await.expect("store opens");
         // Bound first: the public URL names the port the system picked.
@@ -82,7 +98,7 @@ impl TestServer {
         let key = kobana_dunning::auth::ServerKey::load(&store, None).await.expect("server key");
         let app = Arc::new(App::with_limits(store, &base, key, limits).with_other_origins(other_origins));
         let (stop, stopped) = oneshot::channel::<()>();
-        bound.serve(app.clone(), async move {
+        bound.serve_with(app.clone(), connections, async move {
             let _ = stopped.await;
         });
         Self { base, app, client: reqwest::Client::new(), db_path, _stop: stop }

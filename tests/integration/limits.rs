@@ -8,7 +8,9 @@ use crate::common::TestServer;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rate_limit_is_per_token_and_shared_by_rest_and_mcp() {
     // One request a minute refills the bucket: however slow the machine, the burst is all there is.
-    let s = TestServer::start_with(Limits { per_minute: 1, burst: 3, max_in_flight: 64 }).await;
+    let s =
+        TestServer::start_with(Limits { per_minute: 1, burst: 3, max_in_flight: 64, ..Limits::default() })
+            .await;
     let org = s.org("Org").await;
     let token = s.token(&org, "dunning.read").await;
     let other = s.token(&org, "dunning.read").await;
@@ -39,7 +41,9 @@ async fn the_rate_limit_is_per_token_and_shared_by_rest_and_mcp() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn beyond_the_requests_in_flight_and_while_draining_the_answer_is_503() {
-    let s = TestServer::start_with(Limits { per_minute: 600, burst: 60, max_in_flight: 0 }).await;
+    let s =
+        TestServer::start_with(Limits { per_minute: 600, burst: 60, max_in_flight: 0, ..Limits::default() })
+            .await;
     let (_, token) = s.tenant("Org").await;
     let r = s.read(&token, "me", "").await;
     assert_eq!((r.status, r.code()), (503, "UNAVAILABLE"));

@@ -16,5 +16,6 @@ mod mcp_content;
 mod mcp_edges;
 mod mcp_tools;
 mod mcp_wire;
+mod network;
 mod observability;
 mod robustness;

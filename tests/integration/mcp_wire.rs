@@ -518,7 +518,12 @@ async fn a_malformed_message_without_a_token_is_a_401() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn allowed_origins_are_the_servers_other_names() {
-    let limits = kobana_dunning::limits::Limits { per_minute: 600, burst: 60, max_in_flight: 64 };
+    let limits = kobana_dunning::limits::Limits {
+        per_minute: 600,
+        burst: 60,
+        max_in_flight: 64,
+        ..kobana_dunning::limits::Limits::default()
+    };
     let s = TestServer::start_custom(limits, vec!["https://cobranca.example.com.br/".into()]).await;
     let (_, token) = s.tenant("Org").await;
     let ping = json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" });

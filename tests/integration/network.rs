@@ -1,0 +1,300 @@
+//! A hostile network (issue 7): slow and idle peers, too many connections, broken and
+//! oversized requests, and requests without a valid token. Each test starts the real server and
+//! speaks raw HTTP/1.1 to it over TCP.
+
+use std::time::{Duration, Instant};
+
+use kobana_dunning::http::ConnectionLimits;
+use kobana_dunning::limits::Limits;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::common::{TestServer, send};
+
+/// Connection limits with short deadlines, so the tests wait seconds, not minutes.
+fn quick(header: u64, body: u64, idle: u64, max_connections: usize) -> ConnectionLimits {
+    let mut limits = ConnectionLimits { max_connections, ..ConnectionLimits::default() };
+    limits.gate.header_timeout = Duration::from_secs(header);
+    limits.gate.body_timeout = Duration::from_secs(body);
+    limits.gate.idle_timeout = Duration::from_secs(idle);
+    limits
+}
+
+fn generous() -> Limits {
+    Limits { per_minute: 1_000_000, burst: 1_000_000, max_in_flight: 4, anonymous_per_minute: 1_000_000 }
+}
+
+async fn connect(server: &TestServer) -> TcpStream {
+    TcpStream::connect(server.base.trim_start_matches("http://")).await.expect("connect")
+}
+
+/// An answer read off a socket: status, lower-cased head and body.
+struct Raw {
+    status: u16,
+    head: String,
+    body: Value,
+}
+
+impl Raw {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().find_map(|l| l.strip_prefix(&format!("{name}:"))).map(str::trim)
+    }
+}
+
+/// Reads one answer (or `None` if the server closed the socket without one) within `wait`.
+async fn read_answer(stream: &mut TcpStream, wait: Duration) -> Option<Raw> {
+    let mut raw = Vec::new();
+    let read = async {
+        let mut buf = [0u8; 8192];
+        loop {
+            let n = stream.read(&mut buf).await.unwrap_or(0);
+            if n == 0 {
+                return;
+            }
+            raw.extend_from_slice(&buf[..n]);
+            if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                    .unwrap_or(0);
+                if raw.len() >= end + 4 + length {
+                    return;
+                }
+            }
+        }
+    };
+    tokio::time::timeout(wait, read).await.expect("the server answers or closes in time");
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status line");
+    let body = serde_json::from_slice(&raw[end + 4..]).unwrap_or(Value::Null);
+    Some(Raw { status, head, body })
+}
+
+/// Whether the server closed the socket (a read gives end of file) within `wait`.
+async fn closed_within(stream: &mut TcpStream, wait: Duration) -> bool {
+    let mut buf = [0u8; 1024];
+    matches!(tokio::time::timeout(wait, stream.read(&mut buf)).await, Ok(Ok(0)) | Ok(Err(_)))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_cost_a_connection_never_a_request_slot() {
+    // Four request slots, and twice as many slow bodies and slow heads as slots.
+    let server = TestServer::start_full(generous(), Vec::new(), quick(2, 2, 30, 1024)).await;
+    let (_, token) = server.tenant("Org").await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut slow = Vec::new();
+    for i in 0..16 {
+        let mut stream = connect(&server).await;
+        let bytes = if i % 2 == 0 {
+            format!(
+                "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+            )
+        } else {
+            format!("GET /v1/me HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bea")
+        };
+        stream.write_all(bytes.as_bytes()).await.expect("write");
+        slow.push(stream);
+    }
+    // A well-behaved client is served, promptly, all the while.
+    for _ in 0..20 {
+        let started = Instant::now();
+        let r = server.read(&token, "me", "").await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(started.elapsed() < Duration::from_secs(1), "answered in {:?}", started.elapsed());
+    }
+    let r = send(server.raw(reqwest::Method::GET, "/readyz")).await;
+    assert_eq!(r.status, 200, "ready while slow clients wait");
+    // Past their deadlines the slow ones get 408, with the headers every answer carries.
+    for stream in &mut slow {
+        let r = read_answer(stream, Duration::from_secs(10)).await.expect("a 408");
+        assert_eq!(r.status, 408);
+        assert_eq!(r.body["error"]["code"], "BAD_REQUEST");
+        assert_eq!(r.header("cache-control"), Some("no-store"));
+        assert!(r.header("x-request-id").is_some_and(|id| id.starts_with("req_")));
+        assert!(closed_within(stream, Duration::from_secs(2)).await, "then the connection ends");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_are_closed_after_the_idle_timeout() {
+    let server = TestServer::start_full(generous(), Vec::new(), quick(1, 5, 1, 1024)).await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut kept = connect(&server).await;
+    let request = format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    kept.write_all(request.as_bytes()).await.expect("write");
+    let r = read_answer(&mut kept, Duration::from_secs(5)).await.expect("an answer");
+    assert_eq!(r.status, 200);
+    // Kept alive within the idle timeout...
+    kept.write_all(request.as_bytes()).await.expect("write");
+    assert_eq!(read_answer(&mut kept, Duration::from_secs(5)).await.expect("an answer").status, 200);
+    // ...and closed once idle past it.
+    let idle = Instant::now();
+    assert!(closed_within(&mut kept, Duration::from_secs(5)).await, "an idle connection is closed");
+    assert!(
+        idle.elapsed() >= Duration::from_millis(900),
+        "not before the idle timeout: {:?}",
+        idle.elapsed()
+    );
+    // A connection that never sends a byte ends at the header deadline, quietly.
+    let mut silent = connect(&server).await;
+    assert!(closed_within(&mut silent, Duration::from_secs(5)).await, "a silent connection is closed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_connection_limit_holds() {
+    let server = TestServer::start_full(generous(), Vec::new(), quick(30, 30, 30, 3)).await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(connect(&server).await);
+    }
+    // Let the server accept them before the fourth comes.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut refused = connect(&server).await;
+    let _ = refused.write_all(format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes()).await;
+    assert!(closed_within(&mut refused, Duration::from_secs(2)).await, "past the cap a connection is closed");
+    // A slot freed is a slot for the next connection.
+    drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut next = connect(&server).await;
+    next.write_all(format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes()).await.expect("write");
+    let r = read_answer(&mut next, Duration::from_secs(5)).await.expect("an answer");
+    assert_eq!(r.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_content_length_is_refused_at_once() {
+    let server = TestServer::start_full(generous(), Vec::new(), quick(10, 30, 30, 1024)).await;
+    let (_, token) = server.tenant("Org").await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    for path in ["/mcp", "/"] {
+        let mut stream = connect(&server).await;
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+             Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).await.expect("write");
+        let started = Instant::now();
+        let r = read_answer(&mut stream, Duration::from_secs(5)).await.expect("an answer");
+        assert!(started.elapsed() < Duration::from_secs(2), "at once: {:?}", started.elapsed());
+        assert_eq!(r.status, 413, "{path}");
+        assert_eq!(r.body["error"]["code"], -32600);
+        assert_eq!(r.body["error"]["message"], "Request body too large");
+        assert_eq!(r.header("cache-control"), Some("no-store"));
+        assert!(r.header("x-request-id").is_some());
+        assert!(r.header("mcp-protocol-version").is_some());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_requests_get_answers_with_the_usual_headers() {
+    let server = TestServer::start().await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let long_line = format!("GET /v1/{} HTTP/1.1\r\nHost: {addr}\r\n\r\n", "a".repeat(9 * 1024));
+    let big_head =
+        format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\nX-Big: {}\r\n\r\n", "b".repeat(40 * 1024));
+    let cases: [(&str, Vec<u8>, u16); 6] = [
+        ("an over-long request line", long_line.into_bytes(), 414),
+        ("over-large headers", big_head.into_bytes(), 431),
+        ("no HTTP at all", b"HELLO THERE\r\n\r\n".to_vec(), 400),
+        ("an HTTP/2 preface (h2c)", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec(), 505),
+        (
+            "two framings at once",
+            format!(
+                "POST /v1/debtors HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 4\r\n\
+                 Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+            )
+            .into_bytes(),
+            400,
+        ),
+        (
+            "a bad Content-Length",
+            format!("POST /v1/debtors HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 4x\r\n\r\n").into_bytes(),
+            400,
+        ),
+    ];
+    for (what, bytes, status) in cases {
+        let mut stream = connect(&server).await;
+        stream.write_all(&bytes).await.expect("write");
+        let r = read_answer(&mut stream, Duration::from_secs(5))
+            .await
+            .unwrap_or_else(|| panic!("{what}: an answer"));
+        assert_eq!(r.status, status, "{what}");
+        assert_eq!(r.body["error"]["code"], "BAD_REQUEST", "{what}");
+        assert_eq!(r.header("cache-control"), Some("no-store"), "{what}");
+        assert!(r.header("x-request-id").is_some(), "{what}");
+        assert_eq!(r.header("connection"), Some("close"), "{what}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chunked_and_continued_bodies_are_read_whole() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let body = json!({ "name": "Maria Souza", "document": "52998224725" }).to_string();
+    // Chunked, in two chunks sent apart.
+    let mut stream = connect(&server).await;
+    let head = format!(
+        "POST /v1/debtors HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    let (first, second) = body.split_at(10);
+    stream.write_all(head.as_bytes()).await.expect("write");
+    stream.write_all(format!("{:x}\r\n{first}\r\n", first.len()).as_bytes()).await.expect("write");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    stream.write_all(format!("{:x}\r\n{second}\r\n0\r\n\r\n", second.len()).as_bytes()).await.expect("write");
+    let r = read_answer(&mut stream, Duration::from_secs(5)).await.expect("an answer");
+    assert_eq!(r.status, 201, "{}", r.body);
+    // Expect: 100-continue gets its interim answer before the body is sent.
+    let mut stream = connect(&server).await;
+    let other = json!({ "name": "Ana Lima", "document": "11222333000181" }).to_string();
+    let head = format!(
+        "POST /v1/debtors HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n",
+        other.len()
+    );
+    stream.write_all(head.as_bytes()).await.expect("write");
+    let interim = read_answer(&mut stream, Duration::from_secs(2)).await.expect("100 Continue");
+    assert_eq!(interim.status, 100);
+    stream.write_all(other.as_bytes()).await.expect("write");
+    let r = read_answer(&mut stream, Duration::from_secs(5)).await.expect("an answer");
+    assert_eq!(r.status, 201, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_without_a_valid_token_are_limited_per_address() {
+    let limits = Limits { anonymous_per_minute: 5, ..generous() };
+    let server = TestServer::start_full(limits, Vec::new(), ConnectionLimits::default()).await;
+    let (_, token) = server.tenant("Org").await;
+    for bad in ["", "Bearer nonsense", "Bearer kd_at_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"] {
+        let mut req = server.raw(reqwest::Method::GET, "/v1/me");
+        if !bad.is_empty() {
+            req = req.header("authorization", bad);
+        }
+        assert_eq!(send(req).await.status, 401, "{bad}");
+    }
+    // An MCP request without a token counts from the same address's share.
+    let mcp = json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" });
+    let r = send(server.raw(reqwest::Method::POST, "/mcp").json(&mcp)).await;
+    assert_eq!(r.status, 401);
+    assert_eq!(send(server.raw(reqwest::Method::GET, "/v1/me")).await.status, 401);
+    // The share is spent: 429 with a time to come back, on both surfaces.
+    let r = send(server.raw(reqwest::Method::GET, "/v1/me")).await;
+    assert_eq!((r.status, r.code()), (429, "RATE_LIMITED"));
+    assert!(r.header("retry-after").is_some());
+    let r = send(server.raw(reqwest::Method::POST, "/mcp").json(&mcp)).await;
+    assert_eq!((r.status, r.rpc_code()), (429, -32000));
+    // Health and the well-known metadata take no token and are never limited.
+    assert_eq!(send(server.raw(reqwest::Method::GET, "/healthz")).await.status, 200);
+    assert_eq!(send(server.raw(reqwest::Method::GET, "/readyz")).await.status, 200);
+    let r = send(server.raw(reqwest::Method::GET, "/.well-known/oauth-protected-resource/mcp")).await;
+    assert_eq!(r.status, 200);
+    // Once an address is spent, even a valid token waits: its requests cost no lookup until then.
+    let r = server.read(&token, "me", "").await;
+    assert_eq!(r.status, 429);
+}
