@@ -7,6 +7,7 @@
 //! when the spec marks it `x-multiline: true` (descriptions, reasons), as [`MultilineText`], so
 //! a request carrying them is a `VALIDATION_ERROR` naming the field.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Deref;
 
@@ -141,6 +142,16 @@ text_type!(
     MultilineText,
     true
 );
+
+/// Checked texts as the plain strings the domain keeps.
+pub fn strings<T: Into<String>>(texts: Vec<T>) -> Vec<String> {
+    texts.into_iter().map(Into::into).collect()
+}
+
+/// A checked string map as the plain map the domain keeps.
+pub fn string_map<K: Into<String>, V: Into<String>>(map: BTreeMap<K, V>) -> BTreeMap<String, String> {
+    map.into_iter().map(|(k, v)| (k.into(), v.into())).collect()
+}
 
 #[cfg(test)]
 mod tests {
