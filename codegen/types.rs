@@ -89,8 +89,12 @@ impl Types {
                 Source::Body => "Body field.",
             };
             // A malformed id in the path must stay NOT_FOUND, so path parameters stay `String`.
-            let text = field.source != Source::Path;
-            fields.push(self.field(root, &field.name, &field.schema, field.required, &context, doc, text)?);
+            let text = (field.source != Source::Path).then(|| text_ty(&field.schema)).flatten();
+            let base = match text {
+                Some(ty) => ty,
+                None => self.ty(root, &field.schema, &context)?,
+            };
+            fields.push(field_data(&field.name, &field.schema, base, field.required, doc));
         }
         let doc =
             doc_text(&format!("The input of `{}`: path, query and body fields, flat.", op.operation_id));
@@ -107,28 +111,9 @@ impl Types {
         required: bool,
         context: &str,
         fallback_doc: &str,
-        text: bool,
     ) -> Result<Value> {
-        let base = match text.then(|| text_ty(schema)).flatten() {
-            Some(ty) => ty,
-            None => self.ty(root, schema, context)?,
-        };
-        let nullable = is_nullable(schema);
-        let (ty, mode) = match (required, nullable) {
-            (true, false) => (base, "required"),
-            (true, true) => (format!("Option<{base}>"), "nullable"),
-            (false, false) => (format!("Option<{base}>"), "optional"),
-            (false, true) => (format!("Option<Option<{base}>>"), "patch"),
-        };
-        let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(fallback_doc));
-        Ok(json!({
-            "name": name,
-            "ident": ident(name),
-            "ty": ty,
-            "doc": doc,
-            "optional": mode == "optional",
-            "patch": mode == "patch",
-        }))
+        let base = self.ty(root, schema, context)?;
+        Ok(field_data(name, schema, base, required, fallback_doc))
     }
 
     fn ty(&mut self, root: &Value, schema: &Value, context: &str) -> Result<String> {
@@ -186,7 +171,7 @@ impl Types {
         for (field, prop) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
             let context = format!("{name}{}", pascal(field));
             let required = required.contains(&field.as_str());
-            fields.push(self.field(root, field, prop, required, &context, "", false)?);
+            fields.push(self.field(root, field, prop, required, &context, "")?);
         }
         let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(""));
         let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
@@ -222,6 +207,26 @@ impl Types {
         self.enums.insert(name.to_string(), json!({ "name": name, "doc": doc, "variants": variants }));
         Ok(name.to_string())
     }
+}
+
+/// A field's template data, from its Rust type before `Option` wrapping.
+fn field_data(name: &str, schema: &Value, base: String, required: bool, fallback_doc: &str) -> Value {
+    let nullable = is_nullable(schema);
+    let (ty, mode) = match (required, nullable) {
+        (true, false) => (base, "required"),
+        (true, true) => (format!("Option<{base}>"), "nullable"),
+        (false, false) => (format!("Option<{base}>"), "optional"),
+        (false, true) => (format!("Option<Option<{base}>>"), "patch"),
+    };
+    let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(fallback_doc));
+    json!({
+        "name": name,
+        "ident": ident(name),
+        "ty": ty,
+        "doc": doc,
+        "optional": mode == "optional",
+        "patch": mode == "patch",
+    })
 }
 
 /// The checked text type of an input field that is plain text (a `type: string` without enum or

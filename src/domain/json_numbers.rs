@@ -118,7 +118,9 @@ mod tests {
 
     #[test]
     fn two_decimals_however_written_pass() {
-        assert!(scan(r#"{"amount": 1.100, "a": 1e2, "b": 125e-2, "c": -5.5, "d": 0, "e": 1.5E+1}"#).is_empty());
+        assert!(
+            scan(r#"{"amount": 1.100, "a": 1e2, "b": 125e-2, "c": -5.5, "d": 0, "e": 1.5E+1}"#).is_empty()
+        );
         assert!(scan(r#"{"amount": 10.50000000000000000000}"#).is_empty());
     }
 
@@ -142,7 +144,8 @@ mod tests {
 
     #[test]
     fn digits_in_strings_are_not_numbers() {
-        let json = r#"{"name": "1.001 \"2.002\" \\", "x\"y": 1.001, "n": "\u0031.001", "ok": true, "no": null}"#;
+        let json =
+            r#"{"name": "1.001 \"2.002\" \\", "x\"y": 1.001, "n": "\u0031.001", "ok": true, "no": null}"#;
         assert_eq!(scan(json), ["x\"y"]);
         assert_eq!(scan(r#"{"\u0061mount": 0.001}"#), ["amount"]);
         assert!(scan(r#"{"a": "1e-3", "b": false}"#).is_empty());

@@ -159,7 +159,8 @@ mod tests {
 
     #[test]
     fn plain_text_passes() {
-        for s in ["Maria Souza", "José da Silva & Filhos Ltda.", "日本語", "", "emoji 🎉", "a\u{00a0}b"] {
+        for s in ["Maria Souza", "José da Silva & Filhos Ltda.", "日本語", "", "emoji 🎉", "a\u{00a0}b"]
+        {
             assert!(Text::new(s).is_ok(), "{s:?}");
             assert!(MultilineText::new(s).is_ok(), "{s:?}");
         }

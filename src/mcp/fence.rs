@@ -79,7 +79,8 @@ mod tests {
 
     #[test]
     fn invisible_characters_are_stripped() {
-        let hidden = "A\u{202e}B\u{2066}C\u{200b}D\u{2060}E\u{feff}F\u{061c}G\u{85}H\u{7f}I\u{e0041}J\u{00ad}K";
+        let hidden =
+            "A\u{202e}B\u{2066}C\u{200b}D\u{2060}E\u{feff}F\u{061c}G\u{85}H\u{7f}I\u{e0041}J\u{00ad}K";
         let text = fenced("debtor", &json!({ "name": hidden, "note": "line 1\nline 2\u{1b}[2J" }));
         assert!(!text.chars().any(|c| is_format(c) || (c.is_control() && c != '\n')), "{text}");
         assert!(text.contains("A B C D E F G H I J K"), "{text}");

@@ -93,7 +93,9 @@ fn inexact_arguments(raw: &[u8]) -> Vec<FieldError> {
     json_numbers::inexact_numbers(raw)
         .into_iter()
         .filter_map(|path| match path.as_slice() {
-            [params, arguments, rest @ ..] if params == "params" && arguments == "arguments" && !rest.is_empty() => {
+            [params, arguments, rest @ ..]
+                if params == "params" && arguments == "arguments" && !rest.is_empty() =>
+            {
                 Some(FieldError::new(rest.join("."), DomainError::TooManyDecimals.to_string()))
             }
             _ => None,
