@@ -8,6 +8,8 @@
 //! most 2 decimals), `boolean` is `bool`, arrays are `Vec`, string maps are `BTreeMap`, free
 //! objects are JSON maps. A nullable field is an `Option`; an optional one is skipped when absent;
 //! an optional nullable one (`PATCH` semantics: absent keeps, null clears) is `Option<Option<_>>`.
+//! In the operation inputs (not the answers), plain strings outside the path are checked text:
+//! `Text`, or `MultilineText` for properties marked `x-multiline: true`.
 //! Anything else fails the build with the schema it concerns.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,6 +21,8 @@ use crate::model::{Op, Result, Source, SpecError};
 const DAY: &str = "crate::domain::dates::Day";
 const TIMESTAMP: &str = "crate::domain::dates::Timestamp";
 const HUNDREDTHS: &str = "crate::domain::money::Hundredths";
+const TEXT: &str = "crate::domain::text::Text";
+const MULTILINE_TEXT: &str = "crate::domain::text::MultilineText";
 /// Consumed by the endpoint before the handler runs (it is a header as well).
 const ENDPOINT_FIELDS: &[&str] = &["idempotency_key"];
 
@@ -84,7 +88,13 @@ impl Types {
                 Source::Query => "Query parameter.",
                 Source::Body => "Body field.",
             };
-            fields.push(self.field(root, &field.name, &field.schema, field.required, &context, doc)?);
+            // A malformed id in the path must stay NOT_FOUND, so path parameters stay `String`.
+            let text = (field.source != Source::Path).then(|| text_ty(&field.schema)).flatten();
+            let base = match text {
+                Some(ty) => ty,
+                None => self.ty(root, &field.schema, &context)?,
+            };
+            fields.push(field_data(&field.name, &field.schema, base, field.required, doc));
         }
         let doc =
             doc_text(&format!("The input of `{}`: path, query and body fields, flat.", op.operation_id));
@@ -103,22 +113,7 @@ impl Types {
         fallback_doc: &str,
     ) -> Result<Value> {
         let base = self.ty(root, schema, context)?;
-        let nullable = is_nullable(schema);
-        let (ty, mode) = match (required, nullable) {
-            (true, false) => (base, "required"),
-            (true, true) => (format!("Option<{base}>"), "nullable"),
-            (false, false) => (format!("Option<{base}>"), "optional"),
-            (false, true) => (format!("Option<Option<{base}>>"), "patch"),
-        };
-        let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(fallback_doc));
-        Ok(json!({
-            "name": name,
-            "ident": ident(name),
-            "ty": ty,
-            "doc": doc,
-            "optional": mode == "optional",
-            "patch": mode == "patch",
-        }))
+        Ok(field_data(name, schema, base, required, fallback_doc))
     }
 
     fn ty(&mut self, root: &Value, schema: &Value, context: &str) -> Result<String> {
@@ -175,7 +170,8 @@ impl Types {
         let mut fields = Vec::new();
         for (field, prop) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
             let context = format!("{name}{}", pascal(field));
-            fields.push(self.field(root, field, prop, required.contains(&field.as_str()), &context, "")?);
+            let required = required.contains(&field.as_str());
+            fields.push(self.field(root, field, prop, required, &context, "")?);
         }
         let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(""));
         let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
@@ -210,6 +206,51 @@ impl Types {
         self.enum_values.insert(name.to_string(), values);
         self.enums.insert(name.to_string(), json!({ "name": name, "doc": doc, "variants": variants }));
         Ok(name.to_string())
+    }
+}
+
+/// A field's template data, from its Rust type before `Option` wrapping.
+fn field_data(name: &str, schema: &Value, base: String, required: bool, fallback_doc: &str) -> Value {
+    let nullable = is_nullable(schema);
+    let (ty, mode) = match (required, nullable) {
+        (true, false) => (base, "required"),
+        (true, true) => (format!("Option<{base}>"), "nullable"),
+        (false, false) => (format!("Option<{base}>"), "optional"),
+        (false, true) => (format!("Option<Option<{base}>>"), "patch"),
+    };
+    let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(fallback_doc));
+    json!({
+        "name": name,
+        "ident": ident(name),
+        "ty": ty,
+        "doc": doc,
+        "optional": mode == "optional",
+        "patch": mode == "patch",
+    })
+}
+
+/// The checked text type of an input field that is plain text (a `type: string` without enum or
+/// date format), a list of them or a string map: `Text`, or `MultilineText` where the spec says
+/// `x-multiline: true` (free text, where a newline belongs). `None` for anything else.
+fn text_ty(schema: &Value) -> Option<String> {
+    let plain_string = |s: &Value| {
+        s.get("type").and_then(Value::as_str) == Some("string")
+            && s.get("enum").is_none()
+            && s.get("$ref").is_none()
+            && !matches!(s.get("format").and_then(Value::as_str), Some("date" | "date-time"))
+    };
+    let text = |s: &Value| {
+        let multiline = s.get("x-multiline").and_then(Value::as_bool) == Some(true);
+        if multiline { MULTILINE_TEXT } else { TEXT }.to_string()
+    };
+    match schema.get("type").and_then(Value::as_str) {
+        _ if plain_string(schema) => Some(text(schema)),
+        Some("array") => schema.get("items").filter(|i| plain_string(i)).map(|i| format!("Vec<{}>", text(i))),
+        Some("object") if schema.get("properties").is_none() => schema
+            .get("additionalProperties")
+            .filter(|v| plain_string(v))
+            .map(|v| format!("std::collections::BTreeMap<{TEXT}, {}>", text(v))),
+        _ => None,
     }
 }
 

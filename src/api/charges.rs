@@ -6,6 +6,7 @@ use time::Date;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, change_event, event, to_json};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::dates::{Day, Timestamp};
+use crate::domain::text::{self, Text};
 use crate::store::ChargeFilter;
 use crate::types::{self as wire, ChargeCurrency, ChargeEnvelope, ChargeList};
 
@@ -83,7 +84,7 @@ async fn save(
 }
 
 /// The values of a comma-separated filter (the spec's pattern already checked them).
-fn csv(value: Option<String>) -> Vec<String> {
+fn csv(value: Option<Text>) -> Vec<String> {
     value
         .map(|s| s.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_string).collect())
         .unwrap_or_default()
@@ -94,7 +95,7 @@ impl super::handlers::ChargesApi for Charges {
         let (window, pager) = ListArgs {
             page: input.page,
             per_page: input.per_page,
-            q: input.q,
+            q: input.q.map(Into::into),
             created_from: input.created_from,
             created_to: input.created_to,
             sort_by: input.sort_by.map_or("created_at", |s| s.as_str()),
@@ -127,13 +128,13 @@ impl super::handlers::ChargesApi for Charges {
             amount: input.amount,
             due_date: input.due_date.0,
             issue_date: input.issue_date.map(|d| d.0),
-            description: input.description,
-            external_id: input.external_id,
+            description: input.description.map(Into::into),
+            external_id: input.external_id.map(Into::into),
             payment_method: input.payment_method,
             fine: input.fine_percentage,
             interest: input.interest_monthly_percentage,
-            tags: input.tags,
-            metadata: input.metadata,
+            tags: input.tags.map(text::strings),
+            metadata: input.metadata.map(text::string_map),
         };
         let charge = Charge::open(&debtor, new, call.now)?;
         let object = to_json(&charge_view(&charge, call.today()));
@@ -161,10 +162,10 @@ impl super::handlers::ChargesApi for Charges {
         let edit = ChargeEdit {
             amount: input.amount,
             due_date: input.due_date.map(|d| d.0),
-            description: input.description,
-            external_id: input.external_id,
-            tags: input.tags,
-            metadata: input.metadata,
+            description: input.description.map(|d| d.map(Into::into)),
+            external_id: input.external_id.map(|e| e.map(Into::into)),
+            tags: input.tags.map(text::strings),
+            metadata: input.metadata.map(text::string_map),
         };
         after.edit(edit, call.now)?;
         if after == before {
@@ -197,7 +198,7 @@ impl super::handlers::ChargesApi for Charges {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
         let mut after = before.clone();
-        match after.cancel(input.reason, call.now)? {
+        match after.cancel(input.reason.map(Into::into), call.now)? {
             Outcome::Unchanged => Ok(reply(&call, &before)),
             Outcome::Changed => save(&call, &before, after, "charge.canceled", json!({})).await,
         }

@@ -6,6 +6,7 @@ use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event,
 use crate::domain::dates::{Day, Timestamp};
 use crate::domain::debtor::{Debtor, DebtorEdit};
 use crate::domain::format_document;
+use crate::domain::text;
 use crate::store::DebtorFilter;
 use crate::types::{self as wire, DebtorEnvelope, DebtorList};
 
@@ -91,7 +92,7 @@ impl super::handlers::DebtorsApi for Debtors {
         let (window, pager) = ListArgs {
             page: input.page,
             per_page: input.per_page,
-            q: input.q,
+            q: input.q.map(Into::into),
             created_from: input.created_from,
             created_to: input.created_to,
             sort_by: input.sort_by.map_or("created_at", |s| s.as_str()),
@@ -115,17 +116,17 @@ impl super::handlers::DebtorsApi for Debtors {
 
     async fn debtors_create(call: Call, input: wire::DebtorsCreateInput) -> ApiResult<Reply<DebtorEnvelope>> {
         let edit = DebtorEdit {
-            name: Some(input.name),
-            external_id: input.external_id.map(Some),
-            email: input.email.map(Some),
-            phone: input.phone.map(Some),
-            mobile: input.mobile.map(Some),
+            name: Some(input.name.into()),
+            external_id: input.external_id.map(|e| Some(e.into())),
+            email: input.email.map(|e| Some(e.into())),
+            phone: input.phone.map(|p| Some(p.into())),
+            mobile: input.mobile.map(|m| Some(m.into())),
             address: input.address.map(Some),
             birth_date: input.birth_date.map(|d| Some(d.0)),
             opt_out: opt_out(input.opt_out),
             credit_bureau_blocked: input.credit_bureau_blocked,
-            tags: input.tags,
-            metadata: input.metadata,
+            tags: input.tags.map(text::strings),
+            metadata: input.metadata.map(text::string_map),
         };
         let debtor = Debtor::register(call.org_id(), &input.document, edit, call.now)?;
         let object = to_json(&debtor_view(&debtor));
@@ -149,17 +150,17 @@ impl super::handlers::DebtorsApi for Debtors {
         call.check_if_match(before.version)?;
         let mut after = before.clone();
         let edit = DebtorEdit {
-            name: input.name,
-            external_id: input.external_id,
-            email: input.email,
-            phone: input.phone,
-            mobile: input.mobile,
+            name: input.name.map(Into::into),
+            external_id: input.external_id.map(|e| e.map(Into::into)),
+            email: input.email.map(|e| e.map(Into::into)),
+            phone: input.phone.map(|p| p.map(Into::into)),
+            mobile: input.mobile.map(|m| m.map(Into::into)),
             address: input.address,
             birth_date: input.birth_date.map(|d| d.map(|d| d.0)),
             opt_out: opt_out(input.opt_out),
             credit_bureau_blocked: input.credit_bureau_blocked,
-            tags: input.tags,
-            metadata: input.metadata,
+            tags: input.tags.map(text::strings),
+            metadata: input.metadata.map(text::string_map),
         };
         after.edit(edit, call.now)?;
         if after == before {

@@ -17,6 +17,9 @@ use super::idempotency::{self, Claim};
 use super::validation::schemas;
 use crate::app::{App, MAX_BODY_BYTES, RequestId};
 use crate::auth::Principal;
+use crate::domain::DomainError;
+use crate::domain::json_numbers;
+use crate::domain::money::hundredths_from_text;
 use crate::error::error_response;
 use crate::operations::{Operation, ParamKind};
 
@@ -175,6 +178,11 @@ fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
             },
             Some(ParamKind::Number) => match value.parse::<f64>().ok().and_then(serde_json::Number::from_f64)
             {
+                // Judged as written: f64 would round `1.0000000000000000001` to 1.
+                Some(_) if hundredths_from_text(&value) == Err(DomainError::TooManyDecimals) => {
+                    errors.push(FieldError::new(&name, DomainError::TooManyDecimals.to_string()));
+                    continue;
+                }
                 Some(n) => Value::Number(n),
                 None => {
                     errors.push(FieldError::new(&name, "must be a number"));
@@ -227,17 +235,43 @@ fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
     let Value::Object(map) = value else {
         return Err(ApiError::field("body", "must be a JSON object"));
     };
-    validate_body(op, map)
+    // The parsed numbers went through f64; their third decimals are judged on the bytes.
+    validate_body(op, map, inexact_fields(bytes))
 }
 
-/// Validates a JSON body against the operation's closed body schema.
-fn validate_body(op: &Operation, map: Map<String, Value>) -> ApiResult<Map<String, Value>> {
-    if let Some(schema) = &schemas(op).body {
-        let value = Value::Object(map);
-        schema.check(&value).map_err(ApiError::Validation)?;
-        let Value::Object(map) = value else { unreachable!("checked above") };
-        return Ok(map);
+/// A field error for every number literal of `json` with more than 2 decimals, named by its
+/// dotted path (`amount`, `installments.0.amount`).
+fn inexact_fields(json: &[u8]) -> Vec<FieldError> {
+    json_numbers::inexact_numbers(json)
+        .into_iter()
+        .map(|path| {
+            let field = if path.is_empty() { "body".to_string() } else { path.join(".") };
+            FieldError::new(field, DomainError::TooManyDecimals.to_string())
+        })
+        .collect()
+}
+
+/// Validates a JSON body against the operation's closed body schema; `errors` (found on the raw
+/// bytes) come first, and the schema's errors are added for the fields they do not name.
+fn validate_body(
+    op: &Operation,
+    map: Map<String, Value>,
+    mut errors: Vec<FieldError>,
+) -> ApiResult<Map<String, Value>> {
+    let value = Value::Object(map);
+    if let Some(schema) = &schemas(op).body
+        && let Err(schema_errors) = schema.check(&value)
+    {
+        for e in schema_errors {
+            if !errors.iter().any(|known| known.field == e.field) {
+                errors.push(e);
+            }
+        }
     }
+    if !errors.is_empty() {
+        return Err(ApiError::Validation(errors));
+    }
+    let Value::Object(map) = value else { unreachable!("built from a map above") };
     Ok(map)
 }
 

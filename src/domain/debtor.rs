@@ -7,9 +7,11 @@ use time::{Date, OffsetDateTime};
 use super::address::parse_cep;
 use super::document::{PersonType, parse_document};
 use super::email::parse_email;
+use super::error::DomainError;
 use super::money::Hundredths;
 use super::phone::{parse_mobile, parse_phone};
 use super::rules::{RuleError, Violations};
+use super::text;
 use crate::types::{Address, AddressCountry, DebtorStatus};
 
 /// A debtor of an organization.
@@ -127,6 +129,11 @@ impl Debtor {
             let name = name.trim();
             if name.is_empty() {
                 violations.push("name", "must not be blank");
+            } else if let Err(e) = text::check(name, false) {
+                violations.push("name", e.to_string());
+            } else if !text::has_letter(name) {
+                // Only punctuation or digits names nobody a statement could be addressed to.
+                violations.push("name", DomainError::NoLetter.to_string());
             }
             self.name = name.to_string();
         }
@@ -199,8 +206,78 @@ impl Debtor {
 
 /// The address as kept: CEP as 8 digits, the complement present (null when not given), Brazil.
 fn normalised_address(mut address: Address, violations: &mut Violations) -> Option<Address> {
+    // The address is a component shared with the answers, so its strings are checked here.
+    let lines = [
+        ("address.street", Some(&address.street)),
+        ("address.number", Some(&address.number)),
+        ("address.complement", address.complement.as_ref().and_then(Option::as_ref)),
+        ("address.neighborhood", Some(&address.neighborhood)),
+        ("address.city", Some(&address.city)),
+    ];
+    let mut clean = true;
+    for (field, value) in lines {
+        if let Some(Err(e)) = value.map(|v| text::check(v, false)) {
+            violations.push(field, e.to_string());
+            clean = false;
+        }
+    }
     address.zipcode = violations.check("address.zipcode", parse_cep(&address.zipcode))?;
+    if !clean {
+        return None;
+    }
     address.complement = Some(address.complement.flatten());
     address.country = Some(AddressCountry::Br);
     Some(address)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::rules::Violation;
+
+    fn refusal(edit: DebtorEdit) -> Vec<Violation> {
+        match Debtor::register("org_1", "52998224725", edit, OffsetDateTime::UNIX_EPOCH) {
+            Ok(_) => Vec::new(),
+            Err(RuleError::Invalid(v)) => v,
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+    }
+
+    fn name_refusal(name: &str) -> Option<String> {
+        let found = refusal(DebtorEdit { name: Some(name.into()), ..DebtorEdit::default() });
+        found.into_iter().find(|v| v.field == "name").map(|v| v.message)
+    }
+
+    #[test]
+    fn a_name_needs_a_visible_letter() {
+        assert_eq!(name_refusal("Maria Souza"), None);
+        assert_eq!(name_refusal("  José  "), None);
+        assert_eq!(name_refusal("..."), Some("must contain a letter".into()));
+        assert_eq!(name_refusal("123"), Some("must contain a letter".into()));
+        assert_eq!(name_refusal(" "), Some("must not be blank".into()));
+        assert!(name_refusal("\u{200b}\u{200b}").is_some());
+        assert!(name_refusal("Maria\u{202e}Souza").is_some());
+        assert!(name_refusal("Maria\nSouza").is_some());
+    }
+
+    #[test]
+    fn address_lines_are_checked_text() {
+        let address = Address {
+            zipcode: "01310-100".into(),
+            street: "Av. Paulista\u{202e}".into(),
+            number: "1000".into(),
+            complement: Some(Some("a\u{200b}".into())),
+            neighborhood: "Bela Vista".into(),
+            city: "São Paulo".into(),
+            state: crate::types::AddressState::Sp,
+            country: None,
+        };
+        let found = refusal(DebtorEdit {
+            name: Some("Maria".into()),
+            address: Some(Some(address)),
+            ..DebtorEdit::default()
+        });
+        let fields: Vec<&str> = found.iter().map(|v| v.field.as_str()).collect();
+        assert_eq!(fields, ["address.street", "address.complement"]);
+    }
 }

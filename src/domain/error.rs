@@ -83,6 +83,23 @@ pub enum DomainError {
     #[error("must be between 0 and 100")]
     PercentageOutOfRange,
 
+    // --- Text -----------------------------------------------------------------------------
+    /// A control character (C0, DEL, C1) in one-line text, newlines included.
+    #[error("must be a single line without control characters")]
+    NotOneLine,
+    /// A control character other than a newline in free text.
+    #[error("must not contain control characters (only newlines are allowed)")]
+    ControlCharacter,
+    /// A bidi embedding, override, isolate or mark, which reorders what people see.
+    #[error("must not contain bidirectional control characters")]
+    BidiCharacter,
+    /// A zero-width character, which hides in what people see.
+    #[error("must not contain zero-width characters")]
+    ZeroWidthCharacter,
+    /// A name without any letter (only punctuation, digits or invisible characters).
+    #[error("must contain a letter")]
+    NoLetter,
+
     // --- Dates ----------------------------------------------------------------------------
     /// Not a calendar date in the strict `YYYY-MM-DD` form.
     #[error("must be a valid date in YYYY-MM-DD format")]
@@ -128,6 +145,11 @@ mod tests {
             DomainError::AmountTooLarge,
             DomainError::AmountOutOfRange,
             DomainError::PercentageOutOfRange,
+            DomainError::NotOneLine,
+            DomainError::ControlCharacter,
+            DomainError::BidiCharacter,
+            DomainError::ZeroWidthCharacter,
+            DomainError::NoLetter,
             DomainError::InvalidDate,
             DomainError::InvalidTimestamp,
         ];

@@ -16,9 +16,11 @@ pub mod document;
 pub mod email;
 pub mod error;
 pub mod ids;
+pub mod json_numbers;
 pub mod money;
 pub mod phone;
 pub mod rules;
+pub mod text;
 
 pub use address::{UFS, format_cep, parse_cep, parse_uf};
 pub use charge::Charge;
@@ -35,3 +37,4 @@ pub use money::{
 };
 pub use phone::{format_phone, is_mobile, parse_mobile, parse_phone};
 pub use rules::{RuleError, Violation};
+pub use text::{MultilineText, Text};

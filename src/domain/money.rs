@@ -10,11 +10,11 @@
 //! The decimal check works on the number's shortest round-trip text (`serde_json` prints an
 //! `f64` with the shortest digits that read back to the same value, and keeps the source text
 //! when built with `arbitrary_precision`), so `19.99` is 1999 centavos, not 1998.99…, and
-//! `1e2` is 10000. Without `arbitrary_precision` the JSON parser has already turned the input
-//! into an `f64`, so digits beyond what an `f64` resolves are lost before this check: a literal
-//! with trailing zeros (`10.500`) or a far-out digit (`10.0000000000000001`) reads as the
-//! nearest 2-decimal value. Extra decimals a client would actually send (`10.005`,
-//! `0.30000000000000004`) are rejected.
+//! `1e2` is 10000. Without `arbitrary_precision` the JSON parser turns the input into an `f64`,
+//! which loses digits beyond what an `f64` resolves (`10.0000000000000001` reads as `10.0`), so
+//! request bodies are first scanned as written ([`super::json_numbers`]): a far-out third
+//! decimal is refused there, and trailing zeros (`10.500`) are accepted as the value they are.
+//! The check here stays as the second line of defence for values built any other way.
 
 use serde_json::Value;
 
@@ -35,7 +35,7 @@ const MAX_PERCENT_HUNDREDTHS: i64 = 10_000;
 /// Errors: [`DomainError::NotANumber`] for malformed text, [`DomainError::TooManyDecimals`]
 /// when the value has a non-zero third decimal, [`DomainError::AmountOutOfRange`] when it does
 /// not fit an `i64` of hundredths.
-fn hundredths_from_text(text: &str) -> Result<i64, DomainError> {
+pub(crate) fn hundredths_from_text(text: &str) -> Result<i64, DomainError> {
     let (negative, unsigned) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),

@@ -8,11 +8,13 @@ use super::era::SUPPORTED;
 use super::wire::{METHOD_NOT_FOUND, RpcError};
 use super::{completion, instructions, prompts, resources, tools};
 
-/// Runs a method of the request's era.
+/// Runs a method of the request's era. `raw` is the JSON-RPC body as received: tools/call
+/// judges the decimals of its numbers as written, before f64 rounds them.
 pub async fn handle(
     ctx: &Context<'_>,
     method: &str,
     params: &Map<String, Value>,
+    raw: &[u8],
 ) -> Result<Outcome, RpcError> {
     let stateless = ctx.era.is_stateless();
     // Nothing is paginated (every list is under 100 items), so any cursor is a bad cursor.
@@ -26,7 +28,7 @@ pub async fn handle(
         "initialize" if !stateless => Ok(initialize(ctx)),
         "ping" if !stateless => Ok(Outcome::complete(json!({}))),
         "tools/list" => Ok(tools::list(ctx)),
-        "tools/call" => tools::call(ctx, params).await,
+        "tools/call" => tools::call(ctx, params, raw).await,
         "resources/list" => Ok(resources::list(ctx)),
         "resources/templates/list" => Ok(resources::templates(ctx)),
         "resources/read" => resources::read(ctx, params).await,

@@ -153,7 +153,7 @@ pub async fn read(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outc
         }
         _ => {
             let body = answer.json().unwrap_or(Value::Null);
-            json!({ "uri": uri, "mimeType": "application/json", "text": serde_json::to_string_pretty(&body).unwrap_or_default() })
+            json!({ "uri": uri, "mimeType": "application/json", "text": super::tool_result::json_text(&body) })
         }
     };
     Ok(Outcome::cacheable(json!({ "contents": [content] })))

@@ -11,6 +11,7 @@ use super::context::{Context, Outcome};
 use super::dispatch::Answer;
 use super::wire::{INTERNAL_ERROR, RpcError, SERVER_ERROR};
 use crate::api::ApiError;
+use crate::domain::text::is_format;
 use crate::operations::{Operation, ResponseKind};
 
 /// A tool result with one text item.
@@ -28,7 +29,32 @@ pub fn error_result(ctx: &Context<'_>, err: &ApiError) -> Outcome {
 }
 
 fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
+    json_text(value)
+}
+
+/// A JSON value as indented text a model reads safely: text stored before input was checked may
+/// hold DEL, C1 controls or format characters (bidi overrides, zero-width), which serde_json
+/// writes raw. They are written as `\uXXXX` escapes instead, so the text is still the same JSON
+/// once parsed, but nothing in it is invisible or reorders what is shown.
+pub fn json_text(value: &Value) -> String {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    // Outside strings JSON text is ASCII, so every such character found is inside a string.
+    let hidden = |c: char| c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || is_format(c);
+    if !text.chars().any(hidden) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if hidden(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// An endpoint's answer as a tool result (DESIGN.md section 4).
@@ -123,6 +149,22 @@ mod tests {
         input_schema: "{}",
         query_schema: "{}",
     };
+
+    #[test]
+    fn invisible_characters_are_escaped_and_the_json_is_unchanged() {
+        let value = json!({
+            "name": "Maria\u{202e}anele\u{200b}\u{feff}\u{2066}",
+            "note": "a\u{85}b\u{7f}c\u{0}\n\u{e0041}",
+            "plain": "José 🎉",
+        });
+        let text = json_text(&value);
+        assert!(text.contains(r"Maria\u202eanele\u200b\ufeff\u2066"), "{text}");
+        assert!(text.contains(r"a\u0085b\u007fc\u0000\n\udb40\udc41"), "{text}");
+        assert!(text.contains("José 🎉"), "{text}");
+        assert!(!text.chars().any(|c| is_format(c) || (c.is_control() && c != '\n')), "{text}");
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+        assert_eq!(json_text(&json!({"a": 1})), serde_json::to_string_pretty(&json!({"a": 1})).unwrap());
+    }
 
     #[test]
     fn binaries_are_described_not_sent() {

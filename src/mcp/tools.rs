@@ -10,7 +10,9 @@ use super::confirm::{self, Gate};
 use super::context::{Context, Outcome, allowed, step_up};
 use super::tool_result::{endpoint_result, error_result};
 use super::wire::RpcError;
-use crate::api::ApiError;
+use crate::api::{ApiError, FieldError};
+use crate::domain::DomainError;
+use crate::domain::json_numbers;
 use crate::operations::{OPERATIONS, by_tool_name};
 
 /// The generated descriptors, parsed once, in the order of `OPERATIONS`.
@@ -46,8 +48,8 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
     Outcome::cacheable(json!({ "tools": tools }))
 }
 
-/// `tools/call`
-pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outcome, RpcError> {
+/// `tools/call`; `raw` is the JSON-RPC body as received.
+pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>, raw: &[u8]) -> Result<Outcome, RpcError> {
     let name = params
         .get("name")
         .and_then(Value::as_str)
@@ -61,6 +63,11 @@ pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outc
         Some(Value::Object(a)) => a.clone(),
         Some(_) => return Err(RpcError::invalid_params("params.arguments must be an object")),
     };
+    // `params` went through f64: a third decimal is judged on the bytes, like /v1 bodies.
+    let inexact = inexact_arguments(raw);
+    if !inexact.is_empty() {
+        return Ok(error_result(ctx, &ApiError::Validation(inexact)));
+    }
     if let Err(fields) = arguments::check(op, &args) {
         return Ok(error_result(ctx, &ApiError::Validation(fields)));
     }
@@ -78,4 +85,34 @@ pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outc
         .call_if_match(ctx.caller, op, &split.path, &split.query, split.body.as_ref(), if_match)
         .await;
     endpoint_result(ctx, op, &split, answer)
+}
+
+/// The arguments of a tools/call body that are numbers with more than 2 decimals, named as the
+/// tool's arguments are (`amount`, `installments.0.amount`).
+fn inexact_arguments(raw: &[u8]) -> Vec<FieldError> {
+    json_numbers::inexact_numbers(raw)
+        .into_iter()
+        .filter_map(|path| match path.as_slice() {
+            [params, arguments, rest @ ..]
+                if params == "params" && arguments == "arguments" && !rest.is_empty() =>
+            {
+                Some(FieldError::new(rest.join("."), DomainError::TooManyDecimals.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_arguments_are_judged_and_named_without_their_prefix() {
+        let raw = br#"{"jsonrpc":"2.0","id":1.001,"method":"tools/call","params":{"name":"x",
+            "_meta":{"progressToken":0.001},"arguments":{"amount":1.0000000000000000001,"fine_percentage":2.5,
+            "items":[{"amount":1e-3}]}}}"#;
+        let fields: Vec<String> = inexact_arguments(raw).into_iter().map(|f| f.field).collect();
+        assert_eq!(fields, ["amount", "items.0.amount"]);
+    }
 }

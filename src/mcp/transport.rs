@@ -255,7 +255,7 @@ impl McpEndpoint {
             dispatcher: &self.dispatcher,
             resource_path: self.resource_path,
         };
-        match methods::handle(&ctx, &method, &message.params).await {
+        match methods::handle(&ctx, &method, &message.params, &bytes).await {
             Ok(outcome) => Answer {
                 status: StatusCode::OK,
                 body: Some(result_body(&id, outcome.finish(&era))),

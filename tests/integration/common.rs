@@ -126,6 +126,20 @@ impl TestServer {
         (org, token)
     }
 
+    /// Runs one SQL statement on the server's database with text parameters: for data the API
+    /// would refuse today but an older server may have stored.
+    pub async fn execute_sql(&self, sql: &'static str, params: &[&str]) {
+        use sqlx::Connection;
+        let url = format!("sqlite://{}", self.db_path.display());
+        let mut conn = sqlx::SqliteConnection::connect(&url).await.expect("database opens");
+        let mut query = sqlx::query(sql);
+        for p in params {
+            query = query.bind(*p);
+        }
+        query.execute(&mut conn).await.expect("statement runs");
+        conn.close().await.expect("database closes");
+    }
+
     /// A raw request (no contract check): for transport-level tests.
     pub fn raw(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
         self.client.request(method, format!("{}{path}", self.base))

@@ -1038,14 +1038,14 @@ pub struct ChargesCancelInput {
     pub id: String,
     /// Returned as cancellation_reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub reason: Option<crate::domain::text::MultilineText>,
 }
 /// The input of `charges_create`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargesCreateInput {
     /// Body field.
-    pub debtor_id: String,
+    pub debtor_id: crate::domain::text::Text,
     /// Body field.
     pub amount: crate::domain::money::Hundredths,
     /// Body field.
@@ -1055,10 +1055,10 @@ pub struct ChargesCreateInput {
     pub issue_date: Option<crate::domain::dates::Day>,
     /// Shown to the debtor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub description: Option<crate::domain::text::MultilineText>,
     /// The charge's id in your own system (invoice number, contract…).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub external_id: Option<String>,
+    pub external_id: Option<crate::domain::text::Text>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<PaymentMethod>,
@@ -1070,10 +1070,12 @@ pub struct ChargesCreateInput {
     pub interest_monthly_percentage: Option<crate::domain::money::Hundredths>,
     /// Free labels, at most 20.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
+    pub tags: Option<Vec<crate::domain::text::Text>>,
     /// Free key-value pairs (string values), at most 20 keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+    pub metadata: Option<
+        std::collections::BTreeMap<crate::domain::text::Text, crate::domain::text::Text>,
+    >,
 }
 /// The input of `charges_get`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1100,16 +1102,16 @@ pub struct ChargesListInput {
     pub sort_order: Option<SortOrder>,
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub q: Option<String>,
+    pub q: Option<crate::domain::text::Text>,
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<crate::domain::text::Text>,
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dunning_status: Option<String>,
+    pub dunning_status: Option<crate::domain::text::Text>,
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub debtor_id: Option<String>,
+    pub debtor_id: Option<crate::domain::text::Text>,
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date_from: Option<crate::domain::dates::Day>,
@@ -1151,7 +1153,7 @@ pub struct ChargesUpdateInput {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
-    pub description: Option<Option<String>>,
+    pub description: Option<Option<crate::domain::text::MultilineText>>,
     /// More than paid_amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<crate::domain::money::Hundredths>,
@@ -1164,13 +1166,15 @@ pub struct ChargesUpdateInput {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
-    pub external_id: Option<Option<String>>,
+    pub external_id: Option<Option<crate::domain::text::Text>>,
     /// Replaces all tags, at most 20; [] removes them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
+    pub tags: Option<Vec<crate::domain::text::Text>>,
     /// Replaces all metadata (string values, at most 20 keys); {} removes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+    pub metadata: Option<
+        std::collections::BTreeMap<crate::domain::text::Text, crate::domain::text::Text>,
+    >,
 }
 /// A person or company that owes the organization money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1356,28 +1360,28 @@ pub struct DebtorsArchiveInput {
     pub id: String,
     /// Recorded in the audit event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub reason: Option<crate::domain::text::MultilineText>,
 }
 /// The input of `debtors_create`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DebtorsCreateInput {
     /// Full name, or razão social for a company.
-    pub name: String,
+    pub name: crate::domain::text::Text,
     /// CPF or CNPJ (alphanumeric accepted), punctuation optional; check digits are verified.
-    pub document: String,
+    pub document: crate::domain::text::Text,
     /// The debtor's id in your own system.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub external_id: Option<String>,
+    pub external_id: Option<crate::domain::text::Text>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub email: Option<String>,
+    pub email: Option<crate::domain::text::Text>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phone: Option<String>,
+    pub phone: Option<crate::domain::text::Text>,
     /// Needed for SMS and WhatsApp.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mobile: Option<String>,
+    pub mobile: Option<crate::domain::text::Text>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
@@ -1392,10 +1396,12 @@ pub struct DebtorsCreateInput {
     pub credit_bureau_blocked: Option<bool>,
     /// Free labels, at most 20.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
+    pub tags: Option<Vec<crate::domain::text::Text>>,
     /// Free key-value pairs (string values), at most 20 keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+    pub metadata: Option<
+        std::collections::BTreeMap<crate::domain::text::Text, crate::domain::text::Text>,
+    >,
 }
 /// The input of `debtors_delete`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1429,10 +1435,10 @@ pub struct DebtorsListInput {
     pub sort_order: Option<SortOrder>,
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub q: Option<String>,
+    pub q: Option<crate::domain::text::Text>,
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<crate::domain::text::Text>,
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub person_type: Option<PersonType>,
@@ -1451,35 +1457,35 @@ pub struct DebtorsUpdateInput {
     pub id: String,
     /// Full name, or razão social for a company.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<crate::domain::text::Text>,
     /// The debtor's id in your own system; null clears it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
-    pub external_id: Option<Option<String>>,
+    pub external_id: Option<Option<crate::domain::text::Text>>,
     /// Body field.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
-    pub email: Option<Option<String>>,
+    pub email: Option<Option<crate::domain::text::Text>>,
     /// Body field.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
-    pub phone: Option<Option<String>>,
+    pub phone: Option<Option<crate::domain::text::Text>>,
     /// Needed for SMS and WhatsApp.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
-    pub mobile: Option<Option<String>>,
+    pub mobile: Option<Option<crate::domain::text::Text>>,
     /// Replaces the whole address.
     #[serde(
         default,
@@ -1502,10 +1508,12 @@ pub struct DebtorsUpdateInput {
     pub credit_bureau_blocked: Option<bool>,
     /// Replaces all tags, at most 20; [] removes them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<String>>,
+    pub tags: Option<Vec<crate::domain::text::Text>>,
     /// Replaces all metadata (string values, at most 20 keys); {} removes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<std::collections::BTreeMap<String, String>>,
+    pub metadata: Option<
+        std::collections::BTreeMap<crate::domain::text::Text, crate::domain::text::Text>,
+    >,
 }
 /// The body of every error response.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
