@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use super::arguments::Split;
-use super::context::{Context, Kind, Outcome};
+use super::context::{Context, Kind, Outcome, step_up};
 use super::era::Era;
 use super::fence;
 use super::tool_result::{endpoint_result, error_result};
@@ -104,13 +104,12 @@ pub async fn gate(
     // state (a change in between invalidates the confirmation).
     let target = match confirm.target.and_then(by_operation_id) {
         Some(target_op) => {
-            // Reading the object is part of this call, which the caller may run: it does not
-            // need the GET's own scope (a write-only token can still confirm a cancel).
-            let mut reader = ctx.caller.clone();
-            if let Some(scope) = target_op.scope.filter(|s| !reader.principal.has_scope(s)) {
-                reader.principal.scopes.push(scope.to_string());
+            // The question shows the object, so the caller must be able to GET it. Running the
+            // tool already needs dunning.read; this keeps it true whatever the target's scope.
+            if !ctx.caller.principal.may_run(target_op) {
+                return Err(step_up(ctx, target_op));
             }
-            let answer = ctx.dispatcher.call(&reader, target_op, &split.path, &Map::new(), None).await;
+            let answer = ctx.dispatcher.call(ctx.caller, target_op, &split.path, &Map::new(), None).await;
             if !answer.status.is_success() {
                 return endpoint_result(ctx, target_op, split, answer).map(Gate::Answer);
             }
