@@ -270,3 +270,20 @@ fn spec_tools_prints_the_catalogue() {
     let parsed: Value = serde_json::from_str(&stdout).expect("JSON");
     assert_eq!(parsed["tools"].as_array().map(Vec::len), Some(13));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_creates_a_database_only_its_owner_reads() {
+    use std::os::unix::fs::PermissionsExt;
+    let db = TempDb::new();
+    assert!(!db.0.exists());
+    let server = Server::start(&db, false);
+    assert_eq!(send(server.client.get(format!("{}/healthz", server.base))).await.status, 200);
+    for suffix in ["", "-wal", "-shm"] {
+        let path = format!("{}{suffix}", db.0.display());
+        let Ok(meta) = std::fs::metadata(&path) else {
+            assert!(!suffix.is_empty(), "the database file exists");
+            continue;
+        };
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{path}");
+    }
+}
