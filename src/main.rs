@@ -39,6 +39,11 @@ enum Command {
         #[command(subcommand)]
         command: TokensCommand,
     },
+    /// Manages the keys that seal confirmation states.
+    Keys {
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
     /// Inspects the generated API description.
     Spec {
         #[command(subcommand)]
@@ -57,7 +62,8 @@ struct ServeArgs {
     /// Creates the sandbox demo organization if needed and prints a fresh demo token.
     #[arg(long, env = "KOBANA_DUNNING_DEMO")]
     demo: bool,
-    /// File holding the server key that seals confirmations (default: a key kept in the database).
+    /// File holding the keys that seal confirmations, one a line, newest first (default: keys
+    /// kept in the database).
     #[arg(long, env = "KOBANA_DUNNING_SECRET_KEY_FILE")]
     secret_key_file: Option<std::path::PathBuf>,
     /// Another origin under which this server itself is served (repeatable); browsers from
@@ -117,6 +123,13 @@ enum TokensCommand {
 }
 
 #[derive(Subcommand)]
+enum KeysCommand {
+    /// Adds a new newest key to the database (not to a --secret-key-file); states sealed under
+    /// older keys stay good until they expire. Restart the servers to use it.
+    Rotate,
+}
+
+#[derive(Subcommand)]
 enum SpecCommand {
     /// Prints the MCP tool catalogue generated from openapi/v1.yaml.
     Tools,
@@ -156,6 +169,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let token =
                 admin::create_token(&store, &org, &scopes, &audience, Duration::seconds(expires_in)).await?;
             println!("{token}");
+            Ok(())
+        }
+        Command::Keys { command: KeysCommand::Rotate } => {
+            let kept = admin::rotate_keys(&store).await?;
+            println!(
+                "rotated: {kept} keys open confirmation states; restart the servers to seal with the new one"
+            );
             Ok(())
         }
         // Answered in main, without opening the database.

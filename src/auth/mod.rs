@@ -10,7 +10,7 @@ mod tokens;
 pub use metadata::protected_resource_routes;
 pub use middleware::{Audience, BearerAuth, authenticate, bearer_token};
 pub use nonces::{consume_nonce, nonce_consumed};
-pub use sealing::{KeyError, ServerKey};
+pub use sealing::{KeyError, ServerKey, rotate_stored_key};
 pub use state::{AuthState, challenge, resource_metadata_url, step_up_challenge};
 pub use tokens::{TOKEN_PREFIX, hash_token, mint_token};
 

@@ -176,6 +176,7 @@ pub async fn gate(
             fence::inline(&split.path.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join("/"))
         )
     });
+    let sealed = ctx.caller.app.key.seal(&state).map_err(internal)?;
     let result = json!({
         "inputRequests": {
             INPUT_KEY: {
@@ -197,7 +198,7 @@ pub async fn gate(
                 },
             }
         },
-        "requestState": ctx.caller.app.key.seal(&state),
+        "requestState": sealed,
     });
     let Value::Object(result) = result else { unreachable!("a JSON object literal") };
     Ok(Gate::Answer(Outcome { result, kind: Kind::InputRequired }))

@@ -239,6 +239,13 @@ async fn tampered_retargeted_stale_and_foreign_states_never_run() {
     let first = s.mcp_2026(&token, "tools/call", cancel(&id), elicitation()).await;
     let state = first.result()["requestState"].as_str().unwrap().to_string();
 
+    // The state is opaque: encrypted, so nothing it binds can be read from it.
+    let decoded = base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, &state).unwrap();
+    let readable = String::from_utf8_lossy(&decoded);
+    for field in ["org_", "\"exp\"", "\"org\"", "dunning_charges_cancel", "token:", &org] {
+        assert!(!readable.contains(field), "{field} readable in the state");
+    }
+
     let mut tampered = state.clone().into_bytes();
     let i = tampered.len() / 3;
     tampered[i] = if tampered[i] == b'A' { b'B' } else { b'A' };
@@ -280,18 +287,29 @@ async fn tampered_retargeted_stale_and_foreign_states_never_run() {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let expired = s.app.key.seal(&json!({
-        "org": org, "principal": principal, "tool": "dunning_charges_cancel", "args": digest,
-        "version": version, "exp": time::OffsetDateTime::now_utc().unix_timestamp() - 1, "nonce": "00",
-    }));
+    let expired = s
+        .app
+        .key
+        .seal(&json!({
+            "org": org, "principal": principal, "tool": "dunning_charges_cancel", "args": digest,
+            "version": version, "exp": time::OffsetDateTime::now_utc().unix_timestamp() - 1, "nonce": "00",
+        }))
+        .expect("sealed");
     let r =
         s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &expired, "accept", true), elicitation()).await;
     assert_eq!(r.result()["resultType"], "input_required", "expired");
-    // The same state, unexpired, does run: the expiry was the only difference.
-    let valid = s.app.key.seal(&json!({
+    // The same state, unexpired, sealed under a key the server does not hold: refused.
+    let payload = json!({
         "org": org, "principal": principal, "tool": "dunning_charges_cancel", "args": digest,
         "version": version, "exp": time::OffsetDateTime::now_utc().unix_timestamp() + 60, "nonce": "01",
-    }));
+    });
+    let unknown = kobana_dunning::auth::ServerKey::from_material(&[9u8; 32]).unwrap().seal(&payload).unwrap();
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &unknown, "accept", true), elicitation()).await;
+    assert_eq!(r.result()["resultType"], "input_required", "unknown key");
+    assert_eq!(charge_status(&s, &token, &id).await.0, "pending");
+    // Under the server's key it does run: the expiry, then the key, were the only differences.
+    let valid = s.app.key.seal(&payload).expect("sealed");
     let r =
         s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &valid, "accept", true), elicitation()).await;
     assert_eq!(r.tool_json()["data"]["status"], "canceled", "{}", r.body);
