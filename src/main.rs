@@ -79,6 +79,9 @@ struct ServeArgs {
     /// Requests served at once; more are answered 503 with Retry-After.
     #[arg(long, env = "KOBANA_DUNNING_MAX_IN_FLIGHT", default_value_t = 1024)]
     max_in_flight: usize,
+    /// Address of a separate listener serving only /metrics (default: no /metrics at all).
+    #[arg(long, env = "KOBANA_DUNNING_METRICS_BIND")]
+    metrics_bind: Option<String>,
     /// Log format.
     #[arg(long, env = "KOBANA_DUNNING_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -242,6 +245,10 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         draining.load.drain();
         tracing::info!("draining");
     };
+    let metrics = match &args.metrics_bind {
+        Some(addr) => Some(server::bind(addr).await?.serve_metrics(app.clone())),
+        None => None,
+    };
     let running = bound.serve(app.clone(), shutdown);
     housekeeping::spawn(app.clone());
     let mut out = std::io::stdout().lock();
@@ -250,6 +257,9 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     }
     writeln!(out, "REST API:   {}/v1", app.public_url)?;
     writeln!(out, "MCP:        {}/mcp", app.public_url)?;
+    if let Some(metrics) = &metrics {
+        writeln!(out, "metrics:    http://{}/metrics", metrics.addr)?;
+    }
     writeln!(out, "listening on http://{}", running.addr)?;
     out.flush()?;
     drop(out);

@@ -30,7 +30,6 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
         .nest("/.well-known", protected_resource_routes(&app.public_url))
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
-        .at("/metrics", get(metrics))
         .data(app.clone())
         .around(move |ep, req| {
             let app = app.clone();
@@ -109,6 +108,19 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     response
 }
 
+/// `/metrics` alone, for the `--metrics-bind` listener: kept off the API listener, where anyone
+/// could read it and where load shedding would apply to it.
+pub fn metrics_app(app: Arc<App>) -> impl Endpoint<Output = Response> {
+    Route::new().at("/metrics", get(metrics)).data(app).around(|ep, req| async move {
+        let mut response = match ep.call(req).await {
+            Ok(resp) => resp.into_response(),
+            Err(err) => err.into_response(),
+        };
+        response.headers_mut().insert("cache-control", "no-store".parse().expect("static header"));
+        Ok(response)
+    })
+}
+
 #[handler]
 fn metrics(app: Data<&Arc<App>>) -> poem::Response {
     poem::Response::builder().content_type("text/plain; version=0.0.4").body(app.metrics.render())
@@ -159,6 +171,15 @@ pub async fn bind(bind: &str) -> std::io::Result<Bound> {
 }
 
 impl Bound {
+    /// Serves [`metrics_app`] until the process ends (nothing to drain: scrapes are short).
+    pub fn serve_metrics(self, app: Arc<App>) -> Running {
+        let endpoint = metrics_app(app);
+        let acceptor = self.acceptor;
+        let handle =
+            tokio::spawn(async move { poem::Server::new_with_acceptor(acceptor).run(endpoint).await });
+        Running { addr: self.addr, handle }
+    }
+
     /// Serves until `shutdown` resolves (then drains for up to 10 seconds).
     pub fn serve(
         self,

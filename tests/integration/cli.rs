@@ -41,6 +41,8 @@ struct Server {
     base: String,
     /// The `demo token:` line's token, with --demo.
     demo_token: Option<String>,
+    /// The `metrics:` line's URL, with --metrics-bind.
+    metrics_url: Option<String>,
     client: reqwest::Client,
 }
 
@@ -69,6 +71,7 @@ impl Server {
             .env_remove("KOBANA_DUNNING_DATABASE")
             .env_remove("KOBANA_DUNNING_DEMO")
             .env_remove("KOBANA_DUNNING_SECRET_KEY_FILE")
+            .env_remove("KOBANA_DUNNING_METRICS_BIND")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -80,6 +83,7 @@ impl Server {
             child,
             base: String::new(),
             demo_token: None,
+            metrics_url: None,
             client: reqwest::Client::new(),
         };
         let lines = read_banner(stdout);
@@ -88,6 +92,8 @@ impl Server {
                 panic!("serve printed no `listening on` line: {lines:?}");
             });
         server.base = lines[listening].trim_start_matches("listening on ").trim().to_string();
+        server.metrics_url =
+            lines.iter().find_map(|l| l.strip_prefix("metrics:")).map(|url| url.trim().to_string());
         // Without --public-url, the public URL names the port actually bound, not port 0.
         for (label, suffix) in [("REST API:", "/v1"), ("MCP:", "/mcp")] {
             let line = lines
@@ -413,4 +419,17 @@ async fn a_secret_key_file_rotates_newest_first() {
     let server = Server::start_with(&db, false, &key_flag);
     let r = server.cancel(&token, &other, Some(&sealed_new)).await;
     assert_eq!(r.body["result"]["resultType"], "input_required", "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_bind_serves_metrics_apart() {
+    let db = TempDb::new();
+    let server = Server::start_with(&db, false, &["--metrics-bind", "127.0.0.1:0"]);
+    let _ = server.get("kd_at_nope", "/v1/me").await;
+    let r = send(server.client.get(format!("{}/metrics", server.base))).await;
+    assert_eq!(r.status, 404, "not on the API listener");
+    let url = server.metrics_url.clone().expect("a metrics: line");
+    let r = send(server.client.get(&url)).await;
+    assert_eq!(r.status, 200);
+    assert!(r.body.as_str().unwrap().contains("kobana_dunning_http_requests_total"), "{}", r.body);
 }
