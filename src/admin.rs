@@ -98,3 +98,9 @@ fn now_plus(lifetime: Duration) -> Result<OffsetDateTime, AdminError> {
         .filter(|t| t.year() <= 9999)
         .ok_or_else(|| AdminError::Invalid("the expiry is too far in the future".into()))
 }
+
+/// `keys rotate`: a new newest confirmation key in the database, keeping the keys that may
+/// still open live states; returns how many keys there are now.
+pub async fn rotate_keys(store: &Store) -> Result<usize, crate::auth::KeyError> {
+    crate::auth::rotate_stored_key(store, OffsetDateTime::now_utc()).await
+}

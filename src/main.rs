@@ -40,6 +40,11 @@ enum Command {
         #[command(subcommand)]
         command: TokensCommand,
     },
+    /// Manages the keys that seal confirmation states.
+    Keys {
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
     /// Inspects the generated API description.
     Spec {
         #[command(subcommand)]
@@ -58,7 +63,8 @@ struct ServeArgs {
     /// Creates the sandbox demo organization if needed and prints a fresh demo token.
     #[arg(long, env = "KOBANA_DUNNING_DEMO")]
     demo: bool,
-    /// File holding the server key that seals confirmations (default: a key kept in the database).
+    /// File holding the keys that seal confirmations, one a line, newest first (default: keys
+    /// kept in the database).
     #[arg(long, env = "KOBANA_DUNNING_SECRET_KEY_FILE")]
     secret_key_file: Option<std::path::PathBuf>,
     /// Another origin under which this server itself is served (repeatable); browsers from
@@ -89,6 +95,9 @@ struct ServeArgs {
     /// Seconds a keep-alive connection may stay idle between requests.
     #[arg(long, env = "KOBANA_DUNNING_IDLE_TIMEOUT", default_value_t = 60)]
     idle_timeout: u64,
+    /// Address of a separate listener serving only /metrics (default: no /metrics at all).
+    #[arg(long, env = "KOBANA_DUNNING_METRICS_BIND")]
+    metrics_bind: Option<String>,
     /// Log format.
     #[arg(long, env = "KOBANA_DUNNING_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -133,6 +142,13 @@ enum TokensCommand {
 }
 
 #[derive(Subcommand)]
+enum KeysCommand {
+    /// Adds a new newest key to the database (not to a --secret-key-file); states sealed under
+    /// older keys stay good until they expire. Restart the servers to use it.
+    Rotate,
+}
+
+#[derive(Subcommand)]
 enum SpecCommand {
     /// Prints the MCP tool catalogue generated from openapi/v1.yaml.
     Tools,
@@ -172,6 +188,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let token =
                 admin::create_token(&store, &org, &scopes, &audience, Duration::seconds(expires_in)).await?;
             println!("{token}");
+            Ok(())
+        }
+        Command::Keys { command: KeysCommand::Rotate } => {
+            let kept = admin::rotate_keys(&store).await?;
+            println!(
+                "rotated: {kept} keys open confirmation states; restart the servers to seal with the new one"
+            );
             Ok(())
         }
         // Answered in main, without opening the database.
@@ -244,6 +267,10 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         draining.load.drain();
         tracing::info!("draining");
     };
+    let metrics = match &args.metrics_bind {
+        Some(addr) => Some(server::bind(addr).await?.serve_metrics(app.clone())),
+        None => None,
+    };
     let running = bound.serve_with(app.clone(), connections, shutdown);
     housekeeping::spawn(app.clone());
     let mut out = std::io::stdout().lock();
@@ -252,6 +279,9 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     }
     writeln!(out, "REST API:   {}/v1", app.public_url)?;
     writeln!(out, "MCP:        {}/mcp", app.public_url)?;
+    if let Some(metrics) = &metrics {
+        writeln!(out, "metrics:    http://{}/metrics", metrics.addr)?;
+    }
     writeln!(out, "listening on http://{}", running.addr)?;
     out.flush()?;
     drop(out);

@@ -172,6 +172,19 @@ pub const CATALOGUE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog
 /// Response schemas by operationId and status, for contract tests.
 pub const CONTRACT_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/contract.json"));
 
+/// The scope every scoped operation needs besides its own: an answer shows the object it acts
+/// on, and no answer may show an object to a token that could not GET it (DESIGN.md section 11).
+pub const READ_SCOPE: &str = "dunning.read";
+
+impl Operation {
+    /// Every scope a token needs to run this operation: `dunning.read` for any operation that
+    /// has a scope, plus its own. An operation without a scope (`me`) needs none.
+    pub fn required_scopes(&self) -> impl Iterator<Item = &'static str> + use<> {
+        let own = self.scope;
+        own.map(|_| READ_SCOPE).into_iter().chain(own.filter(|s| *s != READ_SCOPE))
+    }
+}
+
 /// Looks an operation up by operationId.
 pub fn by_operation_id(operation_id: &str) -> Option<&'static Operation> {
     OPERATIONS.iter().find(|op| op.operation_id == operation_id)

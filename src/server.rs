@@ -29,7 +29,6 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
         .nest("/.well-known", protected_resource_routes(&app.public_url))
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
-        .at("/metrics", get(metrics))
         .data(app.clone())
         .around(move |ep, req| {
             let app = app.clone();
@@ -63,7 +62,7 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     // Beyond the requests in flight it can serve, or while draining, the server sheds load
     // before doing any work (liveness and metrics probes excepted). The permit lives until
     // the answer.
-    let probe = matches!(path.as_str(), "/healthz" | "/readyz" | "/metrics");
+    let probe = matches!(path.as_str(), "/healthz" | "/readyz");
     let permit = if probe { None } else { app.load.admit() };
     let shed = !probe && permit.is_none();
     let is_mcp = path == "/mcp" || path == "/";
@@ -112,6 +111,23 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     response
 }
 
+/// `/metrics` alone, for the `--metrics-bind` listener: kept off the API listener, where anyone
+/// could read it and where load shedding would apply to it.
+pub fn metrics_app(app: Arc<App>) -> impl Endpoint<Output = Response> {
+    Route::new().at("/metrics", get(metrics)).data(app).around(|ep, req| async move {
+        let mut response = match ep.call(req).await {
+            Ok(resp) => resp.into_response(),
+            Err(err) => err.into_response(),
+        };
+        let headers = response.headers_mut();
+        headers.insert("cache-control", "no-store".parse().expect("static header"));
+        if let Ok(id) = new_id("req").parse() {
+            headers.insert("x-request-id", id);
+        }
+        Ok(response)
+    })
+}
+
 #[handler]
 fn metrics(app: Data<&Arc<App>>) -> poem::Response {
     poem::Response::builder().content_type("text/plain; version=0.0.4").body(app.metrics.render())
@@ -155,6 +171,19 @@ pub async fn bind(bind: &str) -> std::io::Result<Bound> {
 }
 
 impl Bound {
+    /// Serves [`metrics_app`] until the process ends, through the same accept loop and limits
+    /// as the API (scrapes are short: nothing to drain).
+    pub fn serve_metrics(self, app: Arc<App>) -> Running {
+        let endpoint = metrics_app(app);
+        let handle = tokio::spawn(http::serve(
+            self.listener,
+            endpoint,
+            ConnectionLimits::default(),
+            std::future::pending(),
+        ));
+        Running { addr: self.addr, handle }
+    }
+
     /// Serves with the default connection limits until `shutdown` resolves (then drains).
     pub fn serve(
         self,

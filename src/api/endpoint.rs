@@ -73,13 +73,13 @@ where
         .data::<Principal>()
         .cloned()
         .ok_or_else(|| ApiError::Unauthorized { challenge: app.challenge("/v1", false) })?;
-    if let Some(scope) = op.scope
-        && !principal.has_scope(scope)
-    {
+    let missing = principal.missing_scopes(op);
+    if !missing.is_empty() {
+        let required = missing.join(" ");
         return Err(ApiError::InsufficientScope {
-            required: scope.to_string(),
+            challenge: app.step_up_challenge("/v1", &required),
+            required,
             granted: principal.scopes.clone(),
-            challenge: app.step_up_challenge("/v1", scope),
         });
     }
 

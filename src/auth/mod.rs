@@ -10,12 +10,13 @@ mod tokens;
 pub use metadata::protected_resource_routes;
 pub use middleware::{Audience, BearerAuth, Refused, admit, authenticate, bearer_token, client_address};
 pub use nonces::{consume_nonce, nonce_consumed};
-pub use sealing::{KeyError, ServerKey};
+pub use sealing::{KeyError, ServerKey, rotate_stored_key};
 pub use state::{AuthState, challenge, resource_metadata_url, step_up_challenge};
 pub use tokens::{TOKEN_PREFIX, hash_token, mint_token};
 
 use time::OffsetDateTime;
 
+use crate::operations::Operation;
 use crate::store::TokenRow;
 
 /// Every scope a token can carry (generated with the spec's scope vocabulary).
@@ -59,6 +60,17 @@ impl Principal {
     /// Whether the token carries a scope.
     pub fn has_scope(&self, scope: &str) -> bool {
         self.scopes.iter().any(|s| s == scope)
+    }
+
+    /// The scopes an operation needs that the token lacks, in the order
+    /// [`Operation::required_scopes`] names them (the one rule every surface applies).
+    pub fn missing_scopes(&self, op: &Operation) -> Vec<&'static str> {
+        op.required_scopes().filter(|scope| !self.has_scope(scope)).collect()
+    }
+
+    /// Whether the token may run an operation.
+    pub fn may_run(&self, op: &Operation) -> bool {
+        op.required_scopes().all(|scope| self.has_scope(scope))
     }
 
     /// Who acts, for events: the user, else the client, else the token itself.

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use super::arguments::Split;
-use super::context::{Context, Kind, Outcome};
+use super::context::{Context, Kind, Outcome, step_up};
 use super::era::Era;
 use super::fence;
 use super::tool_result::{endpoint_result, error_result};
@@ -104,13 +104,12 @@ pub async fn gate(
     // state (a change in between invalidates the confirmation).
     let target = match confirm.target.and_then(by_operation_id) {
         Some(target_op) => {
-            // Reading the object is part of this call, which the caller may run: it does not
-            // need the GET's own scope (a write-only token can still confirm a cancel).
-            let mut reader = ctx.caller.clone();
-            if let Some(scope) = target_op.scope.filter(|s| !reader.principal.has_scope(s)) {
-                reader.principal.scopes.push(scope.to_string());
+            // The question shows the object, so the caller must be able to GET it. Running the
+            // tool already needs dunning.read; this keeps it true whatever the target's scope.
+            if !ctx.caller.principal.may_run(target_op) {
+                return Err(step_up(ctx, target_op));
             }
-            let answer = ctx.dispatcher.call(&reader, target_op, &split.path, &Map::new(), None).await;
+            let answer = ctx.dispatcher.call(ctx.caller, target_op, &split.path, &Map::new(), None).await;
             if !answer.status.is_success() {
                 return endpoint_result(ctx, target_op, split, answer).map(Gate::Answer);
             }
@@ -177,6 +176,7 @@ pub async fn gate(
             fence::inline(&split.path.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join("/"))
         )
     });
+    let sealed = ctx.caller.app.key.seal(&state).map_err(internal)?;
     let result = json!({
         "inputRequests": {
             INPUT_KEY: {
@@ -198,7 +198,7 @@ pub async fn gate(
                 },
             }
         },
-        "requestState": ctx.caller.app.key.seal(&state),
+        "requestState": sealed,
     });
     let Value::Object(result) = result else { unreachable!("a JSON object literal") };
     Ok(Gate::Answer(Outcome { result, kind: Kind::InputRequired }))

@@ -88,21 +88,22 @@ pub fn server_info(era: &Era) -> Value {
     info
 }
 
-/// Whether the caller may run an operation.
+/// Whether the caller may run an operation (the rule of `Principal::may_run`).
 pub fn allowed(ctx: &Context<'_>, op: &Operation) -> bool {
-    op.scope.is_none_or(|scope| ctx.caller.principal.has_scope(scope))
+    ctx.caller.principal.may_run(op)
 }
 
-/// The 403 step-up for an operation beyond the token's scopes (DESIGN.md section 6).
+/// The 403 step-up for an operation beyond the token's scopes (DESIGN.md section 6), naming the
+/// scopes the token lacks.
 pub fn step_up(ctx: &Context<'_>, op: &Operation) -> RpcError {
-    let scope = op.scope.unwrap_or_default();
+    let missing = ctx.caller.principal.missing_scopes(op).join(" ");
     RpcError::new(
         StatusCode::FORBIDDEN,
         INVALID_PARAMS,
-        format!("insufficient scope: {} needs {scope}", op.tool_name),
+        format!("insufficient scope: {} needs {missing}", op.tool_name),
     )
     .with_data(
-        json!({ "code": "INSUFFICIENT_SCOPE", "required": scope, "granted": ctx.caller.principal.scopes }),
+        json!({ "code": "INSUFFICIENT_SCOPE", "required": missing, "granted": ctx.caller.principal.scopes }),
     )
-    .with_header("WWW-Authenticate", ctx.caller.app.step_up_challenge(ctx.resource_path, scope))
+    .with_header("WWW-Authenticate", ctx.caller.app.step_up_challenge(ctx.resource_path, &missing))
 }

@@ -39,22 +39,23 @@ protesting), confirm with the user first.";
 
 /// The instructions for a caller.
 pub fn for_caller(principal: &Principal) -> String {
-    let mut hidden: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    // Grouped by the scopes the token lacks for them (a write needs dunning.read as well).
+    let mut hidden: BTreeMap<Vec<&str>, Vec<&str>> = BTreeMap::new();
     for op in OPERATIONS {
-        if let Some(scope) = op.scope
-            && !principal.has_scope(scope)
-        {
-            hidden.entry(scope).or_default().push(op.tool_name);
+        let missing = principal.missing_scopes(op);
+        if !missing.is_empty() {
+            hidden.entry(missing).or_default().push(op.tool_name);
         }
     }
     if hidden.is_empty() {
         return format!("{BASE}\n- Your token's scopes allow every tool of this server.");
     }
     let mut text = format!(
-        "{BASE}\n- Some tools are hidden because your token lacks their scope; ask for a token with that scope to use them:"
+        "{BASE}\n- Some tools are hidden because your token lacks their scopes (every tool but dunning_me needs dunning.read, writes too); ask for a token with those scopes to use them:"
     );
-    for (scope, tools) in hidden {
-        text.push_str(&format!("\n  - {scope} unlocks: {}", tools.join(", ")));
+    for (scopes, tools) in hidden {
+        let verb = if scopes.len() == 1 { "unlocks" } else { "unlock" };
+        text.push_str(&format!("\n  - {} {verb}: {}", scopes.join(" and "), tools.join(", ")));
     }
     text
 }

@@ -71,6 +71,10 @@ impl Store {
         {
             std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
         }
+        if !in_memory {
+            create_private(std::path::Path::new(path.split('?').next().unwrap_or(path)))
+                .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
+        }
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .foreign_keys(true)
@@ -82,6 +86,20 @@ impl Store {
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
         Ok(Self { pool })
+    }
+}
+
+/// Creates the database file readable by its owner only, if it does not exist: it holds the
+/// token hashes and the confirmation keys, and SQLite gives its -wal and -shm files the same mode.
+fn create_private(path: &std::path::Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
     }
 }
 

@@ -21,6 +21,26 @@ impl Store {
         Ok(row.try_get("value")?)
     }
 
+    /// The secret `name` and those called `name:<suffix>` (rotated keys), as (name, value,
+    /// created_at), in no particular order.
+    pub async fn secrets_named(&self, name: &str) -> StoreResult<Vec<(String, String, String)>> {
+        let rows = sqlx::query(
+            "SELECT name, value, created_at FROM server_secrets WHERE name = $1 OR substr(name, 1, length($1) + 1) = $1 || ':'",
+        )
+        .bind(name)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("name")?, row.try_get("value")?, row.try_get("created_at")?)))
+            .collect()
+    }
+
+    /// Forgets a secret (a retired key).
+    pub async fn delete_secret(&self, name: &str) -> StoreResult<()> {
+        sqlx::query("DELETE FROM server_secrets WHERE name = $1").bind(name).execute(&self.pool).await?;
+        Ok(())
+    }
+
     /// Marks a nonce consumed; false when it already was.
     pub async fn consume_nonce(&self, nonce: &str, now: &str) -> StoreResult<bool> {
         let result = sqlx::query("INSERT INTO confirmation_nonces (nonce, consumed_at) VALUES ($1, $2)")

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{Resp, date_in, send};
+use serde_json::json;
+
+use crate::common::{Resp, cpf, date_in, envelope, send};
 
 const BIN: &str = env!("CARGO_BIN_EXE_kobana-dunning");
 
@@ -39,6 +41,8 @@ struct Server {
     base: String,
     /// The `demo token:` line's token, with --demo.
     demo_token: Option<String>,
+    /// The `metrics:` line's URL, with --metrics-bind.
+    metrics_url: Option<String>,
     client: reqwest::Client,
 }
 
@@ -52,14 +56,22 @@ impl Drop for Server {
 impl Server {
     /// Starts `serve --bind 127.0.0.1:0` and reads its banner up to the `listening on` line.
     fn start(db: &TempDb, demo: bool) -> Self {
+        Self::start_with(db, demo, &[])
+    }
+
+    /// `start`, with more `serve` flags.
+    fn start_with(db: &TempDb, demo: bool, flags: &[&str]) -> Self {
         let mut cmd = Command::new(BIN);
         cmd.args(["--database", &db.url(), "serve", "--bind", "127.0.0.1:0"]);
         if demo {
             cmd.arg("--demo");
         }
+        cmd.args(flags);
         let mut child = cmd
             .env_remove("KOBANA_DUNNING_DATABASE")
             .env_remove("KOBANA_DUNNING_DEMO")
+            .env_remove("KOBANA_DUNNING_SECRET_KEY_FILE")
+            .env_remove("KOBANA_DUNNING_METRICS_BIND")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -67,14 +79,21 @@ impl Server {
             .expect("serve starts");
         let stdout = child.stdout.take().expect("stdout");
         // From here on the child is killed whatever happens.
-        let mut server =
-            Self { child, base: String::new(), demo_token: None, client: reqwest::Client::new() };
+        let mut server = Self {
+            child,
+            base: String::new(),
+            demo_token: None,
+            metrics_url: None,
+            client: reqwest::Client::new(),
+        };
         let lines = read_banner(stdout);
         let listening =
             lines.iter().position(|l| l.starts_with("listening on http://")).unwrap_or_else(|| {
                 panic!("serve printed no `listening on` line: {lines:?}");
             });
         server.base = lines[listening].trim_start_matches("listening on ").trim().to_string();
+        server.metrics_url =
+            lines.iter().find_map(|l| l.strip_prefix("metrics:")).map(|url| url.trim().to_string());
         // Without --public-url, the public URL names the port actually bound, not port 0.
         for (label, suffix) in [("REST API:", "/v1"), ("MCP:", "/mcp")] {
             let line = lines
@@ -107,6 +126,53 @@ impl Server {
 
     async fn get(&self, token: &str, path_and_query: &str) -> Resp {
         send(self.client.get(format!("{}{path_and_query}", self.base)).bearer_auth(token)).await
+    }
+
+    async fn post(&self, token: &str, path: &str, body: Value) -> Resp {
+        send(self.client.post(format!("{}{path}", self.base)).bearer_auth(token).json(&body)).await
+    }
+
+    /// `dunning_charges_cancel` from a 2026-07-28 client that can confirm, answering `state`
+    /// with accept when one is given.
+    async fn cancel(&self, token: &str, id: &str, state: Option<&str>) -> Resp {
+        let mut params = json!({
+            "name": "dunning_charges_cancel",
+            "arguments": { "id": id },
+            "_meta": envelope(json!({ "elicitation": { "form": {} } })),
+        });
+        if let Some(state) = state {
+            params["requestState"] = json!(state);
+            params["inputResponses"] =
+                json!({ "confirm": { "action": "accept", "content": { "confirm": true } } });
+        }
+        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params });
+        let req = self
+            .client
+            .post(format!("{}/mcp", self.base))
+            .bearer_auth(token)
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "dunning_charges_cancel")
+            .json(&body);
+        send(req).await
+    }
+
+    /// A pending charge of a new debtor (document from `seed`); returns its id.
+    async fn charge(&self, token: &str, seed: u32) -> String {
+        let r =
+            self.post(token, "/v1/debtors", json!({ "name": "Maria Souza", "document": cpf(seed) })).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let body = json!({ "debtor_id": r.data()["id"], "amount": 10.0, "due_date": date_in(5) });
+        let r = self.post(token, "/v1/charges", body).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.data()["id"].as_str().unwrap().to_string()
+    }
+
+    /// Asks to cancel a charge and returns the sealed state of the question.
+    async fn question(&self, token: &str, id: &str) -> String {
+        let r = self.cancel(token, id, None).await;
+        assert_eq!(r.body["result"]["resultType"], "input_required", "{}", r.body);
+        r.body["result"]["requestState"].as_str().unwrap().to_string()
     }
 }
 
@@ -269,4 +335,101 @@ fn spec_tools_prints_the_catalogue() {
     assert_eq!(stdout, kobana_dunning::operations::CATALOGUE_JSON);
     let parsed: Value = serde_json::from_str(&stdout).expect("JSON");
     assert_eq!(parsed["tools"].as_array().map(Vec::len), Some(13));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_creates_a_database_only_its_owner_reads() {
+    use std::os::unix::fs::PermissionsExt;
+    let db = TempDb::new();
+    assert!(!db.0.exists());
+    let server = Server::start(&db, false);
+    assert_eq!(send(server.client.get(format!("{}/healthz", server.base))).await.status, 200);
+    for suffix in ["", "-wal", "-shm"] {
+        let path = format!("{}{suffix}", db.0.display());
+        let Ok(meta) = std::fs::metadata(&path) else {
+            assert!(!suffix.is_empty(), "the database file exists");
+            continue;
+        };
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{path}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_rotate_keeps_open_questions_answerable() {
+    let db = TempDb::new();
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Org"]));
+    let token =
+        only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write"]));
+    let server = Server::start(&db, false);
+    let id = server.charge(&token, 1).await;
+    let before = server.question(&token, &id).await;
+    drop(server);
+
+    let output = run(&db, &["keys", "rotate"]);
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(printed.starts_with("rotated: 2 keys"), "{printed}");
+
+    // A question asked under the old key is still answered after the restart.
+    let server = Server::start(&db, false);
+    let r = server.cancel(&token, &id, Some(&before)).await;
+    assert_eq!(r.body["result"]["resultType"], "complete", "{}", r.body);
+    assert_ne!(r.body["result"]["isError"], true, "{}", r.body);
+
+    let r = server.get(&token, &format!("/v1/charges/{id}")).await;
+    assert_eq!(r.data()["status"], "canceled");
+
+    // A state sealed under a key the server never held is a fresh question, nothing runs.
+    let other = server.charge(&token, 2).await;
+    let state = server.question(&token, &other).await;
+    let foreign = kobana_dunning::auth::ServerKey::from_material(&[3u8; 32]).unwrap();
+    let forged = foreign.seal(&json!({ "tool": "dunning_charges_cancel" })).unwrap();
+    assert_ne!(state, forged);
+    let r = server.cancel(&token, &other, Some(&forged)).await;
+    assert_eq!(r.body["result"]["resultType"], "input_required", "{}", r.body);
+    let r = server.get(&token, &format!("/v1/charges/{other}")).await;
+    assert_eq!(r.data()["status"], "pending");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_key_file_rotates_newest_first() {
+    let db = TempDb::new();
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Org"]));
+    let token =
+        only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write"]));
+    let keys = TempDb(std::env::temp_dir().join(format!("kd-keys-{}", uuid::Uuid::now_v7().simple())));
+    let old = "o".repeat(40);
+    std::fs::write(&keys.0, format!("{old}\n")).unwrap();
+    let key_flag = ["--secret-key-file", keys.0.to_str().unwrap()];
+    let server = Server::start_with(&db, false, &key_flag);
+    let id = server.charge(&token, 1).await;
+    let before = server.question(&token, &id).await;
+    drop(server);
+
+    std::fs::write(&keys.0, format!("{}\n{old}\n", "n".repeat(40))).unwrap();
+    let server = Server::start_with(&db, false, &key_flag);
+    let r = server.cancel(&token, &id, Some(&before)).await;
+    assert_eq!(r.body["result"]["resultType"], "complete", "{}", r.body);
+    assert_ne!(r.body["result"]["isError"], true, "{}", r.body);
+
+    // Once the old key leaves the file, what it sealed is refused.
+    let other = server.charge(&token, 2).await;
+    let sealed_new = server.question(&token, &other).await;
+    drop(server);
+    std::fs::write(&keys.0, format!("{old}\n")).unwrap();
+    let server = Server::start_with(&db, false, &key_flag);
+    let r = server.cancel(&token, &other, Some(&sealed_new)).await;
+    assert_eq!(r.body["result"]["resultType"], "input_required", "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_bind_serves_metrics_apart() {
+    let db = TempDb::new();
+    let server = Server::start_with(&db, false, &["--metrics-bind", "127.0.0.1:0"]);
+    let _ = server.get("kd_at_nope", "/v1/me").await;
+    let r = send(server.client.get(format!("{}/metrics", server.base))).await;
+    assert_eq!(r.status, 404, "not on the API listener");
+    let url = server.metrics_url.clone().expect("a metrics: line");
+    let r = send(server.client.get(&url)).await;
+    assert_eq!(r.status, 200);
+    assert!(r.body.as_str().unwrap().contains("kobana_dunning_http_requests_total"), "{}", r.body);
 }

@@ -24,6 +24,8 @@ pub const ALL: &str =
 pub struct TestServer {
     /// `http://127.0.0.1:<port>`
     pub base: String,
+    /// `http://127.0.0.1:<port>` of the `--metrics-bind` listener.
+    pub metrics_base: String,
     /// The server's state (for direct store checks).
     pub app: Arc<App>,
     client: reqwest::Client,
@@ -101,7 +103,9 @@ impl TestServer {
         bound.serve_with(app.clone(), connections, async move {
             let _ = stopped.await;
         });
-        Self { base, app, client: reqwest::Client::new(), db_path, _stop: stop }
+        let metrics = server::bind("127.0.0.1:0").await.expect("bind metrics").serve_metrics(app.clone());
+        let metrics_base = format!("http://{}", metrics.addr);
+        Self { base, metrics_base, app, client: reqwest::Client::new(), db_path, _stop: stop }
     }
 
     /// A new organization.

@@ -239,6 +239,13 @@ async fn tampered_retargeted_stale_and_foreign_states_never_run() {
     let first = s.mcp_2026(&token, "tools/call", cancel(&id), elicitation()).await;
     let state = first.result()["requestState"].as_str().unwrap().to_string();
 
+    // The state is opaque: encrypted, so nothing it binds can be read from it.
+    let decoded = base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, &state).unwrap();
+    let readable = String::from_utf8_lossy(&decoded);
+    for field in ["org_", "\"exp\"", "\"org\"", "dunning_charges_cancel", "token:", &org] {
+        assert!(!readable.contains(field), "{field} readable in the state");
+    }
+
     let mut tampered = state.clone().into_bytes();
     let i = tampered.len() / 3;
     tampered[i] = if tampered[i] == b'A' { b'B' } else { b'A' };
@@ -280,18 +287,29 @@ async fn tampered_retargeted_stale_and_foreign_states_never_run() {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let expired = s.app.key.seal(&json!({
-        "org": org, "principal": principal, "tool": "dunning_charges_cancel", "args": digest,
-        "version": version, "exp": time::OffsetDateTime::now_utc().unix_timestamp() - 1, "nonce": "00",
-    }));
+    let expired = s
+        .app
+        .key
+        .seal(&json!({
+            "org": org, "principal": principal, "tool": "dunning_charges_cancel", "args": digest,
+            "version": version, "exp": time::OffsetDateTime::now_utc().unix_timestamp() - 1, "nonce": "00",
+        }))
+        .expect("sealed");
     let r =
         s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &expired, "accept", true), elicitation()).await;
     assert_eq!(r.result()["resultType"], "input_required", "expired");
-    // The same state, unexpired, does run: the expiry was the only difference.
-    let valid = s.app.key.seal(&json!({
+    // The same state, unexpired, sealed under a key the server does not hold: refused.
+    let payload = json!({
         "org": org, "principal": principal, "tool": "dunning_charges_cancel", "args": digest,
         "version": version, "exp": time::OffsetDateTime::now_utc().unix_timestamp() + 60, "nonce": "01",
-    }));
+    });
+    let unknown = kobana_dunning::auth::ServerKey::from_material(&[9u8; 32]).unwrap().seal(&payload).unwrap();
+    let r =
+        s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &unknown, "accept", true), elicitation()).await;
+    assert_eq!(r.result()["resultType"], "input_required", "unknown key");
+    assert_eq!(charge_status(&s, &token, &id).await.0, "pending");
+    // Under the server's key it does run: the expiry, then the key, were the only differences.
+    let valid = s.app.key.seal(&payload).expect("sealed");
     let r =
         s.mcp_2026(&token, "tools/call", answer(&cancel(&id), &valid, "accept", true), elicitation()).await;
     assert_eq!(r.tool_json()["data"]["status"], "canceled", "{}", r.body);
@@ -365,11 +383,12 @@ async fn mcp_and_rest_make_the_same_change() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_write_only_token_can_confirm_and_bodies_are_checked_before_asking() {
+async fn a_read_write_token_can_confirm_and_bodies_are_checked_before_asking() {
     let s = TestServer::start().await;
     let org = s.org("Org").await;
     let token = s.token(&org, ALL).await;
-    let write_only = s.token(&org, "dunning.write").await;
+    // The least a cancel needs: dunning.write, and dunning.read because the question shows the charge.
+    let write_only = s.token(&org, "dunning.read dunning.write").await;
     let id = charge(&s, &token, "Maria Souza", "52998224725").await;
 
     // An unknown field is refused before the user is asked anything.
@@ -378,7 +397,7 @@ async fn a_write_only_token_can_confirm_and_bodies_are_checked_before_asking() {
     assert!(r.is_tool_error(), "{}", r.body);
     assert_eq!(r.tool_json()["error"]["details"]["fields"][0]["suggestion"], "reason");
 
-    // The question reads the charge although the token cannot run dunning_charges_get.
+    // The question reads the charge through dunning_charges_get, which the token may run.
     let first = s.mcp_2026(&write_only, "tools/call", cancel(&id), elicitation()).await;
     assert_eq!(first.result()["resultType"], "input_required", "{}", first.body);
     let message = first.result()["inputRequests"]["confirm"]["params"]["message"].as_str().unwrap();
@@ -418,4 +437,71 @@ async fn every_destructive_tool_asks_about_its_real_object() {
         asked += 1;
     }
     assert_eq!(asked, 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_only_token_never_sees_a_debtor() {
+    let s = TestServer::start().await;
+    let org = s.org("Org").await;
+    let token = s.token(&org, ALL).await;
+    let write_only = s.token(&org, "dunning.write").await;
+    let r = s
+        .write(
+            &token,
+            "debtors_create",
+            json!({ "name": "Maria Souza", "document": "52998224725", "email": "maria@example.com" }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.data()["id"].as_str().unwrap().to_string();
+    let personal = ["Maria", "52998224725", "529.982.247-25", "maria@example.com"];
+    let shows_nothing = |what: &str, body: &Value| {
+        let text = body.to_string();
+        for data in personal {
+            assert!(!text.contains(data), "{what} shows {data}: {text}");
+        }
+    };
+
+    // REST: a write answers the object, so it needs dunning.read too; even an empty PATCH.
+    for (op, body) in
+        [("debtors_update", Some(json!({}))), ("debtors_delete", None), ("debtors_archive", None)]
+    {
+        let r = s.call(&write_only, op, &[("id", &id)], "", body).await;
+        assert_eq!(r.status, 403, "{op}: {}", r.body);
+        assert_eq!(r.code(), "INSUFFICIENT_SCOPE");
+        assert_eq!(r.body["error"]["details"]["required"], "dunning.read", "{op}");
+        let challenge = r.header("www-authenticate").unwrap();
+        assert!(challenge.contains("scope=\"dunning.read\""), "{challenge}");
+        shows_nothing(op, &r.body);
+    }
+
+    // MCP: the step-up (-32602, the missing scope), before any question is asked.
+    for tool in ["dunning_debtors_delete", "dunning_debtors_update", "dunning_debtors_archive"] {
+        let params = json!({ "name": tool, "arguments": { "id": id } });
+        let r = s.mcp_2026(&write_only, "tools/call", params, elicitation()).await;
+        assert_eq!((r.status, r.rpc_code()), (403, -32602), "{tool}: {}", r.body);
+        assert_eq!(r.body["error"]["data"]["required"], "dunning.read", "{tool}");
+        let challenge = r.header("www-authenticate").unwrap();
+        assert!(challenge.contains("scope=\"dunning.read\""), "{challenge}");
+        shows_nothing(tool, &r.body);
+    }
+
+    // Nothing but dunning_me is listed, and the instructions say which scope unlocks the rest.
+    let r = s.mcp_2025(&write_only, "tools/list", json!({})).await;
+    assert_eq!(names(&r), ["dunning_me"]);
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": "2025-06-18" } });
+    let r = s.mcp_raw("/mcp", Some(&write_only), &body, &[]).await;
+    let instructions = r.result()["instructions"].as_str().unwrap();
+    let line = instructions.lines().find(|l| l.contains("dunning.read unlocks: ")).expect(instructions);
+    assert!(line.contains("dunning_debtors_delete") && line.contains("dunning_debtors_get"), "{line}");
+
+    // A token missing both scopes is told of both.
+    let notify_only = s.token(&org, "dunning.notify").await;
+    let r = s.call(&notify_only, "debtors_update", &[("id", &id)], "", Some(json!({}))).await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert_eq!(r.body["error"]["details"]["required"], "dunning.read dunning.write");
+    assert!(r.header("www-authenticate").unwrap().contains("scope=\"dunning.read dunning.write\""));
+
+    let r = s.read_id(&token, "debtors_get", &id).await;
+    assert_eq!((r.status, r.data()["version"].clone()), (200, json!(1)), "nothing changed");
 }

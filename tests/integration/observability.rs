@@ -13,8 +13,9 @@ async fn metrics_count_requests_by_surface_method_and_status() {
     assert_eq!(s.mcp_2025(&token, "ping", serde_json::json!({})).await.status, 200);
     assert_eq!(send(s.raw(Method::GET, "/v1/me")).await.status, 401);
 
-    let r = send(s.raw(Method::GET, "/metrics")).await;
+    let r = send(reqwest::Client::new().get(format!("{}/metrics", s.metrics_base))).await;
     assert_eq!(r.status, 200);
+    assert_eq!(r.header("cache-control"), Some("no-store"));
     assert!(r.header("content-type").unwrap().starts_with("text/plain"));
     let text = r.body.as_str().expect("text");
     for line in [
@@ -24,6 +25,19 @@ async fn metrics_count_requests_by_surface_method_and_status() {
         "kobana_dunning_http_request_duration_seconds_count{surface=\"v1\"} 3",
     ] {
         assert!(text.lines().any(|l| l == line), "missing {line} in\n{text}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_are_served_only_on_their_own_listener() {
+    let s = TestServer::start().await;
+    let r = send(s.raw(Method::GET, "/metrics")).await;
+    assert_eq!(r.status, 404, "{}", r.body);
+    assert!(!r.body.to_string().contains("kobana_dunning_http"), "{}", r.body);
+    // The metrics listener serves nothing else.
+    for path in ["/v1/me", "/mcp", "/healthz"] {
+        let r = send(reqwest::Client::new().get(format!("{}{path}", s.metrics_base))).await;
+        assert_eq!(r.status, 404, "{path}");
     }
 }
 
