@@ -479,6 +479,18 @@ fn framing(head: &[u8]) -> Result<Framing, Refusal> {
         Err(httparse::Error::TooManyHeaders) => return Err(Refusal::HeadTooLarge),
         Err(_) => return Err(Refusal::Malformed),
     }
+    // What hyper would refuse with an answer of its own must be refused here, with ours.
+    let target = request.path.ok_or(Refusal::Malformed)?;
+    if poem::http::Uri::try_from(target).is_err() {
+        return Err(Refusal::Malformed);
+    }
+    for header in request.headers.iter() {
+        if poem::http::HeaderName::from_bytes(header.name.as_bytes()).is_err()
+            || poem::http::HeaderValue::from_bytes(header.value).is_err()
+        {
+            return Err(Refusal::Malformed);
+        }
+    }
     let mut length: Option<usize> = None;
     let mut chunked = false;
     let mut expect_continue = None;
@@ -525,4 +537,48 @@ fn line_range(head: &[u8], name: &str) -> std::ops::Range<usize> {
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn framed(head: &str) -> Result<(bool, usize), Refusal> {
+        framing(head.as_bytes()).map(|f| (f.chunked, f.length))
+    }
+
+    #[test]
+    fn framing_is_read_or_refused() {
+        assert_eq!(framed("GET / HTTP/1.1\r\nHost: a\r\n\r\n"), Ok((false, 0)));
+        assert_eq!(framed("POST / HTTP/1.1\r\nContent-Length: 12\r\n\r\n"), Ok((false, 12)));
+        assert_eq!(framed("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"), Ok((true, 0)));
+        let refused = [
+            "POST / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+            "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+            "POST / HTTP/1.1\r\nContent-Length: 0x10\r\n\r\n",
+            "POST / HTTP/1.1\r\nExpect: something-else\r\n\r\n",
+            "GET http://[::1/ HTTP/1.1\r\n\r\n",
+            "NOT HTTP\r\n\r\n",
+        ];
+        for head in refused {
+            assert_eq!(framed(head), Err(Refusal::Malformed), "{head:?}");
+        }
+        let many: String = (0..MAX_HEADERS + 1).map(|i| format!("X-{i}: v\r\n")).collect();
+        assert_eq!(framed(&format!("GET / HTTP/1.1\r\n{many}\r\n")), Err(Refusal::HeadTooLarge));
+        // A huge declared length is larger than any cap, not an error.
+        assert_eq!(
+            framed("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n"),
+            Ok((false, usize::MAX))
+        );
+    }
+
+    #[test]
+    fn the_expect_line_is_found_whole() {
+        let head = b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n";
+        let range = framing(head).unwrap().expect_continue.unwrap();
+        assert_eq!(&head[range], b"Expect: 100-continue\r\n");
+    }
 }
