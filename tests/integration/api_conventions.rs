@@ -468,7 +468,7 @@ async fn every_response_carries_no_store_and_a_request_id() {
 /// a server that answers before reading a whole body closes the connection, and an HTTP client
 /// still writing that body then sees a reset instead of the answer.
 async fn post_raw(server: &TestServer, head: &str, parts: &[Vec<u8>]) -> Resp {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let addr = server.base.trim_start_matches("http://");
     let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     stream.write_all(format!("{head}\r\nHost: {addr}\r\n\r\n").as_bytes()).await.expect("head");
@@ -476,44 +476,7 @@ async fn post_raw(server: &TestServer, head: &str, parts: &[Vec<u8>]) -> Resp {
         stream.write_all(part).await.expect("body part");
     }
     stream.flush().await.expect("flush");
-    let mut raw = Vec::new();
-    let read = async {
-        let mut buf = [0u8; 8192];
-        loop {
-            let n = stream.read(&mut buf).await.expect("read the answer");
-            if n == 0 {
-                break;
-            }
-            raw.extend_from_slice(&buf[..n]);
-            if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
-                let length = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .and_then(|v| v.trim().parse::<usize>().ok());
-                if length.is_some_and(|len| raw.len() >= end + 4 + len) {
-                    break;
-                }
-            }
-        }
-    };
-    tokio::time::timeout(std::time::Duration::from_secs(30), read).await.expect("an answer within 30 s");
-    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a complete answer head");
-    let text = String::from_utf8_lossy(&raw[..end]).to_string();
-    let mut lines = text.lines();
-    let status: u16 =
-        lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).expect("status line");
-    let mut headers = reqwest::header::HeaderMap::new();
-    for line in lines {
-        if let Some((name, value)) = line.split_once(':') {
-            headers.append(
-                reqwest::header::HeaderName::from_bytes(name.trim().as_bytes()).expect("header name"),
-                value.trim().parse().expect("header value"),
-            );
-        }
-    }
-    let body = serde_json::from_slice(&raw[end + 4..]).unwrap_or(Value::Null);
-    Resp { status, headers, body }
+    crate::common::read_raw(&mut stream, std::time::Duration::from_secs(30)).await.expect("a complete answer")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

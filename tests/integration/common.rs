@@ -439,3 +439,48 @@ impl Resp {
         self.result()["isError"] == true
     }
 }
+
+/// Reads one HTTP/1.1 answer off a raw socket within `wait`; `None` when the server closed the
+/// socket without one.
+pub async fn read_raw(stream: &mut tokio::net::TcpStream, wait: std::time::Duration) -> Option<Resp> {
+    use tokio::io::AsyncReadExt;
+    let mut raw = Vec::new();
+    let read = async {
+        let mut buf = [0u8; 8192];
+        loop {
+            let n = stream.read(&mut buf).await.unwrap_or(0);
+            if n == 0 {
+                return;
+            }
+            raw.extend_from_slice(&buf[..n]);
+            if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                    .unwrap_or(0);
+                if raw.len() >= end + 4 + length {
+                    return;
+                }
+            }
+        }
+    };
+    tokio::time::timeout(wait, read).await.expect("the server answers or closes in time");
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let text = String::from_utf8_lossy(&raw[..end]).to_string();
+    let mut lines = text.lines();
+    let status: u16 =
+        lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).expect("status line");
+    let mut headers = reqwest::header::HeaderMap::new();
+    for line in lines {
+        if let Some((name, value)) = line.split_once(':') {
+            headers.append(
+                reqwest::header::HeaderName::from_bytes(name.trim().as_bytes()).expect("header name"),
+                value.trim().parse().expect("header value"),
+            );
+        }
+    }
+    let body = serde_json::from_slice(&raw[end + 4..]).unwrap_or(serde_json::Value::Null);
+    Some(Resp { status, headers, body })
+}

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 
 use kobana_dunning::http::ConnectionLimits;
 use kobana_dunning::limits::Limits;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::common::{TestServer, send};
+use crate::common::{Resp, TestServer, read_raw, send};
 
 /// Connection limits with short deadlines, so the tests wait seconds, not minutes.
 fn quick(header: u64, body: u64, idle: u64, max_connections: usize) -> ConnectionLimits {
@@ -29,49 +29,8 @@ async fn connect(server: &TestServer) -> TcpStream {
     TcpStream::connect(server.base.trim_start_matches("http://")).await.expect("connect")
 }
 
-/// An answer read off a socket: status, lower-cased head and body.
-struct Raw {
-    status: u16,
-    head: String,
-    body: Value,
-}
-
-impl Raw {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.head.lines().find_map(|l| l.strip_prefix(&format!("{name}:"))).map(str::trim)
-    }
-}
-
-/// Reads one answer (or `None` if the server closed the socket without one) within `wait`.
-async fn read_answer(stream: &mut TcpStream, wait: Duration) -> Option<Raw> {
-    let mut raw = Vec::new();
-    let read = async {
-        let mut buf = [0u8; 8192];
-        loop {
-            let n = stream.read(&mut buf).await.unwrap_or(0);
-            if n == 0 {
-                return;
-            }
-            raw.extend_from_slice(&buf[..n]);
-            if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
-                let length = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .and_then(|v| v.trim().parse::<usize>().ok())
-                    .unwrap_or(0);
-                if raw.len() >= end + 4 + length {
-                    return;
-                }
-            }
-        }
-    };
-    tokio::time::timeout(wait, read).await.expect("the server answers or closes in time");
-    let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
-    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status line");
-    let body = serde_json::from_slice(&raw[end + 4..]).unwrap_or(Value::Null);
-    Some(Raw { status, head, body })
+async fn read_answer(stream: &mut TcpStream, wait: Duration) -> Option<Resp> {
+    read_raw(stream, wait).await
 }
 
 /// Whether the server closed the socket (a read gives end of file) within `wait`.
