@@ -73,10 +73,16 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         error_response(&ApiError::Unavailable, &request_id)
     // A body declared over the cap is refused before a byte of it is read (the gate passes such
     // bodies through unbuffered for exactly this).
-    } else if too_large && is_mcp {
-        mcp::payload_too_large()
     } else if too_large {
-        error_response(&ApiError::PayloadTooLarge, &request_id)
+        let mut response = if is_mcp {
+            mcp::payload_too_large()
+        } else {
+            error_response(&ApiError::PayloadTooLarge, &request_id)
+        };
+        // The body stays unread, so the connection cannot carry another request: say so, or a
+        // client would send its next request on a connection about to close.
+        response.headers_mut().insert("connection", "close".parse().expect("static header"));
+        response
     } else {
         match ep.call(req).await {
             Ok(resp) => resp.into_response(),
@@ -103,7 +109,13 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         duration_ms = started.elapsed().as_secs_f64() * 1000.0,
         "request"
     );
+    let status = response.status();
     let headers = response.headers_mut();
+    // A body refused as too large stays (partly) unread, so the connection cannot carry another
+    // request: say so, or a client would send its next one on a connection about to close.
+    if status == poem::http::StatusCode::PAYLOAD_TOO_LARGE {
+        headers.insert("connection", "close".parse().expect("static header"));
+    }
     headers.insert("cache-control", "no-store".parse().expect("static header"));
     if let Ok(value) = request_id.parse() {
         headers.insert("x-request-id", value);

@@ -98,6 +98,9 @@ pub struct Gate<S> {
     wrote: bool,
     timer: Option<(Instant, Pin<Box<Sleep>>)>,
     read_waker: Option<Waker>,
+    /// The end of the lingering close, once it started.
+    linger_until: Option<Instant>,
+    linger_timer: Option<Pin<Box<Sleep>>>,
 }
 
 impl<S> Gate<S> {
@@ -118,6 +121,8 @@ impl<S> Gate<S> {
             wrote: false,
             timer: None,
             read_waker: None,
+            linger_until: None,
+            linger_timer: None,
         }
     }
 
@@ -280,6 +285,57 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Gate<S> {
     }
 }
 
+/// How long, and how much, a body the application refused unread is still read and dropped
+/// before the connection closes: a client still sending it then reads the answer rather than a
+/// reset (the "lingering close" of RFC 9112 section 9.6).
+const LINGER_FOR: Duration = Duration::from_secs(2);
+const LINGER_BYTES: usize = 8 * 1024 * 1024;
+
+impl<S: AsyncRead + AsyncWrite + Unpin> Gate<S> {
+    /// Before closing in the middle of a body, reads and drops what the client still sends.
+    fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let unread = match self.phase {
+            Phase::Through { remaining } => remaining,
+            Phase::Raw => LINGER_BYTES,
+            _ => return Poll::Ready(Ok(())),
+        };
+        ready!(Pin::new(&mut self.io).poll_flush(cx))?;
+        let until = *self.linger_until.get_or_insert_with(|| Instant::now() + LINGER_FOR);
+        let mut budget = unread.min(LINGER_BYTES).saturating_sub(self.pending.len());
+        self.pending.clear();
+        while budget > 0 {
+            if let Some(sleep) = self.linger_timer.as_mut() {
+                if sleep.as_mut().poll(cx).is_ready() {
+                    break;
+                }
+            } else {
+                let mut sleep = Box::pin(tokio::time::sleep_until(until));
+                let done = sleep.as_mut().poll(cx).is_ready();
+                self.linger_timer = Some(sleep);
+                if done {
+                    break;
+                }
+            }
+            let mut chunk = [0u8; 8192];
+            let mut chunk_buf = ReadBuf::new(&mut chunk);
+            match Pin::new(&mut self.io).poll_read(cx, &mut chunk_buf) {
+                Poll::Ready(Ok(())) if chunk_buf.filled().is_empty() => break,
+                Poll::Ready(Ok(())) => budget = budget.saturating_sub(chunk_buf.filled().len()),
+                Poll::Ready(Err(_)) => break,
+                Poll::Pending => {
+                    self.phase = match self.phase {
+                        Phase::Through { .. } => Phase::Through { remaining: budget },
+                        _ => Phase::Raw,
+                    };
+                    return Poll::Pending;
+                }
+            }
+        }
+        self.phase = Phase::Closed;
+        Poll::Ready(Ok(()))
+    }
+}
+
 impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
@@ -400,7 +456,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Gate<S> {
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+        let this = self.get_mut();
+        ready!(this.poll_linger(cx))?;
+        Pin::new(&mut this.io).poll_shutdown(cx)
     }
 }
 
