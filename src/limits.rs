@@ -62,6 +62,7 @@ pub struct RateLimiter {
     per_minute: u32,
     burst: u32,
     buckets: Mutex<HashMap<String, Bucket>>,
+    pruned: Mutex<Instant>,
 }
 
 /// Above this many buckets, full (idle) ones are dropped: they hold nothing a new one would not.
@@ -70,20 +71,11 @@ const PRUNE_ABOVE: usize = 10_000;
 impl RateLimiter {
     /// A limiter of `per_minute` requests a minute per key, `burst` at once.
     pub fn new(per_minute: u32, burst: u32) -> Self {
-        Self { per_minute, burst, buckets: Mutex::new(HashMap::new()) }
+        Self { per_minute, burst, buckets: Mutex::new(HashMap::new()), pruned: Mutex::new(Instant::now()) }
     }
 
     fn rate_per_second(&self) -> f64 {
         f64::from(self.per_minute.max(1)) / 60.0
-    }
-
-    /// Whether `key`'s bucket is empty now (nothing is counted).
-    pub fn is_exhausted(&self, key: &str) -> bool {
-        let now = Instant::now();
-        let buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        buckets
-            .get(key)
-            .is_some_and(|b| b.tokens + now.duration_since(b.at).as_secs_f64() * self.rate_per_second() < 1.0)
     }
 
     /// Counts one request of `key`, or says when to come back.
@@ -92,8 +84,13 @@ impl RateLimiter {
         let burst = f64::from(self.burst.max(1));
         let rate = self.rate_per_second();
         let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Pruning is a full scan: at most once a second, however many buckets there are.
         if buckets.len() > PRUNE_ABOVE {
-            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < burst);
+            let mut pruned = self.pruned.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if now.duration_since(*pruned).as_secs() >= 1 {
+                buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < burst);
+                *pruned = now;
+            }
         }
         let bucket = buckets.entry(key.to_string()).or_insert(Bucket { tokens: burst, at: now });
         bucket.tokens = (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * rate).min(burst);

@@ -86,6 +86,9 @@ struct ServeArgs {
     /// Connections open at once; past it, new connections are closed on accept.
     #[arg(long, env = "KOBANA_DUNNING_MAX_CONNECTIONS", default_value_t = 4096)]
     max_connections: usize,
+    /// Connections one client address may hold open at once.
+    #[arg(long, env = "KOBANA_DUNNING_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    max_connections_per_address: usize,
     /// Seconds a request's head may take to arrive (408 past it).
     #[arg(long, env = "KOBANA_DUNNING_HEADER_READ_TIMEOUT", default_value_t = 10)]
     header_read_timeout: u64,
@@ -252,8 +255,11 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         max_in_flight: args.max_in_flight,
         anonymous_per_minute: args.anonymous_rate_limit,
     };
-    let mut connections =
-        ConnectionLimits { max_connections: args.max_connections, ..ConnectionLimits::default() };
+    let mut connections = ConnectionLimits {
+        max_connections: args.max_connections,
+        max_connections_per_address: args.max_connections_per_address,
+        ..ConnectionLimits::default()
+    };
     connections.gate.header_timeout = std::time::Duration::from_secs(args.header_read_timeout);
     connections.gate.body_timeout = std::time::Duration::from_secs(args.body_read_timeout);
     connections.gate.idle_timeout = std::time::Duration::from_secs(args.idle_timeout);
@@ -268,7 +274,7 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         tracing::info!("draining");
     };
     let metrics = match &args.metrics_bind {
-        Some(addr) => Some(server::bind(addr).await?.serve_metrics(app.clone())),
+        Some(addr) => Some(server::bind(addr).await?.serve_metrics(app.clone(), connections.clone())),
         None => None,
     };
     let running = bound.serve_with(app.clone(), connections, shutdown);

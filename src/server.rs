@@ -73,16 +73,10 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         error_response(&ApiError::Unavailable, &request_id)
     // A body declared over the cap is refused before a byte of it is read (the gate passes such
     // bodies through unbuffered for exactly this).
+    } else if too_large && is_mcp {
+        mcp::payload_too_large()
     } else if too_large {
-        let mut response = if is_mcp {
-            mcp::payload_too_large()
-        } else {
-            error_response(&ApiError::PayloadTooLarge, &request_id)
-        };
-        // The body stays unread, so the connection cannot carry another request: say so, or a
-        // client would send its next request on a connection about to close.
-        response.headers_mut().insert("connection", "close".parse().expect("static header"));
-        response
+        error_response(&ApiError::PayloadTooLarge, &request_id)
     } else {
         match ep.call(req).await {
             Ok(resp) => resp.into_response(),
@@ -185,14 +179,9 @@ pub async fn bind(bind: &str) -> std::io::Result<Bound> {
 impl Bound {
     /// Serves [`metrics_app`] until the process ends, through the same accept loop and limits
     /// as the API (scrapes are short: nothing to drain).
-    pub fn serve_metrics(self, app: Arc<App>) -> Running {
+    pub fn serve_metrics(self, app: Arc<App>, limits: ConnectionLimits) -> Running {
         let endpoint = metrics_app(app);
-        let handle = tokio::spawn(http::serve(
-            self.listener,
-            endpoint,
-            ConnectionLimits::default(),
-            std::future::pending(),
-        ));
+        let handle = tokio::spawn(http::serve(self.listener, endpoint, limits, std::future::pending()));
         Running { addr: self.addr, handle }
     }
 

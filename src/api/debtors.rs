@@ -187,11 +187,7 @@ impl super::handlers::DebtorsApi for Debtors {
     async fn debtors_delete(call: Call, input: wire::DebtorsDeleteInput) -> ApiResult<NoContent> {
         let d = load(&call, &input.id).await?;
         call.check_if_match(d.version)?;
-        if call.app.store.debtor_has_charges(call.org_id(), &d.id).await? {
-            return Err(ApiError::Conflict(
-                "the debtor has charges and cannot be deleted; archive it instead".into(),
-            ));
-        }
+        d.check_deletable(call.app.store.debtor_has_charges(call.org_id(), &d.id).await?)?;
         let object = to_json(&debtor_view(&d));
         let evt =
             event(&call, "debtor.db.deleted", "debtor", &d.id, json!({ "object": object, "changes": {} }));

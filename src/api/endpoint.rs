@@ -75,10 +75,12 @@ where
         .ok_or_else(|| ApiError::Unauthorized { challenge: app.challenge("/v1", false) })?;
     let missing = principal.missing_scopes(op);
     if !missing.is_empty() {
-        let required = missing.join(" ");
+        // The challenge names every scope the operation needs (a client re-authorising with it
+        // gets a token that works); the details name what this token lacks.
+        let all: Vec<&str> = op.required_scopes().collect();
         return Err(ApiError::InsufficientScope {
-            challenge: app.step_up_challenge("/v1", &required),
-            required,
+            challenge: app.step_up_challenge("/v1", &all.join(" ")),
+            required: missing.join(" "),
             granted: principal.scopes.clone(),
         });
     }
@@ -90,8 +92,10 @@ where
         .collect();
     let query = read_query(op, req.uri().query().unwrap_or_default())?;
     let headers = req.headers().clone();
-    let bytes =
-        req.take_body().into_bytes_limit(MAX_BODY_BYTES).await.map_err(|_| ApiError::PayloadTooLarge)?;
+    let bytes = req.take_body().into_bytes_limit(MAX_BODY_BYTES).await.map_err(|e| match e {
+        poem::error::ReadBodyError::PayloadTooLarge => ApiError::PayloadTooLarge,
+        _ => ApiError::BadRequest("the request body could not be read".into()),
+    })?;
     let mut body = read_body(op, &bytes)?;
 
     let key = idempotency_key(op, &headers, &mut body)?;
@@ -150,7 +154,8 @@ fn typed_input<I: DeserializeOwned>(
     flat.extend(query);
     flat.extend(body);
     serde_path_to_error::deserialize(Value::Object(flat)).map_err(|e| {
-        let field = e.path().to_string();
+        // serde writes `tags[0]`; the schema errors and the number scanner write `tags.0`.
+        let field = e.path().to_string().replace('[', ".").replace(']', "");
         let message = e.into_inner().to_string();
         // serde appends no position for JSON values; keep only the rule that failed.
         ApiError::Validation(vec![FieldError::new(field, message)])

@@ -10,6 +10,7 @@ impl From<RuleError> for ApiError {
             RuleError::Invalid(violations) => ApiError::Validation(
                 violations.into_iter().map(|v| FieldError::new(v.field, v.message)).collect(),
             ),
+            RuleError::Conflict(message) => ApiError::Conflict(message),
             RuleError::InvalidState { message, status, allowed } => {
                 ApiError::InvalidState { message, status: status.to_string(), allowed }
             }

@@ -98,19 +98,16 @@ pub enum Refused {
 }
 
 /// Authenticates a request and counts it against its rate limit: per token when the token is
-/// valid, per client address when it is not, so requests without a valid token are limited too
-/// and, once an address has spent its share, cost no database lookup.
+/// valid, per client address when it is not, so requests without a valid token are limited too.
 pub async fn admit<S: AuthState + ?Sized>(
     state: &S,
     authorization: Option<&str>,
     audience: Audience,
     client: Option<IpAddr>,
 ) -> Result<Principal, Refused> {
-    let address = client.map(|ip| ip.to_string());
-    if let Some(address) = address.as_deref().filter(|a| state.anonymous_rate().is_exhausted(a)) {
-        // This address has spent its share on bad requests: not even a lookup until it refills.
-        state.anonymous_rate().check(address).map_err(Refused::RateLimited)?;
-    }
+    // A request with something shaped like our token is looked up whatever its address did, so
+    // a shared address (a NAT, a proxy) spending its share on bad requests locks nobody out; a
+    // request without one costs no lookup at all.
     if let Some(token) = bearer_token(authorization).filter(|t| looks_like_token(t)) {
         match authenticate(state, Some(token), audience).await {
             Ok(Some(principal)) => {
@@ -121,10 +118,22 @@ pub async fn admit<S: AuthState + ?Sized>(
             Err(err) => return Err(Refused::Failed(err)),
         }
     }
-    if let Some(address) = address {
-        state.anonymous_rate().check(&address).map_err(Refused::RateLimited)?;
+    if let Some(address) = client {
+        state.anonymous_rate().check(&address_key(address)).map_err(Refused::RateLimited)?;
     }
     Err(Refused::Unauthorized)
+}
+
+/// The bucket of an address: an IPv4 address, or an IPv6 /64 (one host usually has a whole /64,
+/// so counting single addresses would give it endless buckets).
+fn address_key(address: IpAddr) -> String {
+    match address {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+    }
 }
 
 /// The bearer token of an `Authorization` header value, if it is one.

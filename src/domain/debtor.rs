@@ -150,7 +150,7 @@ impl Debtor {
             self.mobile = v.and_then(|m| violations.check("mobile", parse_mobile(&m)));
         }
         if let Some(v) = edit.birth_date {
-            if v.is_some_and(|d| d > now.date()) {
+            if v.is_some_and(|d| d > super::dates::organization_today(now)) {
                 violations.push("birth_date", "must not be in the future");
             }
             self.birth_date = v;
@@ -183,6 +183,16 @@ impl Debtor {
         self.status = DebtorStatus::Archived;
         self.archived_at = Some(now);
         true
+    }
+
+    /// Refuses to delete a debtor that has charges: its history must stay; archive it instead.
+    pub fn check_deletable(&self, has_charges: bool) -> Result<(), RuleError> {
+        if has_charges {
+            return Err(RuleError::Conflict(
+                "the debtor has charges and cannot be deleted; archive it instead".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// Refuses new charges for an archived debtor.

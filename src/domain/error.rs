@@ -96,6 +96,9 @@ pub enum DomainError {
     /// A zero-width character, which hides in what people see.
     #[error("must not contain zero-width characters")]
     ZeroWidthCharacter,
+    /// Another invisible format character (soft hyphen, tag characters, invisible operators).
+    #[error("must not contain invisible format characters")]
+    FormatCharacter,
     /// A name without any letter (only punctuation, digits or invisible characters).
     #[error("must contain a letter")]
     NoLetter,
@@ -149,6 +152,7 @@ mod tests {
             DomainError::ControlCharacter,
             DomainError::BidiCharacter,
             DomainError::ZeroWidthCharacter,
+            DomainError::FormatCharacter,
             DomainError::NoLetter,
             DomainError::InvalidDate,
             DomainError::InvalidTimestamp,

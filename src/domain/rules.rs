@@ -18,6 +18,9 @@ pub enum RuleError {
     /// Fields break rules.
     #[error("the request has invalid fields")]
     Invalid(Vec<Violation>),
+    /// The change conflicts with other data (the message says which).
+    #[error("{0}")]
+    Conflict(String),
     /// The object's state does not allow the action.
     #[error("{message}")]
     InvalidState {

@@ -68,13 +68,19 @@ pub fn check(text: &str, multiline: bool) -> Result<(), DomainError> {
         if is_zero_width(c) {
             return Err(DomainError::ZeroWidthCharacter);
         }
+        // Every other format character (soft hyphen, invisible operators, tag characters, …)
+        // is invisible to people and not to models.
+        if is_format(c) {
+            return Err(DomainError::FormatCharacter);
+        }
     }
     Ok(())
 }
 
-/// Whether the text has a letter a person can see (names must).
+/// Whether the text has a letter a person can see (names must). The Hangul fillers are letters
+/// to Unicode and blank on screen.
 pub fn has_letter(text: &str) -> bool {
-    text.chars().any(char::is_alphabetic)
+    text.chars().any(|c| c.is_alphabetic() && !matches!(c, '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}'))
 }
 
 macro_rules! text_type {

@@ -40,6 +40,38 @@ pub struct GateLimits {
     pub max_request_line: usize,
     /// The largest head (request line and headers).
     pub max_head: usize,
+    /// How long an answer may wait for the client to read it.
+    pub write_timeout: Duration,
+    /// Bytes all connections together may hold in their buffers; past it a request is refused
+    /// with 503, so many large bodies arriving at once cannot exhaust memory.
+    pub buffers: Arc<BufferBudget>,
+}
+
+/// A budget of buffered bytes shared by every connection of a listener.
+#[derive(Debug)]
+pub struct BufferBudget {
+    limit: usize,
+    used: std::sync::atomic::AtomicUsize,
+}
+
+impl BufferBudget {
+    /// A budget of `limit` bytes.
+    pub fn new(limit: usize) -> Self {
+        Self { limit, used: std::sync::atomic::AtomicUsize::new(0) }
+    }
+
+    fn reserve(&self, n: usize) -> bool {
+        use std::sync::atomic::Ordering;
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+                used.checked_add(n).filter(|total| *total <= self.limit)
+            })
+            .is_ok()
+    }
+
+    fn give_back(&self, n: usize) {
+        self.used.fetch_sub(n, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 /// The most headers one request may carry.
@@ -53,13 +85,11 @@ enum Phase {
     Head,
     /// The head is in; waiting until `total` bytes (head and body) are pending.
     Body { total: usize },
-    /// A chunked body: the next chunk-size line starts at `cursor`; `decoded` bytes so far.
-    Chunked { cursor: usize, decoded: usize },
+    /// A chunked body starting at `start`: the next chunk-size line starts at `cursor`;
+    /// `decoded` bytes of data so far.
+    Chunked { start: usize, cursor: usize, decoded: usize },
     /// Passing `remaining` bytes of a body over the cap through unbuffered.
     Through { remaining: usize },
-    /// Passing everything through until the body deadline (a chunked body over the cap, whose
-    /// end we no longer track): the application refuses it and the connection ends.
-    Raw,
     /// Writing bytes of our own (an answer, or `100 Continue`), then going on with `then`.
     Writing { bytes: Vec<u8>, written: usize, then: Box<Phase> },
     /// The connection reads nothing more.
@@ -98,9 +128,23 @@ pub struct Gate<S> {
     wrote: bool,
     timer: Option<(Instant, Pin<Box<Sleep>>)>,
     read_waker: Option<Waker>,
+    /// Bytes still to read and drop before closing (a refused or unread body).
+    linger: usize,
     /// The end of the lingering close, once it started.
     linger_until: Option<Instant>,
     linger_timer: Option<Pin<Box<Sleep>>>,
+    /// Armed while a write waits for the client to read.
+    write_timer: Option<Pin<Box<Sleep>>>,
+    /// Bytes this connection holds of the shared budget.
+    held: usize,
+    /// Whether the current request is to the MCP endpoint (its refusals speak JSON-RPC).
+    to_mcp: bool,
+}
+
+impl<S> Drop for Gate<S> {
+    fn drop(&mut self) {
+        self.limits.buffers.give_back(self.held);
+    }
 }
 
 impl<S> Gate<S> {
@@ -121,8 +165,12 @@ impl<S> Gate<S> {
             wrote: false,
             timer: None,
             read_waker: None,
+            linger: 0,
             linger_until: None,
             linger_timer: None,
+            write_timer: None,
+            held: 0,
+            to_mcp: false,
         }
     }
 
@@ -136,7 +184,7 @@ impl<S> Gate<S> {
                 Some(at) => Some((at + self.limits.idle_timeout, Deadline::Idle)),
             },
             Phase::Head => Some((self.head_started + self.limits.header_timeout, Deadline::Late)),
-            Phase::Body { .. } | Phase::Chunked { .. } | Phase::Through { .. } | Phase::Raw => {
+            Phase::Body { .. } | Phase::Chunked { .. } | Phase::Through { .. } => {
                 Some((self.head_ended + self.limits.body_timeout, Deadline::Late))
             }
             Phase::Writing { .. } | Phase::Closed => None,
@@ -170,14 +218,42 @@ impl<S> Gate<S> {
             reason = refusal.reason(),
             "request refused by the HTTP gate"
         );
-        self.pending.clear();
-        self.phase =
-            Phase::Writing { bytes: refusal_bytes(refusal), written: 0, then: Box::new(Phase::Closed) };
+        self.pending = Vec::new();
+        self.rebalance();
+        // What the client still sends is read and dropped, so it reads this answer, not a reset.
+        self.linger = LINGER_BYTES;
+        self.phase = Phase::Writing {
+            bytes: refusal_bytes(refusal, self.to_mcp),
+            written: 0,
+            then: Box::new(Phase::Closed),
+        };
+    }
+
+    /// Holds exactly the bytes buffered of the shared budget; false when the budget is spent.
+    fn rebalance(&mut self) -> bool {
+        let buffered = self.pending.len() + self.ready.len() - self.ready_at;
+        if buffered > self.held {
+            if !self.limits.buffers.reserve(buffered - self.held) {
+                return false;
+            }
+        } else {
+            self.limits.buffers.give_back(self.held - buffered);
+        }
+        self.held = buffered;
+        true
     }
 
     /// Releases the first `len` pending bytes (a whole request, or a head) to hyper.
     fn release(&mut self, len: usize) {
-        self.ready.extend(self.pending.drain(..len));
+        // Hand the buffer over rather than copy it; keep only what follows (pipelined bytes).
+        let rest = self.pending.split_off(len);
+        let released = std::mem::replace(&mut self.pending, rest);
+        if self.ready_at >= self.ready.len() {
+            self.ready = released;
+            self.ready_at = 0;
+        } else {
+            self.ready.extend_from_slice(&released);
+        }
         self.owed = true;
         self.head_started = Instant::now();
     }
@@ -191,11 +267,19 @@ impl<S> Gate<S> {
             }
             return;
         }
-        if let Phase::Chunked { cursor, decoded } = self.phase {
-            return self.advance_chunked(cursor, decoded);
+        if let Phase::Chunked { start, cursor, decoded } = self.phase {
+            return self.advance_chunked(start, cursor, decoded);
         }
         if !matches!(self.phase, Phase::Head) || self.owed || self.pending.is_empty() {
             return;
+        }
+        // Empty lines before a request line are allowed (RFC 9112 section 2.2): skip them.
+        let blank = self.pending.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count();
+        if blank > 0 {
+            self.pending.drain(..blank);
+            if self.pending.is_empty() {
+                return;
+            }
         }
         let prefix = &self.pending[..self.pending.len().min(H2_PREFACE.len())];
         if H2_PREFACE.starts_with(prefix) {
@@ -218,6 +302,7 @@ impl<S> Gate<S> {
         if head_len > self.limits.max_head {
             return self.refuse(Refusal::HeadTooLarge);
         }
+        self.to_mcp = matches!(request_target(&self.pending), Some(b"/mcp" | b"/"));
         let framing = match framing(&self.pending[..head_len]) {
             Ok(f) => f,
             Err(refusal) => return self.refuse(refusal),
@@ -235,7 +320,7 @@ impl<S> Gate<S> {
             _ => head_len,
         };
         if framing.chunked {
-            let body = Phase::Chunked { cursor: head_len, decoded: 0 };
+            let body = Phase::Chunked { start: head_len, cursor: head_len, decoded: 0 };
             self.phase = if framing.expect_continue.is_some() && self.pending.len() == head_len {
                 Phase::Writing { bytes: CONTINUE.to_vec(), written: 0, then: Box::new(body) }
             } else {
@@ -296,9 +381,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Gate<S> {
     fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let unread = match self.phase {
             Phase::Through { remaining } => remaining,
-            Phase::Raw => LINGER_BYTES,
-            _ => return Poll::Ready(Ok(())),
+            _ => self.linger,
         };
+        if unread == 0 {
+            return Poll::Ready(Ok(()));
+        }
         ready!(Pin::new(&mut self.io).poll_flush(cx))?;
         let until = *self.linger_until.get_or_insert_with(|| Instant::now() + LINGER_FOR);
         let mut budget = unread.min(LINGER_BYTES).saturating_sub(self.pending.len());
@@ -323,15 +410,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Gate<S> {
                 Poll::Ready(Ok(())) => budget = budget.saturating_sub(chunk_buf.filled().len()),
                 Poll::Ready(Err(_)) => break,
                 Poll::Pending => {
-                    self.phase = match self.phase {
-                        Phase::Through { .. } => Phase::Through { remaining: budget },
-                        _ => Phase::Raw,
-                    };
+                    self.phase = Phase::Closed;
+                    self.linger = budget;
                     return Poll::Pending;
                 }
             }
         }
         self.phase = Phase::Closed;
+        self.linger = 0;
         Poll::Ready(Ok(()))
     }
 }
@@ -345,8 +431,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
                 buf.put_slice(&this.ready[this.ready_at..this.ready_at + n]);
                 this.ready_at += n;
                 if this.ready_at == this.ready.len() {
-                    this.ready.clear();
+                    // Free the request's buffer rather than keep its capacity for the connection.
+                    this.ready = Vec::new();
                     this.ready_at = 0;
+                    this.rebalance();
                 }
                 return Poll::Ready(Ok(()));
             }
@@ -360,24 +448,15 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
                     this.phase = Phase::Head;
                     continue;
                 }
-                Phase::Raw if !this.pending.is_empty() => {
-                    let n = this.pending.len().min(buf.remaining());
-                    buf.put_slice(&this.pending[..n]);
-                    this.pending.drain(..n);
-                    return Poll::Ready(Ok(()));
-                }
                 Phase::Through { remaining } if !this.pending.is_empty() => {
                     let n = (*remaining).min(this.pending.len()).min(buf.remaining());
                     buf.put_slice(&this.pending[..n]);
                     this.pending.drain(..n);
                     *remaining -= n;
+                    this.rebalance();
                     return Poll::Ready(Ok(()));
                 }
-                Phase::Head
-                | Phase::Body { .. }
-                | Phase::Chunked { .. }
-                | Phase::Through { .. }
-                | Phase::Raw => {}
+                Phase::Head | Phase::Body { .. } | Phase::Chunked { .. } | Phase::Through { .. } => {}
             }
             this.advance();
             if this.ready_at < this.ready.len() || matches!(this.phase, Phase::Writing { .. }) {
@@ -389,7 +468,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
                     continue;
                 }
                 // A body passed through is the application's to answer: just stop reading.
-                Some(Deadline::Late) if matches!(this.phase, Phase::Through { .. } | Phase::Raw) => {
+                Some(Deadline::Late) if matches!(this.phase, Phase::Through { .. }) => {
                     this.phase = Phase::Closed;
                     continue;
                 }
@@ -411,7 +490,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
                     let read = chunk_buf.filled();
                     if read.is_empty() {
                         // The peer closed: whatever is pending is not a request.
-                        this.pending.clear();
+                        this.pending = Vec::new();
+                        this.rebalance();
                         this.phase = Phase::Closed;
                         continue;
                     }
@@ -419,6 +499,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
                         this.head_started = Instant::now();
                     }
                     this.pending.extend_from_slice(read);
+                    if !this.rebalance() {
+                        this.refuse(Refusal::Busy);
+                    }
                 }
                 Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                 Poll::Pending => {
@@ -433,7 +516,19 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
 impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Gate<S> {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        let n = ready!(Pin::new(&mut this.io).poll_write(cx, data))?;
+        let n = match Pin::new(&mut this.io).poll_write(cx, data) {
+            Poll::Ready(result) => result?,
+            Poll::Pending => {
+                // A client that does not read its answers cannot hold the connection forever.
+                let limit = this.limits.write_timeout;
+                let timer = this.write_timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+                if timer.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Err(io::ErrorKind::TimedOut.into()));
+                }
+                return Poll::Pending;
+            }
+        };
+        this.write_timer = None;
         if n > 0 {
             this.wrote = true;
             this.last_write = Some(Instant::now());
@@ -464,9 +559,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Gate<S> {
 
 impl<S> Gate<S> {
     /// Reads chunk framing from `cursor`: releases the request once its last chunk and trailers
-    /// are in, passes it on unbuffered once it grows over the cap, refuses broken framing.
-    fn advance_chunked(&mut self, mut cursor: usize, mut decoded: usize) {
+    /// are in; refuses broken framing, and a body over the cap (decoded, or as framed bytes).
+    fn advance_chunked(&mut self, start: usize, mut cursor: usize, mut decoded: usize) {
         const MAX_SIZE_LINE: usize = 1024;
+        /// Framing (size lines, extensions, CRLFs) allowed on top of the data itself.
+        const MAX_FRAMING: usize = 64 * 1024;
+        if self.pending.len() - start > self.limits.max_body + MAX_FRAMING {
+            return self.refuse(Refusal::TooLarge);
+        }
         loop {
             let Some(line) = find(&self.pending[cursor..], b"\r\n") else {
                 if self.pending.len() - cursor > MAX_SIZE_LINE {
@@ -474,13 +574,17 @@ impl<S> Gate<S> {
                 }
                 break;
             };
-            let size_text = &self.pending[cursor..cursor + line];
-            let size_text = size_text.split(|b| *b == b';').next().unwrap_or_default();
-            let Some(size) = std::str::from_utf8(size_text)
-                .ok()
-                .map(str::trim)
-                .filter(|t| !t.is_empty() && t.len() <= 8)
-                .and_then(|t| usize::from_str_radix(t, 16).ok())
+            if line > MAX_SIZE_LINE {
+                return self.refuse(Refusal::Malformed);
+            }
+            let size_line = &self.pending[cursor..cursor + line];
+            let digits = size_line.split(|b| *b == b';').next().unwrap_or_default();
+            let digits = digits.strip_suffix(b" ").unwrap_or(digits);
+            let Some(size) =
+                (!digits.is_empty() && digits.len() <= 8 && digits.iter().all(u8::is_ascii_hexdigit))
+                    .then(|| std::str::from_utf8(digits).ok())
+                    .flatten()
+                    .and_then(|t| usize::from_str_radix(t, 16).ok())
             else {
                 return self.refuse(Refusal::Malformed);
             };
@@ -496,13 +600,8 @@ impl<S> Gate<S> {
                 self.phase = Phase::Head;
                 return;
             }
-            decoded = decoded.saturating_add(size);
-            if decoded > self.limits.max_body {
-                // Too large to buffer: the application reads it and refuses it at the cap.
-                let len = self.pending.len();
-                self.release(len);
-                self.phase = Phase::Raw;
-                return;
+            if decoded.saturating_add(size) > self.limits.max_body {
+                return self.refuse(Refusal::TooLarge);
             }
             let data = cursor + line + 2;
             if self.pending.len() < data + size + 2 {
@@ -511,10 +610,21 @@ impl<S> Gate<S> {
             if &self.pending[data + size..data + size + 2] != b"\r\n" {
                 return self.refuse(Refusal::Malformed);
             }
+            // Counted once the whole chunk is in, so a chunk read in parts counts once.
+            decoded += size;
             cursor = data + size + 2;
         }
-        self.phase = Phase::Chunked { cursor, decoded };
+        self.phase = Phase::Chunked { start, cursor, decoded };
     }
+}
+
+/// The request target of a head's request line.
+fn request_target(head: &[u8]) -> Option<&[u8]> {
+    let line = &head[..find(head, b"\r\n")?];
+    let mut parts = line.split(|b| *b == b' ');
+    parts.next()?;
+    let target = parts.next()?;
+    Some(target.split(|b| *b == b'?').next().unwrap_or(target))
 }
 
 /// How a request's body is framed.
@@ -554,8 +664,9 @@ fn framing(head: &[u8]) -> Result<Framing, Refusal> {
     let mut expect_continue = None;
     for header in request.headers.iter() {
         if header.name.eq_ignore_ascii_case("transfer-encoding") {
-            // Only chunked, once: anything else is how requests get smuggled past a proxy.
-            if chunked || !header.value.eq_ignore_ascii_case(b"chunked") {
+            // Only chunked, once, and only in HTTP/1.1: anything else is how requests get
+            // smuggled past a proxy.
+            if chunked || !header.value.eq_ignore_ascii_case(b"chunked") || request.version != Some(1) {
                 return Err(Refusal::Malformed);
             }
             chunked = true;
@@ -565,8 +676,10 @@ fn framing(head: &[u8]) -> Result<Framing, Refusal> {
             if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(Refusal::Malformed);
             }
-            // A number too large for memory is larger than any cap.
-            let value = text.parse::<usize>().unwrap_or(usize::MAX);
+            // A length beyond what HTTP can frame (u64) is refused as too large, here rather
+            // than by hyper (whose own 400 would lack our headers).
+            let value = text.parse::<u64>().map_err(|_| Refusal::TooLarge)?;
+            let value = usize::try_from(value).unwrap_or(usize::MAX);
             if length.is_some_and(|l| l != value) {
                 return Err(Refusal::Malformed);
             }
@@ -626,11 +739,12 @@ mod tests {
         }
         let many: String = (0..MAX_HEADERS + 1).map(|i| format!("X-{i}: v\r\n")).collect();
         assert_eq!(framed(&format!("GET / HTTP/1.1\r\n{many}\r\n")), Err(Refusal::HeadTooLarge));
-        // A huge declared length is larger than any cap, not an error.
+        // A length beyond u64 is refused as too large.
         assert_eq!(
             framed("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n"),
-            Ok((false, usize::MAX))
+            Err(Refusal::TooLarge)
         );
+        assert_eq!(framed("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n"), Err(Refusal::Malformed));
     }
 
     #[test]

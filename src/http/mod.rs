@@ -4,8 +4,12 @@
 //! connection cap, always accepts h2c, and writes some errors without our headers
 //! (DESIGN.md section 11).
 
+mod descriptors;
 mod gate;
+mod per_address;
 mod refusal;
+
+use per_address::PerAddress;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -19,7 +23,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
-pub use gate::GateLimits;
+pub use gate::{BufferBudget, GateLimits};
 
 /// The limits of the listener.
 #[derive(Debug, Clone)]
@@ -28,6 +32,8 @@ pub struct ConnectionLimits {
     pub gate: GateLimits,
     /// Connections open at once; past it, new ones are closed as soon as accepted.
     pub max_connections: usize,
+    /// Connections one client address may hold open at once, so one host cannot take them all.
+    pub max_connections_per_address: usize,
     /// How long open connections may finish their requests after shutdown starts.
     pub drain: Duration,
 }
@@ -42,8 +48,11 @@ impl Default for ConnectionLimits {
                 max_body: crate::request::MAX_BODY_BYTES,
                 max_request_line: 8 * 1024,
                 max_head: 32 * 1024,
+                write_timeout: Duration::from_secs(30),
+                buffers: Arc::new(BufferBudget::new(256 * 1024 * 1024)),
             },
             max_connections: 4096,
+            max_connections_per_address: 256,
             drain: Duration::from_secs(10),
         }
     }
@@ -63,7 +72,8 @@ where
     let endpoint = Arc::new(endpoint);
     let local = listener.local_addr()?;
     let gate_limits = Arc::new(limits.gate.clone());
-    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let slots = Arc::new(Semaphore::new(descriptors::fit(limits.max_connections)));
+    let per_address = Arc::new(PerAddress::new(limits.max_connections_per_address));
     let (stop, stopped) = watch::channel(false);
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
@@ -81,7 +91,11 @@ where
                         continue;
                     }
                 };
-                // Past the cap a connection is closed at once: it costs an accept, nothing more.
+                // Past a cap a connection is closed at once: it costs an accept, nothing more.
+                let Some(held) = per_address.admit(peer.ip()) else {
+                    drop(stream);
+                    continue;
+                };
                 let Ok(slot) = slots.clone().try_acquire_owned() else {
                     drop(stream);
                     continue;
@@ -95,11 +109,13 @@ where
                 };
                 connections.spawn(async move {
                     connection.serve(stream).await;
-                    drop(slot);
+                    drop((slot, held));
                 });
             }
         }
     }
+    // No new connections while the open ones finish: the kernel refuses them from here on.
+    drop(listener);
     let _ = stop.send(true);
     let drained = async { while connections.join_next().await.is_some() {} };
     if tokio::time::timeout(limits.drain, drained).await.is_err() {

@@ -18,6 +18,10 @@ pub enum Refusal {
     TooSlow,
     /// An HTTP/2 preface: only HTTP/1.1 is spoken.
     Http2,
+    /// A body over the cap that is not declared up front (chunked), or a length HTTP cannot frame.
+    TooLarge,
+    /// The connections together buffer as much as the server allows: come back shortly.
+    Busy,
 }
 
 impl Refusal {
@@ -29,6 +33,8 @@ impl Refusal {
             Self::HeadTooLarge => 431,
             Self::TooSlow => 408,
             Self::Http2 => 505,
+            Self::TooLarge => 413,
+            Self::Busy => 503,
         }
     }
 
@@ -40,6 +46,8 @@ impl Refusal {
             Self::HeadTooLarge => "Request Header Fields Too Large",
             Self::TooSlow => "Request Timeout",
             Self::Http2 => "HTTP Version Not Supported",
+            Self::TooLarge => "Payload Too Large",
+            Self::Busy => "Service Unavailable",
         }
     }
 
@@ -50,17 +58,40 @@ impl Refusal {
             Self::HeadTooLarge => "the request headers are too large",
             Self::TooSlow => "the request did not arrive in time",
             Self::Http2 => "only HTTP/1.1 is served",
+            Self::TooLarge => "the request body is larger than 2 MiB",
+            Self::Busy => "the server is busy; retry shortly",
+        }
+    }
+
+    /// The error in the API's vocabulary (the contract's codes).
+    fn error(self) -> ApiError {
+        match self {
+            Self::TooLarge => ApiError::PayloadTooLarge,
+            Self::Busy => ApiError::Unavailable,
+            other => ApiError::BadRequest(other.message().into()),
         }
     }
 }
 
-/// The whole answer, as bytes on the wire.
-pub fn refusal_bytes(refusal: Refusal) -> Vec<u8> {
+/// The whole answer, as bytes on the wire; `to_mcp` answers in JSON-RPC, as the MCP endpoint
+/// does (its transport errors carry no id: the request was not read).
+pub fn refusal_bytes(refusal: Refusal, to_mcp: bool) -> Vec<u8> {
     let request_id = new_id("req");
-    let body = ApiError::BadRequest(refusal.message().into()).body(&request_id).to_string();
+    let (body, extra) = if to_mcp {
+        let (code, message) = match refusal {
+            Refusal::TooLarge => (-32600, "Request body too large"),
+            Refusal::Busy => (-32000, "Server busy; retry later"),
+            _ => (-32600, "Invalid Request: the HTTP request could not be read"),
+        };
+        let body = serde_json::json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message } });
+        (body.to_string(), "mcp-protocol-version: 2025-06-18\r\n")
+    } else {
+        (refusal.error().body(&request_id).to_string(), "")
+    };
+    let retry = if refusal == Refusal::Busy { "retry-after: 1\r\n" } else { "" };
     format!(
         "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncache-control: no-store\r\n\
-         x-request-id: {request_id}\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+         x-request-id: {request_id}\r\n{extra}{retry}connection: close\r\ncontent-length: {}\r\n\r\n{body}",
         refusal.status(),
         refusal.reason(),
         body.len(),

@@ -105,5 +105,11 @@ pub fn step_up(ctx: &Context<'_>, op: &Operation) -> RpcError {
     .with_data(
         json!({ "code": "INSUFFICIENT_SCOPE", "required": missing, "granted": ctx.caller.principal.scopes }),
     )
-    .with_header("WWW-Authenticate", ctx.caller.app.step_up_challenge(ctx.resource_path, &missing))
+    // The challenge names every scope the operation needs, so re-authorising with it works.
+    .with_header(
+        "WWW-Authenticate",
+        ctx.caller
+            .app
+            .step_up_challenge(ctx.resource_path, &op.required_scopes().collect::<Vec<_>>().join(" ")),
+    )
 }

@@ -92,7 +92,8 @@ async fn a_missing_scope_is_403_with_a_step_up_challenge() {
     let challenge = r.header("www-authenticate").expect("WWW-Authenticate");
     assert!(challenge.starts_with("Bearer "), "{challenge}");
     assert!(challenge.contains("error=\"insufficient_scope\""), "{challenge}");
-    assert!(challenge.contains("scope=\"dunning.write\""), "{challenge}");
+    // The challenge names every scope the operation needs; the details what the token lacks.
+    assert!(challenge.contains("scope=\"dunning.read dunning.write\""), "{challenge}");
     assert!(
         challenge.contains(&format!(
             "resource_metadata=\"{}/.well-known/oauth-protected-resource/v1\"",

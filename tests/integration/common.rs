@@ -103,7 +103,10 @@ impl TestServer {
         bound.serve_with(app.clone(), connections, async move {
             let _ = stopped.await;
         });
-        let metrics = server::bind("127.0.0.1:0").await.expect("bind metrics").serve_metrics(app.clone());
+        let metrics = server::bind("127.0.0.1:0")
+            .await
+            .expect("bind metrics")
+            .serve_metrics(app.clone(), ConnectionLimits::default());
         let metrics_base = format!("http://{}", metrics.addr);
         Self { base, metrics_base, app, client: reqwest::Client::new(), db_path, _stop: stop }
     }

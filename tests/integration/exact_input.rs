@@ -148,7 +148,7 @@ async fn names_with_control_bidi_or_zero_width_characters_are_refused() {
     let r = server.write_id(&token, "debtors_update", &debtor, json!({ "external_id": "x\u{200d}" })).await;
     assert_refused(&r, "external_id", "must not contain zero-width characters");
     let r = server.write_id(&token, "debtors_update", &debtor, json!({ "tags": ["ok", "b\u{202d}d"] })).await;
-    assert_eq!(error_fields(&r), ["tags[1]"], "{}", r.body);
+    assert_eq!(error_fields(&r), ["tags.1"], "{}", r.body);
     let address = json!({ "zipcode": "01310-100", "street": "Av.\u{202e} Paulista", "number": "1000",
                           "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" });
     let r = server.write_id(&token, "debtors_update", &debtor, json!({ "address": address })).await;

@@ -135,7 +135,8 @@ async fn calls_beyond_the_scopes_are_a_step_up() {
     assert_eq!(r.body["error"]["data"]["granted"], json!(["dunning.read"]));
     let challenge = r.header("www-authenticate").unwrap();
     assert!(
-        challenge.contains("error=\"insufficient_scope\"") && challenge.contains("scope=\"dunning.write\""),
+        challenge.contains("error=\"insufficient_scope\"")
+            && challenge.contains("scope=\"dunning.read dunning.write\""),
         "{challenge}"
     );
     assert!(
@@ -471,7 +472,7 @@ async fn a_write_only_token_never_sees_a_debtor() {
         assert_eq!(r.code(), "INSUFFICIENT_SCOPE");
         assert_eq!(r.body["error"]["details"]["required"], "dunning.read", "{op}");
         let challenge = r.header("www-authenticate").unwrap();
-        assert!(challenge.contains("scope=\"dunning.read\""), "{challenge}");
+        assert!(challenge.contains("scope=\"dunning.read dunning.write\""), "{challenge}");
         shows_nothing(op, &r.body);
     }
 
@@ -482,7 +483,7 @@ async fn a_write_only_token_never_sees_a_debtor() {
         assert_eq!((r.status, r.rpc_code()), (403, -32602), "{tool}: {}", r.body);
         assert_eq!(r.body["error"]["data"]["required"], "dunning.read", "{tool}");
         let challenge = r.header("www-authenticate").unwrap();
-        assert!(challenge.contains("scope=\"dunning.read\""), "{challenge}");
+        assert!(challenge.contains("scope=\"dunning.read dunning.write\""), "{challenge}");
         shows_nothing(tool, &r.body);
     }
 
