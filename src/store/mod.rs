@@ -16,6 +16,9 @@ mod secrets;
 mod tokens;
 mod value;
 
+#[cfg(test)]
+mod upgrade_tests;
+
 use std::sync::Arc;
 
 use backend::Backend;

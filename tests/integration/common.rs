@@ -73,6 +73,19 @@ impl TestDatabase {
     }
 }
 
+/// A fresh database for a test that runs the binary itself, removed when dropped.
+pub struct FreshDatabase {
+    /// Its URL (`sqlite://…` or `postgres://…`).
+    pub url: String,
+    _db: TestDatabase,
+}
+
+/// A fresh database of the suite's kind.
+pub async fn fresh_database() -> FreshDatabase {
+    let (db, url) = TestDatabase::create().await;
+    FreshDatabase { url, _db: db }
+}
+
 /// `admin_url` with its database replaced by `name`.
 pub fn database_url(admin_url: &str, name: &str) -> String {
     let (base, query) = match admin_url.split_once('?') {
