@@ -191,6 +191,7 @@ pub async fn generate(
         made += batch;
         progress(made);
     }
+    store.analyze().await?;
     Ok(Generated { organization_id: org_id, debtors: made_debtors, charges: made })
 }
 

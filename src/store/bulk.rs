@@ -59,6 +59,13 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Refreshes the query planner's statistics: after a bulk load, so lists pick their indexes.
+    pub async fn analyze(&self) -> StoreResult<()> {
+        self.db.analyze().await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -159,7 +159,7 @@ pub(crate) fn insert_values(c: &Charge) -> StoreResult<Vec<Param>> {
 
 /// The mutable columns, in the order both statements list them ($1 to $23).
 fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
-    Ok(args![
+    Ok(Vec::from(args![
         &c.external_id,
         &c.description,
         c.amount.0,
@@ -183,7 +183,7 @@ fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
         c.version,
         timestamp_text(&c.updated_at),
         c.external_id.as_deref().map(fold).unwrap_or_default(),
-    ])
+    ]))
 }
 
 fn push_where(sql: &mut Sql, org_id: &str, f: &ChargeFilter) {
@@ -203,9 +203,9 @@ fn push_where(sql: &mut Sql, org_id: &str, f: &ChargeFilter) {
 /// read every charge of the organization.
 fn push_search(sql: &mut Sql, org: &str, search: &Search) {
     let by_id = prefix_range(sql, "x.id", &search.id);
-    sql.push(&format!(
-        " AND c.id IN (SELECT x.id FROM charges x WHERE x.organization_id = {org} AND {by_id}"
-    ));
+    // Ids are unique across organizations, so the id branch needs no organization (the outer
+    // query has it) and reads the primary key alone.
+    sql.push(&format!(" AND c.id IN (SELECT x.id FROM charges x WHERE {by_id}"));
     if let Some(key) = &search.key {
         let by_external = prefix_range(sql, "x.search_external", key);
         let by_name = prefix_range(sql, "y.search_name", key);

@@ -180,7 +180,7 @@ pub(crate) fn insert_values(d: &Debtor) -> StoreResult<Vec<Param>> {
 /// The mutable columns, in the order both statements list them ($1 to $21).
 fn mutable_values(d: &Debtor) -> StoreResult<Vec<Param>> {
     let address = d.address.as_ref().map(json_text).transpose()?;
-    Ok(args![
+    Ok(Vec::from(args![
         &d.external_id,
         d.person_type.as_str(),
         &d.name,
@@ -202,7 +202,7 @@ fn mutable_values(d: &Debtor) -> StoreResult<Vec<Param>> {
         timestamp_text(&d.updated_at),
         fold(&d.name),
         fold(&d.document),
-    ])
+    ]))
 }
 
 fn push_where(sql: &mut Sql, org_id: &str, f: &DebtorFilter) {

@@ -24,33 +24,21 @@ impl Migration {
 }
 
 macro_rules! migration {
-    ($version:expr, $name:literal) => {
+    ($version:literal, $number:literal, $name:literal) => {
         Migration {
             version: $version,
             description: $name,
-            sqlite: include_str!(concat!(
-                "../../migrations/sqlite/",
-                stringify!($version),
-                "_",
-                $name,
-                ".sql"
-            )),
-            postgres: include_str!(concat!(
-                "../../migrations/postgres/",
-                stringify!($version),
-                "_",
-                $name,
-                ".sql"
-            )),
+            sqlite: include_str!(concat!("../../migrations/sqlite/", $number, "_", $name, ".sql")),
+            postgres: include_str!(concat!("../../migrations/postgres/", $number, "_", $name, ".sql")),
         }
     };
 }
 
 /// Every migration, oldest first.
 pub const MIGRATIONS: &[Migration] = &[
-    migration!(0001, "foundation"),
-    migration!(0002, "confirmation"),
-    migration!(0003, "search_and_counts"),
+    migration!(1, "0001", "foundation"),
+    migration!(2, "0002", "confirmation"),
+    migration!(3, "0003", "search_and_counts"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

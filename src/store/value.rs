@@ -54,7 +54,7 @@ impl From<bool> for Param {
 /// `args![a, b, …]`: the parameters `$1, $2, …` of a statement.
 macro_rules! args {
     ($($value:expr),* $(,)?) => {
-        vec![$($crate::store::value::Param::from($value)),*]
+        [$($crate::store::value::Param::from($value)),*]
     };
 }
 pub(crate) use args;

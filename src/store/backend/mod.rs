@@ -24,20 +24,20 @@ pub struct Step {
 
 impl Step {
     /// A statement that may change nothing.
-    pub fn new(sql: impl Into<Cow<'static, str>>, params: Vec<Param>) -> Self {
-        Self { sql: sql.into(), params, must_change: false }
+    pub fn new(sql: impl Into<Cow<'static, str>>, params: impl Into<Vec<Param>>) -> Self {
+        Self { sql: sql.into(), params: params.into(), must_change: false }
     }
 
     /// A statement that must change a row, or the transaction is undone.
-    pub fn must_change(sql: impl Into<Cow<'static, str>>, params: Vec<Param>) -> Self {
-        Self { sql: sql.into(), params, must_change: true }
+    pub fn must_change(sql: impl Into<Cow<'static, str>>, params: impl Into<Vec<Param>>) -> Self {
+        Self { sql: sql.into(), params: params.into(), must_change: true }
     }
 }
 
 /// An open database.
 pub enum Backend {
     /// rusqlite, run in place on the async worker.
-    Sqlite(sqlite::Sqlite),
+    Sqlite(Box<sqlite::Sqlite>),
     /// sqlx's PostgreSQL driver.
     Postgres(postgres::Postgres),
 }
@@ -48,7 +48,7 @@ impl Backend {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Ok(Backend::Postgres(postgres::Postgres::open(url).await?))
         } else if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
-            Ok(Backend::Sqlite(sqlite::Sqlite::open(path).await?))
+            Ok(Backend::Sqlite(Box::new(sqlite::Sqlite::open(path).await?)))
         } else {
             Err(StoreError::UnsupportedUrl)
         }
@@ -81,6 +81,14 @@ impl Backend {
         match self {
             Backend::Sqlite(db) => db.write(steps).await,
             Backend::Postgres(db) => db.write(steps).await,
+        }
+    }
+
+    /// Refreshes the query planner's statistics (`ANALYZE`, in each dialect's form).
+    pub async fn analyze(&self) -> StoreResult<()> {
+        match self {
+            Backend::Sqlite(db) => db.analyze().await,
+            Backend::Postgres(db) => db.analyze().await,
         }
     }
 

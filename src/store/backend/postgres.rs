@@ -81,6 +81,12 @@ impl Postgres {
         Ok(prepare(sql, params).execute(&self.pool).await?.rows_affected())
     }
 
+    /// Refreshes the planner's statistics (after a bulk load, before autovacuum gets to it).
+    pub async fn analyze(&self) -> StoreResult<()> {
+        self.pool.execute("ANALYZE").await?;
+        Ok(())
+    }
+
     /// Runs the steps in one transaction.
     pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;

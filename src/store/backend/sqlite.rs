@@ -80,6 +80,9 @@ impl Sqlite {
         }
         let mut writer = connect(path, in_memory)?;
         in_place(|| migrate(&mut writer))?;
+        // Table statistics, refreshed where stale (bounded work): without them SQLite takes an
+        // organization equality for a selective filter and scans a million rows.
+        writer.execute_batch("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;")?;
         let readers = if in_memory {
             None
         } else {
@@ -111,6 +114,12 @@ impl Sqlite {
             bind(&mut stmt, params)?;
             Ok(stmt.raw_execute()? as u64)
         })
+    }
+
+    /// Refreshes the planner's statistics (after a bulk load).
+    pub async fn analyze(&self) -> StoreResult<()> {
+        let conn = self.writer.lock().await;
+        in_place(|| Ok(conn.execute_batch("PRAGMA analysis_limit = 1000; ANALYZE;")?))
     }
 
     /// Runs the steps in one IMMEDIATE transaction (the write lock is taken up front, so it
