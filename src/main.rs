@@ -45,6 +45,11 @@ enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+    /// The demo organization.
+    Demo {
+        #[command(subcommand)]
+        command: DemoCommand,
+    },
     /// Inspects the generated API description.
     Spec {
         #[command(subcommand)]
@@ -152,6 +157,17 @@ enum KeysCommand {
 }
 
 #[derive(Subcommand)]
+enum DemoCommand {
+    /// Adds N generated charges (and a debtor per ten) to the demo organization, creating it
+    /// if needed: load data for measuring lists at scale.
+    Generate {
+        /// How many charges.
+        #[arg(long)]
+        charges: u64,
+    },
+}
+
+#[derive(Subcommand)]
 enum SpecCommand {
     /// Prints the MCP tool catalogue generated from openapi/v1.yaml.
     Tools,
@@ -197,6 +213,21 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let kept = admin::rotate_keys(&store).await?;
             println!(
                 "rotated: {kept} keys open confirmation states; restart the servers to seal with the new one"
+            );
+            Ok(())
+        }
+        Command::Demo { command: DemoCommand::Generate { charges } } => {
+            let started = std::time::Instant::now();
+            let made = demo::generate::generate(&store, charges, |done| {
+                eprintln!("{done}/{charges} charges ({:.0} s)", started.elapsed().as_secs_f64());
+            })
+            .await?;
+            println!(
+                "generated {} charges and {} debtors in {} ({:.1} s)",
+                made.charges,
+                made.debtors,
+                made.organization_id,
+                started.elapsed().as_secs_f64()
             );
             Ok(())
         }

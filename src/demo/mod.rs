@@ -2,6 +2,7 @@
 //! once through the same store calls the API uses (events included).
 
 pub mod data;
+pub mod generate;
 
 use serde_json::json;
 use time::{Duration, OffsetDateTime};

@@ -1,12 +1,12 @@
 //! Columns to and from domain values: dates as `YYYY-MM-DD`, instants as RFC 3339 text, money
 //! as integer hundredths, enums as the spec writes them, lists and maps as JSON. A stored value
-//! that does not read back is corruption, never a default.
+//! that does not read back is corruption, never a default. Written once, over the
+//! backend-neutral [`Row`].
 
 use serde::de::DeserializeOwned;
-use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
 use time::{Date, OffsetDateTime};
 
+use super::value::Row;
 use super::{StoreError, StoreResult};
 use crate::domain::dates::{format_date, format_timestamp, parse_date, parse_timestamp};
 use crate::domain::money::Hundredths;
@@ -16,42 +16,38 @@ fn corrupt(column: &str) -> StoreError {
 }
 
 /// A `YYYY-MM-DD` column.
-pub fn date(row: &SqliteRow, column: &str) -> StoreResult<Date> {
-    parse_date(&row.try_get::<String, _>(column)?).map_err(|_| corrupt(column))
+pub fn date(row: &Row, column: &str) -> StoreResult<Date> {
+    parse_date(&row.text(column)?).map_err(|_| corrupt(column))
 }
 
 /// A nullable `YYYY-MM-DD` column.
-pub fn optional_date(row: &SqliteRow, column: &str) -> StoreResult<Option<Date>> {
-    row.try_get::<Option<String>, _>(column)?
-        .map(|text| parse_date(&text).map_err(|_| corrupt(column)))
-        .transpose()
+pub fn optional_date(row: &Row, column: &str) -> StoreResult<Option<Date>> {
+    row.opt_text(column)?.map(|text| parse_date(&text).map_err(|_| corrupt(column))).transpose()
 }
 
 /// An RFC 3339 column.
-pub fn timestamp(row: &SqliteRow, column: &str) -> StoreResult<OffsetDateTime> {
-    parse_timestamp(&row.try_get::<String, _>(column)?).map_err(|_| corrupt(column))
+pub fn timestamp(row: &Row, column: &str) -> StoreResult<OffsetDateTime> {
+    parse_timestamp(&row.text(column)?).map_err(|_| corrupt(column))
 }
 
 /// A nullable RFC 3339 column.
-pub fn optional_timestamp(row: &SqliteRow, column: &str) -> StoreResult<Option<OffsetDateTime>> {
-    row.try_get::<Option<String>, _>(column)?
-        .map(|text| parse_timestamp(&text).map_err(|_| corrupt(column)))
-        .transpose()
+pub fn optional_timestamp(row: &Row, column: &str) -> StoreResult<Option<OffsetDateTime>> {
+    row.opt_text(column)?.map(|text| parse_timestamp(&text).map_err(|_| corrupt(column))).transpose()
 }
 
 /// An integer column of hundredths (centavos, hundredths of a percent).
-pub fn money(row: &SqliteRow, column: &str) -> StoreResult<Hundredths> {
-    Ok(Hundredths(row.try_get(column)?))
+pub fn money(row: &Row, column: &str) -> StoreResult<Hundredths> {
+    Ok(Hundredths(row.int(column)?))
 }
 
 /// A text column holding one of an enum's values.
-pub fn enumeration<T: std::str::FromStr>(row: &SqliteRow, column: &str) -> StoreResult<T> {
-    row.try_get::<String, _>(column)?.parse().map_err(|_| corrupt(column))
+pub fn enumeration<T: std::str::FromStr>(row: &Row, column: &str) -> StoreResult<T> {
+    row.text(column)?.parse().map_err(|_| corrupt(column))
 }
 
 /// A JSON text column.
-pub fn json<T: DeserializeOwned>(row: &SqliteRow, column: &str) -> StoreResult<T> {
-    Ok(serde_json::from_str(&row.try_get::<String, _>(column)?)?)
+pub fn json<T: DeserializeOwned>(row: &Row, column: &str) -> StoreResult<T> {
+    Ok(serde_json::from_str(&row.text(column)?)?)
 }
 
 /// A date as stored.
@@ -62,4 +58,9 @@ pub fn date_text(day: Date) -> String {
 /// An instant as stored.
 pub fn timestamp_text(at: &OffsetDateTime) -> String {
     format_timestamp(*at)
+}
+
+/// A list or map as stored (serialising plain data cannot fail; an empty value never stored).
+pub fn json_text<T: serde::Serialize>(value: &T) -> StoreResult<String> {
+    Ok(serde_json::to_string(value)?)
 }

@@ -1,9 +1,10 @@
 //! Events: one row per change, written in the same transaction as the change.
 
 use serde_json::Value;
-use sqlx::SqliteConnection;
 
 use super::StoreResult;
+use super::backend::Step;
+use super::value::args;
 
 /// An event to record.
 #[derive(Debug, Clone)]
@@ -30,52 +31,49 @@ pub struct NewEvent {
     pub occurred_at: String,
 }
 
-/// Inserts an event on an open connection or transaction.
-pub async fn insert_event(conn: &mut SqliteConnection, event: &NewEvent) -> StoreResult<()> {
-    sqlx::query(
+/// The insert of an event, as a step of the change's transaction.
+pub fn insert_event(event: &NewEvent) -> Step {
+    Step::new(
         "INSERT INTO events (id, organization_id, code, resource_type, resource_id, actor_type, actor_id, data, request_id, occurred_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        args![
+            &event.id,
+            &event.organization_id,
+            &event.code,
+            event.resource_type,
+            &event.resource_id,
+            &event.actor_type,
+            &event.actor_id,
+            event.data.to_string(),
+            &event.request_id,
+            &event.occurred_at,
+        ],
     )
-    .bind(&event.id)
-    .bind(&event.organization_id)
-    .bind(&event.code)
-    .bind(event.resource_type)
-    .bind(&event.resource_id)
-    .bind(&event.actor_type)
-    .bind(&event.actor_id)
-    .bind(event.data.to_string())
-    .bind(&event.request_id)
-    .bind(&event.occurred_at)
-    .execute(conn)
-    .await?;
-    Ok(())
 }
 
 impl super::Store {
     /// Events of one object, oldest first (for tests and, later, the events API).
     pub async fn events_of(&self, org_id: &str, resource_id: &str) -> StoreResult<Vec<(String, Value)>> {
-        use sqlx::Row;
-        let rows = sqlx::query(
-            "SELECT code, data FROM events WHERE organization_id = $1 AND resource_id = $2 ORDER BY occurred_at, id",
-        )
-        .bind(org_id)
-        .bind(resource_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| Ok((r.try_get("code")?, serde_json::from_str(&r.try_get::<String, _>("data")?)?)))
-            .collect()
+        let rows = self
+            .db
+            .rows(
+                "SELECT code, data FROM events WHERE organization_id = $1 AND resource_id = $2 ORDER BY occurred_at, id",
+                &args![org_id, resource_id],
+            )
+            .await?;
+        rows.iter().map(|r| Ok((r.text("code")?, serde_json::from_str(&r.text("data")?)?))).collect()
     }
 
     /// The request ids of the events of one object, oldest first.
     pub async fn event_request_ids(&self, org_id: &str, resource_id: &str) -> StoreResult<Vec<String>> {
-        let ids: Vec<Option<String>> = sqlx::query_scalar(
-            "SELECT request_id FROM events WHERE organization_id = $1 AND resource_id = $2 ORDER BY occurred_at, id",
-        )
-        .bind(org_id)
-        .bind(resource_id)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = self
+            .db
+            .rows(
+                "SELECT request_id FROM events WHERE organization_id = $1 AND resource_id = $2 ORDER BY occurred_at, id",
+                &args![org_id, resource_id],
+            )
+            .await?;
+        let ids = rows.iter().map(|r| r.opt_text("request_id")).collect::<StoreResult<Vec<_>>>()?;
         Ok(ids.into_iter().flatten().collect())
     }
 }

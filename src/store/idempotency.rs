@@ -1,9 +1,9 @@
 //! Idempotency keys, per organization.
 
-use sqlx::Row;
 use time::OffsetDateTime;
 
-use super::{Store, StoreResult, is_unique_violation};
+use super::value::args;
+use super::{Store, StoreResult};
 use crate::domain::dates::format_timestamp;
 
 /// A key as stored.
@@ -17,7 +17,8 @@ pub struct IdempotencyRecord {
 }
 
 impl Store {
-    /// Claims a key; false when it is already taken.
+    /// Claims a key; false when it is already taken (by this replica or another: the claim is
+    /// one conditional insert, decided by the database).
     pub async fn idempotency_start(
         &self,
         org_id: &str,
@@ -26,35 +27,31 @@ impl Store {
         fingerprint: &str,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
-        let result = sqlx::query(
-            "INSERT INTO idempotency_keys (organization_id, key, operation_id, fingerprint, created_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(org_id)
-        .bind(key)
-        .bind(operation_id)
-        .bind(fingerprint)
-        .bind(format_timestamp(now))
-        .execute(&self.pool)
-        .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(e) if is_unique_violation(&e) => Ok(false),
-            Err(e) => Err(e.into()),
-        }
+        let inserted = self
+            .db
+            .execute(
+                "INSERT INTO idempotency_keys (organization_id, key, operation_id, fingerprint, created_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (organization_id, key) DO NOTHING",
+                &args![org_id, key, operation_id, fingerprint, format_timestamp(now)],
+            )
+            .await?;
+        Ok(inserted == 1)
     }
 
     /// A stored key.
     pub async fn idempotency_get(&self, org_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
-        let row = sqlx::query("SELECT operation_id, fingerprint, response FROM idempotency_keys WHERE organization_id = $1 AND key = $2")
-            .bind(org_id)
-            .bind(key)
-            .fetch_optional(&self.pool)
+        let row = self
+            .db
+            .row(
+                "SELECT operation_id, fingerprint, response FROM idempotency_keys WHERE organization_id = $1 AND key = $2",
+                &args![org_id, key],
+            )
             .await?;
         row.map(|r| {
             Ok(IdempotencyRecord {
-                fingerprint: r.try_get("fingerprint")?,
-                operation_id: r.try_get("operation_id")?,
-                response: r.try_get("response")?,
+                fingerprint: r.text("fingerprint")?,
+                operation_id: r.text("operation_id")?,
+                response: r.opt_text("response")?,
             })
         })
         .transpose()
@@ -62,23 +59,22 @@ impl Store {
 
     /// Releases a claimed key whose request stored no answer, so that it can be used again.
     pub async fn idempotency_release(&self, org_id: &str, key: &str) -> StoreResult<()> {
-        sqlx::query(
-            "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND response IS NULL",
-        )
-        .bind(org_id)
-        .bind(key)
-        .execute(&self.pool)
-        .await?;
+        self.db
+            .execute(
+                "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND response IS NULL",
+                &args![org_id, key],
+            )
+            .await?;
         Ok(())
     }
 
     /// Records the answer of a claimed key.
     pub async fn idempotency_finish(&self, org_id: &str, key: &str, response: &str) -> StoreResult<()> {
-        sqlx::query("UPDATE idempotency_keys SET response = $1 WHERE organization_id = $2 AND key = $3")
-            .bind(response)
-            .bind(org_id)
-            .bind(key)
-            .execute(&self.pool)
+        self.db
+            .execute(
+                "UPDATE idempotency_keys SET response = $1 WHERE organization_id = $2 AND key = $3",
+                &args![response, org_id, key],
+            )
             .await?;
         Ok(())
     }
@@ -92,16 +88,13 @@ impl Store {
         expired: OffsetDateTime,
         abandoned: OffsetDateTime,
     ) -> StoreResult<()> {
-        sqlx::query(
-            "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 \
-             AND (created_at < $3 OR (response IS NULL AND created_at < $4))",
-        )
-        .bind(org_id)
-        .bind(key)
-        .bind(format_timestamp(expired))
-        .bind(format_timestamp(abandoned))
-        .execute(&self.pool)
-        .await?;
+        self.db
+            .execute(
+                "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 \
+                 AND (created_at < $3 OR (response IS NULL AND created_at < $4))",
+                &args![org_id, key, format_timestamp(expired), format_timestamp(abandoned)],
+            )
+            .await?;
         Ok(())
     }
 }
@@ -109,10 +102,8 @@ impl Store {
 impl Store {
     /// Forgets every idempotency key claimed before `cutoff`; returns how many went.
     pub async fn purge_idempotency_before(&self, cutoff: OffsetDateTime) -> StoreResult<u64> {
-        let result = sqlx::query("DELETE FROM idempotency_keys WHERE created_at < $1")
-            .bind(format_timestamp(cutoff))
-            .execute(&self.pool)
-            .await?;
-        Ok(result.rows_affected())
+        self.db
+            .execute("DELETE FROM idempotency_keys WHERE created_at < $1", &args![format_timestamp(cutoff)])
+            .await
     }
 }

@@ -1,10 +1,10 @@
-//! What every list query shares: prefix search, creation range, order, window and an exact
-//! total, so each aggregate only says which filters it adds.
-
-use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Sqlite, SqlitePool};
+//! What every list query shares: prefix search on the folded keys, creation range, order,
+//! window and an exact total, so each aggregate only says which filters it adds.
 
 use super::StoreResult;
+use super::backend::Backend;
+use super::search::{fold, id_prefix, prefix_end};
+use super::value::{Row, Sql};
 
 /// Search, creation range, order and window of a list.
 #[derive(Debug, Default)]
@@ -25,83 +25,92 @@ pub struct ListWindow {
     pub offset: i64,
 }
 
-/// Escapes LIKE wildcards so a search prefix matches literally.
-fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+/// The two forms of a search: the id prefix (only case folded) and the folded key prefix
+/// (`None` when nothing searchable is left, e.g. `q=%`).
+pub(crate) struct Search {
+    pub id: String,
+    pub key: Option<String>,
 }
 
-/// ` AND (a LIKE 'p%' OR b LIKE 'p%' …)` for a search prefix.
-pub(crate) fn push_prefix(q: &mut QueryBuilder<Sqlite>, columns: &[&str], prefix: &str) {
-    let like = format!("{}%", escape_like(prefix));
-    q.push(" AND (");
-    for (i, column) in columns.iter().enumerate() {
-        if i > 0 {
-            q.push(" OR ");
-        }
-        q.push(format!("{column} LIKE ")).push_bind(like.clone()).push(" ESCAPE '\\'");
+impl Search {
+    pub fn of(q: &str) -> Self {
+        let key = fold(q);
+        Self { id: id_prefix(q), key: (!key.is_empty()).then_some(key) }
     }
-    q.push(")");
+}
+
+/// `column >= $a AND column < $b`: a prefix as a range, which a B-tree index answers.
+pub(crate) fn prefix_range(sql: &mut Sql, column: &str, prefix: &str) -> String {
+    let from = sql.param(prefix);
+    let to = sql.param(prefix_end(prefix));
+    format!("({column} >= {from} AND {column} < {to})")
 }
 
 /// ` AND column IN (…)` when values are given.
-pub(crate) fn push_in(q: &mut QueryBuilder<Sqlite>, column: &str, values: &[String]) {
+pub(crate) fn push_in(sql: &mut Sql, column: &str, values: &[String]) {
     if values.is_empty() {
         return;
     }
-    q.push(format!(" AND {column} IN ("));
-    let mut list = q.separated(", ");
-    for v in values {
-        list.push_bind(v.clone());
+    sql.push(&format!(" AND {column} IN ("));
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            sql.push(", ");
+        }
+        sql.bind(v);
     }
-    q.push(")");
+    sql.push(")");
 }
 
 /// ` AND column <op> value` when a value is given.
-pub(crate) fn push_cmp(q: &mut QueryBuilder<Sqlite>, column: &str, op: &str, value: Option<&String>) {
+pub(crate) fn push_cmp(sql: &mut Sql, column: &str, op: &str, value: Option<&String>) {
     if let Some(v) = value {
-        q.push(format!(" AND {column} {op} ")).push_bind(v.clone());
+        sql.push(&format!(" AND {column} {op} ")).bind(v);
     }
 }
 
-/// The organization, search and creation range of a window (`alias` is the table alias).
-pub(crate) fn push_window(
-    q: &mut QueryBuilder<Sqlite>,
-    alias: &str,
-    org_id: &str,
-    window: &ListWindow,
-    search: &[&str],
-) {
-    q.push(format!(" WHERE {alias}.organization_id = ")).push_bind(org_id.to_string());
-    if let Some(prefix) = &window.q {
-        push_prefix(q, search, prefix);
-    }
-    push_cmp(q, &format!("{alias}.created_at"), ">=", window.created_from.as_ref());
-    push_cmp(q, &format!("{alias}.created_at"), "<", window.created_before.as_ref());
+/// ` WHERE alias.organization_id = $1` and the creation range; returns the placeholder of the
+/// organization, for subqueries.
+pub(crate) fn push_window(sql: &mut Sql, alias: &str, org_id: &str, window: &ListWindow) -> String {
+    let org = sql.param(org_id);
+    sql.push(&format!(" WHERE {alias}.organization_id = {org}"));
+    push_cmp(sql, &format!("{alias}.created_at"), ">=", window.created_from.as_ref());
+    push_cmp(sql, &format!("{alias}.created_at"), "<", window.created_before.as_ref());
+    org
 }
 
-/// One page of rows and the exact total: `from` is the FROM clause (with joins), `select` the
-/// full SELECT … FROM of a page, `filters` pushes the WHERE clause, `order` the sort column.
+/// One page of rows and the exact total. `select` is the SELECT … FROM of a page, `from` the
+/// FROM of its count, `filters` pushes the WHERE clause, `order` the sort and tie-break
+/// columns; `total`, when given, is a total known without counting.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn fetch_page<T>(
-    pool: &SqlitePool,
+    db: &Backend,
     from: &str,
     select: &str,
-    filters: impl Fn(&mut QueryBuilder<Sqlite>),
+    filters: impl Fn(&mut Sql),
     order: (&str, &str),
     window: &ListWindow,
-    from_row: impl Fn(&SqliteRow) -> StoreResult<T>,
+    total: Option<Sql>,
+    from_row: impl Fn(&Row) -> StoreResult<T>,
 ) -> StoreResult<(Vec<T>, i64)> {
-    let mut count = QueryBuilder::<Sqlite>::new(format!("SELECT COUNT(*) {from}"));
-    filters(&mut count);
-    let total: i64 = count.build_query_scalar().fetch_one(pool).await?;
-
-    let mut page = QueryBuilder::<Sqlite>::new(select);
+    let count = total.unwrap_or_else(|| {
+        let mut count = Sql::new(&format!("SELECT COUNT(*) {from}"));
+        filters(&mut count);
+        count
+    });
+    let mut page = Sql::new(select);
     filters(&mut page);
     let (column, id_column) = order;
     let direction = if window.descending { "DESC" } else { "ASC" };
-    page.push(format!(" ORDER BY {column} {direction}, {id_column} {direction} LIMIT "));
-    page.push_bind(window.limit);
+    page.push(&format!(" ORDER BY {column} {direction}, {id_column} {direction} LIMIT "));
+    page.bind(window.limit);
     page.push(" OFFSET ");
-    page.push_bind(window.offset);
-    let rows = page.build().fetch_all(pool).await?;
+    page.bind(window.offset);
+    // Both at once: on PostgreSQL that is one round trip's wait instead of two.
+    let (counted, rows) =
+        tokio::try_join!(db.row(&count.text, &count.params), db.rows(&page.text, &page.params))?;
+    let total = match counted {
+        Some(row) => row.first_int()?,
+        None => 0,
+    };
     Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
 }

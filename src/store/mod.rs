@@ -1,21 +1,27 @@
-//! Database access (sqlx, runtime queries, portable SQL), one module per aggregate. Knows
-//! nothing of HTTP; every query is scoped by organization.
+//! Database access, one module per aggregate, over SQLite (rusqlite) or PostgreSQL (sqlx) with
+//! the same SQL text. Knows nothing of HTTP; every query is scoped by organization.
 
+mod backend;
+mod bulk;
 mod charges;
 mod columns;
 mod debtors;
 mod events;
 mod idempotency;
 mod listing;
+mod migrations;
 mod orgs;
+pub mod search;
 mod secrets;
 mod tokens;
+mod value;
 
-use std::str::FromStr;
-use std::time::Duration;
+#[cfg(test)]
+mod upgrade_tests;
 
-use sqlx::SqlitePool;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
+use std::sync::Arc;
+
+use backend::Backend;
 
 pub use charges::ChargeFilter;
 pub use debtors::DebtorFilter;
@@ -28,12 +34,24 @@ pub use tokens::{NewToken, TokenRow};
 /// Failures of the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database refused or failed.
+    /// SQLite refused or failed.
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused or failed.
+    #[error("database error: {0}")]
+    Postgres(#[from] sqlx::Error),
+    /// The database file or its folder could not be made.
+    #[error("database file: {0}")]
+    Io(#[from] std::io::Error),
     /// A migration failed.
     #[error("migration failed: {0}")]
-    Migration(#[from] sqlx::migrate::MigrateError),
+    Migration(String),
+    /// A statement names a parameter it was not given (a bug in the store).
+    #[error("statement parameter {0} has no value")]
+    Parameter(String),
+    /// The connection pool is gone (the process is stopping).
+    #[error("database connections closed")]
+    Closed,
     /// A unique value is already taken (the message says which, for the caller).
     #[error("{0}")]
     Duplicate(String),
@@ -44,8 +62,19 @@ pub enum StoreError {
     #[error("corrupt stored value in column {0}")]
     CorruptColumn(String),
     /// The database URL is not supported.
-    #[error("unsupported database URL (expected sqlite://…)")]
+    #[error("unsupported database URL (expected sqlite://… or postgres://…)")]
     UnsupportedUrl,
+}
+
+impl StoreError {
+    /// Whether this is a unique-constraint violation.
+    pub fn is_unique_violation(&self) -> bool {
+        match self {
+            StoreError::Sqlite(e) => backend::sqlite_unique_violation(e),
+            StoreError::Postgres(e) => backend::postgres_unique_violation(e),
+            _ => false,
+        }
+    }
 }
 
 /// The result of a store call.
@@ -54,56 +83,25 @@ pub type StoreResult<T> = Result<T, StoreError>;
 /// A handle on the database (cheap to clone).
 #[derive(Clone)]
 pub struct Store {
-    pool: SqlitePool,
+    db: Arc<Backend>,
 }
 
 impl Store {
-    /// Opens (creating it if needed) and migrates the database at `url`.
+    /// Opens (creating it if needed) and migrates the database at `url`: `sqlite://path`,
+    /// `sqlite::memory:` or `postgres://…`.
     pub async fn open(url: &str) -> StoreResult<Self> {
-        let path = url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"))
-            .ok_or(StoreError::UnsupportedUrl)?;
-        let in_memory = path.starts_with(":memory:");
-        if !in_memory
-            && let Some(dir) = std::path::Path::new(path.split('?').next().unwrap_or(path)).parent()
-            && !dir.as_os_str().is_empty()
-        {
-            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
-        }
-        if !in_memory {
-            create_private(std::path::Path::new(path.split('?').next().unwrap_or(path)))
-                .map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
-        }
-        let options = SqliteConnectOptions::from_str(url)?
-            .create_if_missing(true)
-            .foreign_keys(true)
-            .journal_mode(if in_memory { SqliteJournalMode::Memory } else { SqliteJournalMode::Wal })
-            .busy_timeout(Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(if in_memory { 1 } else { 8 })
-            .connect_with(options)
-            .await?;
-        sqlx::migrate!("migrations/sqlite").run(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self { db: Arc::new(Backend::open(url).await?) })
     }
-}
 
-/// Creates the database file readable by its owner only, if it does not exist: it holds the
-/// token hashes and the confirmation keys, and SQLite gives its -wal and -shm files the same mode.
-fn create_private(path: &std::path::Path) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    match options.open(path) {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(e),
+    /// Whether the database is PostgreSQL.
+    pub fn is_postgres(&self) -> bool {
+        self.db.is_postgres()
     }
-}
 
-/// Whether an error is a unique-constraint violation.
-fn is_unique_violation(err: &sqlx::Error) -> bool {
-    matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())
+    /// Runs one SQL statement with text parameters (`$1`, `$2`, …): for tests that store what
+    /// the API would refuse today but an older server may have stored.
+    pub async fn execute_sql(&self, sql: &str, params: &[&str]) -> StoreResult<u64> {
+        let params: Vec<value::Param> = params.iter().map(|p| value::Param::from(*p)).collect();
+        self.db.execute(sql, &params).await
+    }
 }

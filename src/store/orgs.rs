@@ -1,7 +1,6 @@
 //! Organizations.
 
-use sqlx::Row;
-
+use super::value::{Row, args};
 use super::{Store, StoreResult};
 
 /// An organization as stored.
@@ -23,50 +22,50 @@ pub struct OrganizationRow {
     pub created_at: String,
 }
 
-fn from_row(row: &sqlx::sqlite::SqliteRow) -> StoreResult<OrganizationRow> {
+fn from_row(row: &Row) -> StoreResult<OrganizationRow> {
     Ok(OrganizationRow {
-        id: row.try_get("id")?,
-        name: row.try_get("name")?,
-        document: row.try_get("document")?,
-        environment: row.try_get("environment")?,
-        timezone: row.try_get("timezone")?,
-        is_demo: row.try_get::<i64, _>("is_demo")? != 0,
-        created_at: row.try_get("created_at")?,
+        id: row.text("id")?,
+        name: row.text("name")?,
+        document: row.opt_text("document")?,
+        environment: row.text("environment")?,
+        timezone: row.text("timezone")?,
+        is_demo: row.flag("is_demo")?,
+        created_at: row.text("created_at")?,
     })
 }
 
 impl Store {
     /// Inserts an organization.
     pub async fn insert_organization(&self, org: &OrganizationRow) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO organizations (id, name, document, environment, timezone, is_demo, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&org.id)
-        .bind(&org.name)
-        .bind(&org.document)
-        .bind(&org.environment)
-        .bind(&org.timezone)
-        .bind(i64::from(org.is_demo))
-        .bind(&org.created_at)
-        .execute(&self.pool)
-        .await?;
+        self.db
+            .execute(
+                "INSERT INTO organizations (id, name, document, environment, timezone, is_demo, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &args![
+                    &org.id,
+                    &org.name,
+                    &org.document,
+                    &org.environment,
+                    &org.timezone,
+                    org.is_demo,
+                    &org.created_at
+                ],
+            )
+            .await?;
         Ok(())
     }
 
     /// One organization.
     pub async fn organization(&self, id: &str) -> StoreResult<Option<OrganizationRow>> {
-        let row = sqlx::query("SELECT * FROM organizations WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = self.db.row("SELECT * FROM organizations WHERE id = $1", &args![id]).await?;
         row.as_ref().map(from_row).transpose()
     }
 
     /// The demo organization, if `serve --demo` created it.
     pub async fn demo_organization(&self) -> StoreResult<Option<OrganizationRow>> {
-        let row = sqlx::query("SELECT * FROM organizations WHERE is_demo = 1 ORDER BY created_at LIMIT 1")
-            .fetch_optional(&self.pool)
+        let row = self
+            .db
+            .row("SELECT * FROM organizations WHERE is_demo = 1 ORDER BY created_at LIMIT 1", &[])
             .await?;
         row.as_ref().map(from_row).transpose()
     }

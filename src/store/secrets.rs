@@ -1,67 +1,61 @@
 //! The server key and consumed confirmation nonces.
 
-use sqlx::Row;
-
-use super::{Store, StoreResult, is_unique_violation};
+use super::value::args;
+use super::{Store, StoreResult};
 
 impl Store {
     /// The secret called `name`, storing `candidate` first if there is none (the first replica
     /// to start wins; every replica then reads the same value).
     pub async fn secret_or_insert(&self, name: &str, candidate: &str, now: &str) -> StoreResult<String> {
-        sqlx::query("INSERT INTO server_secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING")
-            .bind(name)
-            .bind(candidate)
-            .bind(now)
-            .execute(&self.pool)
+        self.db
+            .execute(
+                "INSERT INTO server_secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
+                &args![name, candidate, now],
+            )
             .await?;
-        let row = sqlx::query("SELECT value FROM server_secrets WHERE name = $1")
-            .bind(name)
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(row.try_get("value")?)
+        let row = self.db.row("SELECT value FROM server_secrets WHERE name = $1", &args![name]).await?;
+        row.ok_or_else(|| super::StoreError::CorruptColumn("server_secrets.value".into()))?.text("value")
     }
 
     /// The secret `name` and those called `name:<suffix>` (rotated keys), as (name, value,
     /// created_at), in no particular order.
     pub async fn secrets_named(&self, name: &str) -> StoreResult<Vec<(String, String, String)>> {
-        let rows = sqlx::query(
-            "SELECT name, value, created_at FROM server_secrets WHERE name = $1 OR substr(name, 1, length($1) + 1) = $1 || ':'",
-        )
-        .bind(name)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|row| Ok((row.try_get("name")?, row.try_get("value")?, row.try_get("created_at")?)))
-            .collect()
+        let rows = self
+            .db
+            .rows(
+                "SELECT name, value, created_at FROM server_secrets WHERE name = $1 OR substr(name, 1, length($1) + 1) = $1 || ':'",
+                &args![name],
+            )
+            .await?;
+        rows.iter().map(|row| Ok((row.text("name")?, row.text("value")?, row.text("created_at")?))).collect()
     }
 
     /// Forgets a secret (a retired key).
     pub async fn delete_secret(&self, name: &str) -> StoreResult<()> {
-        sqlx::query("DELETE FROM server_secrets WHERE name = $1").bind(name).execute(&self.pool).await?;
+        self.db.execute("DELETE FROM server_secrets WHERE name = $1", &args![name]).await?;
         Ok(())
     }
 
-    /// Marks a nonce consumed; false when it already was.
+    /// Marks a nonce consumed; false when it already was, here or on another replica (a
+    /// conditional insert: the database decides which request wins).
     pub async fn consume_nonce(&self, nonce: &str, now: &str) -> StoreResult<bool> {
-        let result = sqlx::query("INSERT INTO confirmation_nonces (nonce, consumed_at) VALUES ($1, $2)")
-            .bind(nonce)
-            .bind(now)
-            .execute(&self.pool)
-            .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(e) if is_unique_violation(&e) => Ok(false),
-            Err(e) => Err(e.into()),
-        }
+        let inserted = self
+            .db
+            .execute(
+                "INSERT INTO confirmation_nonces (nonce, consumed_at) VALUES ($1, $2) ON CONFLICT (nonce) DO NOTHING",
+                &args![nonce, now],
+            )
+            .await?;
+        Ok(inserted == 1)
     }
 
     /// Whether a nonce was consumed.
     pub async fn nonce_consumed(&self, nonce: &str) -> StoreResult<bool> {
-        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM confirmation_nonces WHERE nonce = $1")
-            .bind(nonce)
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(n > 0)
+        Ok(self
+            .db
+            .row("SELECT 1 AS found FROM confirmation_nonces WHERE nonce = $1", &args![nonce])
+            .await?
+            .is_some())
     }
 }
 
@@ -69,10 +63,6 @@ impl Store {
     /// Forgets confirmation nonces consumed before `cutoff` (a state lives 5 minutes: older
     /// nonces can never be presented again); returns how many went.
     pub async fn purge_nonces_before(&self, cutoff: &str) -> StoreResult<u64> {
-        let result = sqlx::query("DELETE FROM confirmation_nonces WHERE consumed_at < $1")
-            .bind(cutoff)
-            .execute(&self.pool)
-            .await?;
-        Ok(result.rows_affected())
+        self.db.execute("DELETE FROM confirmation_nonces WHERE consumed_at < $1", &args![cutoff]).await
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{TestServer, cnpj, cpf, error_fields, ids};
+use crate::common::{TestServer, cnpj, cpf, date_in, error_fields, ids};
 
 /// The event codes written for an object, oldest first.
 async fn event_codes(server: &TestServer, org: &str, id: &str) -> Vec<String> {
@@ -301,4 +301,37 @@ async fn debtor_fields_are_validated() {
 
     let r = server.read(&token, "debtors_list", "").await;
     assert_eq!(r.body["meta"]["total"], 0, "nothing was created");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_ignores_accents_case_and_document_punctuation() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let id = |v: &Value| v["id"].as_str().unwrap().to_string();
+    let angela = server.create_debtor(&token, "Ângela Conceição", "52998224725").await;
+    let other = server.create_debtor(&token, "Angélica Souza", &cpf(301)).await;
+    let debtor_ids = |q: &'static str| {
+        let server = &server;
+        let token = &token;
+        async move {
+            ids(&server.read(token, "debtors_list", &format!("q={q}&sort_by=name&sort_order=asc")).await)
+        }
+    };
+    assert_eq!(debtor_ids("%C3%A2ngela").await, [id(&angela)], "q=ângela");
+    assert_eq!(debtor_ids("ANGELA%20CONC").await, [id(&angela)]);
+    assert_eq!(
+        debtor_ids("ang").await,
+        [id(&other), id(&angela)],
+        "names sort byte by byte on both databases"
+    );
+    assert_eq!(debtor_ids("529.982").await, [id(&angela)], "a document with its punctuation");
+    assert_eq!(debtor_ids("529982247").await, [id(&angela)]);
+    assert_eq!(debtor_ids("conceicao").await.len(), 0, "a prefix of the name, not of a word");
+
+    let charge = server.create_charge(&token, &id(&angela), 10.0, &date_in(5)).await;
+    let r = server.read(&token, "charges_list", "q=%C3%A2ngela").await;
+    assert_eq!(ids(&r), [id(&charge)]);
+    assert_eq!(r.body["meta"]["total"], 1);
+    let r = server.read(&token, "charges_list", "q=529.982").await;
+    assert_eq!(ids(&r), [id(&charge)]);
 }

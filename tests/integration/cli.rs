@@ -9,20 +9,30 @@ use serde_json::Value;
 
 use serde_json::json;
 
-use crate::common::{Resp, cpf, date_in, envelope, send};
+use crate::common::{FreshDatabase, Resp, cpf, date_in, envelope, fresh_database, send};
 
 const BIN: &str = env!("CARGO_BIN_EXE_kobana-dunning");
 
-/// A database file removed when the test ends.
-struct TempDb(PathBuf);
+/// A database (or a key file) removed when the test ends.
+struct TempDb(PathBuf, Option<FreshDatabase>);
 
 impl TempDb {
-    fn new() -> Self {
-        Self(std::env::temp_dir().join(format!("kd-cli-{}.db", uuid::Uuid::now_v7().simple())))
+    /// The suite's database: PostgreSQL when the suite runs there, a SQLite file otherwise.
+    async fn new() -> Self {
+        let db = fresh_database().await;
+        if db.url.starts_with("sqlite://") { Self::file() } else { Self(PathBuf::new(), Some(db)) }
+    }
+
+    /// A SQLite file, whatever the suite runs on.
+    fn file() -> Self {
+        Self(std::env::temp_dir().join(format!("kd-cli-{}.db", uuid::Uuid::now_v7().simple())), None)
     }
 
     fn url(&self) -> String {
-        format!("sqlite://{}", self.0.display())
+        match &self.1 {
+            Some(db) => db.url.clone(),
+            None => format!("sqlite://{}", self.0.display()),
+        }
     }
 }
 
@@ -222,7 +232,7 @@ fn only_line(output: &Output) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn orgs_and_tokens_create_print_only_the_id_and_the_token() {
-    let db = TempDb::new();
+    let db = TempDb::new().await;
     let org = only_line(&run(&db, &["orgs", "create", "--name", "Minha Empresa"]));
     assert!(org.starts_with("org_") && org.len() == 36, "{org}");
     assert!(org[4..].chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()), "{org}");
@@ -254,7 +264,7 @@ async fn orgs_and_tokens_create_print_only_the_id_and_the_token() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_from_the_cli_works_against_serve() {
-    let db = TempDb::new();
+    let db = TempDb::new().await;
     let org = only_line(&run(&db, &["orgs", "create", "--name", "Minha Empresa"]));
     let token = only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read"]));
 
@@ -274,7 +284,7 @@ async fn a_token_from_the_cli_works_against_serve() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_demo_seeds_a_sandbox_organization() {
-    let db = TempDb::new();
+    let db = TempDb::new().await;
     let started = Instant::now();
     let server = Server::start(&db, true);
     let token = server.demo_token.clone().expect("demo token");
@@ -340,7 +350,8 @@ fn spec_tools_prints_the_catalogue() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_creates_a_database_only_its_owner_reads() {
     use std::os::unix::fs::PermissionsExt;
-    let db = TempDb::new();
+    // About the SQLite file itself, so SQLite on either run of the suite.
+    let db = TempDb::file();
     assert!(!db.0.exists());
     let server = Server::start(&db, false);
     assert_eq!(send(server.client.get(format!("{}/healthz", server.base))).await.status, 200);
@@ -356,7 +367,7 @@ async fn serve_creates_a_database_only_its_owner_reads() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keys_rotate_keeps_open_questions_answerable() {
-    let db = TempDb::new();
+    let db = TempDb::new().await;
     let org = only_line(&run(&db, &["orgs", "create", "--name", "Org"]));
     let token =
         only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write"]));
@@ -392,11 +403,11 @@ async fn keys_rotate_keeps_open_questions_answerable() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_secret_key_file_rotates_newest_first() {
-    let db = TempDb::new();
+    let db = TempDb::new().await;
     let org = only_line(&run(&db, &["orgs", "create", "--name", "Org"]));
     let token =
         only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write"]));
-    let keys = TempDb(std::env::temp_dir().join(format!("kd-keys-{}", uuid::Uuid::now_v7().simple())));
+    let keys = TempDb(std::env::temp_dir().join(format!("kd-keys-{}", uuid::Uuid::now_v7().simple())), None);
     let old = "o".repeat(40);
     std::fs::write(&keys.0, format!("{old}\n")).unwrap();
     let key_flag = ["--secret-key-file", keys.0.to_str().unwrap()];
@@ -423,7 +434,7 @@ async fn a_secret_key_file_rotates_newest_first() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_bind_serves_metrics_apart() {
-    let db = TempDb::new();
+    let db = TempDb::new().await;
     let server = Server::start_with(&db, false, &["--metrics-bind", "127.0.0.1:0"]);
     let _ = server.get("kd_at_nope", "/v1/me").await;
     let r = send(server.client.get(format!("{}/metrics", server.base))).await;

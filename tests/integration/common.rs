@@ -29,14 +29,106 @@ pub struct TestServer {
     /// The server's state (for direct store checks).
     pub app: Arc<App>,
     client: reqwest::Client,
-    db_path: std::path::PathBuf,
+    database_url: String,
+    _db: TestDatabase,
     _stop: oneshot::Sender<()>,
 }
 
-impl Drop for TestServer {
+/// The variable naming a PostgreSQL server (`postgres://user@host:port`) to run the suite
+/// against; SQLite when it is not set.
+pub const POSTGRES_VAR: &str = "KOBANA_DUNNING_TEST_POSTGRES";
+
+/// The database of a test server, removed when the server that made it goes.
+enum TestDatabase {
+    /// A SQLite file.
+    Sqlite(std::path::PathBuf),
+    /// A database made on the PostgreSQL server for this test.
+    Postgres { admin_url: String, name: String },
+    /// Another server's database (a replica), left to its owner.
+    Shared,
+}
+
+impl TestDatabase {
+    /// A fresh database and its URL.
+    async fn create() -> (Self, String) {
+        match std::env::var(POSTGRES_VAR) {
+            Ok(admin_url) if !admin_url.is_empty() => {
+                use sqlx::Connection;
+                let name = format!("kd_test_{}", uuid::Uuid::now_v7().simple());
+                let mut conn = sqlx::PgConnection::connect(&admin_url).await.expect("PostgreSQL answers");
+                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                    .execute(&mut conn)
+                    .await
+                    .expect("test database created");
+                let _ = conn.close().await;
+                let url = database_url(&admin_url, &name);
+                (Self::Postgres { admin_url, name }, url)
+            }
+            _ => {
+                let path = std::env::temp_dir().join(format!("kd-test-{}.db", uuid::Uuid::now_v7().simple()));
+                let url = format!("sqlite://{}", path.display());
+                (Self::Sqlite(path), url)
+            }
+        }
+    }
+}
+
+/// A fresh database for a test that runs the binary itself, removed when dropped.
+pub struct FreshDatabase {
+    /// Its URL (`sqlite://…` or `postgres://…`).
+    pub url: String,
+    _db: TestDatabase,
+}
+
+/// A fresh database of the suite's kind.
+pub async fn fresh_database() -> FreshDatabase {
+    let (db, url) = TestDatabase::create().await;
+    FreshDatabase { url, _db: db }
+}
+
+/// `admin_url` with its database replaced by `name`.
+pub fn database_url(admin_url: &str, name: &str) -> String {
+    let (base, query) = match admin_url.split_once('?') {
+        Some((base, query)) => (base, format!("?{query}")),
+        None => (admin_url, String::new()),
+    };
+    let host_start = base.find("://").map_or(0, |i| i + 3);
+    let server = match base[host_start..].find('/') {
+        Some(slash) => &base[..host_start + slash],
+        None => base,
+    };
+    format!("{server}/{name}{query}")
+}
+
+impl Drop for TestDatabase {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", self.db_path.display()));
+        match self {
+            TestDatabase::Sqlite(path) => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+                }
+            }
+            TestDatabase::Postgres { admin_url, name } => {
+                // Drop runs inside the test's runtime, which cannot be blocked on: a thread
+                // of its own drops the database (FORCE closes the server's connections).
+                let (admin_url, name) = (admin_url.clone(), name.clone());
+                let _ = std::thread::spawn(move || {
+                    use sqlx::Connection;
+                    let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build()
+                    else {
+                        return;
+                    };
+                    runtime.block_on(async {
+                        if let Ok(mut conn) = sqlx::PgConnection::connect(&admin_url).await {
+                            let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                            let _ = sqlx::query(sqlx::AssertSqlSafe(drop)).execute(&mut conn).await;
+                            let _ = conn.close().await;
+                        }
+                    });
+                })
+                .join();
+            }
+            TestDatabase::Shared => {}
         }
     }
 }
@@ -64,16 +156,14 @@ impl Resp {
     }
 }
 
+/// Tests send bursts far above the production defaults; the limits have their own tests.
+fn generous() -> Limits {
+    Limits { per_minute: 1_000_000, burst: 1_000_000, max_in_flight: 1024, anonymous_per_minute: 1_000_000 }
+}
+
 impl TestServer {
     pub async fn start() -> Self {
-        // Tests send bursts far above the production defaults; the limits have their own tests.
-        Self::start_with(Limits {
-            per_minute: 1_000_000,
-            burst: 1_000_000,
-            max_in_flight: 1024,
-            anonymous_per_minute: 1_000_000,
-        })
-        .await
+        Self::start_with(generous()).await
     }
 
     /// A server with the given limits.
@@ -92,8 +182,35 @@ impl TestServer {
         other_origins: Vec<String>,
         connections: ConnectionLimits,
     ) -> Self {
-        let db_path = std::env::temp_dir().join(format!("kd-test-{}.db", uuid::Uuid::now_v7().simple()));
-        let store = Store::open(&format!("sqlite://{}", db_path.display())).await.expect("store opens");
+        let (db, url) = TestDatabase::create().await;
+        Self::serve(db, &url, limits, other_origins, connections).await
+    }
+
+    /// Whether the suite runs on PostgreSQL.
+    pub fn on_postgres() -> bool {
+        std::env::var(POSTGRES_VAR).is_ok_and(|v| !v.is_empty())
+    }
+
+    /// A second server on this server's database, as a replica behind a load balancer would be.
+    pub async fn replica(&self) -> Self {
+        Self::serve(
+            TestDatabase::Shared,
+            &self.database_url,
+            generous(),
+            Vec::new(),
+            ConnectionLimits::default(),
+        )
+        .await
+    }
+
+    async fn serve(
+        db: TestDatabase,
+        url: &str,
+        limits: Limits,
+        other_origins: Vec<String>,
+        connections: ConnectionLimits,
+    ) -> Self {
+        let store = Store::open(url).await.expect("store opens");
         // Bound first: the public URL names the port the system picked.
         let bound = server::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", bound.addr);
@@ -108,7 +225,15 @@ impl TestServer {
             .expect("bind metrics")
             .serve_metrics(app.clone(), ConnectionLimits::default());
         let metrics_base = format!("http://{}", metrics.addr);
-        Self { base, metrics_base, app, client: reqwest::Client::new(), db_path, _stop: stop }
+        Self {
+            base,
+            metrics_base,
+            app,
+            client: reqwest::Client::new(),
+            database_url: url.to_string(),
+            _db: db,
+            _stop: stop,
+        }
     }
 
     /// A new organization.
@@ -136,15 +261,7 @@ impl TestServer {
     /// Runs one SQL statement on the server's database with text parameters: for data the API
     /// would refuse today but an older server may have stored.
     pub async fn execute_sql(&self, sql: &'static str, params: &[&str]) {
-        use sqlx::Connection;
-        let url = format!("sqlite://{}", self.db_path.display());
-        let mut conn = sqlx::SqliteConnection::connect(&url).await.expect("database opens");
-        let mut query = sqlx::query(sql);
-        for p in params {
-            query = query.bind(*p);
-        }
-        query.execute(&mut conn).await.expect("statement runs");
-        conn.close().await.expect("database closes");
+        self.app.store.execute_sql(sql, params).await.expect("statement runs");
     }
 
     /// A raw request (no contract check): for transport-level tests.

@@ -207,7 +207,7 @@ async fn text_stored_before_reaches_tool_results_escaped() {
     let debtor = id(&server.create_debtor(&token, "Maria Souza", "52998224725").await);
     // Stored by an older server, before input was checked.
     let hostile = "Maria\u{202e}azuoS\u{200b}\u{0085}";
-    server.execute_sql("UPDATE debtors SET name = ? WHERE id = ?", &[hostile, &debtor]).await;
+    server.execute_sql("UPDATE debtors SET name = $1 WHERE id = $2", &[hostile, &debtor]).await;
 
     let r = server
         .mcp_2025(

@@ -19,4 +19,5 @@ mod mcp_tools;
 mod mcp_wire;
 mod network;
 mod observability;
+mod replicas;
 mod robustness;

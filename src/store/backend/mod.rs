@@ -1,0 +1,102 @@
+//! The two databases behind one small interface: read rows, execute a statement, or run a list
+//! of statements as one transaction. SQL text is shared (`$1`-style placeholders in both); what
+//! differs between the dialects lives in the migrations.
+
+mod postgres;
+mod sqlite;
+
+use std::borrow::Cow;
+
+use super::value::{Param, Row};
+use super::{StoreError, StoreResult};
+
+/// One statement of a transaction.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// SQL with `$n` placeholders.
+    pub sql: Cow<'static, str>,
+    /// Its parameters.
+    pub params: Vec<Param>,
+    /// When it changes no row, the whole transaction is rolled back and reports `false` (a
+    /// version check that failed, a row that is gone).
+    pub must_change: bool,
+}
+
+impl Step {
+    /// A statement that may change nothing.
+    pub fn new(sql: impl Into<Cow<'static, str>>, params: impl Into<Vec<Param>>) -> Self {
+        Self { sql: sql.into(), params: params.into(), must_change: false }
+    }
+
+    /// A statement that must change a row, or the transaction is undone.
+    pub fn must_change(sql: impl Into<Cow<'static, str>>, params: impl Into<Vec<Param>>) -> Self {
+        Self { sql: sql.into(), params: params.into(), must_change: true }
+    }
+}
+
+/// An open database.
+pub enum Backend {
+    /// rusqlite, run in place on the async worker.
+    Sqlite(Box<sqlite::Sqlite>),
+    /// sqlx's PostgreSQL driver.
+    Postgres(postgres::Postgres),
+}
+
+impl Backend {
+    /// Opens and migrates the database at `url` (`sqlite:…` or `postgres://…`).
+    pub async fn open(url: &str) -> StoreResult<Self> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Backend::Postgres(postgres::Postgres::open(url).await?))
+        } else if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+            Ok(Backend::Sqlite(Box::new(sqlite::Sqlite::open(path).await?)))
+        } else {
+            Err(StoreError::UnsupportedUrl)
+        }
+    }
+
+    /// The rows of a query.
+    pub async fn rows(&self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
+        match self {
+            Backend::Sqlite(db) => db.rows(sql, params).await,
+            Backend::Postgres(db) => db.rows(sql, params).await,
+        }
+    }
+
+    /// The first row of a query, if any.
+    pub async fn row(&self, sql: &str, params: &[Param]) -> StoreResult<Option<Row>> {
+        Ok(self.rows(sql, params).await?.into_iter().next())
+    }
+
+    /// Runs one statement on its own; returns the rows it changed.
+    pub async fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
+        match self {
+            Backend::Sqlite(db) => db.execute(sql, params).await,
+            Backend::Postgres(db) => db.execute(sql, params).await,
+        }
+    }
+
+    /// Runs the steps in one transaction; false (and nothing written) when a `must_change`
+    /// step changed nothing.
+    pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
+        match self {
+            Backend::Sqlite(db) => db.write(steps).await,
+            Backend::Postgres(db) => db.write(steps).await,
+        }
+    }
+
+    /// Refreshes the query planner's statistics (`ANALYZE`, in each dialect's form).
+    pub async fn analyze(&self) -> StoreResult<()> {
+        match self {
+            Backend::Sqlite(db) => db.analyze().await,
+            Backend::Postgres(db) => db.analyze().await,
+        }
+    }
+
+    /// Whether this is PostgreSQL.
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, Backend::Postgres(_))
+    }
+}
+
+pub use postgres::is_unique_violation as postgres_unique_violation;
+pub use sqlite::is_unique_violation as sqlite_unique_violation;

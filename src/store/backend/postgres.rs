@@ -1,0 +1,163 @@
+//! PostgreSQL through sqlx: async all the way (no thread hop), statements prepared once per
+//! connection by sqlx's cache. Migrations run under an advisory lock, so replicas starting
+//! together apply each exactly once.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sqlx::postgres::{PgArguments, PgPool, PgPoolOptions, PgRow};
+use sqlx::{Column, Executor, Row as _, TypeInfo, ValueRef};
+
+use super::Step;
+use crate::store::migrations::{MIGRATIONS, Migration};
+use crate::store::value::{Cell, Param, Row};
+use crate::store::{StoreError, StoreResult};
+
+/// Connections per replica.
+const CONNECTIONS: u32 = 16;
+/// The advisory lock key of the migrations ("kdmigr" in ASCII).
+const MIGRATION_LOCK: i64 = 0x6b64_6d69_6772;
+
+/// An open PostgreSQL database.
+pub struct Postgres {
+    pool: PgPool,
+}
+
+type Query<'q> = sqlx::query::Query<'q, sqlx::Postgres, PgArguments>;
+
+fn prepare<'q>(sql: &str, params: &[Param]) -> Query<'q> {
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.to_string()));
+    for p in params {
+        query = match p {
+            Param::Text(v) => query.bind(v.clone()),
+            Param::Int(v) => query.bind(*v),
+        };
+    }
+    query
+}
+
+fn to_row(row: &PgRow, names: &mut Option<Arc<[String]>>) -> StoreResult<Row> {
+    let names =
+        names.get_or_insert_with(|| row.columns().iter().map(|c| c.name().to_string()).collect()).clone();
+    let mut cells = Vec::with_capacity(names.len());
+    for (i, column) in row.columns().iter().enumerate() {
+        if row.try_get_raw(i)?.is_null() {
+            cells.push(Cell::Null);
+            continue;
+        }
+        cells.push(match column.type_info().name() {
+            "INT8" => Cell::Int(row.try_get::<i64, _>(i)?),
+            "INT4" => Cell::Int(i64::from(row.try_get::<i32, _>(i)?)),
+            "INT2" => Cell::Int(i64::from(row.try_get::<i16, _>(i)?)),
+            "BOOL" => Cell::Int(i64::from(row.try_get::<bool, _>(i)?)),
+            "TEXT" | "VARCHAR" | "BPCHAR" | "NAME" => Cell::Text(row.try_get::<String, _>(i)?),
+            _ => return Err(StoreError::CorruptColumn(column.name().to_string())),
+        });
+    }
+    Ok(Row::new(names, cells))
+}
+
+impl Postgres {
+    /// Connects and migrates.
+    pub async fn open(url: &str) -> StoreResult<Self> {
+        let pool = PgPoolOptions::new()
+            .max_connections(CONNECTIONS)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        migrate(&pool).await?;
+        Ok(Self { pool })
+    }
+
+    /// The rows of a query.
+    pub async fn rows(&self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
+        let rows = prepare(sql, params).fetch_all(&self.pool).await?;
+        let mut names = None;
+        rows.iter().map(|r| to_row(r, &mut names)).collect()
+    }
+
+    /// Runs one statement.
+    pub async fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
+        Ok(prepare(sql, params).execute(&self.pool).await?.rows_affected())
+    }
+
+    /// Refreshes the planner's statistics (after a bulk load, before autovacuum gets to it).
+    pub async fn analyze(&self) -> StoreResult<()> {
+        self.pool.execute("ANALYZE").await?;
+        Ok(())
+    }
+
+    /// Runs the steps in one transaction.
+    pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        for step in steps {
+            let done = prepare(&step.sql, &step.params).execute(&mut *tx).await?;
+            if done.rows_affected() == 0 && step.must_change {
+                tx.rollback().await?;
+                return Ok(false);
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+}
+
+/// Applies the migrations not yet in `_sqlx_migrations`, under an advisory lock held by one
+/// connection for the whole run.
+async fn migrate(pool: &PgPool) -> StoreResult<()> {
+    let mut conn = pool.acquire().await?;
+    sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+    let result = apply(&mut conn).await;
+    let unlock = sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await;
+    result?;
+    unlock?;
+    Ok(())
+}
+
+async fn apply(conn: &mut sqlx::PgConnection) -> StoreResult<()> {
+    // sqlx's definition of the table.
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
+            version BIGINT PRIMARY KEY,
+            description TEXT NOT NULL,
+            installed_on TIMESTAMPTZ NOT NULL DEFAULT now(),
+            success BOOLEAN NOT NULL,
+            checksum BYTEA NOT NULL,
+            execution_time BIGINT NOT NULL
+        )",
+    )
+    .await?;
+    let applied: Vec<(i64, bool)> =
+        sqlx::query_as("SELECT version, success FROM _sqlx_migrations ORDER BY version")
+            .fetch_all(&mut *conn)
+            .await?;
+    if let Some((version, _)) = applied.iter().find(|(_, ok)| !ok) {
+        return Err(StoreError::Migration(format!("migration {version} was left half applied")));
+    }
+    for m in MIGRATIONS.iter().filter(|m| !applied.iter().any(|(v, _)| *v == m.version)) {
+        let started = Instant::now();
+        let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+        sqlx::raw_sql(sqlx::AssertSqlSafe(m.postgres))
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| StoreError::Migration(format!("{}: {e}", m.version)))?;
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES ($1, $2, TRUE, $3, $4)",
+        )
+        .bind(m.version)
+        .bind(m.description)
+        .bind(Migration::checksum(m.postgres))
+        .bind(i64::try_from(started.elapsed().as_nanos()).unwrap_or(i64::MAX))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+    }
+    // PostgreSQL support came with the search keys (0003), so no stored row lacks them.
+    Ok(())
+}
+
+/// Whether an error is a unique-constraint violation.
+pub fn is_unique_violation(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())
+}

@@ -1,0 +1,283 @@
+//! SQLite through rusqlite: one writer connection (SQLite takes one writer at a time anyway)
+//! and a few readers (WAL lets them read while it writes), each with cached prepared
+//! statements. A query runs on the async worker that asked for it, inside `block_in_place`, so
+//! there is no hop to another thread per query and the runtime moves the worker's other tasks
+//! elsewhere while it runs.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rusqlite::types::{ToSqlOutput, Value, ValueRef};
+use rusqlite::{Connection, OpenFlags, Statement, TransactionBehavior};
+use tokio::runtime::{Handle, RuntimeFlavor};
+use tokio::sync::Semaphore;
+
+use super::Step;
+use crate::store::migrations::{MIGRATIONS, Migration};
+use crate::store::value::{Cell, Param, Row};
+use crate::store::{StoreError, StoreResult};
+
+/// Readers in the pool: enough for the cores this server is meant for.
+const READERS: usize = 4;
+/// Prepared statements kept per connection (list queries vary with their filters).
+const STATEMENT_CACHE: usize = 128;
+
+/// An open SQLite database.
+pub struct Sqlite {
+    writer: tokio::sync::Mutex<Connection>,
+    /// None for an in-memory database, whose connections would each see another database.
+    readers: Option<Readers>,
+}
+
+struct Readers {
+    idle: Mutex<Vec<Connection>>,
+    permits: Semaphore,
+}
+
+/// Runs blocking database work on this thread without stalling the runtime: on the
+/// multi-thread runtime `block_in_place` hands this worker's other tasks to another worker; a
+/// current-thread runtime has no other worker (and `block_in_place` would panic), so it runs inline.
+fn in_place<R>(work: impl FnOnce() -> R) -> R {
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(work)
+        }
+        _ => work(),
+    }
+}
+
+fn connect(path: &str, in_memory: bool) -> StoreResult<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn =
+        if in_memory { Connection::open_in_memory()? } else { Connection::open_with_flags(path, flags)? };
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+    conn.execute_batch(if in_memory {
+        "PRAGMA foreign_keys = ON;"
+    } else {
+        "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;"
+    })?;
+    Ok(conn)
+}
+
+impl Sqlite {
+    /// Opens (creating it, readable by its owner only) and migrates the database at `path`.
+    pub async fn open(path: &str) -> StoreResult<Self> {
+        let path = path.split('?').next().unwrap_or(path);
+        let in_memory = path.starts_with(":memory:") || path.is_empty();
+        if !in_memory {
+            let file = Path::new(path);
+            if let Some(dir) = file.parent()
+                && !dir.as_os_str().is_empty()
+            {
+                std::fs::create_dir_all(dir)?;
+            }
+            create_private(file)?;
+        }
+        let mut writer = connect(path, in_memory)?;
+        in_place(|| migrate(&mut writer))?;
+        // Table statistics, refreshed where stale (bounded work): without them SQLite takes an
+        // organization equality for a selective filter and scans a million rows.
+        writer.execute_batch("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;")?;
+        let readers = if in_memory {
+            None
+        } else {
+            let idle = (0..READERS).map(|_| connect(path, false)).collect::<StoreResult<Vec<_>>>()?;
+            Some(Readers { idle: Mutex::new(idle), permits: Semaphore::new(READERS) })
+        };
+        Ok(Self { writer: tokio::sync::Mutex::new(writer), readers })
+    }
+
+    /// The rows of a query, on a reader.
+    pub async fn rows(&self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
+        let Some(readers) = &self.readers else {
+            let conn = self.writer.lock().await;
+            return in_place(|| query(&conn, sql, params));
+        };
+        let _permit = readers.permits.acquire().await.map_err(|_| StoreError::Closed)?;
+        // A permit guarantees an idle connection; it goes back even if the query fails.
+        let conn = readers.idle.lock().map_err(|_| StoreError::Closed)?.pop().ok_or(StoreError::Closed)?;
+        let result = in_place(|| query(&conn, sql, params));
+        readers.idle.lock().map_err(|_| StoreError::Closed)?.push(conn);
+        result
+    }
+
+    /// Runs one statement on the writer.
+    pub async fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
+        let conn = self.writer.lock().await;
+        in_place(|| {
+            let mut stmt = conn.prepare_cached(sql)?;
+            bind(&mut stmt, params)?;
+            Ok(stmt.raw_execute()? as u64)
+        })
+    }
+
+    /// Refreshes the planner's statistics (after a bulk load).
+    pub async fn analyze(&self) -> StoreResult<()> {
+        let conn = self.writer.lock().await;
+        in_place(|| Ok(conn.execute_batch("PRAGMA analysis_limit = 1000; ANALYZE;")?))
+    }
+
+    /// Runs the steps in one IMMEDIATE transaction (the write lock is taken up front, so it
+    /// never has to be upgraded midway against another process).
+    pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
+        let mut conn = self.writer.lock().await;
+        in_place(|| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            for step in steps {
+                let mut stmt = tx.prepare_cached(&step.sql)?;
+                bind(&mut stmt, &step.params)?;
+                if stmt.raw_execute()? == 0 && step.must_change {
+                    // Dropping the transaction rolls it back.
+                    return Ok(false);
+                }
+            }
+            tx.commit()?;
+            Ok(true)
+        })
+    }
+}
+
+/// Binds `$n` to `params[n - 1]`. SQLite numbers parameters by first appearance, so they are
+/// bound by name: `$1` may appear twice, or after `$2`.
+fn bind(stmt: &mut Statement<'_>, params: &[Param]) -> StoreResult<()> {
+    for index in 1..=stmt.parameter_count() {
+        let name = stmt.parameter_name(index).unwrap_or_default();
+        let param = name
+            .strip_prefix('$')
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|n| params.get(n))
+            .ok_or_else(|| StoreError::Parameter(name.to_string()))?;
+        let value = match param {
+            Param::Text(Some(t)) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+            Param::Int(Some(n)) => ToSqlOutput::Owned(Value::Integer(*n)),
+            Param::Text(None) | Param::Int(None) => ToSqlOutput::Owned(Value::Null),
+        };
+        stmt.raw_bind_parameter(index, value)?;
+    }
+    Ok(())
+}
+
+fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    bind(&mut stmt, params)?;
+    let names: Arc<[String]> = stmt.column_names().into_iter().map(str::to_string).collect();
+    let width = names.len();
+    let mut rows = stmt.raw_query();
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let mut cells = Vec::with_capacity(width);
+        for i in 0..width {
+            cells.push(match row.get_ref(i)? {
+                ValueRef::Null => Cell::Null,
+                ValueRef::Integer(n) => Cell::Int(n),
+                ValueRef::Text(t) => Cell::Text(String::from_utf8_lossy(t).into_owned()),
+                ValueRef::Real(_) | ValueRef::Blob(_) => {
+                    return Err(StoreError::CorruptColumn(names[i].clone()));
+                }
+            });
+        }
+        out.push(Row::new(names.clone(), cells));
+    }
+    Ok(out)
+}
+
+/// Applies the migrations not yet in `_sqlx_migrations`, each in its own transaction.
+fn migrate(conn: &mut Connection) -> StoreResult<()> {
+    // sqlx's definition of the table, so databases it migrated read the same.
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
+            version BIGINT PRIMARY KEY,
+            description TEXT NOT NULL,
+            installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP,
+            success BOOLEAN NOT NULL,
+            checksum BLOB NOT NULL,
+            execution_time BIGINT NOT NULL
+        );",
+    )?;
+    let applied: Vec<(i64, bool)> = {
+        let mut stmt = conn.prepare("SELECT version, success FROM _sqlx_migrations ORDER BY version")?;
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?
+    };
+    if let Some((version, _)) = applied.iter().find(|(_, ok)| !ok) {
+        return Err(StoreError::Migration(format!("migration {version} was left half applied")));
+    }
+    let mut fresh = Vec::new();
+    for m in MIGRATIONS.iter().filter(|m| !applied.iter().any(|(v, _)| *v == m.version)) {
+        let started = Instant::now();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch(m.sqlite).map_err(|e| StoreError::Migration(format!("{}: {e}", m.version)))?;
+        tx.execute(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (?1, ?2, TRUE, ?3, ?4)",
+            rusqlite::params![
+                m.version,
+                m.description,
+                Migration::checksum(m.sqlite),
+                i64::try_from(started.elapsed().as_nanos()).unwrap_or(i64::MAX)
+            ],
+        )?;
+        tx.commit()?;
+        fresh.push(m.version);
+    }
+    if fresh.contains(&crate::store::migrations::SEARCH_KEYS) {
+        backfill_search_keys(conn)?;
+    }
+    Ok(())
+}
+
+/// Computes the search keys of rows stored before they existed.
+fn backfill_search_keys(conn: &mut Connection) -> StoreResult<()> {
+    use crate::store::search::fold;
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    {
+        let debtors: Vec<(String, String, String)> = {
+            let mut stmt = tx.prepare("SELECT id, name, document FROM debtors")?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<Result<_, _>>()?
+        };
+        let mut update =
+            tx.prepare("UPDATE debtors SET search_name = ?1, search_document = ?2 WHERE id = ?3")?;
+        for (id, name, document) in debtors {
+            update.execute(rusqlite::params![fold(&name), fold(&document), id])?;
+        }
+        let charges: Vec<(String, String)> = {
+            let mut stmt = tx.prepare("SELECT id, external_id FROM charges WHERE external_id IS NOT NULL")?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?
+        };
+        let mut update = tx.prepare("UPDATE charges SET search_external = ?1 WHERE id = ?2")?;
+        for (id, external) in charges {
+            update.execute(rusqlite::params![fold(&external), id])?;
+        }
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Creates the database file readable by its owner only, if it does not exist: it holds the
+/// token hashes and the confirmation keys, and SQLite gives its -wal and -shm files the same mode.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether an error is a unique-constraint violation.
+pub fn is_unique_violation(err: &rusqlite::Error) -> bool {
+    matches!(
+        err,
+        rusqlite::Error::SqliteFailure(e, _)
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                || e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+    )
+}

@@ -1,0 +1,63 @@
+//! The migrations of both databases, embedded in the binary and applied at open. Versions are
+//! recorded in `_sqlx_migrations`, the table sqlx's migrator used before issue 8, so databases
+//! it migrated keep working; the checksum is the same SHA-384 of the file's text.
+
+use sha2::{Digest, Sha384};
+
+/// One migration, in both dialects (same version, same tables).
+pub struct Migration {
+    /// Version (the file's number).
+    pub version: i64,
+    /// The file's name after the number.
+    pub description: &'static str,
+    /// `migrations/sqlite/…`
+    pub sqlite: &'static str,
+    /// `migrations/postgres/…`
+    pub postgres: &'static str,
+}
+
+impl Migration {
+    /// SHA-384 of a dialect's text, as sqlx recorded it.
+    pub fn checksum(sql: &str) -> Vec<u8> {
+        Sha384::digest(sql.as_bytes()).to_vec()
+    }
+}
+
+macro_rules! migration {
+    ($version:literal, $number:literal, $name:literal) => {
+        Migration {
+            version: $version,
+            description: $name,
+            sqlite: include_str!(concat!("../../migrations/sqlite/", $number, "_", $name, ".sql")),
+            postgres: include_str!(concat!("../../migrations/postgres/", $number, "_", $name, ".sql")),
+        }
+    };
+}
+
+/// Every migration, oldest first.
+pub const MIGRATIONS: &[Migration] = &[
+    migration!(1, "0001", "foundation"),
+    migration!(2, "0002", "confirmation"),
+    migration!(3, "0003", "search_and_counts"),
+];
+
+/// The version after which stored rows need their search keys computed (SQL cannot fold
+/// accents, so the store does it once, in Rust).
+pub const SEARCH_KEYS: i64 = 3;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_is_listed_in_both_dialects() {
+        for dialect in ["sqlite", "postgres"] {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(dialect);
+            let count = std::fs::read_dir(dir).unwrap().filter(|e| e.is_ok()).count();
+            assert_eq!(count, MIGRATIONS.len(), "{dialect}");
+        }
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(m.version, i as i64 + 1);
+        }
+    }
+}

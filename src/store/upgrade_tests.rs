@@ -1,0 +1,59 @@
+//! A SQLite database migrated by sqlx's migrator (before issue 8) opens, gets the new
+//! migrations, and its rows get search keys and counts.
+
+use super::migrations::{MIGRATIONS, Migration};
+use super::{ChargeFilter, DebtorFilter, ListWindow, Store};
+
+#[tokio::test]
+async fn a_database_sqlx_migrated_opens_and_is_searchable() {
+    let path = std::env::temp_dir().join(format!("kd-upgrade-{}.db", uuid::Uuid::now_v7().simple()));
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, \
+             installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, \
+             checksum BLOB NOT NULL, execution_time BIGINT NOT NULL);",
+        )
+        .unwrap();
+        for m in &MIGRATIONS[..2] {
+            conn.execute_batch(m.sqlite).unwrap();
+            conn.execute(
+                "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (?1, ?2, 1, ?3, 1)",
+                rusqlite::params![m.version, m.description, Migration::checksum(m.sqlite)],
+            )
+            .unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO organizations (id, name, environment, created_at) VALUES ('org_1', 'Org', 'sandbox', '2026-01-01T00:00:00.000000Z');
+             INSERT INTO debtors (id, organization_id, person_type, name, document, status, created_at, updated_at)
+               VALUES ('dbt_1', 'org_1', 'natural', 'Ângela Conceição', '52998224725', 'active', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z');
+             INSERT INTO charges (id, organization_id, debtor_id, amount_cents, issue_date, due_date, status, dunning_status,
+               payment_method, fine_hundredths, interest_hundredths, created_at, updated_at)
+               VALUES ('chg_1', 'org_1', 'dbt_1', 1000, '2026-01-01', '2026-02-01', 'pending', 'active', 'boleto_pix', 200, 100,
+               '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z');",
+        )
+        .unwrap();
+    }
+    let store = Store::open(&format!("sqlite://{}", path.display())).await.unwrap();
+    let window = |q: &str| ListWindow { q: Some(q.into()), limit: 10, ..ListWindow::default() };
+    for q in ["ângela", "ANGELA con", "529.982"] {
+        let (found, total) =
+            store.debtors("org_1", &DebtorFilter { window: window(q), ..Default::default() }).await.unwrap();
+        assert_eq!((found.len(), total), (1, 1), "{q}");
+        let (found, total) =
+            store.charges("org_1", &ChargeFilter { window: window(q), ..Default::default() }).await.unwrap();
+        assert_eq!((found.len(), total), (1, 1), "{q}");
+    }
+    let pending = ChargeFilter {
+        window: ListWindow { limit: 10, ..ListWindow::default() },
+        statuses: vec!["pending".into(), "overdue".into()],
+        ..ChargeFilter::default()
+    };
+    assert_eq!(store.charges("org_1", &pending).await.unwrap().1, 1, "the counts include rows stored before");
+    drop(store);
+    // Opening again applies nothing twice.
+    Store::open(&format!("sqlite://{}", path.display())).await.unwrap();
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}

@@ -1,0 +1,168 @@
+//! The backend-neutral row and parameter: both databases store only text, integers and NULL
+//! (dates, instants, enums and JSON are text; money and flags are integers), so one row mapping
+//! serves both.
+
+use std::sync::Arc;
+
+use super::{StoreError, StoreResult};
+
+/// A parameter of a statement. NULLs carry their type: PostgreSQL types every parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Param {
+    /// TEXT (or NULL).
+    Text(Option<String>),
+    /// BIGINT (or NULL).
+    Int(Option<i64>),
+}
+
+impl From<&str> for Param {
+    fn from(v: &str) -> Self {
+        Param::Text(Some(v.to_string()))
+    }
+}
+impl From<String> for Param {
+    fn from(v: String) -> Self {
+        Param::Text(Some(v))
+    }
+}
+impl From<&String> for Param {
+    fn from(v: &String) -> Self {
+        Param::Text(Some(v.clone()))
+    }
+}
+impl From<Option<String>> for Param {
+    fn from(v: Option<String>) -> Self {
+        Param::Text(v)
+    }
+}
+impl From<&Option<String>> for Param {
+    fn from(v: &Option<String>) -> Self {
+        Param::Text(v.clone())
+    }
+}
+impl From<i64> for Param {
+    fn from(v: i64) -> Self {
+        Param::Int(Some(v))
+    }
+}
+impl From<bool> for Param {
+    fn from(v: bool) -> Self {
+        Param::Int(Some(i64::from(v)))
+    }
+}
+
+/// `args![a, b, …]`: the parameters `$1, $2, …` of a statement.
+macro_rules! args {
+    ($($value:expr),* $(,)?) => {
+        [$($crate::store::value::Param::from($value)),*]
+    };
+}
+pub(crate) use args;
+
+/// One value read back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// NULL.
+    Null,
+    /// An integer.
+    Int(i64),
+    /// Text.
+    Text(String),
+}
+
+/// One row read back, its cells looked up by column name.
+#[derive(Debug, Clone)]
+pub struct Row {
+    names: Arc<[String]>,
+    cells: Vec<Cell>,
+}
+
+impl Row {
+    /// A row of cells named by `names` (same order).
+    pub fn new(names: Arc<[String]>, cells: Vec<Cell>) -> Self {
+        Self { names, cells }
+    }
+
+    fn cell(&self, column: &str) -> StoreResult<&Cell> {
+        self.names
+            .iter()
+            .position(|n| n == column)
+            .and_then(|i| self.cells.get(i))
+            .ok_or_else(|| StoreError::CorruptColumn(column.to_string()))
+    }
+
+    /// A NOT NULL text column.
+    pub fn text(&self, column: &str) -> StoreResult<String> {
+        self.opt_text(column)?.ok_or_else(|| StoreError::CorruptColumn(column.to_string()))
+    }
+
+    /// A nullable text column.
+    pub fn opt_text(&self, column: &str) -> StoreResult<Option<String>> {
+        match self.cell(column)? {
+            Cell::Null => Ok(None),
+            Cell::Text(t) => Ok(Some(t.clone())),
+            Cell::Int(_) => Err(StoreError::CorruptColumn(column.to_string())),
+        }
+    }
+
+    /// A NOT NULL integer column.
+    pub fn int(&self, column: &str) -> StoreResult<i64> {
+        match self.cell(column)? {
+            Cell::Int(n) => Ok(*n),
+            _ => Err(StoreError::CorruptColumn(column.to_string())),
+        }
+    }
+
+    /// A 0/1 flag column.
+    pub fn flag(&self, column: &str) -> StoreResult<bool> {
+        Ok(self.int(column)? != 0)
+    }
+
+    /// The first cell as an integer (`SELECT COUNT(*) …`).
+    pub fn first_int(&self) -> StoreResult<i64> {
+        match self.cells.first() {
+            Some(Cell::Int(n)) => Ok(*n),
+            _ => Err(StoreError::CorruptColumn("(first column)".into())),
+        }
+    }
+}
+
+/// A statement assembled piece by piece, numbering its parameters `$1, $2, …`.
+#[derive(Debug, Default, Clone)]
+pub struct Sql {
+    /// The text so far.
+    pub text: String,
+    /// Its parameters.
+    pub params: Vec<Param>,
+}
+
+impl Sql {
+    /// Starts with `text`.
+    pub fn new(text: &str) -> Self {
+        Self { text: text.to_string(), params: Vec::new() }
+    }
+
+    /// Appends text.
+    pub fn push(&mut self, text: &str) -> &mut Self {
+        self.text.push_str(text);
+        self
+    }
+
+    /// Adds a parameter and returns its placeholder (to use once or several times).
+    pub fn param(&mut self, value: impl Into<Param>) -> String {
+        self.params.push(value.into());
+        format!("${}", self.params.len())
+    }
+
+    /// Appends a new parameter's placeholder.
+    pub fn bind(&mut self, value: impl Into<Param>) -> &mut Self {
+        let placeholder = self.param(value);
+        self.text.push_str(&placeholder);
+        self
+    }
+}
+
+/// `$first, $first+1, …` (`count` of them): the VALUES of an insert.
+pub fn placeholders(first: usize, count: usize) -> String {
+    (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
+}
