@@ -71,7 +71,11 @@ impl Outcome {
 
     /// A tool result with one text item, given as a JSON string literal.
     pub fn tool_text(literal: Vec<u8>, is_error: bool) -> Self {
-        Self { result: Map::new(), kind: Kind::Complete, written: Some(Written::ToolText { literal, is_error }) }
+        Self {
+            result: Map::new(),
+            kind: Kind::Complete,
+            written: Some(Written::ToolText { literal, is_error }),
+        }
     }
 
     /// A result already finished for its era (`finish` and serialisation done once, earlier).
@@ -115,7 +119,9 @@ impl Outcome {
                 }
                 if era.is_stateless() {
                     // The keys `finish` adds to a complete result, in its order.
-                    out.extend_from_slice(br#","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":"#);
+                    out.extend_from_slice(
+                        br#","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":"#,
+                    );
                     serde_json::to_writer(&mut *out, &server_info(era)).expect("a Value serialises to a Vec");
                     out.push(b'}');
                 }

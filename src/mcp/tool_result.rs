@@ -44,7 +44,11 @@ fn hidden(c: char) -> bool {
 struct ShownFormatter(serde_json::ser::PrettyFormatter<'static>);
 
 impl serde_json::ser::Formatter for ShownFormatter {
-    fn write_string_fragment<W: ?Sized + io::Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
         let mut plain = 0;
         for (at, c) in fragment.char_indices() {
             if hidden(c) {
@@ -133,7 +137,14 @@ impl io::Write for StringBody<'_> {
             };
             out.extend_from_slice(&bytes[plain..at]);
             if escape.is_empty() {
-                out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]]);
+                out.extend_from_slice(&[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 0xf)],
+                ]);
             } else {
                 out.extend_from_slice(escape);
             }
