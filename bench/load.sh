@@ -15,7 +15,7 @@
 #
 # Environment: RUNS (2), DURATION (6s), CONNECTIONS (32), SERVER_CPU (0), LOAD_CPU (1),
 # PORT and FLOOR_PORT (free ports), OUT (a temporary directory: captures, logs, wrk output),
-# NO_BUILD=1 to use the binaries already in target/release, PERF=1 to record a perf profile of
+# NO_BUILD=1 to use the binaries already built (SERVER_BIN, FLOOR_BIN: target/release), PERF=1 to record a perf profile of
 # the server (perf record -g, cpu-clock) during the server loads, into $OUT/perf-<request>.data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,8 +37,8 @@ command -v taskset >/dev/null || { echo "taskset is missing (util-linux)" >&2; e
 if [[ -z ${NO_BUILD:-} ]]; then
   cargo build --release --bin kobana-dunning --example floor
 fi
-SERVER_BIN=target/release/kobana-dunning
-FLOOR_BIN=target/release/examples/floor
+SERVER_BIN=${SERVER_BIN:-target/release/kobana-dunning}
+FLOOR_BIN=${FLOOR_BIN:-target/release/examples/floor}
 
 pids=()
 cleanup() {
