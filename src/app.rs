@@ -1,6 +1,6 @@
 //! Shared server state and the constants every layer agrees on.
 
-use crate::auth::{self, AuthState, ServerKey};
+use crate::auth::{self, AuthState, ServerKey, TokenCache};
 use crate::limits::{Limits, Load, RateLimiter};
 use crate::metrics::Metrics;
 use crate::store::Store;
@@ -27,6 +27,8 @@ pub struct App {
     pub load: Load,
     /// Request counters for `/metrics`.
     pub metrics: Metrics,
+    /// Recent token lookups (the revocation bound, `auth::TOKEN_CACHE_TTL`).
+    pub tokens: TokenCache,
 }
 
 impl App {
@@ -48,6 +50,7 @@ impl App {
             anonymous_rate: RateLimiter::new(limits.anonymous_per_minute, limits.anonymous_per_minute),
             load: Load::new(limits.max_in_flight),
             metrics: Metrics::default(),
+            tokens: TokenCache::default(),
         }
     }
 
@@ -100,5 +103,9 @@ impl AuthState for App {
 
     fn public_url(&self) -> &str {
         &self.public_url
+    }
+
+    fn token_cache(&self) -> Option<&TokenCache> {
+        Some(&self.tokens)
     }
 }

@@ -92,7 +92,11 @@ impl RateLimiter {
                 *pruned = now;
             }
         }
-        let bucket = buckets.entry(key.to_string()).or_insert(Bucket { tokens: burst, at: now });
+        // The key is copied only for a new bucket, not on every request.
+        if !buckets.contains_key(key) {
+            buckets.insert(key.to_string(), Bucket { tokens: burst, at: now });
+        }
+        let bucket = buckets.get_mut(key).expect("inserted above");
         bucket.tokens = (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * rate).min(burst);
         bucket.at = now;
         if bucket.tokens >= 1.0 {

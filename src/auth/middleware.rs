@@ -143,7 +143,8 @@ pub fn bearer_token(header: Option<&str>) -> Option<&str> {
 }
 
 /// The principal of a live token whose audience covers the resource; `None` for anything else
-/// (unknown, expired, revoked or meant for another resource).
+/// (unknown, expired, revoked or meant for another resource). A token found in the store is
+/// remembered for at most [`super::TOKEN_CACHE_TTL`]: a revocation takes that long to apply.
 pub async fn authenticate<S: AuthState + ?Sized>(
     state: &S,
     token: Option<&str>,
@@ -152,10 +153,21 @@ pub async fn authenticate<S: AuthState + ?Sized>(
     let Some(token) = token.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let Some(row) = state.store().token_by_hash(&hash_token(token)).await? else {
-        return Ok(None);
+    let hash = hash_token(token);
+    let cached = state.token_cache().and_then(|cache| cache.get(&hash));
+    let principal = match cached {
+        Some(principal) => principal,
+        None => {
+            let Some(row) = state.store().token_by_hash(&hash).await? else {
+                return Ok(None);
+            };
+            let principal = Principal::from(row);
+            if let Some(cache) = state.token_cache() {
+                cache.insert(hash, principal.clone());
+            }
+            principal
+        }
     };
-    let principal = Principal::from(row);
     if principal.expires_at <= OffsetDateTime::now_utc() || !audience.accepts(&principal.audience) {
         return Ok(None);
     }

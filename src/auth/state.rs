@@ -15,6 +15,11 @@ pub trait AuthState: Send + Sync + 'static {
     fn anonymous_rate(&self) -> &RateLimiter;
     /// The URL clients reach this server at (no trailing slash).
     fn public_url(&self) -> &str;
+    /// Recent token lookups (at most [`super::TOKEN_CACHE_TTL`] old); `None`: every request
+    /// asks the store.
+    fn token_cache(&self) -> Option<&super::TokenCache> {
+        None
+    }
 }
 
 /// The RFC 9728 metadata URL of a protected resource (`/mcp`, `/v1` or `` for `POST /`).

@@ -201,7 +201,7 @@ pub async fn gate(
         "requestState": sealed,
     });
     let Value::Object(result) = result else { unreachable!("a JSON object literal") };
-    Ok(Gate::Answer(Outcome { result, kind: Kind::InputRequired }))
+    Ok(Gate::Answer(Outcome { result, kind: Kind::InputRequired, written: None }))
 }
 
 fn internal(err: impl std::fmt::Display) -> RpcError {

@@ -35,21 +35,52 @@ pub enum Kind {
 
 /// A method's result before its era envelope.
 pub struct Outcome {
-    /// The result object.
+    /// The result object (empty when `written` holds the result).
     pub result: Map<String, Value>,
     /// How to wrap it.
     pub kind: Kind,
+    /// A result whose JSON is written without a `Value` tree (the hot paths: a tool's text
+    /// item, a cached catalogue). Byte-equivalent, once parsed, to what `result` would give.
+    pub written: Option<Written>,
+}
+
+/// A result already (partly) written as JSON text.
+pub enum Written {
+    /// One text item (`{"content":[{"type":"text","text":…}]}`, `isError` when set): the text
+    /// as a JSON string literal, quotes included.
+    ToolText {
+        /// The JSON string literal.
+        literal: Vec<u8>,
+        /// Whether it is a tool error.
+        is_error: bool,
+    },
+    /// The whole result, era envelope included (computed once per era, `tools/list`).
+    Finished(std::sync::Arc<str>),
 }
 
 impl Outcome {
     /// A complete result.
     pub fn complete(result: Value) -> Self {
-        Self { result: into_map(result), kind: Kind::Complete }
+        Self { result: into_map(result), kind: Kind::Complete, written: None }
     }
 
     /// A cacheable complete result.
     pub fn cacheable(result: Value) -> Self {
-        Self { result: into_map(result), kind: Kind::Cacheable }
+        Self { result: into_map(result), kind: Kind::Cacheable, written: None }
+    }
+
+    /// A tool result with one text item, given as a JSON string literal.
+    pub fn tool_text(literal: Vec<u8>, is_error: bool) -> Self {
+        Self {
+            result: Map::new(),
+            kind: Kind::Complete,
+            written: Some(Written::ToolText { literal, is_error }),
+        }
+    }
+
+    /// A result already finished for its era (`finish` and serialisation done once, earlier).
+    pub fn finished(text: std::sync::Arc<str>) -> Self {
+        Self { result: Map::new(), kind: Kind::Complete, written: Some(Written::Finished(text)) }
     }
 
     /// The result as the era wants it.
@@ -69,6 +100,47 @@ impl Outcome {
         }
         Value::Object(result)
     }
+
+    /// Appends the result as the era wants it, as JSON text, to `out`: the same JSON as
+    /// `finish`, without building a `Value` tree for the written forms.
+    pub fn write_to(self, era: &Era, out: &mut Vec<u8>) {
+        match self.written {
+            None => {
+                let value = self.finish(era);
+                serde_json::to_writer(&mut *out, &value).expect("a Value serialises to a Vec");
+            }
+            Some(Written::Finished(text)) => out.extend_from_slice(text.as_bytes()),
+            Some(Written::ToolText { literal, is_error }) => {
+                out.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
+                out.extend_from_slice(&literal);
+                out.extend_from_slice(b"}]");
+                if is_error {
+                    out.extend_from_slice(br#","isError":true"#);
+                }
+                if era.is_stateless() {
+                    // The keys `finish` adds to a complete result, in its order.
+                    out.extend_from_slice(
+                        br#","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":"#,
+                    );
+                    serde_json::to_writer(&mut *out, &server_info(era)).expect("a Value serialises to a Vec");
+                    out.push(b'}');
+                }
+                out.push(b'}');
+            }
+        }
+    }
+}
+
+/// A successful JSON-RPC answer, written around the result without a `Value` tree for the
+/// envelope: `{"jsonrpc":"2.0","id":…,"result":…}`.
+pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> Vec<u8> {
+    let mut out = Vec::with_capacity(512);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    serde_json::to_writer(&mut out, id).expect("a Value serialises to a Vec");
+    out.extend_from_slice(br#","result":"#);
+    outcome.write_to(era, &mut out);
+    out.push(b'}');
+    out
 }
 
 fn into_map(value: Value) -> Map<String, Value> {

@@ -2,7 +2,10 @@
 //! a file's descriptor, or an error in the same envelope /v1 writes (`ApiError::body`), so both
 //! surfaces read alike. Shared by tools/call and the confirmation flow.
 
+use std::io;
+
 use poem::http::StatusCode;
+use serde::Serialize as _;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -16,11 +19,9 @@ use crate::operations::{Operation, ResponseKind};
 
 /// A tool result with one text item.
 pub fn text_result(text: String, is_error: bool) -> Outcome {
-    let mut result = json!({ "content": [{ "type": "text", "text": text }] });
-    if is_error {
-        result["isError"] = json!(true);
-    }
-    Outcome::complete(result)
+    let mut literal = Vec::with_capacity(text.len() + 16);
+    serde_json::to_writer(&mut literal, &text).expect("a string serialises to a Vec");
+    Outcome::tool_text(literal, is_error)
 }
 
 /// A tool error (`isError: true`) written by the /v1 envelope code.
@@ -32,29 +33,145 @@ fn pretty(value: &Value) -> String {
     json_text(value)
 }
 
+/// Whether a character is written as a `\uXXXX` escape in text shown to a model (see
+/// [`json_text`]). Outside strings JSON text is ASCII, so every such character is inside one.
+fn hidden(c: char) -> bool {
+    c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || is_format(c)
+}
+
+/// serde_json's pretty printer (2 spaces), which also writes DEL, C1 controls and format
+/// characters as `\uXXXX` escapes (UTF-16 units, lowercase hex).
+struct ShownFormatter(serde_json::ser::PrettyFormatter<'static>);
+
+impl serde_json::ser::Formatter for ShownFormatter {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut plain = 0;
+        for (at, c) in fragment.char_indices() {
+            if hidden(c) {
+                writer.write_all(&fragment.as_bytes()[plain..at])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                plain = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[plain..])
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_array(writer)
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array(writer)
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object(writer)
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object(writer)
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object_value(writer)
+    }
+}
+
+fn shown() -> ShownFormatter {
+    ShownFormatter(serde_json::ser::PrettyFormatter::new())
+}
+
 /// A JSON value as indented text a model reads safely: text stored before input was checked may
 /// hold DEL, C1 controls or format characters (bidi overrides, zero-width), which serde_json
 /// writes raw. They are written as `\uXXXX` escapes instead, so the text is still the same JSON
 /// once parsed, but nothing in it is invisible or reorders what is shown.
 pub fn json_text(value: &Value) -> String {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    // Outside strings JSON text is ASCII, so every such character found is inside a string.
-    let hidden = |c: char| c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || is_format(c);
-    if !text.chars().any(hidden) {
-        return text;
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if hidden(c) {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
+    let mut out = Vec::with_capacity(128);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, shown());
+    let _ = value.serialize(&mut serializer);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes what it is given as the inside of a JSON string literal (serde_json's escapes).
+struct StringBody<'a>(&'a mut Vec<u8>);
+
+impl io::Write for StringBody<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let out = &mut *self.0;
+        let mut plain = 0;
+        for (at, &b) in bytes.iter().enumerate() {
+            let escape: &[u8] = match b {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0x08 => b"\\b",
+                0x0c => b"\\f",
+                0..=0x1f => b"",
+                _ => continue,
+            };
+            out.extend_from_slice(&bytes[plain..at]);
+            if escape.is_empty() {
+                out.extend_from_slice(&[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 0xf)],
+                ]);
+            } else {
+                out.extend_from_slice(escape);
             }
-        } else {
-            out.push(c);
+            plain = at + 1;
         }
+        out.extend_from_slice(&bytes[plain..]);
+        Ok(bytes.len())
     }
-    out
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An endpoint's JSON answer as the JSON string literal of a tool's text item: the same text
+/// as `json_text` of the parsed answer, written by transcoding the bytes straight into the
+/// literal (no `Value` tree, no intermediate text). `None` when the bytes are not one JSON
+/// value.
+pub fn endpoint_text(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut literal = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
+    literal.push(b'"');
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let mut serializer = serde_json::Serializer::with_formatter(StringBody(&mut literal), shown());
+    serde_transcode::transcode(&mut deserializer, &mut serializer).ok()?;
+    deserializer.end().ok()?;
+    literal.push(b'"');
+    Some(literal)
 }
 
 /// An endpoint's answer as a tool result (DESIGN.md section 4).
@@ -87,8 +204,8 @@ pub fn endpoint_result(
     if let ResponseKind::Binary { content_type, .. } = op.response {
         return Ok(text_result(pretty(&binary_descriptor(op, split, content_type, &answer.body)), false));
     }
-    match answer.json() {
-        Some(body) => Ok(text_result(pretty(&body), false)),
+    match endpoint_text(&answer.body) {
+        Some(literal) => Ok(Outcome::tool_text(literal, false)),
         None => Err(RpcError::new(
             StatusCode::OK,
             INTERNAL_ERROR,
@@ -164,6 +281,77 @@ mod tests {
         assert!(!text.chars().any(|c| is_format(c) || (c.is_control() && c != '\n')), "{text}");
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
         assert_eq!(json_text(&json!({"a": 1})), serde_json::to_string_pretty(&json!({"a": 1})).unwrap());
+    }
+
+    /// `json_text` as it was before it wrote through `ShownFormatter`: the reference.
+    fn json_text_reference(value: &Value) -> String {
+        let text = serde_json::to_string_pretty(value).unwrap();
+        let mut out = String::new();
+        for c in text.chars() {
+            if hidden(c) {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn endpoint_answers_become_the_same_text_as_through_a_value() {
+        let value = json!({
+            "data": {
+                "name": "Maria\u{202e}anele\u{200b}\u{7f}\u{85} José 🎉\u{e0041}",
+                "quoted": "a\"b\\c\n\t\r\u{1}\u{8}\u{c}\u{1f} </script>",
+                "k\u{2066}ey": 1850.5,
+                "int": -3,
+                "big": 1e300,
+                "small": 0.001,
+                "empty": {},
+                "list": [],
+                "nested": [1, { "a": null, "b": [true, false] }],
+            },
+            "meta": { "total": 18446744073709551615u64 }
+        });
+        for bytes in [serde_json::to_vec(&value).unwrap(), serde_json::to_vec_pretty(&value).unwrap()] {
+            let literal = endpoint_text(&bytes).unwrap();
+            let text: String = serde_json::from_slice(&literal).unwrap();
+            let parsed: Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(text, json_text_reference(&parsed));
+            assert_eq!(text, json_text(&parsed));
+            // The literal is what serde_json writes for that text.
+            assert_eq!(literal, serde_json::to_vec(&text).unwrap());
+        }
+        assert!(endpoint_text(b"{} x").is_none());
+        assert!(endpoint_text(b"<html>").is_none());
+        assert!(endpoint_text(b"").is_none());
+    }
+
+    #[test]
+    fn text_results_write_the_same_json_as_before() {
+        use crate::mcp::era::Era;
+        let eras = [
+            Era::Legacy { version: crate::mcp::era::V2025_06 },
+            Era::Legacy { version: crate::mcp::era::V2025_03 },
+            Era::Stateless { capabilities: Map::new() },
+        ];
+        for era in &eras {
+            for is_error in [false, true] {
+                let text = "{\n  \"a\": \"\\u202e\"\n}".to_string();
+                let mut written = Vec::new();
+                text_result(text.clone(), is_error).write_to(era, &mut written);
+                let mut expected = json!({ "content": [{ "type": "text", "text": text }] });
+                if is_error {
+                    expected["isError"] = json!(true);
+                }
+                let expected = Outcome::complete(expected).finish(era);
+                assert_eq!(serde_json::from_slice::<Value>(&written).unwrap(), expected);
+                assert_eq!(written, serde_json::to_vec(&expected).unwrap(), "same keys, same order");
+            }
+        }
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! tools/list and tools/call: the generated catalogue, filtered by scope, and in-process
 //! dispatch of each call to its /v1 handler.
 
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, RwLock};
 
 use serde_json::{Map, Value, json};
 
@@ -29,7 +30,31 @@ pub fn warm_up() {
 }
 
 /// `tools/list`: the caller's tools, in name order; descriptors never depend on the caller.
+/// The answer depends only on the era and on which tools the caller's scopes allow, so it is
+/// written once per (era, set of tools) and kept (issue 8: it was rebuilt from `Value` trees on
+/// every request). The cache is bounded by the eras (3) times the scope combinations.
 pub fn list(ctx: &Context<'_>) -> Outcome {
+    static WRITTEN: LazyLock<RwLock<HashMap<ListKey, Arc<str>>>> = LazyLock::new(Default::default);
+    let mut shown = vec![0u64; OPERATIONS.len().div_ceil(64)];
+    for (i, op) in OPERATIONS.iter().enumerate() {
+        if allowed(ctx, op) {
+            shown[i / 64] |= 1 << (i % 64);
+        }
+    }
+    let key = (ctx.era.version(), shown);
+    if let Some(text) = WRITTEN.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Outcome::finished(text.clone());
+    }
+    let text: Arc<str> = build_list(ctx).finish(ctx.era).to_string().into();
+    WRITTEN.write().unwrap_or_else(|p| p.into_inner()).insert(key, text.clone());
+    Outcome::finished(text)
+}
+
+/// The era's version and a bit per operation the caller may run.
+type ListKey = (&'static str, Vec<u64>);
+
+/// `tools/list` built from the descriptors (what [`list`] keeps).
+fn build_list(ctx: &Context<'_>) -> Outcome {
     let tools: Vec<Value> = OPERATIONS
         .iter()
         .zip(DESCRIPTORS.iter())

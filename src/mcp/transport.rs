@@ -7,11 +7,11 @@ use poem::http::{HeaderMap, Method, StatusCode};
 use poem::{Endpoint, Request, Response};
 use serde_json::{Value, json};
 
-use super::context::Context;
+use super::context::{Context, result_body};
 use super::dispatch::{Caller, Dispatcher};
 use super::era::{self, V2025_06};
 use super::methods;
-use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR, result_body};
+use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR};
 use crate::app::{App, MAX_BODY_BYTES, RequestId};
 use crate::auth::{Audience, Refused, admit, client_address};
 
@@ -59,14 +59,16 @@ pub fn payload_too_large() -> Response {
 /// A finished answer before it becomes HTTP.
 struct Answer {
     status: StatusCode,
-    body: Option<Value>,
+    /// The JSON body, as written.
+    body: Option<Vec<u8>>,
     version: &'static str,
     headers: Vec<(&'static str, String)>,
 }
 
 impl Answer {
     fn error(err: RpcError, id: Option<&Value>, version: &'static str) -> Self {
-        Self { status: err.status, body: Some(err.body(id)), version, headers: err.headers }
+        let body = serde_json::to_vec(&err.body(id)).expect("a Value serialises to a Vec");
+        Self { status: err.status, body: Some(body), version, headers: err.headers }
     }
 }
 
@@ -92,7 +94,7 @@ impl Endpoint for McpEndpoint {
                 .header("Vary", "Origin");
         }
         Ok(match answer.body {
-            Some(body) => builder.content_type("application/json").body(body.to_string()),
+            Some(body) => builder.content_type("application/json").body(body),
             None => builder.finish(),
         })
     }
@@ -258,7 +260,7 @@ impl McpEndpoint {
         match methods::handle(&ctx, &method, &message.params, &bytes).await {
             Ok(outcome) => Answer {
                 status: StatusCode::OK,
-                body: Some(result_body(&id, outcome.finish(&era))),
+                body: Some(result_body(&id, outcome, &era)),
                 version,
                 headers: Vec::new(),
             },

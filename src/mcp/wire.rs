@@ -81,11 +81,6 @@ impl RpcError {
     }
 }
 
-/// A successful JSON-RPC answer.
-pub fn result_body(id: &Value, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
-}
-
 /// One parsed JSON-RPC message.
 #[derive(Debug, Clone)]
 pub struct Message {

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Load test of the server as shipped against a static floor (docs/PERFORMANCE.md, issue 8).
+#
+# Builds release, starts `serve --demo` (authentication, rate limiting, MCP header checks and one
+# JSON log line per request to a file, all on as shipped; only the rate limit is raised so that
+# the load measures answers, not 429s) pinned to core 0, and for each request:
+#   1. captures the server's answer (status, headers, body) with curl;
+#   2. starts the floor (benches/floor.rs), which answers those same bytes to every request,
+#      pinned to the same core;
+#   3. loads the floor, then the server, from core 1 with wrk (32 connections, 6 s), RUNS times;
+# then prints medians: req/s, p50, p99, the ratios, and the server's peak RSS (VmHWM).
+#
+# A benchmark, not a test: kept out of .ci/run. Needs wrk (Debian: apt-get install -y wrk),
+# taskset, curl, and two cores. Run it with nothing else busy (no cargo build).
+#
+# Environment: RUNS (2), DURATION (6s), CONNECTIONS (32), SERVER_CPU (0), LOAD_CPU (1),
+# PORT and FLOOR_PORT (free ports), OUT (a temporary directory: captures, logs, wrk output),
+# NO_BUILD=1 to use the binaries already built (SERVER_BIN, FLOOR_BIN: target/release), PERF=1 to record a perf profile of
+# the server (perf record -g, cpu-clock) during the server loads, into $OUT/perf-<request>.data.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-2}
+DURATION=${DURATION:-6s}
+CONNECTIONS=${CONNECTIONS:-32}
+SERVER_CPU=${SERVER_CPU:-0}
+LOAD_CPU=${LOAD_CPU:-1}
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+PORT=${PORT:-$(free_port)}
+FLOOR_PORT=${FLOOR_PORT:-$(free_port)}
+OUT=${OUT:-$(mktemp -d /tmp/kd-load.XXXXXX)}
+mkdir -p "$OUT"
+
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+command -v taskset >/dev/null || { echo "taskset is missing (util-linux)" >&2; exit 1; }
+
+if [[ -z ${NO_BUILD:-} ]]; then
+  cargo build --release --bin kobana-dunning --example floor
+fi
+SERVER_BIN=${SERVER_BIN:-target/release/kobana-dunning}
+FLOOR_BIN=${FLOOR_BIN:-target/release/examples/floor}
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+wait_port() {
+  for _ in $(seq 1 200); do
+    if curl -s -o /dev/null "http://127.0.0.1:$1/"; then return 0; fi
+    sleep 0.05
+  done
+  echo "nothing listens on port $1" >&2
+  exit 1
+}
+
+# The server as shipped, on a fresh database.
+rm -f "$OUT"/db.sqlite*
+taskset -c "$SERVER_CPU" "$SERVER_BIN" serve --demo \
+  --database "sqlite://$OUT/db.sqlite" --bind "127.0.0.1:$PORT" \
+  --log-format json --rate-limit 1000000000 --rate-limit-burst 1000000 \
+  >"$OUT/server.out" 2>"$OUT/server.log" &
+SERVER_PID=$!
+pids+=("$SERVER_PID")
+for _ in $(seq 1 400); do grep -q '^listening on' "$OUT/server.out" 2>/dev/null && break; sleep 0.05; done
+grep -q '^listening on' "$OUT/server.out" || { echo "the server did not start" >&2; cat "$OUT/server.log" >&2; exit 1; }
+TOKEN=$(sed -n 's/^demo token: //p' "$OUT/server.out")
+BASE="http://127.0.0.1:$PORT"
+CHARGE=$(curl -sf -H "Authorization: Bearer $TOKEN" "$BASE/v1/charges?per_page=1" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+
+# Each request: a name, the HTTP method, path, headers (one a line) and body.
+declare -a NAMES=(rest call2025 call2026 list)
+declare -A LABEL=(
+  [rest]='GET /v1/charges/{id}'
+  [call2025]='MCP tools/call dunning_charges_get (2025-06-18)'
+  [call2026]='MCP tools/call dunning_charges_get (2026-07-28)'
+  [list]='MCP tools/list (all scopes)'
+)
+declare -A METHOD=([rest]=GET [call2025]=POST [call2026]=POST [list]=POST)
+declare -A PATHS=([rest]="/v1/charges/$CHARGE" [call2025]=/mcp [call2026]=/mcp [list]=/mcp)
+declare -A HEADERS=(
+  [rest]=""
+  [call2025]=$'Content-Type: application/json\nAccept: application/json, text/event-stream\nMCP-Protocol-Version: 2025-06-18'
+  [call2026]=$'Content-Type: application/json\nAccept: application/json, text/event-stream\nMCP-Protocol-Version: 2026-07-28\nMcp-Method: tools/call\nMcp-Name: dunning_charges_get'
+  [list]=$'Content-Type: application/json\nAccept: application/json, text/event-stream\nMCP-Protocol-Version: 2025-06-18'
+)
+ENVELOPE='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+declare -A BODY=(
+  [rest]=""
+  [call2025]="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dunning_charges_get\",\"arguments\":{\"id\":\"$CHARGE\"}}}"
+  [call2026]="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dunning_charges_get\",\"arguments\":{\"id\":\"$CHARGE\"},$ENVELOPE}}"
+  [list]='{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'
+)
+
+# The wrk script of a request: method, headers and body (wrk's -H would do for headers, the body
+# needs Lua).
+write_lua() {
+  local name=$1 file=$OUT/$1.lua
+  {
+    echo "wrk.method = \"${METHOD[$name]}\""
+    echo "wrk.path = \"${PATHS[$name]}\""
+    echo "wrk.headers[\"Authorization\"] = \"Bearer $TOKEN\""
+    while IFS= read -r line; do
+      [[ -z $line ]] && continue
+      echo "wrk.headers[\"${line%%: *}\"] = \"${line#*: }\""
+    done <<<"${HEADERS[$name]}"
+    if [[ -n ${BODY[$name]} ]]; then
+      printf 'local f = io.open("%s", "rb")\nwrk.body = f:read("*a")\nf:close()\n' "$OUT/$name.body"
+    fi
+  } >"$file"
+  printf '%s' "${BODY[$name]}" >"$OUT/$name.body"
+}
+
+capture() {
+  local name=$1 args=(-si -X "${METHOD[$name]}" -H "Authorization: Bearer $TOKEN")
+  while IFS= read -r line; do [[ -n $line ]] && args+=(-H "$line"); done <<<"${HEADERS[$name]}"
+  [[ -n ${BODY[$name]} ]] && args+=(--data-binary "@$OUT/$name.body")
+  curl "${args[@]}" "$BASE${PATHS[$name]}" >"$OUT/$name.http"
+  head -1 "$OUT/$name.http" | grep -q ' 200' ||
+    { echo "the server answered $name with: $(head -1 "$OUT/$name.http")" >&2; exit 1; }
+}
+
+# Milliseconds from a wrk latency (850.00us, 4.70ms, 1.02s).
+to_ms() {
+  awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'
+}
+
+# One wrk run against a port; prints "req/s p50_ms p99_ms".
+load() {
+  local name=$1 port=$2 file=$3
+  taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$OUT/$name.lua" \
+    "http://127.0.0.1:$port" >"$file"
+  if grep -q 'Non-2xx' "$file"; then echo "non-2xx answers in $file" >&2; grep 'Non-2xx' "$file" >&2; fi
+  local rps p50 p99
+  rps=$(awk '/^Requests\/sec:/ { print $2 }' "$file")
+  p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' "$file")")
+  p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$file")")
+  echo "$rps $p50 $p99"
+}
+
+median() { tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+declare -A SIZE FRPS FP50 FP99 RPS P50 P99
+for name in "${NAMES[@]}"; do
+  write_lua "$name"
+  capture "$name"
+  SIZE[$name]=$(python3 -c 'import sys; print(len(open(sys.argv[1], "rb").read().split(b"\r\n\r\n", 1)[1]))' "$OUT/$name.http")
+  taskset -c "$SERVER_CPU" "$FLOOR_BIN" "127.0.0.1:$FLOOR_PORT" "$OUT/$name.http" >/dev/null &
+  floor_pid=$!
+  pids+=("$floor_pid")
+  wait_port "$FLOOR_PORT"
+  fr=() fa=() fb=() sr=() sa=() sb=()
+  for run in $(seq 1 "$RUNS"); do
+    read -r r a b < <(load "$name" "$FLOOR_PORT" "$OUT/$name.floor.$run.txt")
+    fr+=("$r") fa+=("$a") fb+=("$b")
+    if [[ -n ${PERF:-} && $run == 1 ]]; then
+      perf record -e cpu-clock -F 999 -g -p "$SERVER_PID" -o "$OUT/perf-$name.data" -- sleep 5 \
+        >/dev/null 2>&1 &
+      perf_pid=$!
+    fi
+    read -r r a b < <(load "$name" "$PORT" "$OUT/$name.server.$run.txt")
+    sr+=("$r") sa+=("$a") sb+=("$b")
+    [[ -n ${PERF:-} && $run == 1 ]] && wait "$perf_pid"
+  done
+  kill "$floor_pid"
+  wait "$floor_pid" 2>/dev/null || true
+  FRPS[$name]=$(echo "${fr[*]}" | median) FP50[$name]=$(echo "${fa[*]}" | median)
+  FP99[$name]=$(echo "${fb[*]}" | median)
+  RPS[$name]=$(echo "${sr[*]}" | median) P50[$name]=$(echo "${sa[*]}" | median)
+  P99[$name]=$(echo "${sb[*]}" | median)
+done
+HWM=$(awk '/^VmHWM:/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$SERVER_PID/status")
+LOG_LINES=$(wc -l <"$OUT/server.log")
+
+echo
+echo "Server pinned to core $SERVER_CPU, wrk on core $LOAD_CPU, $CONNECTIONS connections," \
+  "median of $RUNS runs of $DURATION; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+echo
+echo "| request | answer size | floor req/s | req/s | p50 | p99 | floor p99 | share of its floor |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for name in "${NAMES[@]}"; do
+  awk -v l="${LABEL[$name]}" -v s="${SIZE[$name]}" -v fr="${FRPS[$name]}" -v r="${RPS[$name]}" \
+    -v a="${P50[$name]}" -v b="${P99[$name]}" -v fb="${FP99[$name]}" \
+    'BEGIN { printf "| `%s` | %d B | %d | %d | %.2f ms | %.2f ms | %.2f ms | %.3f |\n", l, s, fr, r, a, b, fb, r / fr }'
+done
+echo
+for name in call2025 call2026; do
+  awk -v l="${LABEL[$name]}" -v a="${P50[$name]}" -v ra="${P50[rest]}" -v b="${P99[$name]}" -v fb="${FP99[$name]}" \
+    'BEGIN { printf "%s: p50 = %.2f x the REST p50; p99 = %.2f x its floor'"'"'s p99\n", l, a / ra, b / fb }'
+done
+echo "server peak RSS (VmHWM): $HWM; JSON log lines written: $LOG_LINES"
+echo "captures, wrk output and logs: $OUT"
