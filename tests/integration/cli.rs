@@ -363,6 +363,13 @@ async fn serve_creates_a_database_only_its_owner_reads() {
         };
         assert_eq!(meta.permissions().mode() & 0o777, 0o600, "{path}");
     }
+    drop(server);
+    // A database left readable by others (made before files were private) is tightened at open.
+    std::fs::set_permissions(&db.0, std::fs::Permissions::from_mode(0o644)).expect("loosen");
+    let server = Server::start(&db, false);
+    assert_eq!(send(server.client.get(format!("{}/healthz", server.base))).await.status, 200);
+    let mode = std::fs::metadata(&db.0).expect("the database file").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "an existing database is made owner-only");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -267,9 +267,29 @@ fn create_private(path: &Path) -> std::io::Result<()> {
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     match options.open(path) {
         Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => tighten(path),
         Err(e) => Err(e),
     }
+}
+
+/// A database file created before files were private (or copied with a looser mode) is made
+/// owner-only at open, with its -wal and -shm files: the secrets in it are no less secret.
+fn tighten(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let name = path.as_os_str().to_string_lossy().into_owned();
+        for file in [name.clone(), format!("{name}-wal"), format!("{name}-shm")] {
+            let Ok(meta) = std::fs::metadata(&file) else { continue };
+            if meta.permissions().mode() & 0o077 != 0 {
+                tracing::warn!(file = %file, "the database file was readable by others: making it owner-only");
+                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))?;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 /// Whether an error is a unique-constraint violation.
