@@ -16,6 +16,7 @@ pub mod error;
 pub mod housekeeping;
 pub mod http;
 pub mod limits;
+pub mod logs;
 pub mod mcp;
 pub mod metrics;
 pub mod operations;

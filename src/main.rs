@@ -264,7 +264,7 @@ fn init_logs(format: LogFormat) {
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
+        LogFormat::Json => builder.event_format(kobana_dunning::logs::JsonLines).init(),
     }
 }
 

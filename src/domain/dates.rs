@@ -51,7 +51,31 @@ pub fn parse_date(input: &str) -> Result<Date, DomainError> {
 
 /// Formats a date as `YYYY-MM-DD`.
 pub fn format_date(d: Date) -> String {
-    format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
+    let mut out = String::with_capacity(10);
+    push_date(&mut out, d);
+    out
+}
+
+/// Appends `YYYY-MM-DD`. Written digit by digit: dates and instants are formatted in every
+/// answer, and `format!` costs several times more.
+fn push_date(out: &mut String, d: Date) {
+    match u32::try_from(d.year()) {
+        Ok(year) if year <= 9999 => push_digits(out, year, 4),
+        // Before year 0 (the `time` crate's range reaches -9999): the general formatter.
+        _ => out.push_str(&format!("{:04}", d.year())),
+    }
+    out.push('-');
+    push_digits(out, u32::from(u8::from(d.month())), 2);
+    out.push('-');
+    push_digits(out, u32::from(d.day()), 2);
+}
+
+/// Appends the last `width` decimal digits of `n`, zero-padded.
+fn push_digits(out: &mut String, n: u32, width: u32) {
+    for place in (0..width).rev() {
+        let digit = (n / 10u32.pow(place)) % 10;
+        out.push(char::from(b'0' + digit as u8));
+    }
 }
 
 /// Formats a date the Brazilian way, `DD/MM/YYYY`.
@@ -70,24 +94,30 @@ pub fn truncate_to_micros(t: OffsetDateTime) -> OffsetDateTime {
 pub fn format_timestamp(t: OffsetDateTime) -> String {
     // Converting can only fail at the very edge of the supported range (year ±9999); keep the
     // original offset there rather than panic.
-    let (u, suffix) = match t.checked_to_offset(UtcOffset::UTC) {
-        Some(u) => (u, "Z".to_owned()),
-        None => {
-            let (h, m, _) = t.offset().as_hms();
-            let sign = if t.offset().is_negative() { '-' } else { '+' };
-            (t, format!("{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs()))
-        }
+    let (u, utc) = match t.checked_to_offset(UtcOffset::UTC) {
+        Some(u) => (u, true),
+        None => (t, false),
     };
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}{suffix}",
-        u.year(),
-        u8::from(u.month()),
-        u.day(),
-        u.hour(),
-        u.minute(),
-        u.second(),
-        u.microsecond(),
-    )
+    let mut out = String::with_capacity(27);
+    push_date(&mut out, u.date());
+    out.push('T');
+    push_digits(&mut out, u32::from(u.hour()), 2);
+    out.push(':');
+    push_digits(&mut out, u32::from(u.minute()), 2);
+    out.push(':');
+    push_digits(&mut out, u32::from(u.second()), 2);
+    out.push('.');
+    push_digits(&mut out, u.microsecond(), 6);
+    if utc {
+        out.push('Z');
+    } else {
+        let (h, m, _) = t.offset().as_hms();
+        out.push(if t.offset().is_negative() { '-' } else { '+' });
+        push_digits(&mut out, u32::from(h.unsigned_abs()), 2);
+        out.push(':');
+        push_digits(&mut out, u32::from(m.unsigned_abs()), 2);
+    }
+    out
 }
 
 /// Parses an RFC 3339 timestamp (`2026-11-29T19:32:50Z`, `2026-11-29T16:32:50.5-03:00`).
@@ -226,6 +256,27 @@ mod tests {
         let min = datetime!(-9999-01-01 00:00:00 +23:59:59);
         let s = format_timestamp(min);
         assert!(s.starts_with("-9999-01-01T00:00:00.000000+23:59"), "{s}");
+    }
+
+    #[test]
+    fn digit_by_digit_formatting_agrees_with_format() {
+        let step = time::Duration::seconds(7_919_993) + time::Duration::microseconds(123_457);
+        let mut t = datetime!(0000-01-01 00:00:00 UTC);
+        while t.year() < 9999 {
+            let expected = format!(
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
+                t.year(),
+                u8::from(t.month()),
+                t.day(),
+                t.hour(),
+                t.minute(),
+                t.second(),
+                t.microsecond()
+            );
+            assert_eq!(format_timestamp(t), expected);
+            assert_eq!(format_date(t.date()), expected[..10]);
+            t += step;
+        }
     }
 
     #[test]

@@ -114,7 +114,7 @@ impl Store {
     pub async fn charge(&self, org_id: &str, id: &str) -> StoreResult<Option<Charge>> {
         const ONE: &str = "SELECT c.*, d.name AS debtor_name FROM charges c JOIN debtors d ON d.id = c.debtor_id \
              WHERE c.organization_id = $1 AND c.id = $2";
-        let row = self.db.row(ONE, &args![org_id, id]).await?;
+        let row = self.db.find(ONE, &args![org_id, id]).await?;
         row.as_ref().map(from_row).transpose()
     }
 

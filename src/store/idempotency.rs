@@ -42,7 +42,7 @@ impl Store {
     pub async fn idempotency_get(&self, org_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
         let row = self
             .db
-            .row(
+            .find(
                 "SELECT operation_id, fingerprint, response FROM idempotency_keys WHERE organization_id = $1 AND key = $2",
                 &args![org_id, key],
             )

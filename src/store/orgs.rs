@@ -57,7 +57,7 @@ impl Store {
 
     /// One organization.
     pub async fn organization(&self, id: &str) -> StoreResult<Option<OrganizationRow>> {
-        let row = self.db.row("SELECT * FROM organizations WHERE id = $1", &args![id]).await?;
+        let row = self.db.find("SELECT * FROM organizations WHERE id = $1", &args![id]).await?;
         row.as_ref().map(from_row).transpose()
     }
 

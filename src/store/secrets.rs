@@ -13,7 +13,7 @@ impl Store {
                 &args![name, candidate, now],
             )
             .await?;
-        let row = self.db.row("SELECT value FROM server_secrets WHERE name = $1", &args![name]).await?;
+        let row = self.db.find("SELECT value FROM server_secrets WHERE name = $1", &args![name]).await?;
         row.ok_or_else(|| super::StoreError::CorruptColumn("server_secrets.value".into()))?.text("value")
     }
 
@@ -53,7 +53,7 @@ impl Store {
     pub async fn nonce_consumed(&self, nonce: &str) -> StoreResult<bool> {
         Ok(self
             .db
-            .row("SELECT 1 AS found FROM confirmation_nonces WHERE nonce = $1", &args![nonce])
+            .find("SELECT 1 AS found FROM confirmation_nonces WHERE nonce = $1", &args![nonce])
             .await?
             .is_some())
     }

@@ -75,7 +75,7 @@ impl Store {
     pub async fn token_by_hash(&self, hash: &str) -> StoreResult<Option<TokenRow>> {
         let row = self
             .db
-            .row(
+            .find(
                 "SELECT id, organization_id, user_id, client_id, scopes, audience, expires_at \
                  FROM access_tokens WHERE token_hash = $1 AND revoked_at IS NULL",
                 &args![hash],

@@ -75,20 +75,28 @@ pub enum Cell {
 pub struct Row {
     names: Arc<[String]>,
     cells: Vec<Cell>,
+    /// Where the next lookup starts: mappings read columns mostly in the table's order, so
+    /// the next name is usually right after the last one found.
+    next: std::cell::Cell<usize>,
 }
 
 impl Row {
     /// A row of cells named by `names` (same order).
     pub fn new(names: Arc<[String]>, cells: Vec<Cell>) -> Self {
-        Self { names, cells }
+        Self { names, cells, next: std::cell::Cell::new(0) }
     }
 
     fn cell(&self, column: &str) -> StoreResult<&Cell> {
-        self.names
-            .iter()
-            .position(|n| n == column)
-            .and_then(|i| self.cells.get(i))
-            .ok_or_else(|| StoreError::CorruptColumn(column.to_string()))
+        let width = self.names.len();
+        let start = self.next.get();
+        let found = (0..width).map(|k| (start + k) % width).find(|&i| self.names[i] == column);
+        match found.and_then(|i| Some((i, self.cells.get(i)?))) {
+            Some((i, cell)) => {
+                self.next.set(i + 1);
+                Ok(cell)
+            }
+            None => Err(StoreError::CorruptColumn(column.to_string())),
+        }
     }
 
     /// A NOT NULL text column.

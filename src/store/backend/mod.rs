@@ -67,6 +67,16 @@ impl Backend {
         Ok(self.rows(sql, params).await?.into_iter().next())
     }
 
+    /// The row of a lookup by a unique key (primary key, token hash, idempotency key): at most
+    /// one row and bounded work, so SQLite runs it inline on the async worker instead of paying
+    /// `block_in_place`'s thread handover. Anything that may scan goes through [`Self::row`].
+    pub async fn find(&self, sql: &str, params: &[Param]) -> StoreResult<Option<Row>> {
+        match self {
+            Backend::Sqlite(db) => db.find(sql, params).await,
+            Backend::Postgres(db) => Ok(db.rows(sql, params).await?.into_iter().next()),
+        }
+    }
+
     /// Runs one statement on its own; returns the rows it changed.
     pub async fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
         match self {

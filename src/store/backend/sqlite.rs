@@ -1,11 +1,14 @@
 //! SQLite through rusqlite: one writer connection (SQLite takes one writer at a time anyway)
 //! and a few readers (WAL lets them read while it writes), each with cached prepared
-//! statements. A query runs on the async worker that asked for it, inside `block_in_place`, so
-//! there is no hop to another thread per query and the runtime moves the worker's other tasks
-//! elsewhere while it runs.
+//! statements. There is no hop to another thread per query: a lookup by key (bounded work, a few
+//! microseconds on cached pages) runs inline on the async worker that asked for it; a query that
+//! may scan, and every write (it may wait for fsync), runs on that worker inside `block_in_place`,
+//! so the runtime moves the worker's other tasks elsewhere while it runs. `block_in_place` wakes
+//! another thread each time, which costs more than the lookup itself.
 
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
@@ -92,16 +95,25 @@ impl Sqlite {
         Ok(Self { writer: tokio::sync::Mutex::new(writer), readers })
     }
 
-    /// The rows of a query, on a reader.
+    /// The rows of a query, on a reader, inside `block_in_place`.
     pub async fn rows(&self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
+        self.read(|conn| in_place(|| query(conn, sql, params))).await
+    }
+
+    /// The row of a lookup by a unique key, on a reader, inline: bounded work.
+    pub async fn find(&self, sql: &str, params: &[Param]) -> StoreResult<Option<Row>> {
+        self.read(|conn| Ok(query(conn, sql, params)?.into_iter().next())).await
+    }
+
+    async fn read<R>(&self, work: impl FnOnce(&Connection) -> StoreResult<R>) -> StoreResult<R> {
         let Some(readers) = &self.readers else {
             let conn = self.writer.lock().await;
-            return in_place(|| query(&conn, sql, params));
+            return work(&conn);
         };
         let _permit = readers.permits.acquire().await.map_err(|_| StoreError::Closed)?;
         // A permit guarantees an idle connection; it goes back even if the query fails.
         let conn = readers.idle.lock().map_err(|_| StoreError::Closed)?.pop().ok_or(StoreError::Closed)?;
-        let result = in_place(|| query(&conn, sql, params));
+        let result = work(&conn);
         readers.idle.lock().map_err(|_| StoreError::Closed)?.push(conn);
         result
     }
@@ -166,7 +178,7 @@ fn bind(stmt: &mut Statement<'_>, params: &[Param]) -> StoreResult<()> {
 fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
     let mut stmt = conn.prepare_cached(sql)?;
     bind(&mut stmt, params)?;
-    let names: Arc<[String]> = stmt.column_names().into_iter().map(str::to_string).collect();
+    let names = column_names(sql, &stmt);
     let width = names.len();
     let mut rows = stmt.raw_query();
     let mut out = Vec::new();
@@ -185,6 +197,25 @@ fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>
         out.push(Row::new(names.clone(), cells));
     }
     Ok(out)
+}
+
+/// The column names of a statement, kept per SQL text: building them is a string per column,
+/// and the same few statements run on every request. A schema change between two runs of a
+/// text (a migration by another process) changes the count, which renews the entry.
+fn column_names(sql: &str, stmt: &Statement<'_>) -> Arc<[String]> {
+    static NAMES: LazyLock<Mutex<HashMap<String, Arc<[String]>>>> = LazyLock::new(Mutex::default);
+    /// List queries vary with their filters; past this many texts the map starts again.
+    const MAX_TEXTS: usize = 1024;
+    let mut names = NAMES.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(known) = names.get(sql).filter(|known| known.len() == stmt.column_count()) {
+        return known.clone();
+    }
+    if names.len() >= MAX_TEXTS {
+        names.clear();
+    }
+    let fresh: Arc<[String]> = stmt.column_names().into_iter().map(str::to_string).collect();
+    names.insert(sql.to_string(), fresh.clone());
+    fresh
 }
 
 /// Applies the migrations not yet in `_sqlx_migrations`, each in its own transaction.
