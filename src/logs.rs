@@ -1,8 +1,14 @@
-//! Log lines as JSON, one object per event, in the shape of tracing-subscriber's JSON format
-//! (`timestamp`, `level`, `fields`, `target`), written directly: the generic formatter went
-//! through serde and `Debug` for every field and cost a tenth of a request's CPU (issue 8).
+//! Log lines: JSON, one object per event, in the shape of tracing-subscriber's JSON format
+//! (`timestamp`, `level`, `fields`, `target`), formatted directly (the generic formatter went
+//! through serde and `Debug` for every field and cost a tenth of a request's CPU, issue 8); and
+//! written to stderr in batches, every [`FLUSH_EVERY`] or [`FLUSH_AT`] bytes, instead of one
+//! system call per line. A process killed outright loses at most the last few milliseconds of
+//! lines; a panic and a normal exit flush first.
 
 use std::fmt;
+use std::io::{self, Write as _};
+use std::sync::{Mutex, Once};
+use std::time::Duration;
 
 use time::OffsetDateTime;
 use tracing::field::{Field, Visit};
@@ -35,6 +41,81 @@ where
         out.write_str("},\"target\":")?;
         write_json_str(&mut out, meta.target())?;
         out.write_str("}\n")
+    }
+}
+
+/// How often gathered lines are written out.
+pub const FLUSH_EVERY: Duration = Duration::from_millis(5);
+/// Gathered bytes that are written out at once, without waiting.
+pub const FLUSH_AT: usize = 64 * 1024;
+
+static PENDING: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+/// Held while a batch is written, so that batches reach stderr in the order they were taken.
+static WRITING: Mutex<()> = Mutex::new(());
+
+/// The writer of batched lines (`fmt().with_writer(Batched::start())`).
+#[derive(Debug, Clone, Copy)]
+pub struct Batched;
+
+impl Batched {
+    /// Starts the thread that writes gathered lines every [`FLUSH_EVERY`], and makes a panic
+    /// write them before its own message.
+    pub fn start() -> Self {
+        static STARTED: Once = Once::new();
+        STARTED.call_once(|| {
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                flush();
+                previous(info);
+            }));
+            let spawned = std::thread::Builder::new().name("log-writer".into()).spawn(|| {
+                loop {
+                    std::thread::sleep(FLUSH_EVERY);
+                    flush();
+                }
+            });
+            if spawned.is_err() {
+                // Without the thread, lines still go out every FLUSH_AT bytes and at exit.
+                eprintln!("warning: no log writer thread; logs are written in 64 KiB batches");
+            }
+        });
+        Batched
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Batched {
+    type Writer = Batched;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        Batched
+    }
+}
+
+impl io::Write for Batched {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let full = {
+            let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
+            pending.extend_from_slice(bytes);
+            pending.len() >= FLUSH_AT
+        };
+        if full {
+            flush();
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes the gathered lines to stderr now (at exit, and from the writer thread).
+pub fn flush() {
+    let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
+    let batch = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|p| p.into_inner()));
+    if !batch.is_empty() {
+        // Nowhere to report a failure to write the log.
+        let _ = io::stderr().lock().write_all(&batch);
     }
 }
 
@@ -151,6 +232,16 @@ mod tests {
         fn make_writer(&'a self) -> Self::Writer {
             self.clone()
         }
+    }
+
+    #[test]
+    fn lines_wait_for_a_flush() {
+        let mut writer = Batched;
+        writer.write_all(b"(logs test: batched line 1)\n").unwrap();
+        writer.write_all(b"(logs test: batched line 2)\n").unwrap();
+        assert!(PENDING.lock().unwrap().ends_with(b"line 1)\n(logs test: batched line 2)\n"));
+        flush();
+        assert!(PENDING.lock().unwrap().is_empty());
     }
 
     #[test]

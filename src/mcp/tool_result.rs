@@ -49,6 +49,10 @@ impl serde_json::ser::Formatter for ShownFormatter {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // Almost every fragment is plain ASCII, where nothing is hidden.
+        if fragment.bytes().all(|b| b < 0x7f) {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut plain = 0;
         for (at, c) in fragment.char_indices() {
             if hidden(c) {
@@ -164,14 +168,140 @@ impl io::Write for StringBody<'_> {
 /// literal (no `Value` tree, no intermediate text). `None` when the bytes are not one JSON
 /// value.
 pub fn endpoint_text(bytes: &[u8]) -> Option<Vec<u8>> {
+    // One JSON value, or nothing: checked without building anything.
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).ok()?;
     let mut literal = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
     literal.push(b'"');
+    if reindent(bytes, &mut literal).is_some() {
+        literal.push(b'"');
+        return Some(literal);
+    }
+    literal.truncate(1);
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let mut serializer = serde_json::Serializer::with_formatter(StringBody(&mut literal), shown());
     serde_transcode::transcode(&mut deserializer, &mut serializer).ok()?;
     deserializer.end().ok()?;
     literal.push(b'"');
     Some(literal)
+}
+
+/// The fast path of [`endpoint_text`]: valid JSON as serde_json writes it (every answer of this
+/// server) re-indented in one pass over its bytes, straight into the inside of a string literal.
+/// The output is what the transcoder writes for the same bytes; `None` (and a partial output)
+/// on anything serde_json would not have written, such as `\/` or `\u00e9`, which only the
+/// transcoder normalises.
+fn reindent(json: &[u8], out: &mut Vec<u8>) -> Option<()> {
+    fn newline(out: &mut Vec<u8>, depth: usize) {
+        out.extend_from_slice(b"\\n");
+        for _ in 0..depth {
+            out.extend_from_slice(b"  ");
+        }
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(&b) = json.get(i) {
+        match b {
+            b' ' | b'\n' | b'\r' | b'\t' => {}
+            b'{' | b'[' => {
+                let close = if b == b'{' { b'}' } else { b']' };
+                let next = i + 1 + json[i + 1..].iter().position(|c| !c.is_ascii_whitespace())?;
+                out.push(b);
+                if json[next] == close {
+                    out.push(close);
+                    i = next;
+                } else {
+                    depth += 1;
+                    newline(out, depth);
+                }
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                newline(out, depth);
+                out.push(b);
+            }
+            b',' => {
+                out.push(b',');
+                newline(out, depth);
+            }
+            b':' => out.extend_from_slice(b": "),
+            b'"' => i = string(json, i, out)?,
+            _ => out.push(b),
+        }
+        i += 1;
+    }
+    Some(())
+}
+
+/// Copies the string that starts at `json[start]` (a quote) into the literal; returns the
+/// index of its closing quote.
+fn string(json: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
+    out.extend_from_slice(b"\\\"");
+    let mut i = start + 1;
+    loop {
+        let b = *json.get(i)?;
+        match b {
+            b'"' => {
+                out.extend_from_slice(b"\\\"");
+                return Some(i);
+            }
+            b'\\' => {
+                // The escapes serde_json writes; the text keeps them, so the literal escapes
+                // their backslash (and a quote or backslash after it).
+                let e = *json.get(i + 1)?;
+                match e {
+                    b'"' | b'\\' => out.extend_from_slice(&[b'\\', b'\\', b'\\', e]),
+                    b'n' | b'r' | b't' | b'b' | b'f' => out.extend_from_slice(&[b'\\', b'\\', e]),
+                    b'u' => {
+                        let hex = json.get(i + 2..i + 6)?;
+                        // serde_json writes \u only for the other control characters.
+                        let code = std::str::from_utf8(hex).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                        let canonical = code.is_some_and(|c| c < 0x20 && !matches!(c, 8 | 9 | 10 | 12 | 13))
+                            && !hex.iter().any(u8::is_ascii_uppercase);
+                        if !canonical {
+                            return None;
+                        }
+                        out.extend_from_slice(b"\\\\u");
+                        out.extend_from_slice(hex);
+                        i += 4;
+                    }
+                    _ => return None,
+                }
+                i += 2;
+            }
+            0x7f => {
+                out.extend_from_slice(b"\\\\u007f");
+                i += 1;
+            }
+            0x80.. => {
+                let width = utf8_width(b);
+                let text = std::str::from_utf8(json.get(i..i + width)?).ok()?;
+                let c = text.chars().next()?;
+                if hidden(c) {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.extend_from_slice(format!("\\\\u{unit:04x}").as_bytes());
+                    }
+                } else {
+                    out.extend_from_slice(text.as_bytes());
+                }
+                i += width;
+            }
+            0..=0x1f => return None,
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The length of the UTF-8 sequence a leading byte starts.
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xf0.. => 4,
+        0xe0.. => 3,
+        _ => 2,
+    }
 }
 
 /// An endpoint's answer as a tool result (DESIGN.md section 4).
@@ -317,6 +447,10 @@ mod tests {
             "meta": { "total": 18446744073709551615u64 }
         });
         for bytes in [serde_json::to_vec(&value).unwrap(), serde_json::to_vec_pretty(&value).unwrap()] {
+            assert!(
+                reindent(&bytes, &mut Vec::new()).is_some(),
+                "serde_json's own output takes the fast path"
+            );
             let literal = endpoint_text(&bytes).unwrap();
             let text: String = serde_json::from_slice(&literal).unwrap();
             let parsed: Value = serde_json::from_slice(&bytes).unwrap();
@@ -325,7 +459,20 @@ mod tests {
             // The literal is what serde_json writes for that text.
             assert_eq!(literal, serde_json::to_vec(&text).unwrap());
         }
+        // Forms serde_json does not write take the transcoder, and read the same.
+        for odd in [
+            &br#"{"a":"\/\u00e9\u0008\u001F","b" : [ {} , [ ] ,{"c":[1,2]}]}"#[..],
+            br#"[[],{},"x\u0001y\"\\"]"#,
+            b" 12 ",
+            br#""\u200b""#,
+        ] {
+            let literal = endpoint_text(odd).unwrap();
+            let text: String = serde_json::from_slice(&literal).unwrap();
+            let parsed: Value = serde_json::from_slice(odd).unwrap();
+            assert_eq!(text, json_text_reference(&parsed), "{}", String::from_utf8_lossy(odd));
+        }
         assert!(endpoint_text(b"{} x").is_none());
+        assert!(endpoint_text(br#"{"a":1"#).is_none());
         assert!(endpoint_text(b"<html>").is_none());
         assert!(endpoint_text(b"").is_none());
     }
