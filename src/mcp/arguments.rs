@@ -39,10 +39,14 @@ pub fn split(op: &'static Operation, args: &Map<String, Value>) -> Split {
 /// Checks the arguments the MCP layer owns: all of them for reads and for calls that need a
 /// confirmation (nobody confirms a call that cannot run, DESIGN.md section 8), the path for other
 /// writes, whose endpoint names the rest.
-pub fn check(op: &Operation, args: &Map<String, Value>) -> Result<(), Vec<FieldError>> {
+/// `arguments` is the object of `params.arguments`.
+pub fn check(op: &Operation, arguments: &Value) -> Result<(), Vec<FieldError>> {
     if op.effect == Effect::Read || op.confirm.is_some() {
-        return schemas(op).input.check(&Value::Object(args.clone()));
+        return schemas(op).input.check(arguments);
     }
+    let Value::Object(args) = arguments else {
+        return Err(vec![FieldError::new("arguments", "must be an object")]);
+    };
     let missing: Vec<FieldError> = op
         .path_params
         .iter()

@@ -83,9 +83,12 @@ pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>, raw: &[u8]) ->
     if !allowed(ctx, op) {
         return Err(step_up(ctx, op));
     }
-    let args = match params.get("arguments") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(a)) => a.clone(),
+    // Borrowed as received: the object checked, split and confirmed is `params.arguments`.
+    static NO_ARGUMENTS: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()));
+    static NO_ARGUMENT_MAP: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
+    let (arguments, args) = match params.get("arguments") {
+        None | Some(Value::Null) => (&*NO_ARGUMENTS, &*NO_ARGUMENT_MAP),
+        Some(value @ Value::Object(map)) => (value, map),
         Some(_) => return Err(RpcError::invalid_params("params.arguments must be an object")),
     };
     // `params` went through f64: a third decimal is judged on the bytes, like /v1 bodies.
@@ -93,13 +96,13 @@ pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>, raw: &[u8]) ->
     if !inexact.is_empty() {
         return Ok(error_result(ctx, &ApiError::Validation(inexact)));
     }
-    if let Err(fields) = arguments::check(op, &args) {
+    if let Err(fields) = arguments::check(op, arguments) {
         return Ok(error_result(ctx, &ApiError::Validation(fields)));
     }
-    let split = split(op, &args);
+    let split = split(op, args);
     let mut if_match = None;
     if op.confirm.is_some() {
-        match confirm::gate(ctx, op, &args, &split, params).await? {
+        match confirm::gate(ctx, op, args, &split, params).await? {
             Gate::Proceed(version) => if_match = version,
             Gate::Answer(outcome) => return Ok(outcome),
         }

@@ -235,7 +235,7 @@ impl McpEndpoint {
                 return Answer::error(err, readable_id.as_ref(), unknown_era);
             }
         };
-        let message = match Message::parse(&value) {
+        let message = match Message::parse(value) {
             Ok(m) => m,
             Err(err) => return Answer::error(err, readable_id.as_ref(), unknown_era),
         };

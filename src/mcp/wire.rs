@@ -94,10 +94,10 @@ pub struct Message {
 
 impl Message {
     /// Reads a JSON-RPC object, refusing what is not one.
-    pub fn parse(value: &Value) -> Result<Self, RpcError> {
-        let object = value.as_object().ok_or_else(|| {
-            RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, "Invalid Request: not an object")
-        })?;
+    pub fn parse(value: Value) -> Result<Self, RpcError> {
+        let Value::Object(mut object) = value else {
+            return Err(RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, "Invalid Request: not an object"));
+        };
         let id = object.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
         if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             return Err(RpcError::new(
@@ -131,9 +131,9 @@ impl Message {
                 "Invalid Request: no method",
             ));
         }
-        let params = match object.get("params") {
+        let params = match object.remove("params") {
             None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(p)) => p.clone(),
+            Some(Value::Object(p)) => p,
             Some(_) => {
                 return Err(RpcError::new(
                     StatusCode::BAD_REQUEST,
