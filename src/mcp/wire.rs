@@ -96,7 +96,11 @@ impl Message {
     /// Reads a JSON-RPC object, refusing what is not one.
     pub fn parse(value: Value) -> Result<Self, RpcError> {
         let Value::Object(mut object) = value else {
-            return Err(RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, "Invalid Request: not an object"));
+            return Err(RpcError::new(
+                StatusCode::BAD_REQUEST,
+                INVALID_REQUEST,
+                "Invalid Request: not an object",
+            ));
         };
         let id = object.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
         if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
