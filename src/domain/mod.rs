@@ -18,6 +18,7 @@ pub mod email;
 pub mod error;
 pub mod ids;
 pub mod json_numbers;
+pub mod message;
 pub mod money;
 pub mod phone;
 pub mod rules;
