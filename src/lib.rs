@@ -12,6 +12,7 @@ pub mod app;
 pub mod auth;
 pub mod demo;
 pub mod domain;
+pub mod engine;
 pub mod error;
 pub mod housekeeping;
 pub mod http;

@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use kobana_dunning::auth::ServerKey;
 use kobana_dunning::http::ConnectionLimits;
 use kobana_dunning::limits::Limits;
-use kobana_dunning::{admin, app::App, demo, housekeeping, operations, server, store::Store};
+use kobana_dunning::{admin, app::App, demo, engine, housekeeping, operations, server, store::Store};
 use time::Duration;
 
 /// mimalloc instead of the system allocator: under load, glibc's malloc and free were 8 % of a
@@ -54,6 +54,11 @@ enum Command {
     Demo {
         #[command(subcommand)]
         command: DemoCommand,
+    },
+    /// Runs the régua's engine by hand.
+    Engine {
+        #[command(subcommand)]
+        command: EngineCommand,
     },
     /// Inspects the generated API description.
     Spec {
@@ -111,6 +116,10 @@ struct ServeArgs {
     /// Address of a separate listener serving only /metrics (default: no /metrics at all).
     #[arg(long, env = "KOBANA_DUNNING_METRICS_BIND")]
     metrics_bind: Option<String>,
+    /// Does not run the régua's engine in this process (another process runs it, or
+    /// `engine run-once` does).
+    #[arg(long, env = "KOBANA_DUNNING_NO_ENGINE")]
+    no_engine: bool,
     /// Log format.
     #[arg(long, env = "KOBANA_DUNNING_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -159,6 +168,17 @@ enum KeysCommand {
     /// Adds a new newest key to the database (not to a --secret-key-file); states sealed under
     /// older keys stay good until they expire. Restart the servers to use it.
     Rotate,
+}
+
+#[derive(Subcommand)]
+enum EngineCommand {
+    /// Runs one pass of the engine as if it were the given instant, then exits (for tests and
+    /// operators: `--at 2026-10-14T12:00:00Z`).
+    RunOnce {
+        /// The instant of the pass, RFC 3339 (default: now).
+        #[arg(long)]
+        at: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -236,6 +256,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 made.organization_id,
                 started.elapsed().as_secs_f64()
             );
+            Ok(())
+        }
+        Command::Engine { command: EngineCommand::RunOnce { at } } => {
+            let now = match at {
+                Some(text) => kobana_dunning::domain::dates::parse_timestamp(&text).map_err(|_| {
+                    anyhow::anyhow!("--at must be an RFC 3339 instant, like 2026-10-14T12:00:00Z")
+                })?,
+                None => time::OffsetDateTime::now_utc(),
+            };
+            let report = engine::run_once(&store, now).await?;
+            println!("turned {} charges overdue", report.turned_overdue);
             Ok(())
         }
         // Answered in main, without opening the database.
@@ -318,6 +349,9 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     };
     let running = bound.serve_with(app.clone(), connections, shutdown);
     housekeeping::spawn(app.clone());
+    if !args.no_engine {
+        engine::spawn(app.clone());
+    }
     let mut out = std::io::stdout().lock();
     if let Some(token) = demo_token {
         writeln!(out, "demo token: {token}")?;

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use time::{Date, OffsetDateTime};
 
+use super::calendar;
 use super::dates::organization_today;
 use super::debtor::Debtor;
 use super::money::Hundredths;
@@ -208,13 +209,25 @@ impl Charge {
         Hundredths(self.amount.0 - self.paid.0)
     }
 
-    /// Whole days past the due date while open (0 when not overdue or closed).
+    /// Whole days past the effective due date while open (0 when not overdue or closed): a
+    /// charge due on a Saturday is one day late on Tuesday.
     pub fn days_overdue(&self, today: Date) -> i64 {
-        if OPEN.contains(&self.status) && self.due_date < today {
-            (today - self.due_date).whole_days()
-        } else {
-            0
+        let effective = calendar::effective_due_date(self.due_date);
+        if OPEN.contains(&self.status) && effective < today { (today - effective).whole_days() } else { 0 }
+    }
+
+    /// Turns a pending charge overdue once `today` is past its effective due date; whether it
+    /// changed.
+    pub fn turn_overdue(&mut self, today: Date, now: OffsetDateTime) -> bool {
+        if self.status != ChargeStatus::Pending
+            || open_status_for(self.due_date, today) != ChargeStatus::Overdue
+        {
+            return false;
         }
+        self.status = ChargeStatus::Overdue;
+        self.dunning_status = dunning_status_after(self.status, self.dunning_status);
+        self.touch(now);
+        true
     }
 
     fn guard(&self, action: ChargeAction) -> Result<(), RuleError> {
@@ -310,9 +323,10 @@ impl Charge {
     }
 }
 
-/// The status an open charge has on `today`: overdue the day after its due date.
+/// The status an open charge has on `today`: overdue the day after its effective due date (the
+/// next business day when it falls on another day, Código Civil art. 132 §1).
 pub fn open_status_for(due_date: Date, today: Date) -> ChargeStatus {
-    if due_date < today { ChargeStatus::Overdue } else { ChargeStatus::Pending }
+    if calendar::overdue_from(due_date) <= today { ChargeStatus::Overdue } else { ChargeStatus::Pending }
 }
 
 /// The dunning status once the charge status changes: closed when the charge closes.
@@ -351,6 +365,24 @@ mod tests {
             tags: None,
             metadata: None,
         }
+    }
+
+    #[test]
+    fn a_charge_due_on_a_non_business_day_is_late_from_the_day_after_the_next_business_day() {
+        // Due Saturday 10 October 2026; Monday 12 is a holiday: due Tuesday 13, late on 14.
+        let due = date!(2026 - 10 - 10);
+        assert_eq!(open_status_for(due, date!(2026 - 10 - 13)), ChargeStatus::Pending);
+        assert_eq!(open_status_for(due, date!(2026 - 10 - 14)), ChargeStatus::Overdue);
+        let created = datetime!(2026-10-01 15:00 UTC);
+        let mut c = Charge::open(&debtor(PersonType::Natural), new_charge(due), created).unwrap();
+        assert_eq!(c.status, ChargeStatus::Pending);
+        let later = datetime!(2026-10-14 15:00 UTC);
+        assert!(!c.turn_overdue(date!(2026 - 10 - 13), later));
+        assert_eq!((c.status, c.version), (ChargeStatus::Pending, 1));
+        assert!(c.turn_overdue(date!(2026 - 10 - 14), later));
+        assert_eq!((c.status, c.version, c.updated_at), (ChargeStatus::Overdue, 2, later));
+        assert_eq!(c.days_overdue(date!(2026 - 10 - 14)), 1);
+        assert!(!c.turn_overdue(date!(2026 - 10 - 15), later), "only a pending charge turns");
     }
 
     #[test]

@@ -131,6 +131,31 @@ impl Store {
         fetch_page(&self.db, FROM, SELECT, filters, order, &filter.window, total, from_row).await
     }
 
+    /// Up to `limit` pending charges of an organization whose due date is before `before`
+    /// (`YYYY-MM-DD`), in (due date, id) order after `after`: the candidates to turn overdue,
+    /// read a page at a time on the (organization, status, due date) index.
+    pub async fn pending_due_before(
+        &self,
+        org_id: &str,
+        before: &str,
+        after: Option<(&str, &str)>,
+        limit: i64,
+    ) -> StoreResult<Vec<Charge>> {
+        let (after_due, after_id) = after.unwrap_or(("", ""));
+        let rows = self
+            .db
+            .rows(
+                &format!(
+                    "{SELECT} WHERE c.organization_id = $1 AND c.status = 'pending' AND c.due_date < $2 \
+                     AND (c.due_date > $3 OR (c.due_date = $3 AND c.id > $4)) \
+                     ORDER BY c.due_date, c.id LIMIT $5"
+                ),
+                &args![org_id, before, after_due, after_id, limit],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
     /// Inserts a charge and its event.
     pub async fn insert_charge(&self, c: &Charge, event: &NewEvent) -> StoreResult<()> {
         self.db.write(&[Step::new(INSERT.as_str(), insert_values(c)?), insert_event(event)]).await?;

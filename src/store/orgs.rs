@@ -61,6 +61,12 @@ impl Store {
         row.as_ref().map(from_row).transpose()
     }
 
+    /// The ids of every organization, in id order (the engine's passes walk them).
+    pub async fn organization_ids(&self) -> StoreResult<Vec<String>> {
+        let rows = self.db.rows("SELECT id FROM organizations ORDER BY id", &[]).await?;
+        rows.iter().map(|r| r.text("id")).collect()
+    }
+
     /// The demo organization, if `serve --demo` created it.
     pub async fn demo_organization(&self) -> StoreResult<Option<OrganizationRow>> {
         let row = self

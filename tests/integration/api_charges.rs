@@ -1,6 +1,8 @@
 //! /v1/charges over HTTP: every operation's success path, the events they write, lists, and
 //! the guards of the charge state machine.
 
+use kobana_dunning::domain::calendar::effective_due_date;
+use kobana_dunning::domain::dates::parse_date;
 use serde_json::{Value, json};
 
 use crate::common::{TestServer, cnpj, cpf, date_in, error_fields, ids};
@@ -120,7 +122,11 @@ async fn a_past_due_date_creates_an_overdue_charge() {
 
     let c = server.create_charge(&token, &id(&debtor), 99.9, &date_in(-10)).await;
     assert_eq!(c["status"], "overdue", "{c}");
-    assert_eq!(c["days_overdue"], 10);
+    // Counted from the effective due date: ten days ago may have been a weekend or a holiday
+    // (on 30 November 2026 it was 20 November, a holiday: 7 days).
+    let due = parse_date(&date_in(-10)).unwrap();
+    let today = parse_date(&date_in(0)).unwrap();
+    assert_eq!(c["days_overdue"], (today - effective_due_date(due)).whole_days(), "{c}");
     assert_eq!(c["due_date"], date_in(-10));
 
     // With an explicit issue date too.
@@ -144,10 +150,13 @@ async fn a_past_due_date_creates_an_overdue_charge() {
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.data()["status"], "pending");
-    let r = server.write_id(&token, "charges_update", &id(r.data()), json!({"due_date": date_in(-3)})).await;
+    let r = server.write_id(&token, "charges_update", &id(r.data()), json!({"due_date": date_in(-5)})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.data()["status"], "overdue");
-    assert_eq!(r.data()["days_overdue"], 3);
+    // Five days back: never a run of non-business days long enough to be due today.
+    let due = parse_date(&date_in(-5)).unwrap();
+    let today = parse_date(&date_in(0)).unwrap();
+    assert_eq!(r.data()["days_overdue"], (today - effective_due_date(due)).whole_days());
 
     let r = server.read_id(&token, "debtors_get", &id(&debtor)).await;
     assert_eq!(

@@ -451,3 +451,28 @@ async fn metrics_bind_serves_metrics_apart() {
     assert_eq!(r.status, 200);
     assert!(r.body.as_str().unwrap().contains("kobana_dunning_http_requests_total"), "{}", r.body);
 }
+
+#[tokio::test]
+async fn engine_run_once_turns_late_charges_at_the_instant_given() {
+    let db = TempDb::new().await;
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Org"]));
+    let token =
+        only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write"]));
+    let server = Server::start(&db, false);
+    server.charge(&token, 2).await; // due in 5 days
+    drop(server);
+
+    let output = run(&db, &["engine", "run-once", "--at", &format!("{}T15:00:00Z", date_in(1))]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "turned 0 charges overdue");
+    let output = run(&db, &["engine", "run-once", "--at", &format!("{}T15:00:00Z", date_in(40))]);
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "turned 1 charges overdue");
+
+    let refused = Command::new(BIN)
+        .args(["--database", &db.url(), "engine", "run-once", "--at", "amanhã"])
+        .env_remove("KOBANA_DUNNING_DATABASE")
+        .output()
+        .expect("the binary runs");
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--at must be an RFC 3339 instant"), "{stderr}");
+}

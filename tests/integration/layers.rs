@@ -16,7 +16,7 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// `app` (the shared state every handler is given, holding auth's key and the store) sits under
 /// the layers that carry it and above `auth`, which reaches it only through `auth::AuthState`.
 const LAYERS: &[&[&str]] = &[
-    &["lib", "server", "admin", "demo", "housekeeping", "logs"],
+    &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine"],
     &["mcp"],
     &["api"],
     &["app"],

@@ -9,6 +9,7 @@ mod api_debtors;
 mod auth;
 mod cli;
 mod contract;
+mod engine;
 mod exact_input;
 mod isolation;
 mod layers;
