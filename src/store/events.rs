@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::StoreResult;
 use super::backend::Step;
-use super::value::args;
+use super::value::{Row, Sql, args};
 
 /// An event to record.
 #[derive(Debug, Clone)]
@@ -75,5 +75,85 @@ impl super::Store {
             .await?;
         let ids = rows.iter().map(|r| r.opt_text("request_id")).collect::<StoreResult<Vec<_>>>()?;
         Ok(ids.into_iter().flatten().collect())
+    }
+}
+
+/// An event as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventRow {
+    pub id: String,
+    pub code: String,
+    pub resource_type: String,
+    pub resource_id: String,
+    pub actor_type: String,
+    pub actor_id: String,
+    pub data: Value,
+    pub request_id: Option<String>,
+    pub occurred_at: String,
+}
+
+/// Which events a list shows.
+#[derive(Debug, Default)]
+pub struct EventFilter {
+    /// Only this object's.
+    pub resource_id: Option<String>,
+    /// Only this code.
+    pub code: Option<String>,
+    /// Oldest first.
+    pub ascending: bool,
+    /// Page size.
+    pub limit: i64,
+    /// Rows skipped.
+    pub offset: i64,
+}
+
+fn event_from_row(row: &Row) -> StoreResult<EventRow> {
+    Ok(EventRow {
+        id: row.text("id")?,
+        code: row.text("code")?,
+        resource_type: row.text("resource_type")?,
+        resource_id: row.text("resource_id")?,
+        actor_type: row.text("actor_type")?,
+        actor_id: row.text("actor_id")?,
+        data: serde_json::from_str(&row.text("data")?)?,
+        request_id: row.opt_text("request_id")?,
+        occurred_at: row.text("occurred_at")?,
+    })
+}
+
+impl super::Store {
+    /// One event of an organization.
+    pub async fn event(&self, org_id: &str, id: &str) -> StoreResult<Option<EventRow>> {
+        let row = self
+            .db
+            .find("SELECT * FROM events WHERE organization_id = $1 AND id = $2", &args![org_id, id])
+            .await?;
+        row.as_ref().map(event_from_row).transpose()
+    }
+
+    /// A page of an organization's events, newest first unless ascending, and the exact total.
+    pub async fn events(&self, org_id: &str, filter: &EventFilter) -> StoreResult<(Vec<EventRow>, i64)> {
+        let filters = |sql: &mut Sql| {
+            sql.push(" WHERE organization_id = ").bind(org_id);
+            if let Some(resource) = &filter.resource_id {
+                sql.push(" AND resource_id = ").bind(resource);
+            }
+            if let Some(code) = &filter.code {
+                sql.push(" AND code = ").bind(code);
+            }
+        };
+        let mut count = Sql::new("SELECT COUNT(*) FROM events");
+        filters(&mut count);
+        let mut page = Sql::new("SELECT * FROM events");
+        filters(&mut page);
+        let direction = if filter.ascending { "ASC" } else { "DESC" };
+        page.push(&format!(" ORDER BY occurred_at {direction}, id {direction} LIMIT "));
+        page.bind(filter.limit).push(" OFFSET ").bind(filter.offset);
+        let (counted, rows) = tokio::try_join!(
+            self.db.row(&count.text, &count.params),
+            self.db.rows(&page.text, &page.params)
+        )?;
+        let total = counted.map(|r| r.first_int()).transpose()?.unwrap_or(0);
+        Ok((rows.iter().map(event_from_row).collect::<StoreResult<_>>()?, total))
     }
 }

@@ -25,7 +25,7 @@ use backend::Backend;
 
 pub use charges::ChargeFilter;
 pub use debtors::DebtorFilter;
-pub use events::NewEvent;
+pub use events::{EventFilter, EventRow, NewEvent};
 pub use idempotency::IdempotencyRecord;
 pub use listing::ListWindow;
 pub use orgs::OrganizationRow;

@@ -28,6 +28,8 @@ async fn another_organizations_ids_are_not_found() {
     let charge = server.create_charge(&a, debtor["id"].as_str().unwrap(), 100.0, &date_in(5)).await;
     let debtor_id = debtor["id"].as_str().unwrap().to_string();
     let charge_id = charge["id"].as_str().unwrap().to_string();
+    let events = server.read(&a, "events_list", &format!("resource_id={charge_id}")).await;
+    let event_id = events.data()[0]["id"].as_str().unwrap().to_string();
     // B has data of its own, with the same document.
     let b_debtor = server.create_debtor(&b, "Maria Souza", "52998224725").await;
     let b_charge = server.create_charge(&b, b_debtor["id"].as_str().unwrap(), 7.0, &date_in(5)).await;
@@ -42,6 +44,7 @@ async fn another_organizations_ids_are_not_found() {
                 let value = match (op.tag, *name) {
                     ("debtors", "id") => debtor_id.as_str(),
                     ("charges", "id") => charge_id.as_str(),
+                    ("events", "id") => event_id.as_str(),
                     (tag, name) => panic!(
                         "{}: no fixture for path parameter {name} of tag {tag}; add one to this test",
                         op.operation_id

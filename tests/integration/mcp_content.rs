@@ -23,7 +23,7 @@ async fn resources_and_templates() {
         .collect();
     assert_eq!(
         templates,
-        ["kobana://dunning/charges/{id}", "kobana://dunning/debtors/{id}"],
+        ["kobana://dunning/charges/{id}", "kobana://dunning/debtors/{id}", "kobana://dunning/events/{id}"],
         "the generated rule: one-object GETs only"
     );
 

@@ -88,6 +88,23 @@ pub trait DebtorsApi {
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::DebtorEnvelope>>,
     > + Send;
 }
+/// The operations tagged `events`, implemented in `src/api/events.rs`.
+pub trait EventsApi {
+    /// `events_get`: Get an event
+    fn events_get(
+        call: crate::api::Call,
+        input: crate::types::EventsGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::EventEnvelope>>,
+    > + Send;
+    /// `events_list`: List events
+    fn events_list(
+        call: crate::api::Call,
+        input: crate::types::EventsListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::EventList>>,
+    > + Send;
+}
 /// The operations tagged `me`, implemented in `src/api/me.rs`.
 pub trait MeApi {
     /// `me`: Show current organization and token

@@ -522,6 +522,85 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "events_get",
+        tool_name: "dunning_events_get",
+        title: "Get an event",
+        description: "Returns one event: its code, the object it concerns, the actor, the object after the change with the changed fields, and when it happened.",
+        tag: "events",
+        method: HttpMethod::Get,
+        path: "/v1/events/{id}",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/events/{id}"),
+        complete: &[("id", "events_list")],
+        descriptor: "{\"name\":\"dunning_events_get\",\"title\":\"Get an event\",\"description\":\"Returns one event: its code, the object it concerns, the actor, the object after the change with the changed fields, and when it happened.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id (evt_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "events_list",
+        tool_name: "dunning_events_list",
+        title: "List events",
+        description: "Lists what happened in the organization, newest first unless sort_order=asc: each event's code (charge.overdue, debtor.db.updated…), the object it concerns, who or what did it, and the object after the change with the changed fields. Filter by resource_id for one object's timeline.",
+        tag: "events",
+        method: HttpMethod::Get,
+        path: "/v1/events",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "sort_order",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "resource_id",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "code",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_events_list\",\"title\":\"List events\",\"description\":\"Lists what happened in the organization, newest first unless sort_order=asc: each event's code (charge.overdue, debtor.db.updated…), the object it concerns, who or what did it, and the object after the change with the changed fields. Filter by resource_id for one object's timeline.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"sort_order\":{\"default\":\"desc\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"resource_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64,\"description\":\"Only the events of this object (a dbt_… or chg_… id).\"},\"code\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64,\"description\":\"Only events with this code, e.g. charge.overdue.\"}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"resource_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64,\"description\":\"Only the events of this object (a dbt_… or chg_… id).\"},\"code\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64,\"description\":\"Only events with this code, e.g. charge.overdue.\"}},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"resource_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64,\"description\":\"Only the events of this object (a dbt_… or chg_… id).\"},\"code\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64,\"description\":\"Only events with this code, e.g. charge.overdue.\"}},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "me",
         tool_name: "dunning_me",
         title: "Show current organization and token",
@@ -588,6 +667,10 @@ pub mod ops {
     pub const DEBTORS_LIST: &Operation = &OPERATIONS[10];
     /// `debtors_update`
     pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[11];
+    /// `events_get`
+    pub const EVENTS_GET: &Operation = &OPERATIONS[12];
+    /// `events_list`
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[13];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[12];
+    pub const ME: &Operation = &OPERATIONS[14];
 }

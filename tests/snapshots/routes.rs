@@ -97,6 +97,24 @@ pub fn v1_routes() -> poem::Route {
             ),
         )
         .at(
+            "/v1/events",
+            poem::get(
+                crate::api::endpoint(
+                    ops::EVENTS_LIST,
+                    <crate::api::events::Events as crate::api::handlers::EventsApi>::events_list,
+                ),
+            ),
+        )
+        .at(
+            "/v1/events/:id",
+            poem::get(
+                crate::api::endpoint(
+                    ops::EVENTS_GET,
+                    <crate::api::events::Events as crate::api::handlers::EventsApi>::events_get,
+                ),
+            ),
+        )
+        .at(
             "/v1/me",
             poem::get(
                 crate::api::endpoint(

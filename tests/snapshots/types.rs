@@ -1533,6 +1533,72 @@ pub struct ErrorError {
     /// The request's id, also in the X-Request-Id header; quote it to support.
     pub request_id: String,
 }
+/// Something that happened to one object.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Event {
+    /// The event's id (evt_…).
+    pub id: String,
+    /// What happened, e.g. charge.overdue, charge.paid, debtor.db.updated.
+    pub code: String,
+    /// The kind of object (charge, debtor).
+    pub resource_type: String,
+    /// The object's id.
+    pub resource_id: String,
+    pub actor: EventActor,
+    /// The object after the change (object) and the changed fields as [old, new] pairs (changes), plus what else the event records.
+    pub data: serde_json::Map<String, serde_json::Value>,
+    /// The request that caused it (X-Request-Id); null for the engine's changes.
+    pub request_id: Option<String>,
+    /// When it happened (UTC).
+    pub occurred_at: crate::domain::dates::Timestamp,
+}
+/// Who or what caused an event.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EventActor {
+    /// user, client (an OAuth client), token (an API token) or system (the engine).
+    pub r#type: String,
+    /// The user's, client's or token's id, or the system part (engine).
+    pub id: String,
+}
+/// One event.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EventEnvelope {
+    pub data: Event,
+}
+/// One page of events.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EventList {
+    /// The events on this page.
+    pub data: Vec<Event>,
+    pub meta: PageMeta,
+}
+/// The input of `events_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventsGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `events_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventsListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<SortOrder>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_id: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<crate::domain::text::Text>,
+}
 /// Who is calling: organization, user and token.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Me {

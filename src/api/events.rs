@@ -1,0 +1,61 @@
+//! /v1/events: what happened to each object, read back from the rows every change writes.
+
+use super::{ApiError, ApiResult, Call, ListArgs, Reply};
+use crate::domain::dates::{Timestamp, parse_timestamp};
+use crate::store::{EventFilter, EventRow, StoreError};
+use crate::types::{self as wire, EventEnvelope, EventList, SortOrder};
+
+/// The handlers of the `events` tag.
+pub struct Events;
+
+/// The public view of an event.
+fn event_view(e: EventRow) -> ApiResult<wire::Event> {
+    let occurred_at =
+        parse_timestamp(&e.occurred_at).map_err(|_| StoreError::CorruptColumn("occurred_at".into()))?;
+    let data = match e.data {
+        serde_json::Value::Object(map) => map,
+        _ => return Err(StoreError::CorruptColumn("data".into()).into()),
+    };
+    Ok(wire::Event {
+        id: e.id,
+        code: e.code,
+        resource_type: e.resource_type,
+        resource_id: e.resource_id,
+        actor: wire::EventActor { r#type: e.actor_type, id: e.actor_id },
+        data,
+        request_id: e.request_id,
+        occurred_at: Timestamp(occurred_at),
+    })
+}
+
+impl super::handlers::EventsApi for Events {
+    async fn events_list(call: Call, input: wire::EventsListInput) -> ApiResult<Reply<EventList>> {
+        let (window, pager) = ListArgs {
+            page: input.page,
+            per_page: input.per_page,
+            q: None,
+            created_from: None,
+            created_to: None,
+            sort_by: "occurred_at",
+            sort_order: input.sort_order,
+        }
+        .page();
+        let filter = EventFilter {
+            resource_id: input.resource_id.map(Into::into),
+            code: input.code.map(Into::into),
+            ascending: input.sort_order == Some(SortOrder::Asc),
+            limit: window.limit,
+            offset: window.offset,
+        };
+        let (events, total) = call.app.store.events(call.org_id(), &filter).await?;
+        Ok(Reply::new(EventList {
+            data: events.into_iter().map(event_view).collect::<ApiResult<_>>()?,
+            meta: pager.meta(total),
+        }))
+    }
+
+    async fn events_get(call: Call, input: wire::EventsGetInput) -> ApiResult<Reply<EventEnvelope>> {
+        let event = call.app.store.event(call.org_id(), &input.id).await?.ok_or(ApiError::NotFound("event"))?;
+        Ok(Reply::new(EventEnvelope { data: event_view(event)? }))
+    }
+}
