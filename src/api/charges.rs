@@ -203,4 +203,27 @@ impl super::handlers::ChargesApi for Charges {
             Outcome::Changed => save(&call, &before, after, "charge.canceled", json!({})).await,
         }
     }
+
+    async fn charges_pause(call: Call, input: wire::ChargesPauseInput) -> ApiResult<Reply<ChargeEnvelope>> {
+        let before = load(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        match after.pause()? {
+            Outcome::Unchanged => Ok(reply(&call, &before)),
+            Outcome::Changed => {
+                let reason: Option<String> = input.reason.map(Into::into);
+                save(&call, &before, after, "charge.paused", json!({ "reason": reason })).await
+            }
+        }
+    }
+
+    async fn charges_resume(call: Call, input: wire::ChargesResumeInput) -> ApiResult<Reply<ChargeEnvelope>> {
+        let before = load(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        match after.resume()? {
+            Outcome::Unchanged => Ok(reply(&call, &before)),
+            Outcome::Changed => save(&call, &before, after, "charge.resumed", json!({})).await,
+        }
+    }
 }

@@ -109,6 +109,8 @@ pub enum ChargeAction {
     Settle,
     /// Cancel (canceling a canceled charge is a no-op).
     Cancel,
+    /// Pause or resume the régua (the charge must be open).
+    Pause,
 }
 
 impl ChargeAction {
@@ -119,6 +121,7 @@ impl ChargeAction {
             Self::Update => OPEN,
             Self::Settle => &[Pending, Overdue, Paid],
             Self::Cancel => &[Pending, Overdue, Canceled],
+            Self::Pause => OPEN,
         }
     }
 
@@ -128,6 +131,7 @@ impl ChargeAction {
             Self::Update => None,
             Self::Settle => Some(ChargeStatus::Paid),
             Self::Cancel => Some(ChargeStatus::Canceled),
+            Self::Pause => None,
         }
     }
 
@@ -136,6 +140,7 @@ impl ChargeAction {
             Self::Update => "updated",
             Self::Settle => "settled",
             Self::Cancel => "canceled",
+            Self::Pause => "paused or resumed",
         }
     }
 }
@@ -316,6 +321,48 @@ impl Charge {
         Ok(Outcome::Changed)
     }
 
+    /// Stops the régua for an open charge: `not_started` or `active` becomes `paused`; a paused
+    /// charge is unchanged; one awaiting a decision must get its decision first.
+    pub fn pause(&mut self) -> Result<Outcome, RuleError> {
+        self.guard(ChargeAction::Pause)?;
+        match self.dunning_status {
+            DunningStatus::Paused => Ok(Outcome::Unchanged),
+            DunningStatus::NotStarted | DunningStatus::Active => {
+                self.dunning_status = DunningStatus::Paused;
+                Ok(Outcome::Changed)
+            }
+            DunningStatus::AwaitingDecision | DunningStatus::Closed => Err(self.dunning_refusal(
+                "paused",
+                &[DunningStatus::NotStarted, DunningStatus::Active, DunningStatus::Paused],
+            )),
+        }
+    }
+
+    /// Lets the régua continue: `paused` becomes `active`; `not_started` and `active` are
+    /// unchanged.
+    pub fn resume(&mut self) -> Result<Outcome, RuleError> {
+        self.guard(ChargeAction::Pause)?;
+        match self.dunning_status {
+            DunningStatus::Paused => {
+                self.dunning_status = DunningStatus::Active;
+                Ok(Outcome::Changed)
+            }
+            DunningStatus::NotStarted | DunningStatus::Active => Ok(Outcome::Unchanged),
+            DunningStatus::AwaitingDecision | DunningStatus::Closed => Err(self.dunning_refusal(
+                "resumed",
+                &[DunningStatus::NotStarted, DunningStatus::Active, DunningStatus::Paused],
+            )),
+        }
+    }
+
+    fn dunning_refusal(&self, verb: &str, allowed: &[DunningStatus]) -> RuleError {
+        RuleError::InvalidState {
+            message: format!("a charge whose dunning is {} cannot be {verb}", self.dunning_status),
+            status: self.dunning_status.as_str(),
+            allowed: allowed.iter().map(|s| s.as_str()).collect(),
+        }
+    }
+
     /// Marks a saved change: the next version, changed now.
     pub fn touch(&mut self, now: OffsetDateTime) {
         self.version += 1;
@@ -383,6 +430,30 @@ mod tests {
         assert_eq!((c.status, c.version, c.updated_at), (ChargeStatus::Overdue, 2, later));
         assert_eq!(c.days_overdue(date!(2026 - 10 - 14)), 1);
         assert!(!c.turn_overdue(date!(2026 - 10 - 15), later), "only a pending charge turns");
+    }
+
+    #[test]
+    fn pausing_and_resuming_move_the_dunning_status_only() {
+        let now = datetime!(2026-10-01 15:00 UTC);
+        let mut c =
+            Charge::open(&debtor(PersonType::Natural), new_charge(date!(2026 - 10 - 20)), now).unwrap();
+        assert_eq!(c.dunning_status, DunningStatus::NotStarted);
+        assert_eq!(c.resume(), Ok(Outcome::Unchanged));
+        assert_eq!(c.pause(), Ok(Outcome::Changed));
+        assert_eq!((c.status, c.dunning_status), (ChargeStatus::Pending, DunningStatus::Paused));
+        assert_eq!(c.pause(), Ok(Outcome::Unchanged));
+        assert_eq!(c.resume(), Ok(Outcome::Changed));
+        assert_eq!(c.dunning_status, DunningStatus::Active);
+
+        c.dunning_status = DunningStatus::AwaitingDecision;
+        let Err(RuleError::InvalidState { status, allowed, .. }) = c.pause() else { panic!("refused") };
+        assert_eq!((status, allowed), ("awaiting_decision", vec!["not_started", "active", "paused"]));
+        assert!(c.resume().is_err());
+
+        c.dunning_status = DunningStatus::Active;
+        c.cancel(None, now).unwrap();
+        let Err(RuleError::InvalidState { status, .. }) = c.pause() else { panic!("refused") };
+        assert_eq!(status, "canceled");
     }
 
     #[test]

@@ -76,7 +76,7 @@ fn the_catalogue_stays_within_its_budget() {
 #[test]
 fn the_catalogue_follows_the_tool_rules() {
     let tools = tools();
-    assert_eq!(tools.len(), 15, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
+    assert_eq!(tools.len(), 17, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
     assert_eq!(tools.len(), OPERATIONS.len());
 
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().expect("name")).collect();

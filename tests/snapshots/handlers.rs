@@ -28,6 +28,20 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeList>>,
     > + Send;
+    /// `charges_pause`: Pause a charge's dunning
+    fn charges_pause(
+        call: crate::api::Call,
+        input: crate::types::ChargesPauseInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
+    > + Send;
+    /// `charges_resume`: Resume a charge's dunning
+    fn charges_resume(
+        call: crate::api::Call,
+        input: crate::types::ChargesResumeInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
+    > + Send;
     /// `charges_settle`: Settle a charge
     fn charges_settle(
         call: crate::api::Call,

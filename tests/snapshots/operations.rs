@@ -192,6 +192,72 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_by\":{\"default\":\"created_at\",\"type\":\"string\",\"enum\":[\"created_at\",\"updated_at\",\"due_date\",\"amount\"],\"description\":\"Field to sort charges by.\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"q\":{\"type\":\"string\",\"maxLength\":100,\"description\":\"Case-insensitive prefix of an id, name or document.\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(pending|overdue|paid|canceled|written_off|in_agreement)(,(pending|overdue|paid|canceled|written_off|in_agreement))*$\",\"description\":\"pending,overdue is what is still owed.\"},\"dunning_status\":{\"type\":\"string\",\"pattern\":\"^(not_started|active|paused|awaiting_decision|closed)(,(not_started|active|paused|awaiting_decision|closed))*$\"},\"debtor_id\":{\"type\":\"string\"},\"due_date_from\":{\"type\":\"string\",\"format\":\"date\"},\"due_date_to\":{\"type\":\"string\",\"format\":\"date\"},\"created_from\":{\"type\":\"string\",\"format\":\"date\"},\"created_to\":{\"type\":\"string\",\"format\":\"date\"}},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "charges_pause",
+        tool_name: "dunning_charges_pause",
+        title: "Pause a charge's dunning",
+        description: "Stops the régua for a pending or overdue charge (dunning_status becomes paused): no step is sent until it is resumed. The charge itself stays as it is. Pausing a paused charge returns it unchanged; a charge awaiting a decision or closed cannot be paused.",
+        tag: "charges",
+        method: HttpMethod::Post,
+        path: "/v1/charges/{id}/pause",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &["reason", "idempotency_key"],
+            schema: "{\"description\":\"Optional details for pausing a charge's dunning.\",\"type\":\"object\",\"properties\":{\"reason\":{\"description\":\"Why, recorded with the charge.paused event.\",\"type\":\"string\",\"maxLength\":500},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_charges_pause\",\"title\":\"Pause a charge's dunning\",\"description\":\"Stops the régua for a pending or overdue charge (dunning_status becomes paused): no step is sent until it is resumed. The charge itself stays as it is. Pausing a paused charge returns it unchanged; a charge awaiting a decision or closed cannot be paused.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"reason\":{\"description\":\"Why, recorded with the charge.paused event.\",\"type\":\"string\",\"maxLength\":500},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"reason\":{\"description\":\"Why, recorded with the charge.paused event.\",\"type\":\"string\",\"maxLength\":500},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "charges_resume",
+        tool_name: "dunning_charges_resume",
+        title: "Resume a charge's dunning",
+        description: "Lets the régua continue for a paused charge (dunning_status becomes active). Resuming a charge that is not paused returns it unchanged; one awaiting a decision or closed cannot be resumed.",
+        tag: "charges",
+        method: HttpMethod::Post,
+        path: "/v1/charges/{id}/resume",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &["idempotency_key"],
+            schema: "{\"description\":\"Optional details for resuming a charge's dunning.\",\"type\":\"object\",\"properties\":{\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_charges_resume\",\"title\":\"Resume a charge's dunning\",\"description\":\"Lets the régua continue for a paused charge (dunning_status becomes active). Resuming a charge that is not paused returns it unchanged; one awaiting a decision or closed cannot be resumed.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "charges_settle",
         tool_name: "dunning_charges_settle",
         title: "Settle a charge",
@@ -651,26 +717,30 @@ pub mod ops {
     pub const CHARGES_GET: &Operation = &OPERATIONS[2];
     /// `charges_list`
     pub const CHARGES_LIST: &Operation = &OPERATIONS[3];
+    /// `charges_pause`
+    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[4];
+    /// `charges_resume`
+    pub const CHARGES_RESUME: &Operation = &OPERATIONS[5];
     /// `charges_settle`
-    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[4];
+    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[6];
     /// `charges_update`
-    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[5];
+    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[7];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[6];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[8];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[7];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[9];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[8];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[10];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[9];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[11];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[10];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[12];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[11];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[13];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[12];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[14];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[13];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[15];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[14];
+    pub const ME: &Operation = &OPERATIONS[16];
 }

@@ -43,6 +43,24 @@ pub fn v1_routes() -> poem::Route {
             ),
         )
         .at(
+            "/v1/charges/:id/pause",
+            poem::post(
+                crate::api::endpoint(
+                    ops::CHARGES_PAUSE,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_pause,
+                ),
+            ),
+        )
+        .at(
+            "/v1/charges/:id/resume",
+            poem::post(
+                crate::api::endpoint(
+                    ops::CHARGES_RESUME,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_resume,
+                ),
+            ),
+        )
+        .at(
             "/v1/charges/:id/settle",
             poem::post(
                 crate::api::endpoint(

@@ -979,6 +979,25 @@ pub struct ChargeList {
     pub data: Vec<Charge>,
     pub meta: PageMeta,
 }
+/// Optional details for pausing a charge's dunning.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargePause {
+    /// Why, recorded with the charge.paused event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// Optional details for resuming a charge's dunning.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeResume {
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
 /// A payment received for a charge. All fields are optional.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1124,6 +1143,23 @@ pub struct ChargesListInput {
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_to: Option<crate::domain::dates::Day>,
+}
+/// The input of `charges_pause`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesPauseInput {
+    /// Path parameter.
+    pub id: String,
+    /// Why, recorded with the charge.paused event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<crate::domain::text::MultilineText>,
+}
+/// The input of `charges_resume`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesResumeInput {
+    /// Path parameter.
+    pub id: String,
 }
 /// The input of `charges_settle`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
