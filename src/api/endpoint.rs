@@ -90,6 +90,11 @@ where
         .iter()
         .map(|name| (*name, req.raw_path_param(name).unwrap_or_default().to_string()))
         .collect();
+    // No id holds a control character (PostgreSQL could not even compare one with a NUL): such
+    // a path names nothing, and is answered so without asking the store.
+    if path.iter().any(|(_, value)| value.chars().any(char::is_control)) {
+        return Err(ApiError::NotFound(op.tag.strip_suffix('s').unwrap_or(op.tag)));
+    }
     let query = read_query(op, req.uri().query().unwrap_or_default())?;
     let headers = req.headers().clone();
     let bytes = req.take_body().into_bytes_limit(MAX_BODY_BYTES).await.map_err(|e| match e {

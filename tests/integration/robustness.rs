@@ -187,3 +187,21 @@ async fn random_json_rpc_bodies_never_fail_the_server() {
         assert!(r.status < 500 && r.rpc_code() != -32603, "{}: {} {}", Value::Object(body), r.status, r.body);
     }
 }
+
+/// Found by the random requests on PostgreSQL, which cannot compare text with a NUL: an id with
+/// a control character names nothing, on either database.
+#[tokio::test]
+async fn an_id_with_a_control_character_is_not_found() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Controle").await;
+    for (method, path) in [
+        (Method::GET, "/v1/charges/%00"),
+        (Method::POST, "/v1/charges/%5C%00/cancel"),
+        (Method::GET, "/v1/debtors/dbt_%01"),
+        (Method::GET, "/v1/events/evt%0A"),
+    ] {
+        let r = send(server.raw(method.clone(), path).bearer_auth(&token)).await;
+        assert_eq!(r.status, 404, "{method} {path}: {}", r.body);
+        assert_eq!(r.code(), "NOT_FOUND", "{method} {path}");
+    }
+}
