@@ -92,6 +92,14 @@ impl Backend {
         }
     }
 
+    /// Enters (`on`) or leaves the settings of a bulk load on this process's connections.
+    pub async fn bulk_load(&self, on: bool) -> StoreResult<()> {
+        match self {
+            Backend::Sqlite(db) => db.bulk_load(on).await,
+            Backend::Postgres(db) => db.bulk_load(on).await,
+        }
+    }
+
     /// Whether this is PostgreSQL.
     pub fn is_postgres(&self) -> bool {
         matches!(self, Backend::Postgres(_))

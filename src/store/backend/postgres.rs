@@ -87,6 +87,12 @@ impl Postgres {
         Ok(())
     }
 
+    /// Nothing to set for a bulk load: the statements already carry 500 rows each, and the
+    /// server's settings are the operator's.
+    pub async fn bulk_load(&self, _on: bool) -> StoreResult<()> {
+        Ok(())
+    }
+
     /// Runs the steps in one transaction.
     pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
