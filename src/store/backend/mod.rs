@@ -100,6 +100,15 @@ impl Backend {
         }
     }
 
+    /// A listener for tokens revoked by any process, on PostgreSQL; `None` on SQLite, where
+    /// one process serves.
+    pub fn revocations(&self) -> Option<postgres::Revocations> {
+        match self {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(db) => Some(db.revocations()),
+        }
+    }
+
     /// Whether this is PostgreSQL.
     pub fn is_postgres(&self) -> bool {
         matches!(self, Backend::Postgres(_))
@@ -107,4 +116,5 @@ impl Backend {
 }
 
 pub use postgres::is_unique_violation as postgres_unique_violation;
+pub use postgres::{Revocation, Revocations};
 pub use sqlite::is_unique_violation as sqlite_unique_violation;
