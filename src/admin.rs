@@ -91,6 +91,13 @@ pub async fn create_token(
     Ok(token)
 }
 
+/// `tokens revoke`: revokes a live token, given as the token itself or its id; false when no
+/// live token matches. On PostgreSQL every serving replica forgets it at once; a SQLite server
+/// running meanwhile (another process) forgets it within `auth::TOKEN_CACHE_TTL`.
+pub async fn revoke_token(store: &Store, token_or_id: &str) -> Result<bool, AdminError> {
+    Ok(crate::auth::revoke_token(store, None, token_or_id).await?)
+}
+
 /// Now plus a lifetime, refusing lifetimes past the calendar's end.
 fn now_plus(lifetime: Duration) -> Result<OffsetDateTime, AdminError> {
     OffsetDateTime::now_utc()

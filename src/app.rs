@@ -1,6 +1,8 @@
 //! Shared server state and the constants every layer agrees on.
 
-use crate::auth::{self, AuthState, ServerKey, TokenCache};
+use std::sync::Arc;
+
+use crate::auth::{self, AuthState, RevocationWatch, ServerKey, TokenCache};
 use crate::limits::{Limits, Load, RateLimiter};
 use crate::metrics::Metrics;
 use crate::store::Store;
@@ -27,8 +29,11 @@ pub struct App {
     pub load: Load,
     /// Request counters for `/metrics`.
     pub metrics: Metrics,
-    /// Recent token lookups (the revocation bound, `auth::TOKEN_CACHE_TTL`).
-    pub tokens: TokenCache,
+    /// Recent token lookups (at most `auth::TOKEN_CACHE_TTL` old, evicted when revoked).
+    pub tokens: Arc<TokenCache>,
+    /// On PostgreSQL, the task that evicts tokens revoked by any process; it stops with the
+    /// state.
+    _revocations: Option<RevocationWatch>,
 }
 
 impl App {
@@ -40,6 +45,8 @@ impl App {
             Some(slash) => public_url[..after_scheme + slash].to_string(),
             None => public_url.clone(),
         };
+        let tokens = Arc::new(TokenCache::default());
+        let revocations = auth::watch_revocations(&store, tokens.clone());
         Self {
             store,
             public_url,
@@ -50,8 +57,15 @@ impl App {
             anonymous_rate: RateLimiter::new(limits.anonymous_per_minute, limits.anonymous_per_minute),
             load: Load::new(limits.max_in_flight),
             metrics: Metrics::default(),
-            tokens: TokenCache::default(),
+            tokens,
+            _revocations: revocations,
         }
+    }
+
+    /// Revokes a live token (the token itself or its id) and forgets it at once on this
+    /// process, and on PostgreSQL on every replica; false when no live token matches.
+    pub async fn revoke_token(&self, token_or_id: &str) -> crate::store::StoreResult<bool> {
+        auth::revoke_token(&self.store, Some(&self.tokens), token_or_id).await
     }
 
     /// The origin (`scheme://host[:port]`) of the public URL.
@@ -106,6 +120,6 @@ impl AuthState for App {
     }
 
     fn token_cache(&self) -> Option<&TokenCache> {
-        Some(&self.tokens)
+        Some(self.tokens.as_ref())
     }
 }

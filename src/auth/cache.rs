@@ -3,9 +3,11 @@
 //!
 //! Only live tokens found in the store are kept, for at most [`TOKEN_CACHE_TTL`]; unknown
 //! tokens always go to the store (and to the per-address limit). Expiry and audience are still
-//! judged on every request, so the cache changes one thing: **a token revoked or deleted in
-//! the database keeps working on this process for at most [`TOKEN_CACHE_TTL`]** — the
-//! documented revocation bound.
+//! judged on every request. A token revoked by this process is evicted at once
+//! ([`super::revoke_token`]), and on PostgreSQL so is a token revoked by any process
+//! ([`super::watch_revocations`]: LISTEN/NOTIFY). What remains bounded by [`TOKEN_CACHE_TTL`] is a
+//! token revoked by another process on SQLite (the CLI while a server runs), or changed in the
+//! database by hand.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -14,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::Principal;
 
 /// How long a looked-up token is trusted without asking the store again (the revocation
-/// bound).
+/// bound where no revocation is heard).
 pub const TOKEN_CACHE_TTL: Duration = Duration::from_secs(5);
 
 /// The most tokens remembered; past it, expired entries go, then everything if none had.
@@ -23,8 +25,19 @@ const MAX_ENTRIES: usize = 10_000;
 /// Principals by token hash, each with the time it was looked up.
 pub struct TokenCache {
     ttl: Duration,
-    entries: Mutex<HashMap<String, (Principal, Instant)>>,
+    inner: Mutex<Inner>,
 }
+
+struct Inner {
+    entries: HashMap<String, (Principal, Instant)>,
+    /// Moves on at every eviction: a lookup that started before one may have read a token
+    /// revoked since, so what it found is not kept ([`TokenCache::insert`]).
+    generation: u64,
+}
+
+/// When a lookup started, in evictions ([`TokenCache::generation`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Generation(u64);
 
 impl Default for TokenCache {
     fn default() -> Self {
@@ -35,26 +48,56 @@ impl Default for TokenCache {
 impl TokenCache {
     /// A cache keeping lookups for `ttl` (at most [`TOKEN_CACHE_TTL`]).
     pub fn new(ttl: Duration) -> Self {
-        Self { ttl: ttl.min(TOKEN_CACHE_TTL), entries: Mutex::new(HashMap::new()) }
+        Self {
+            ttl: ttl.min(TOKEN_CACHE_TTL),
+            inner: Mutex::new(Inner { entries: HashMap::new(), generation: 0 }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The principal of a token hash looked up less than the TTL ago.
     pub fn get(&self, hash: &str) -> Option<Principal> {
-        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries.get(hash).filter(|(_, at)| at.elapsed() < self.ttl).map(|(p, _)| p.clone())
+        let inner = self.lock();
+        inner.entries.get(hash).filter(|(_, at)| at.elapsed() < self.ttl).map(|(p, _)| p.clone())
     }
 
-    /// Remembers a principal found in the store.
-    pub fn insert(&self, hash: String, principal: Principal) {
+    /// Taken before asking the store, and given back to [`TokenCache::insert`].
+    pub fn generation(&self) -> Generation {
+        Generation(self.lock().generation)
+    }
+
+    /// Remembers a principal found in the store by a lookup that started at `since`, unless
+    /// something was evicted after it started (the answer may predate a revocation).
+    pub fn insert(&self, hash: String, principal: Principal, since: Generation) {
         let now = Instant::now();
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        if entries.len() >= MAX_ENTRIES {
-            entries.retain(|_, (_, at)| now.duration_since(*at) < self.ttl);
-            if entries.len() >= MAX_ENTRIES {
-                entries.clear();
+        let mut inner = self.lock();
+        if inner.generation != since.0 {
+            return;
+        }
+        if inner.entries.len() >= MAX_ENTRIES {
+            inner.entries.retain(|_, (_, at)| now.duration_since(*at) < self.ttl);
+            if inner.entries.len() >= MAX_ENTRIES {
+                inner.entries.clear();
             }
         }
-        entries.insert(hash, (principal, now));
+        inner.entries.insert(hash, (principal, now));
+    }
+
+    /// Forgets a token (revoked).
+    pub fn evict(&self, hash: &str) {
+        let mut inner = self.lock();
+        inner.generation += 1;
+        inner.entries.remove(hash);
+    }
+
+    /// Forgets every token (revocations may have been missed).
+    pub fn clear(&self) {
+        let mut inner = self.lock();
+        inner.generation += 1;
+        inner.entries.clear();
     }
 }
 
@@ -81,7 +124,7 @@ mod tests {
         assert_eq!(TokenCache::new(Duration::from_secs(3600)).ttl, TOKEN_CACHE_TTL);
         let cache = TokenCache::new(Duration::from_millis(50));
         assert!(cache.get("h").is_none());
-        cache.insert("h".into(), principal("tok_1"));
+        cache.insert("h".into(), principal("tok_1"), cache.generation());
         assert_eq!(cache.get("h").unwrap().token_id, "tok_1");
         std::thread::sleep(Duration::from_millis(60));
         assert!(cache.get("h").is_none(), "a lookup older than the TTL is asked again");
@@ -91,8 +134,28 @@ mod tests {
     fn the_cache_is_bounded() {
         let cache = TokenCache::default();
         for i in 0..MAX_ENTRIES + 10 {
-            cache.insert(format!("h{i}"), principal("tok"));
+            cache.insert(format!("h{i}"), principal("tok"), cache.generation());
         }
-        assert!(cache.entries.lock().unwrap().len() <= MAX_ENTRIES);
+        assert!(cache.lock().entries.len() <= MAX_ENTRIES);
+    }
+
+    #[test]
+    fn an_eviction_forgets_the_token_and_what_lookups_started_before_it_found() {
+        let cache = TokenCache::default();
+        cache.insert("a".into(), principal("tok_a"), cache.generation());
+        cache.insert("b".into(), principal("tok_b"), cache.generation());
+        let before = cache.generation();
+        cache.evict("a");
+        assert!(cache.get("a").is_none());
+        assert_eq!(cache.get("b").unwrap().token_id, "tok_b", "only the revoked token goes");
+        cache.insert("a".into(), principal("tok_a"), before);
+        assert!(cache.get("a").is_none(), "a lookup older than the eviction may have read it live");
+        let before = cache.generation();
+        cache.clear();
+        assert!(cache.get("b").is_none());
+        cache.insert("b".into(), principal("tok_b"), before);
+        assert!(cache.get("b").is_none());
+        cache.insert("b".into(), principal("tok_b"), cache.generation());
+        assert!(cache.get("b").is_some());
     }
 }

@@ -144,7 +144,7 @@ pub fn bearer_token(header: Option<&str>) -> Option<&str> {
 
 /// The principal of a live token whose audience covers the resource; `None` for anything else
 /// (unknown, expired, revoked or meant for another resource). A token found in the store is
-/// remembered for at most [`super::TOKEN_CACHE_TTL`]: a revocation takes that long to apply.
+/// remembered for at most [`super::TOKEN_CACHE_TTL`], or until its revocation is heard.
 pub async fn authenticate<S: AuthState + ?Sized>(
     state: &S,
     token: Option<&str>,
@@ -158,12 +158,13 @@ pub async fn authenticate<S: AuthState + ?Sized>(
     let principal = match cached {
         Some(principal) => principal,
         None => {
+            let since = state.token_cache().map(|cache| cache.generation());
             let Some(row) = state.store().token_by_hash(&hash).await? else {
                 return Ok(None);
             };
             let principal = Principal::from(row);
-            if let Some(cache) = state.token_cache() {
-                cache.insert(hash, principal.clone());
+            if let (Some(cache), Some(since)) = (state.token_cache(), since) {
+                cache.insert(hash, principal.clone(), since);
             }
             principal
         }

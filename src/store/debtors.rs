@@ -135,8 +135,15 @@ impl Store {
     ) -> StoreResult<bool> {
         let mut params = mutable_values(d)?;
         params.extend(args![&d.id, &d.organization_id, expected_version]);
+        // Its charges carry copies of its search keys (charge search): rewritten in the same
+        // transaction, and only where they changed.
+        let keys = Step::new(
+            "UPDATE charges SET search_debtor_name = $1, search_debtor_document = $2 \
+             WHERE debtor_id = $3 AND (search_debtor_name <> $1 OR search_debtor_document <> $2)",
+            args![fold(&d.name), fold(&d.document), &d.id],
+        );
         self.db
-            .write(&[Step::must_change(UPDATE, params), insert_event(event)])
+            .write(&[Step::must_change(UPDATE, params), keys, insert_event(event)])
             .await
             .map_err(duplicate_document)
     }

@@ -39,10 +39,12 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(1, "0001", "foundation"),
     migration!(2, "0002", "confirmation"),
     migration!(3, "0003", "search_and_counts"),
+    migration!(4, "0004", "charge_debtor_search"),
+    migration!(5, "0005", "token_revocation"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold
-/// accents, so the store does it once, in Rust).
+/// accents, so the store does it once, in Rust), before any later migration reads them.
 pub const SEARCH_KEYS: i64 = 3;
 
 #[cfg(test)]

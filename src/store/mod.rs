@@ -29,7 +29,7 @@ pub use events::{EventFilter, EventRow, NewEvent};
 pub use idempotency::IdempotencyRecord;
 pub use listing::ListWindow;
 pub use orgs::OrganizationRow;
-pub use tokens::{NewToken, TokenRow};
+pub use tokens::{NewToken, Revocation, Revocations, TokenRow};
 
 /// Failures of the store.
 #[derive(Debug, thiserror::Error)]

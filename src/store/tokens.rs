@@ -3,8 +3,11 @@
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+use super::backend::Step;
 use super::value::args;
 use super::{Store, StoreError, StoreResult};
+
+pub use super::backend::{Revocation, Revocations};
 
 /// A stored, unrevoked token: the layer above makes a principal of it.
 #[derive(Debug, Clone)]
@@ -93,5 +96,32 @@ impl Store {
             audience: row.text("audience")?,
             expires_at,
         }))
+    }
+
+    /// Revokes a live token given by its id or its hash, at `at` (RFC 3339); returns its hash,
+    /// or `None` when no live token has that id or hash. On PostgreSQL the revocation is
+    /// announced to every process (migration 0005) when it commits.
+    pub async fn revoke_token(&self, id_or_hash: &str, at: &str) -> StoreResult<Option<String>> {
+        let row = self
+            .db
+            .row(
+                "SELECT token_hash FROM access_tokens WHERE (id = $1 OR token_hash = $1) AND revoked_at IS NULL",
+                &args![id_or_hash],
+            )
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let hash = row.text("token_hash")?;
+        let revoke = Step::must_change(
+            "UPDATE access_tokens SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL",
+            args![at, &hash],
+        );
+        // Revoked meanwhile by someone else: not this call's revocation.
+        Ok(self.db.write(&[revoke]).await?.then_some(hash))
+    }
+
+    /// A listener for tokens revoked by any process (PostgreSQL); `None` on SQLite, where one
+    /// process serves and evicts what it revokes itself.
+    pub fn token_revocations(&self) -> Option<Revocations> {
+        self.db.revocations()
     }
 }

@@ -478,3 +478,67 @@ async fn charge_amounts_are_validated() {
     let r = server.read_id(&token, "charges_get", &id(&c)).await;
     assert_eq!(r.data()["version"], 1, "nothing changed");
 }
+
+/// `q` on charges reads the debtor's search keys copied onto each charge: a rename moves them
+/// in the same transaction, a charge that matches on two keys counts once, and every page size
+/// gives the same order (a long page gathers the matches from the search indexes, a short one
+/// walks the sort order and tests each charge).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn charge_search_follows_the_debtor_and_counts_each_charge_once() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let ines = id(&server.create_debtor(&token, "Inês Vasconcelos", &cpf(31)).await);
+    let bruno = id(&server.create_debtor(&token, "Bruno Lima", &cpf(32)).await);
+    let charge = |debtor: &str, amount: f64, external: Option<&str>| {
+        let mut body = json!({ "debtor_id": debtor, "amount": amount, "due_date": date_in(10) });
+        if let Some(external) = external {
+            body["external_id"] = json!(external);
+        }
+        let (server, token) = (&server, &token);
+        async move {
+            let r = server.write(token, "charges_create", body).await;
+            assert_eq!(r.status, 201, "{}", r.body);
+            id(r.data())
+        }
+    };
+    let both = charge(&ines, 30.0, Some("INES-7")).await;
+    let small = charge(&ines, 10.0, None).await;
+    let large = charge(&ines, 50.0, None).await;
+    let external = charge(&bruno, 20.0, Some("INES-8")).await;
+    charge(&bruno, 40.0, None).await;
+
+    let by_amount = [small.as_str(), external.as_str(), both.as_str(), large.as_str()];
+    let r = server.read(&token, "charges_list", "q=ines&sort_by=amount&sort_order=asc&per_page=100").await;
+    assert_eq!(ids(&r), by_amount, "{}", r.body);
+    assert_eq!(r.body["meta"]["total"], 4, "the charge found by name and by external id counts once");
+    for page in 1..=5 {
+        let r = server
+            .read(
+                &token,
+                "charges_list",
+                &format!("q=ines&sort_by=amount&sort_order=asc&per_page=1&page={page}"),
+            )
+            .await;
+        assert_eq!(r.body["meta"]["total"], 4, "{}", r.body);
+        let expected: Vec<&str> = by_amount.iter().skip(page - 1).take(1).copied().collect();
+        assert_eq!(ids(&r), expected, "page {page}");
+    }
+    let r =
+        server.read(&token, "charges_list", "q=ines&sort_by=amount&sort_order=desc&per_page=2&page=2").await;
+    assert_eq!(ids(&r), [external.as_str(), small.as_str()]);
+    let r = server.read(&token, "charges_list", "q=ines&status=paid").await;
+    assert_eq!(r.body["meta"]["total"], 0, "{}", r.body);
+
+    // The debtor's new name finds its charges at once; the old one only the external ids.
+    let r = server.write_id(&token, "debtors_update", &ines, json!({"name": "Beatriz Nunes"})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = server.read(&token, "charges_list", "q=beatriz&sort_by=amount&sort_order=asc").await;
+    assert_eq!(ids(&r), [small.as_str(), both.as_str(), large.as_str()]);
+    let r = server.read(&token, "charges_list", "q=ines&sort_by=amount&sort_order=asc").await;
+    assert_eq!(ids(&r), [external.as_str(), both.as_str()]);
+    assert_eq!(r.body["meta"]["total"], 2);
+    // The charges themselves did not change: same version.
+    let r = server.read_id(&token, "charges_get", &small).await;
+    assert_eq!(r.data()["version"], 1);
+    assert_eq!(r.data()["debtor_name"], "Beatriz Nunes");
+}

@@ -200,3 +200,32 @@ async fn the_protected_resource_metadata_documents() {
         assert_eq!(r.body["bearer_methods_supported"], json!(["header"]), "{path}");
     }
 }
+
+/// A token revoked by the serving process itself is refused on its very next request, though
+/// the process had just cached it; by the token's value or by its id, and only that token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_revoked_in_process_is_refused_at_once() {
+    let server = TestServer::start().await;
+    let org = server.org("Org").await;
+    let (first, second) = (server.token(&org, ALL).await, server.token(&org, ALL).await);
+    for token in [&first, &second] {
+        let r = server.read(token, "me", "").await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+
+    assert!(server.app.revoke_token(&first).await.expect("revoke"));
+    let r = server.read(&first, "me", "").await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert!(r.header("www-authenticate").unwrap().contains("error=\"invalid_token\""));
+    let r = server.read(&second, "me", "").await;
+    assert_eq!(r.status, 200, "only the revoked token goes: {}", r.body);
+
+    let hash = kobana_dunning::auth::hash_token(&second);
+    let id = server.app.store.token_by_hash(&hash).await.expect("lookup").expect("live").id;
+    assert!(server.app.revoke_token(&id).await.expect("revoke by id"));
+    let r = server.read(&second, "me", "").await;
+    assert_eq!(r.status, 401, "{}", r.body);
+
+    assert!(!server.app.revoke_token(&first).await.expect("revoke"), "already revoked");
+    assert!(!server.app.revoke_token("tok_nope").await.expect("revoke"), "no such token");
+}

@@ -282,6 +282,45 @@ async fn a_token_from_the_cli_works_against_serve() {
     assert_eq!(r.status, 401, "{}", r.body);
 }
 
+/// `tokens revoke` stops a token that a running server has just cached: on PostgreSQL at once
+/// (the server hears the revocation), on SQLite within the cache's 5 s (the documented bound
+/// for another process).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_revoke_stops_a_token_on_a_running_server() {
+    let db = TempDb::new().await;
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Minha Empresa"]));
+    let token = only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read"]));
+    let server = Server::start(&db, false);
+    assert_eq!(server.get(&token, "/v1/me").await.status, 200);
+
+    assert_eq!(only_line(&run(&db, &["tokens", "revoke", &token])), "revoked");
+    let bound =
+        if db.url().starts_with("sqlite://") { Duration::from_secs(6) } else { Duration::from_secs(1) };
+    let started = Instant::now();
+    loop {
+        let r = server.get(&token, "/v1/me").await;
+        if r.status == 401 {
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(started.elapsed() < bound, "still accepted after {bound:?}");
+        // Slow enough for the default rate limit (a burst of 60).
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // Revoking again, or a token that never was: an error, nothing on stdout.
+    for gone in [token.as_str(), "tok_nope"] {
+        let output = Command::new(BIN)
+            .args(["--database", &db.url(), "tokens", "revoke", gone])
+            .env_remove("KOBANA_DUNNING_DATABASE")
+            .output()
+            .expect("runs");
+        assert!(!output.status.success(), "{gone}");
+        assert!(output.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&output.stderr).contains("no live token"), "{gone}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_demo_seeds_a_sandbox_organization() {
     let db = TempDb::new().await;

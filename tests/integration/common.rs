@@ -186,6 +186,11 @@ impl TestServer {
         Self::serve(db, &url, limits, other_origins, connections).await
     }
 
+    /// The URL of this server's database (a replica's is its primary's).
+    pub fn database_url(&self) -> &str {
+        &self.database_url
+    }
+
     /// Whether the suite runs on PostgreSQL.
     pub fn on_postgres() -> bool {
         std::env::var(POSTGRES_VAR).is_ok_and(|v| !v.is_empty())

@@ -2,6 +2,8 @@
 //! confirmation nonces, ETags and organization isolation hold across them. Needs PostgreSQL
 //! (`KOBANA_DUNNING_TEST_POSTGRES`); `.ci/run` always provides it.
 
+use std::time::{Duration, Instant};
+
 use serde_json::{Value, json};
 
 use crate::common::{ALL, POSTGRES_VAR, TestServer, cpf, date_in};
@@ -152,5 +154,79 @@ async fn another_organizations_ids_are_not_found_on_both_replicas() {
         assert_eq!(r.body["meta"]["total"], 0, "{}", r.body);
         let r = server.read_id(&mine, "charges_get", &charge).await;
         assert_eq!(r.status, 200, "{}", r.body);
+    }
+}
+
+/// Requests `me` with a token until it is refused, for at most `within`; the time it took.
+async fn refused_within(server: &TestServer, token: &str, within: Duration) -> Duration {
+    let started = Instant::now();
+    loop {
+        let r = server.read(token, "me", "").await;
+        if r.status == 401 {
+            return started.elapsed();
+        }
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(started.elapsed() < within, "still accepted after {within:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// A token revoked through one replica, or by the CLI, is refused by every replica at once,
+/// although each had it cached (for up to 5 s): the revocation is announced (NOTIFY) when it
+/// commits and every replica listens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_revoked_anywhere_is_refused_by_every_replica_at_once() {
+    let Some((a, b)) = replicas().await else { return };
+    let org = a.org("Org").await;
+    let (first, second, kept) =
+        (a.token(&org, ALL).await, a.token(&org, ALL).await, a.token(&org, ALL).await);
+    for server in [&a, &b] {
+        for token in [&first, &second, &kept] {
+            let r = server.read(token, "me", "").await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+    }
+    let soon = Duration::from_secs(1);
+
+    // Through replica A: A forgets it before answering again, B as soon as it hears.
+    assert!(a.app.revoke_token(&first).await.expect("revoke"));
+    assert_eq!(a.read(&first, "me", "").await.status, 401);
+    let took = refused_within(&b, &first, soon).await;
+    eprintln!("replica B refused the token revoked on A after {took:?}");
+
+    // By the CLI, another process: both replicas.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_kobana-dunning"))
+        .args(["--database", a.database_url(), "tokens", "revoke", &second])
+        .env_remove("KOBANA_DUNNING_DATABASE")
+        .output()
+        .expect("the binary runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    for server in [&a, &b] {
+        let took = refused_within(server, &second, soon).await;
+        eprintln!("a replica refused the token revoked by the CLI after {took:?}");
+    }
+
+    // Only the revoked tokens: the other one still works everywhere.
+    for server in [&a, &b] {
+        assert_eq!(server.read(&kept, "me", "").await.status, 200);
+    }
+
+    // The listeners lose their connections and the token is revoked meanwhile: whether a
+    // replica hears it after reconnecting or not, it forgot every cached token on reconnecting.
+    let cut = a
+        .app
+        .store
+        .execute_sql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+            &[],
+        )
+        .await
+        .expect("terminate");
+    assert_eq!(cut, 2, "one listener a replica");
+    assert!(a.app.revoke_token(&kept).await.expect("revoke"));
+    for server in [&a, &b] {
+        let took = refused_within(server, &kept, soon).await;
+        eprintln!("a replica whose listener was cut refused the token after {took:?}");
     }
 }

@@ -102,6 +102,23 @@ impl Backend {
         }
     }
 
+    /// Enters (`on`) or leaves the settings of a bulk load on this process's connections.
+    pub async fn bulk_load(&self, on: bool) -> StoreResult<()> {
+        match self {
+            Backend::Sqlite(db) => db.bulk_load(on).await,
+            Backend::Postgres(db) => db.bulk_load(on).await,
+        }
+    }
+
+    /// A listener for tokens revoked by any process, on PostgreSQL; `None` on SQLite, where
+    /// one process serves.
+    pub fn revocations(&self) -> Option<postgres::Revocations> {
+        match self {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(db) => Some(db.revocations()),
+        }
+    }
+
     /// Whether this is PostgreSQL.
     pub fn is_postgres(&self) -> bool {
         matches!(self, Backend::Postgres(_))
@@ -109,4 +126,5 @@ impl Backend {
 }
 
 pub use postgres::is_unique_violation as postgres_unique_violation;
+pub use postgres::{Revocation, Revocations};
 pub use sqlite::is_unique_violation as sqlite_unique_violation;

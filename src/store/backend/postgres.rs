@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sqlx::postgres::{PgArguments, PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgArguments, PgListener, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Column, Executor, Row as _, TypeInfo, ValueRef};
 
 use super::Step;
@@ -15,6 +15,11 @@ use crate::store::{StoreError, StoreResult};
 
 /// Connections per replica.
 const CONNECTIONS: u32 = 16;
+/// The channel a revoked or deleted token's hash is announced on (migration 0005's trigger).
+const REVOKED_CHANNEL: &str = "kd_token_revoked";
+/// The longest wait between two attempts to listen again.
+const MAX_RETRY: Duration = Duration::from_secs(5);
+
 /// The advisory lock key of the migrations ("kdmigr" in ASCII).
 const MIGRATION_LOCK: i64 = 0x6b64_6d69_6772;
 
@@ -87,6 +92,17 @@ impl Postgres {
         Ok(())
     }
 
+    /// A listener for revoked tokens, on a connection of its own (taken from the pool).
+    pub fn revocations(&self) -> Revocations {
+        Revocations { pool: self.pool.clone(), listener: None, failures: 0 }
+    }
+
+    /// Nothing to set for a bulk load: the statements already carry 500 rows each, and the
+    /// server's settings are the operator's.
+    pub async fn bulk_load(&self, _on: bool) -> StoreResult<()> {
+        Ok(())
+    }
+
     /// Runs the steps in one transaction.
     pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
@@ -99,6 +115,68 @@ impl Postgres {
         }
         tx.commit().await?;
         Ok(true)
+    }
+}
+
+/// What a revocation listener hears.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Revocation {
+    /// The token with this hash was revoked or deleted (the transaction has committed).
+    Revoked(String),
+    /// The listener (re)started listening, or lost its connection: whatever was announced
+    /// meanwhile is lost, so any token may have been revoked.
+    Unknown,
+}
+
+/// Hears the tokens revoked by any process on the database (LISTEN kd_token_revoked).
+pub struct Revocations {
+    pool: PgPool,
+    listener: Option<PgListener>,
+    failures: u32,
+}
+
+impl Revocations {
+    /// The next revocation, or [`Revocation::Unknown`] when listening (re)starts or stops.
+    /// Reconnects by itself, waiting longer after each failure (up to 5 s); never ends.
+    pub async fn next(&mut self) -> Revocation {
+        loop {
+            let Some(listener) = self.listener.as_mut() else {
+                if self.failures > 0 {
+                    let wait = Duration::from_millis(100 << self.failures.min(6)).min(MAX_RETRY);
+                    tokio::time::sleep(wait).await;
+                }
+                match self.listen().await {
+                    Ok(listener) => {
+                        self.listener = Some(listener);
+                        self.failures = 0;
+                        return Revocation::Unknown;
+                    }
+                    Err(e) => {
+                        self.failures = self.failures.saturating_add(1);
+                        tracing::warn!(error = %e, "cannot listen for revoked tokens; retrying");
+                        continue;
+                    }
+                }
+            };
+            match listener.try_recv().await {
+                Ok(Some(notification)) => return Revocation::Revoked(notification.payload().to_string()),
+                // The connection dropped and sqlx reconnected and listens again; what was
+                // announced in between is lost.
+                Ok(None) => return Revocation::Unknown,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the revoked-token listener lost its connection");
+                    self.listener = None;
+                    self.failures = 1;
+                    return Revocation::Unknown;
+                }
+            }
+        }
+    }
+
+    async fn listen(&self) -> Result<PgListener, sqlx::Error> {
+        let mut listener = PgListener::connect_with(&self.pool).await?;
+        listener.listen(REVOKED_CHANNEL).await?;
+        Ok(listener)
     }
 }
 

@@ -1,0 +1,3 @@
+-- As migrations/postgres/0005, which announces revoked tokens to every replica: SQLite serves
+-- one process, which drops a token it revokes from its own cache, so there is nothing to
+-- announce. Another process revoking (the CLI) takes effect within the cache's 5 s.
