@@ -33,17 +33,40 @@ pub struct PassReport {
 }
 
 /// One pass at `now`.
+/// `now` decides what is due (a test or an operator may pass another instant); changes are
+/// stamped with the pass's clock, `now` plus the time the pass has taken, and never earlier
+/// than the charge's last change. One organization's failure is logged and the others go on.
 pub async fn run_once(store: &Store, now: OffsetDateTime) -> StoreResult<PassReport> {
+    let clock = PassClock { now, started: std::time::Instant::now() };
     let mut report = PassReport::default();
     for org_id in store.organization_ids().await? {
-        report.turned_overdue += turn_overdue(store, &org_id, now).await?;
+        match turn_overdue(store, &org_id, &clock).await {
+            Ok(turned) => report.turned_overdue += turned,
+            Err(e) => {
+                tracing::warn!(organization = %org_id, error = %e, "engine pass failed for an organization")
+            }
+        }
     }
     Ok(report)
 }
 
+/// The instant a pass runs as, advancing with real time while it runs.
+struct PassClock {
+    now: OffsetDateTime,
+    started: std::time::Instant,
+}
+
+impl PassClock {
+    /// The stamp of a change to something last changed at `last`.
+    fn stamp(&self, last: OffsetDateTime) -> OffsetDateTime {
+        let elapsed = time::Duration::try_from(self.started.elapsed()).unwrap_or(time::Duration::ZERO);
+        (self.now + elapsed).max(last)
+    }
+}
+
 /// Turns the organization's late pending charges overdue; how many it turned.
-async fn turn_overdue(store: &Store, org_id: &str, now: OffsetDateTime) -> StoreResult<u64> {
-    let today = organization_today(now);
+async fn turn_overdue(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
+    let today = organization_today(clock.now);
     let before = format_date(today);
     let mut turned = 0;
     let mut after: Option<(String, String)> = None;
@@ -56,12 +79,14 @@ async fn turn_overdue(store: &Store, org_id: &str, now: OffsetDateTime) -> Store
         let full = page.len() as i64 == PAGE;
         for before in page {
             let mut charge = before.clone();
-            if !charge.turn_overdue(today, now) {
+            let stamp = clock.stamp(before.updated_at);
+            if !charge.turn_overdue(today, stamp) {
                 continue;
             }
             // Saved only at the version read: a charge changed meanwhile (paid, edited, turned
             // by another engine) is left to that change and judged again next pass.
-            if store.update_charge(&charge, before.version, &overdue_event(&before, &charge, now)).await? {
+            let event = overdue_event(&before, &charge, today, stamp);
+            if store.update_charge(&charge, before.version, &event).await? {
                 turned += 1;
             }
         }
@@ -73,8 +98,7 @@ async fn turn_overdue(store: &Store, org_id: &str, now: OffsetDateTime) -> Store
 }
 
 /// The `charge.overdue` event, in the shape the API writes for changes.
-fn overdue_event(before: &Charge, after: &Charge, now: OffsetDateTime) -> NewEvent {
-    let today = organization_today(now);
+fn overdue_event(before: &Charge, after: &Charge, today: time::Date, now: OffsetDateTime) -> NewEvent {
     let object = to_json(&charge_view(after, today));
     let data =
         json!({ "changes": changes(&to_json(&charge_view(before, today)), &object), "object": object });
@@ -96,6 +120,8 @@ fn overdue_event(before: &Charge, after: &Charge, now: OffsetDateTime) -> NewEve
 pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(PERIOD);
+        // A pass longer than the period is followed by one period of rest, not a burst.
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
             match run_once(&app.store, OffsetDateTime::now_utc()).await {

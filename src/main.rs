@@ -218,6 +218,8 @@ fn main() -> ExitCode {
         }
     };
     let outcome = runtime.block_on(run(cli));
+    // Tasks may log while the runtime shuts down: flush after it has.
+    drop(runtime);
     kobana_dunning::logs::flush();
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

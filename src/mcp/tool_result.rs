@@ -187,9 +187,10 @@ pub fn endpoint_text(bytes: &[u8]) -> Option<Vec<u8>> {
 
 /// The fast path of [`endpoint_text`]: valid JSON as serde_json writes it (every answer of this
 /// server) re-indented in one pass over its bytes, straight into the inside of a string literal.
-/// The output is what the transcoder writes for the same bytes; `None` (and a partial output)
-/// on anything serde_json would not have written, such as `\/` or `\u00e9`, which only the
-/// transcoder normalises.
+/// For serde_json's own output the result is what the transcoder writes for the same bytes.
+/// Numbers are copied as written (serde_json writes them in the form it reads back); a string
+/// escape serde_json would not have written, such as `\/` or `\u00e9`, gives `None` (and a
+/// partial output), and the transcoder normalises it.
 fn reindent(json: &[u8], out: &mut Vec<u8>) -> Option<()> {
     fn newline(out: &mut Vec<u8>, depth: usize) {
         out.extend_from_slice(b"\\n");

@@ -106,7 +106,8 @@ const UPDATE: &str = "UPDATE debtors SET external_id = $1, person_type = $2, nam
 impl Store {
     /// One debtor of an organization.
     pub async fn debtor(&self, org_id: &str, id: &str) -> StoreResult<Option<Debtor>> {
-        let row = self.db.find(&ONE, &args![org_id, id]).await?;
+        // Not `find`: the debtor's summary sums its open charges, which may be many.
+        let row = self.db.row(&ONE, &args![org_id, id]).await?;
         row.as_ref().map(from_row).transpose()
     }
 

@@ -88,3 +88,20 @@ async fn paid_and_canceled_charges_are_left_alone() {
     let r = server.read_id(&token, "charges_get", canceled_id).await;
     assert_eq!(r.data()["status"], "canceled");
 }
+
+#[tokio::test]
+async fn a_change_is_never_stamped_before_the_charges_last_change() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Stamps").await;
+    let debtor = server.create_debtor(&token, "Rita Relógio", &cpf(7104)).await;
+    let charge = server.create_charge(&token, debtor["id"].as_str().unwrap(), 12.0, &date_in(2)).await;
+    let id = charge["id"].as_str().unwrap();
+    // Changed (say, by a user) after the instant the pass runs as.
+    let later = "2099-01-01T00:00:00.000000Z";
+    server.execute_sql("UPDATE charges SET updated_at = $1 WHERE id = $2", &[later, id]).await;
+    let pass = noon(parse_date(&date_in(30)).unwrap());
+    assert_eq!(run_once(&server.app.store, pass).await.unwrap().turned_overdue, 1);
+    let r = server.read_id(&token, "charges_get", id).await;
+    assert_eq!(r.data()["status"], "overdue");
+    assert!(r.data()["updated_at"].as_str().unwrap() >= later, "{}", r.body);
+}

@@ -140,6 +140,11 @@ impl Revocations {
     /// Reconnects by itself, waiting longer after each failure (up to 5 s); never ends.
     pub async fn next(&mut self) -> Revocation {
         loop {
+            if self.pool.is_closed() {
+                // The store is shutting down: nothing more will be announced, and retrying
+                // would only log every few seconds until the task is dropped.
+                return std::future::pending().await;
+            }
             let Some(listener) = self.listener.as_mut() else {
                 if self.failures > 0 {
                     let wait = Duration::from_millis(100 << self.failures.min(6)).min(MAX_RETRY);

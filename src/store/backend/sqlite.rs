@@ -233,14 +233,18 @@ fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>
 }
 
 /// The column names of a statement, kept per SQL text: building them is a string per column,
-/// and the same few statements run on every request. A schema change between two runs of a
-/// text (a migration by another process) changes the count, which renews the entry.
+/// and the same few statements run on every request. The kept names are compared with the
+/// statement's (no allocation), so a schema change by another process renews the entry.
 fn column_names(sql: &str, stmt: &Statement<'_>) -> Arc<[String]> {
     static NAMES: LazyLock<Mutex<HashMap<String, Arc<[String]>>>> = LazyLock::new(Mutex::default);
     /// List queries vary with their filters; past this many texts the map starts again.
     const MAX_TEXTS: usize = 1024;
     let mut names = NAMES.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(known) = names.get(sql).filter(|known| known.len() == stmt.column_count()) {
+    let same = |known: &Arc<[String]>| {
+        known.len() == stmt.column_count()
+            && known.iter().enumerate().all(|(i, name)| stmt.column_name(i).is_ok_and(|n| n == name))
+    };
+    if let Some(known) = names.get(sql).filter(|known| same(known)) {
         return known.clone();
     }
     if names.len() >= MAX_TEXTS {
