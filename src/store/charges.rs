@@ -263,9 +263,11 @@ struct Range {
 }
 
 impl Range {
-    /// The ranges of a search: the id always, the folded keys when something is left to fold.
+    /// The ranges of a search: the id when the text looks like one, the folded keys when
+    /// something is left to fold.
     fn of(search: &Search) -> Vec<Range> {
-        let mut out = vec![Range { column: "id", prefix: search.id.clone() }];
+        let mut out: Vec<Range> =
+            search.id.iter().map(|id| Range { column: "id", prefix: id.clone() }).collect();
         if let Some(key) = &search.key {
             for column in ["search_external", "search_debtor_name", "search_debtor_document"] {
                 out.push(Range { column, prefix: key.clone() });

@@ -217,10 +217,14 @@ fn push_where(sql: &mut Sql, org_id: &str, f: &DebtorFilter) {
     push_window(sql, "d", org_id, &f.window);
     if let Some(q) = &f.window.q {
         let search = Search::of(q);
-        let mut any = vec![prefix_range(sql, "d.id", &search.id)];
+        let mut any: Vec<String> = search.id.iter().map(|id| prefix_range(sql, "d.id", id)).collect();
         if let Some(key) = &search.key {
             any.push(prefix_range(sql, "d.search_name", key));
             any.push(prefix_range(sql, "d.search_document", key));
+        }
+        if any.is_empty() {
+            // Nothing searchable in the text: nothing matches.
+            any.push("1 = 0".into());
         }
         sql.push(&format!(" AND ({})", any.join(" OR ")));
     }

@@ -25,17 +25,25 @@ pub struct ListWindow {
     pub offset: i64,
 }
 
-/// The two forms of a search: the id prefix (only case folded) and the folded key prefix
-/// (`None` when nothing searchable is left, e.g. `q=%`).
+/// The two forms of a search: the id prefix (only case folded; `None` unless the text looks
+/// like a pasted id) and the folded key prefix (`None` when nothing searchable is left, e.g.
+/// `q=%`).
 pub(crate) struct Search {
-    pub id: String,
+    pub id: Option<String>,
     pub key: Option<String>,
 }
+
+/// Characters of an id a search must have after its type prefix (`chg_`) to be taken for one:
+/// every id of a type starts alike, and the first hex digits are the creation time, so `q=c`
+/// (someone typing "Carla") or `q=chg_01` would otherwise match every object of the type.
+const ID_SEARCH_MIN: usize = 8;
 
 impl Search {
     pub fn of(q: &str) -> Self {
         let key = fold(q);
-        Self { id: id_prefix(q), key: (!key.is_empty()).then_some(key) }
+        let id = id_prefix(q);
+        let looks_like_id = id.split_once('_').is_some_and(|(_, rest)| rest.len() >= ID_SEARCH_MIN);
+        Self { id: looks_like_id.then_some(id), key: (!key.is_empty()).then_some(key) }
     }
 }
 

@@ -542,3 +542,25 @@ async fn charge_search_follows_the_debtor_and_counts_each_charge_once() {
     assert_eq!(r.data()["version"], 1);
     assert_eq!(r.data()["debtor_name"], "Beatriz Nunes");
 }
+
+#[tokio::test]
+async fn a_short_search_is_a_name_prefix_not_every_charge_id() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Busca curta").await;
+    let carla = server.create_debtor(&token, "Carla Dias", &cpf(7401)).await;
+    let bruno = server.create_debtor(&token, "Bruno Lima", &cpf(7402)).await;
+    let c1 = server.create_charge(&token, &id(&carla), 10.0, &date_in(5)).await;
+    server.create_charge(&token, &id(&bruno), 20.0, &date_in(5)).await;
+    // Every charge id starts with "chg_0…": "c", "ch" and "chg_01" are not taken for ids.
+    for q in ["c", "C", "car"] {
+        let r = server.read(&token, "charges_list", &format!("q={q}")).await;
+        assert_eq!(ids(&r), [id(&c1)], "q={q}: {}", r.body);
+    }
+    for q in ["ch", "chg_01"] {
+        let r = server.read(&token, "charges_list", &format!("q={q}")).await;
+        assert_eq!(r.body["meta"]["total"], 0, "q={q}: {}", r.body);
+    }
+    // A pasted id (or enough of one) still finds its charge.
+    let r = server.read(&token, "charges_list", &format!("q={}", &id(&c1)[..30])).await;
+    assert_eq!(ids(&r), [id(&c1)]);
+}
