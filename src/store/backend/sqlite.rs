@@ -279,6 +279,11 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
         let started = Instant::now();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute_batch(m.sqlite).map_err(|e| StoreError::Migration(format!("{}: {e}", m.version)))?;
+        // In the migration's own transaction: recorded as applied only with its keys filled,
+        // which later migrations copy (0004 puts the debtor's onto its charges).
+        if m.version == crate::store::migrations::SEARCH_KEYS {
+            backfill_search_keys(&tx)?;
+        }
         tx.execute(
             "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
              VALUES (?1, ?2, TRUE, ?3, ?4)",
@@ -290,19 +295,13 @@ fn migrate(conn: &mut Connection) -> StoreResult<()> {
             ],
         )?;
         tx.commit()?;
-        // Right after the migration that adds them: later ones copy the keys (0004 puts the
-        // debtor's onto its charges).
-        if m.version == crate::store::migrations::SEARCH_KEYS {
-            backfill_search_keys(conn)?;
-        }
     }
     Ok(())
 }
 
-/// Computes the search keys of rows stored before they existed.
-fn backfill_search_keys(conn: &mut Connection) -> StoreResult<()> {
+/// Computes the search keys of rows stored before they existed, in the caller's transaction.
+fn backfill_search_keys(tx: &Connection) -> StoreResult<()> {
     use crate::store::search::fold;
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     {
         let debtors: Vec<(String, String, String)> = {
             let mut stmt = tx.prepare("SELECT id, name, document FROM debtors")?;
@@ -322,7 +321,6 @@ fn backfill_search_keys(conn: &mut Connection) -> StoreResult<()> {
             update.execute(rusqlite::params![fold(&external), id])?;
         }
     }
-    tx.commit()?;
     Ok(())
 }
 
