@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::auth::{self, AuthState, RevocationWatch, ServerKey, TokenCache};
 use crate::limits::{Limits, Load, RateLimiter};
 use crate::metrics::Metrics;
+use crate::providers::Providers;
 use crate::store::Store;
 
 pub use crate::request::{MAX_BODY_BYTES, RequestId};
@@ -31,6 +32,8 @@ pub struct App {
     pub metrics: Metrics,
     /// Recent token lookups (at most `auth::TOKEN_CACHE_TTL` old, evicted when revoked).
     pub tokens: Arc<TokenCache>,
+    /// Where notifications leave the server (the outbox unless configured).
+    pub providers: Arc<Providers>,
     /// On PostgreSQL, the task that evicts tokens revoked by any process; it stops with the
     /// state.
     _revocations: Option<RevocationWatch>,
@@ -58,8 +61,15 @@ impl App {
             load: Load::new(limits.max_in_flight),
             metrics: Metrics::default(),
             tokens,
+            providers: Arc::new(Providers::default()),
             _revocations: revocations,
         }
+    }
+
+    /// Sends notifications through these providers.
+    pub fn with_providers(mut self, providers: Arc<Providers>) -> Self {
+        self.providers = providers;
+        self
     }
 
     /// Revokes a live token (the token itself or its id) and forgets it at once on this

@@ -1,7 +1,14 @@
-//! The régua's engine (issue 9): passes over every organization at an instant. Its first duty:
-//! a pending charge turns overdue the day after its effective due date, in the organization's
-//! day, with the `charge.overdue` event the API writes for any other change. Policies, steps and
-//! notifications run in the same pass as they arrive.
+//! The régua's engine (issue 9): passes over every organization at an instant. In each pass:
+//! - a pending charge turns overdue the day after its effective due date, in the organization's
+//!   day, with the `charge.overdue` event the API writes for any other change;
+//! - on a business day, inside a policy's send window, each active step whose day and time have
+//!   come gives each open charge under the policy its notification (at most one per charge and
+//!   step: the store's unique index), or stops the régua for a human (escalations);
+//! - queued notifications whose attempt is due (retries, or a crashed sender's whose lease ran
+//!   out) are sent again.
+//!
+//! Steps are not sent retroactively: a step whose day came before the charge existed, or more
+//! than [`CATCH_UP_DAYS`] ago (the engine was down), is left out.
 //!
 //! A pass can run at any time and any number of times, on any number of processes: each change
 //! is saved only if the charge is still at the version read, so two engines never turn one
@@ -13,41 +20,258 @@ use std::time::Duration as StdDuration;
 use serde_json::json;
 use time::OffsetDateTime;
 
+use std::collections::HashMap;
+
+use time::{Date, Duration};
+
+use crate::api::delivery::{Actor, Courier};
 use crate::api::{changes, charges::charge_view, to_json};
 use crate::app::App;
+use crate::domain::calendar;
 use crate::domain::charge::Charge;
-use crate::domain::dates::{format_date, format_timestamp, organization_today};
+use crate::domain::dates::{ORGANIZATION_OFFSET, format_date, format_timestamp, organization_today};
 use crate::domain::ids::new_id;
+use crate::domain::notification::{NOTIFIABLE, Notification, Source};
+use crate::domain::policy::{Policy, Step};
+use crate::providers::Providers;
 use crate::store::{NewEvent, Store, StoreResult};
+use crate::types::{NotificationOrigin, StepAction};
 
 /// How often `serve` runs a pass.
 pub const PERIOD: StdDuration = StdDuration::from_secs(60);
 /// Charges read and saved at a time.
 const PAGE: i64 = 500;
+/// How late a step may still be sent (the engine was down): older ones are left out.
+pub const CATCH_UP_DAYS: i64 = 7;
 
 /// What one pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct PassReport {
     /// Charges turned overdue.
     pub turned_overdue: u64,
+    /// Notifications a provider took (first attempts and retries).
+    pub sent: u64,
+    /// Notifications that could not go (opt-out, missing contact, charge closed).
+    pub skipped: u64,
+    /// Notifications whose attempt failed (retried later, or failed for good).
+    pub failed: u64,
+    /// Charges an escalation step stopped for a human.
+    pub awaiting_decision: u64,
+}
+
+impl PassReport {
+    fn count(&mut self, n: &Notification) {
+        use crate::types::NotificationStatus::*;
+        match n.status {
+            Sent => self.sent += 1,
+            Skipped => self.skipped += 1,
+            Queued | Failed => self.failed += 1,
+            _ => {}
+        }
+    }
 }
 
 /// One pass at `now`.
 /// `now` decides what is due (a test or an operator may pass another instant); changes are
 /// stamped with the pass's clock, `now` plus the time the pass has taken, and never earlier
 /// than the charge's last change. One organization's failure is logged and the others go on.
-pub async fn run_once(store: &Store, now: OffsetDateTime) -> StoreResult<PassReport> {
+pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime) -> StoreResult<PassReport> {
     let clock = PassClock { now, started: std::time::Instant::now() };
     let mut report = PassReport::default();
+    let courier = Courier { store, providers, actor: Actor::engine() };
+    let mut sandboxes = HashMap::new();
     for org_id in store.organization_ids().await? {
-        match turn_overdue(store, &org_id, &clock).await {
-            Ok(turned) => report.turned_overdue += turned,
+        let result = async {
+            report.turned_overdue += turn_overdue(store, &org_id, &clock).await?;
+            let sandbox = is_sandbox(store, &org_id, &mut sandboxes).await?;
+            run_steps(&courier, &org_id, sandbox, &clock, &mut report).await
+        }
+        .await;
+        if let Err(e) = result {
+            tracing::warn!(organization = %org_id, error = %e, "engine pass failed for an organization");
+        }
+    }
+    retry_due(&courier, &clock, &mut sandboxes, &mut report).await?;
+    Ok(report)
+}
+
+async fn is_sandbox(store: &Store, org_id: &str, known: &mut HashMap<String, bool>) -> StoreResult<bool> {
+    if let Some(sandbox) = known.get(org_id) {
+        return Ok(*sandbox);
+    }
+    let sandbox = store.organization(org_id).await?.is_none_or(|o| o.environment == "sandbox");
+    known.insert(org_id.to_string(), sandbox);
+    Ok(sandbox)
+}
+
+/// The organization's minute of the day at `now`.
+fn local_minute(now: OffsetDateTime) -> u16 {
+    let time = now.to_offset(ORGANIZATION_OFFSET).time();
+    u16::from(time.hour()) * 60 + u16::from(time.minute())
+}
+
+/// The due dates whose send day for `offset` falls from `first` to `last`: the send day grows
+/// with the due date and lies at most a couple of weeks of holidays after `due + offset`.
+fn due_range(offset: i64, first: Date, last: Date) -> Option<(Date, Date)> {
+    let mut found: Option<(Date, Date)> = None;
+    let mut due = first - Duration::days(offset + 15);
+    while due <= last - Duration::days(offset) {
+        let day = calendar::send_date(due, offset);
+        if (first..=last).contains(&day) {
+            found = Some(found.map_or((due, due), |(lo, _)| (lo, due)));
+        }
+        due += Duration::days(1);
+    }
+    found
+}
+
+/// Runs every due step of the organization's active policies.
+async fn run_steps(
+    courier: &Courier<'_>,
+    org_id: &str,
+    sandbox: bool,
+    clock: &PassClock,
+    report: &mut PassReport,
+) -> StoreResult<()> {
+    let today = organization_today(clock.now);
+    if !calendar::is_business_day(today) {
+        return Ok(());
+    }
+    let minute = local_minute(clock.now);
+    for policy in courier.store.active_policies(org_id).await? {
+        if !policy.window.contains(minute) {
+            continue;
+        }
+        for step in policy.steps.iter().filter(|s| s.active) {
+            run_step(courier, &policy, step, sandbox, clock, report).await?;
+        }
+    }
+    Ok(())
+}
+
+/// One step over the charges it is due for.
+async fn run_step(
+    courier: &Courier<'_>,
+    policy: &Policy,
+    step: &Step,
+    sandbox: bool,
+    clock: &PassClock,
+    report: &mut PassReport,
+) -> StoreResult<()> {
+    let today = organization_today(clock.now);
+    let minute = local_minute(clock.now);
+    let earliest = today - Duration::days(CATCH_UP_DAYS);
+    let Some((from, to)) = due_range(step.offset_days, earliest, today) else { return Ok(()) };
+    let range = (format_date(from), format_date(to));
+    let store = courier.store;
+    let charges = store
+        .charges_for_step(
+            &policy.organization_id,
+            &policy.id,
+            policy.is_default,
+            (&range.0, &range.1),
+            &step.id,
+        )
+        .await?;
+    for charge in charges {
+        let day = step.send_date(charge.due_date);
+        let send_minute = step.send_minute(policy.window);
+        let created_day = charge.created_at.to_offset(ORGANIZATION_OFFSET).date();
+        if day > today || day < earliest || day < created_day || (day == today && minute < send_minute) {
+            continue;
+        }
+        let stamp = clock.stamp(charge.updated_at);
+        if step.action != StepAction::Notify {
+            let mut after = charge.clone();
+            if after.await_decision(stamp) {
+                let event = charge_event(
+                    &charge,
+                    &after,
+                    "charge.decision_required",
+                    today,
+                    stamp,
+                    json!({
+                        "step_id": step.id, "action": step.action.as_str(), "cp_id": policy.id,
+                    }),
+                );
+                if store.update_charge(&after, charge.version, &event).await? {
+                    report.awaiting_decision += 1;
+                }
+            }
+            continue;
+        }
+        let (Some(channel), Some(template)) = (step.channel, step.template.as_ref()) else { continue };
+        let Some(debtor) = store.debtor(&charge.organization_id, &charge.debtor_id).await? else { continue };
+        let scheduled_for = day
+            .with_hms(
+                u8::try_from(send_minute / 60).unwrap_or(0),
+                u8::try_from(send_minute % 60).unwrap_or(0),
+                0,
+            )
+            .map_or(stamp, |t| t.assume_offset(ORGANIZATION_OFFSET).to_offset(time::UtcOffset::UTC));
+        let source = Source {
+            origin: NotificationOrigin::Policy,
+            cp_id: Some(policy.id.clone()),
+            step_id: Some(step.id.clone()),
+            resend_of_id: None,
+            scheduled_for,
+        };
+        let n = match Notification::compose(&charge, &debtor, channel, template, source, stamp) {
+            Ok(n) => n,
             Err(e) => {
-                tracing::warn!(organization = %org_id, error = %e, "engine pass failed for an organization")
+                tracing::warn!(step = %step.id, charge = %charge.id, error = %e, "step template does not render");
+                continue;
+            }
+        };
+        let Some(n) = courier.create(n, sandbox, Vec::new(), stamp).await? else { continue };
+        report.count(&n);
+        // The first step sent starts the régua; a charge changed meanwhile starts it next time.
+        let mut after = charge.clone();
+        if after.start_dunning(stamp) {
+            let event = charge_event(&charge, &after, "charge.db.updated", today, stamp, json!({}));
+            store.update_charge(&after, charge.version, &event).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Sends again the queued notifications whose attempt is due; one whose charge closed
+/// meanwhile is skipped instead.
+async fn retry_due(
+    courier: &Courier<'_>,
+    clock: &PassClock,
+    sandboxes: &mut HashMap<String, bool>,
+    report: &mut PassReport,
+) -> StoreResult<()> {
+    let store = courier.store;
+    let mut seen = std::collections::HashSet::new();
+    loop {
+        let due = store.due_notifications(clock.now, PAGE).await?;
+        let fresh: Vec<Notification> = due.into_iter().filter(|n| seen.insert(n.id.clone())).collect();
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        for n in fresh {
+            let stamp = clock.stamp(n.updated_at);
+            let open = store
+                .charge(&n.organization_id, &n.charge_id)
+                .await?
+                .is_some_and(|c| NOTIFIABLE.contains(&c.status));
+            if !open {
+                let mut after = n.clone();
+                after.skip("charge_closed", stamp);
+                let event = courier.actor.event("notification.skipped", Some(&n), &after, stamp);
+                if store.update_notification(&after, n.version, &[event]).await? {
+                    report.skipped += 1;
+                }
+                continue;
+            }
+            let sandbox = is_sandbox(store, &n.organization_id, sandboxes).await?;
+            if let Some(after) = courier.retry(n, sandbox, stamp).await? {
+                report.count(&after);
             }
         }
     }
-    Ok(report)
 }
 
 /// The instant a pass runs as, advancing with real time while it runs.
@@ -99,13 +323,28 @@ async fn turn_overdue(store: &Store, org_id: &str, clock: &PassClock) -> StoreRe
 
 /// The `charge.overdue` event, in the shape the API writes for changes.
 fn overdue_event(before: &Charge, after: &Charge, today: time::Date, now: OffsetDateTime) -> NewEvent {
+    charge_event(before, after, "charge.overdue", today, now, json!({}))
+}
+
+/// An event of the engine's about a charge, in the shape the API writes for changes.
+fn charge_event(
+    before: &Charge,
+    after: &Charge,
+    code: &str,
+    today: time::Date,
+    now: OffsetDateTime,
+    extra: serde_json::Value,
+) -> NewEvent {
     let object = to_json(&charge_view(after, today));
-    let data =
+    let mut data =
         json!({ "changes": changes(&to_json(&charge_view(before, today)), &object), "object": object });
+    if let (Some(data), serde_json::Value::Object(extra)) = (data.as_object_mut(), extra) {
+        data.extend(extra);
+    }
     NewEvent {
         id: new_id("evt"),
         organization_id: after.organization_id.clone(),
-        code: "charge.overdue".into(),
+        code: code.into(),
         resource_type: "charge",
         resource_id: after.id.clone(),
         actor_type: "system".into(),
@@ -124,9 +363,16 @@ pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            match run_once(&app.store, OffsetDateTime::now_utc()).await {
-                Ok(report) if report.turned_overdue > 0 => {
-                    tracing::info!(turned_overdue = report.turned_overdue, "engine pass");
+            match run_once(&app.store, &app.providers, OffsetDateTime::now_utc()).await {
+                Ok(report) if report != PassReport::default() => {
+                    tracing::info!(
+                        turned_overdue = report.turned_overdue,
+                        sent = report.sent,
+                        skipped = report.skipped,
+                        failed = report.failed,
+                        awaiting_decision = report.awaiting_decision,
+                        "engine pass"
+                    );
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "engine pass failed; the next one tries again"),

@@ -280,8 +280,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 })?,
                 None => time::OffsetDateTime::now_utc(),
             };
-            let report = engine::run_once(&store, now).await?;
+            let providers = kobana_dunning::providers::Providers::default();
+            let report = engine::run_once(&store, &providers, now).await?;
             println!("turned {} charges overdue", report.turned_overdue);
+            println!(
+                "sent {} notifications ({} skipped, {} failed attempts)",
+                report.sent, report.skipped, report.failed
+            );
+            println!("{} charges await a decision", report.awaiting_decision);
             Ok(())
         }
         // Answered in main, without opening the database.

@@ -19,6 +19,7 @@ pub(crate) fn charge_view(c: &Charge, today: Date) -> wire::Charge {
         id: c.id.clone(),
         debtor_id: c.debtor_id.clone(),
         debtor_name: c.debtor_name.clone(),
+        cp_id: c.cp_id.clone(),
         external_id: c.external_id.clone(),
         description: c.description.clone(),
         amount: c.amount,
@@ -83,6 +84,17 @@ async fn save(
     Ok(reply(call, &after))
 }
 
+/// A policy a charge is put under: one of the organization's, not archived.
+async fn check_policy(call: &Call, cp_id: &str) -> ApiResult<()> {
+    match call.app.store.policy(call.org_id(), cp_id).await? {
+        None => Err(ApiError::field("cp_id", "no collection policy with this id exists")),
+        Some(p) if p.status == wire::PolicyStatus::Archived => {
+            Err(ApiError::field("cp_id", "the collection policy is archived"))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
 /// The values of a comma-separated filter (the spec's pattern already checked them).
 fn csv(value: Option<Text>) -> Vec<String> {
     value
@@ -124,7 +136,12 @@ impl super::handlers::ChargesApi for Charges {
             .debtor(call.org_id(), &input.debtor_id)
             .await?
             .ok_or_else(|| ApiError::field("debtor_id", "no debtor with this id exists"))?;
+        let cp_id: Option<String> = input.cp_id.map(Into::into);
+        if let Some(cp_id) = &cp_id {
+            check_policy(&call, cp_id).await?;
+        }
         let new = NewCharge {
+            cp_id,
             amount: input.amount,
             due_date: input.due_date.0,
             issue_date: input.issue_date.map(|d| d.0),
@@ -159,7 +176,12 @@ impl super::handlers::ChargesApi for Charges {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
         let mut after = before.clone();
+        let cp_id: Option<Option<String>> = input.cp_id.map(|c| c.map(Into::into));
+        if let Some(Some(cp_id)) = &cp_id {
+            check_policy(&call, cp_id).await?;
+        }
         let edit = ChargeEdit {
+            cp_id,
             amount: input.amount,
             due_date: input.due_date.map(|d| d.0),
             description: input.description.map(|d| d.map(Into::into)),
@@ -225,5 +247,14 @@ impl super::handlers::ChargesApi for Charges {
             Outcome::Unchanged => Ok(reply(&call, &before)),
             Outcome::Changed => save(&call, &before, after, "charge.resumed", json!({})).await,
         }
+    }
+
+    /// A message now, outside the régua.
+    async fn charges_notify(
+        call: Call,
+        input: wire::ChargesNotifyInput,
+    ) -> ApiResult<Reply<wire::NotificationEnvelope>> {
+        let charge = load(&call, &input.id).await?;
+        super::notifications::notify_now(&call, &charge, input.channel, input.template).await
     }
 }

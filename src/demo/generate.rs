@@ -177,6 +177,7 @@ async fn load(
             let debtor = debtors.last().ok_or_else(|| demo_error("charge", "no debtor"))?;
             let due = today + Duration::days(dice.below(730) as i64 - 365);
             let new = NewCharge {
+                cp_id: None,
                 amount: Hundredths(1_000 + dice.below(500_000) as i64),
                 due_date: due,
                 issue_date: Some(due.min(today) - Duration::days(30)),

@@ -101,6 +101,7 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             debtors.get(c.debtor).ok_or_else(|| AdminError::Invalid("demo charge of no debtor".into()))?;
         let due = day + Duration::days(i64::from(c.due_in_days));
         let new = NewCharge {
+            cp_id: None,
             amount: Hundredths(c.amount_cents),
             due_date: due,
             issue_date: Some(due.min(day) - Duration::days(30)),

@@ -37,6 +37,8 @@ pub struct Charge {
     pub debtor_id: String,
     /// The debtor's name (read with the charge, not kept on it).
     pub debtor_name: String,
+    /// The collection policy it follows; `None` follows the organization's default.
+    pub cp_id: Option<String>,
     pub external_id: Option<String>,
     pub description: Option<String>,
     pub amount: Hundredths,
@@ -65,6 +67,8 @@ pub struct Charge {
 /// What a new charge is made of; `None` takes the legal default.
 #[derive(Debug)]
 pub struct NewCharge {
+    /// The collection policy to follow (checked to exist by the caller).
+    pub cp_id: Option<String>,
     pub amount: Hundredths,
     pub due_date: Date,
     /// Default: today, or the due date when that has passed (an imported old debt).
@@ -81,6 +85,7 @@ pub struct NewCharge {
 /// A change of an open charge: `None` keeps a field, `Some(None)` clears a nullable one.
 #[derive(Debug, Default)]
 pub struct ChargeEdit {
+    pub cp_id: Option<Option<String>>,
     pub amount: Option<Hundredths>,
     pub due_date: Option<Date>,
     pub description: Option<Option<String>>,
@@ -183,6 +188,7 @@ impl Charge {
             organization_id: debtor.organization_id.clone(),
             debtor_id: debtor.id.clone(),
             debtor_name: debtor.name.clone(),
+            cp_id: new.cp_id.clone(),
             external_id: new.external_id,
             description: new.description,
             amount: new.amount,
@@ -235,6 +241,28 @@ impl Charge {
         true
     }
 
+    /// The régua sent its first step: `not_started` becomes `active`; whether it changed.
+    pub fn start_dunning(&mut self, now: OffsetDateTime) -> bool {
+        if self.dunning_status != DunningStatus::NotStarted || !OPEN.contains(&self.status) {
+            return false;
+        }
+        self.dunning_status = DunningStatus::Active;
+        self.touch(now);
+        true
+    }
+
+    /// An escalation step came: the régua stops until a human decides; whether it changed.
+    pub fn await_decision(&mut self, now: OffsetDateTime) -> bool {
+        if !matches!(self.dunning_status, DunningStatus::NotStarted | DunningStatus::Active)
+            || !OPEN.contains(&self.status)
+        {
+            return false;
+        }
+        self.dunning_status = DunningStatus::AwaitingDecision;
+        self.touch(now);
+        true
+    }
+
     fn guard(&self, action: ChargeAction) -> Result<(), RuleError> {
         if action.allowed().contains(&self.status) {
             return Ok(());
@@ -262,6 +290,9 @@ impl Charge {
             }
             self.due_date = due;
             self.status = open_status_for(due, organization_today(now));
+        }
+        if let Some(v) = edit.cp_id {
+            self.cp_id = v;
         }
         if let Some(v) = edit.description {
             self.description = v;
@@ -401,6 +432,7 @@ mod tests {
 
     fn new_charge(due: Date) -> NewCharge {
         NewCharge {
+            cp_id: None,
             amount: Hundredths(10_000),
             due_date: due,
             issue_date: None,

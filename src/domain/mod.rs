@@ -20,7 +20,9 @@ pub mod ids;
 pub mod json_numbers;
 pub mod message;
 pub mod money;
+pub mod notification;
 pub mod phone;
+pub mod policy;
 pub mod rules;
 pub mod text;
 

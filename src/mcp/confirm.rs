@@ -218,6 +218,7 @@ static TEMPLATES: LazyLock<Handlebars<'static>> = LazyLock::new(|| {
     registry.register_escape_fn(fence::inline);
     registry.register_helper("money", Box::new(money_helper));
     registry.register_helper("date", Box::new(date_helper));
+    registry.register_helper("channel", Box::new(channel_helper));
     for op in OPERATIONS {
         if let Some(confirm) = op.confirm {
             registry.register_template_string(op.tool_name, confirm.message).unwrap_or_else(|e| {
@@ -271,6 +272,25 @@ fn date_helper(
     Ok(())
 }
 
+/// A channel as people say it in pt-BR ("e-mail", "WhatsApp", "carta").
+fn channel_helper(
+    h: &Helper,
+    _: &Handlebars,
+    _: &HbContext,
+    _: &mut RenderContext,
+    out: &mut dyn Output,
+) -> HelperResult {
+    let text = match h.param(0).and_then(|p| p.value().as_str()) {
+        Some("email") => "e-mail",
+        Some("sms") => "SMS",
+        Some("whatsapp") => "WhatsApp",
+        Some("letter") => "carta",
+        _ => "",
+    };
+    out.write(text)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,10 +300,12 @@ mod tests {
         let target = json!({
             "id": "chg_1", "name": "Maria Souza", "document_formatted": "529.982.247-25",
             "amount": 1250.0, "balance": 1250.0, "due_date": "2026-10-05", "debtor_name": "Maria Souza",
+            "channel": "whatsapp", "to": "+5511987654321", "steps_count": 5, "offset_days": -3,
         });
+        let args = json!({ "channel": "email", "charge_id": "chg_1" });
+        let args = args.as_object().unwrap();
         for op in OPERATIONS.iter().filter(|op| op.confirm.is_some()) {
-            let text =
-                render(op, &Map::new(), &target).unwrap_or_else(|e| panic!("{}: {e}", op.operation_id));
+            let text = render(op, args, &target).unwrap_or_else(|e| panic!("{}: {e}", op.operation_id));
             assert!(!text.contains("{{"), "{}: {text}", op.operation_id);
             assert!(text.contains('?') && !text.is_empty(), "{}: {text}", op.operation_id);
         }
@@ -292,6 +314,8 @@ mod tests {
         assert!(text.contains("R$ 1.250,00"), "{text}");
         assert!(text.contains("05/10/2026"), "{text}");
         assert!(text.contains("“Maria Souza”"), "{text}");
+        let notify = render(crate::operations::ops::CHARGES_NOTIFY, args, &target).unwrap();
+        assert!(notify.starts_with("Enviar agora uma mensagem por e-mail a “Maria Souza”"), "{notify}");
     }
 
     #[test]

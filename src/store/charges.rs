@@ -64,6 +64,7 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
         organization_id: row.text("organization_id")?,
         debtor_id: row.text("debtor_id")?,
         debtor_name: row.text("debtor_name")?,
+        cp_id: row.opt_text("cp_id")?,
         external_id: row.opt_text("external_id")?,
         description: row.opt_text("description")?,
         amount: money(row, "amount_cents")?,
@@ -95,14 +96,14 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
 pub(crate) const INSERT_COLUMNS: &str = "external_id, description, amount_cents, paid_cents, issue_date, due_date, \
      status, dunning_status, payment_method, fine_hundredths, interest_hundredths, paid_at, canceled_at, \
      cancellation_reason, written_off_at, agreement_id, credit_bureau_status, protest_status, tags, metadata, \
-     version, updated_at, search_external, id, organization_id, debtor_id, created_at, \
+     version, updated_at, search_external, cp_id, id, organization_id, debtor_id, created_at, \
      search_debtor_name, search_debtor_document";
 
 /// How many values a charge insert binds.
-pub(crate) const INSERT_WIDTH: usize = 27;
+pub(crate) const INSERT_WIDTH: usize = 28;
 
 /// The position of `debtor_id` among the values.
-const DEBTOR_ID: usize = 26;
+const DEBTOR_ID: usize = 27;
 
 /// One row of an insert whose values start at `$first`: the values, then the debtor's search
 /// keys read from its row (so they are the keys the debtor has, whoever inserts).
@@ -122,8 +123,8 @@ const UPDATE: &str = "UPDATE charges SET external_id = $1, description = $2, amo
      issue_date = $5, due_date = $6, status = $7, dunning_status = $8, payment_method = $9, fine_hundredths = $10, \
      interest_hundredths = $11, paid_at = $12, canceled_at = $13, cancellation_reason = $14, written_off_at = $15, \
      agreement_id = $16, credit_bureau_status = $17, protest_status = $18, tags = $19, metadata = $20, \
-     version = $21, updated_at = $22, search_external = $23 \
-     WHERE id = $24 AND organization_id = $25 AND version = $26";
+     version = $21, updated_at = $22, search_external = $23, cp_id = $24 \
+     WHERE id = $25 AND organization_id = $26 AND version = $27";
 
 impl Store {
     /// One charge of an organization.
@@ -175,6 +176,34 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
+    /// The open charges that follow policy `cp_id` (`default`: also those that name none),
+    /// whose dunning runs, due from `due_from` to `due_to` (`YYYY-MM-DD`), and that have no
+    /// notification of `step_id` yet: the candidates of one step on one pass, read on the
+    /// (organization, status, due date) index.
+    pub async fn charges_for_step(
+        &self,
+        org_id: &str,
+        cp_id: &str,
+        default: bool,
+        (due_from, due_to): (&str, &str),
+        step_id: &str,
+    ) -> StoreResult<Vec<Charge>> {
+        let rows = self
+            .db
+            .rows(
+                &format!(
+                    "{SELECT} WHERE c.organization_id = $1 AND c.status IN ('pending', 'overdue') \
+                     AND c.dunning_status IN ('not_started', 'active') AND c.due_date >= $2 AND c.due_date <= $3 \
+                     AND (c.cp_id = $4 OR (c.cp_id IS NULL AND $5 = 1)) \
+                     AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.charge_id = c.id AND n.step_id = $6) \
+                     ORDER BY c.due_date, c.id"
+                ),
+                &args![org_id, due_from, due_to, cp_id, default, step_id],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
     /// Inserts a charge and its event.
     pub async fn insert_charge(&self, c: &Charge, event: &NewEvent) -> StoreResult<()> {
         let mut steps = Vec::with_capacity(3);
@@ -210,7 +239,7 @@ pub(crate) fn insert_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(params)
 }
 
-/// The mutable columns, in the order both statements list them ($1 to $23).
+/// The mutable columns, in the order both statements list them ($1 to $24).
 fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(Vec::from(args![
         &c.external_id,
@@ -236,6 +265,7 @@ fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
         c.version,
         timestamp_text(&c.updated_at),
         c.external_id.as_deref().map(fold).unwrap_or_default(),
+        &c.cp_id,
     ]))
 }
 

@@ -41,6 +41,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(3, "0003", "search_and_counts"),
     migration!(4, "0004", "charge_debtor_search"),
     migration!(5, "0005", "token_revocation"),
+    migration!(6, "0006", "regua"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

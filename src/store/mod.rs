@@ -10,7 +10,9 @@ mod events;
 mod idempotency;
 mod listing;
 mod migrations;
+mod notifications;
 mod orgs;
+mod policies;
 pub mod search;
 mod secrets;
 mod tokens;
@@ -28,7 +30,9 @@ pub use debtors::DebtorFilter;
 pub use events::{EventFilter, EventRow, NewEvent};
 pub use idempotency::IdempotencyRecord;
 pub use listing::ListWindow;
+pub use notifications::{Lease, NotificationFilter};
 pub use orgs::OrganizationRow;
+pub use policies::PolicyFilter;
 pub use tokens::{NewToken, Revocation, Revocations, TokenRow};
 
 /// Failures of the store.

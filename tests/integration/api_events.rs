@@ -19,9 +19,13 @@ async fn an_objects_timeline_is_its_events_newest_first() {
     let r = server.write_id(&token, "charges_update", id, json!({ "description": "Mensalidade" })).await;
     assert_eq!(r.status, 200, "{}", r.body);
     let due = kobana_dunning::domain::dates::parse_date(&date_in(40)).unwrap();
-    kobana_dunning::engine::run_once(&server.app.store, due.with_time(time!(15:00)).assume_utc())
-        .await
-        .unwrap();
+    kobana_dunning::engine::run_once(
+        &server.app.store,
+        &server.app.providers,
+        due.with_time(time!(15:00)).assume_utc(),
+    )
+    .await
+    .unwrap();
 
     let r = server.read(&token, "events_list", &format!("resource_id={id}")).await;
     assert_eq!(r.status, 200, "{}", r.body);

@@ -76,7 +76,7 @@ fn the_catalogue_stays_within_its_budget() {
 #[test]
 fn the_catalogue_follows_the_tool_rules() {
     let tools = tools();
-    assert_eq!(tools.len(), 17, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
+    assert_eq!(tools.len(), 36, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
     assert_eq!(tools.len(), OPERATIONS.len());
 
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().expect("name")).collect();
@@ -142,7 +142,18 @@ fn the_catalogue_follows_the_tool_rules() {
     }
     assert_eq!(
         destructive,
-        BTreeSet::from(["dunning_charges_cancel", "dunning_debtors_archive", "dunning_debtors_delete"]),
+        BTreeSet::from([
+            "dunning_charges_cancel",
+            "dunning_charges_notify",
+            "dunning_collection_policies_archive",
+            "dunning_collection_policies_delete",
+            "dunning_collection_policies_steps_delete",
+            "dunning_debtors_archive",
+            "dunning_debtors_delete",
+            "dunning_notifications_cancel",
+            "dunning_notifications_create",
+            "dunning_notifications_resend",
+        ]),
         "the destructive tools"
     );
     assert_eq!(
@@ -150,11 +161,18 @@ fn the_catalogue_follows_the_tool_rules() {
         BTreeSet::from([
             "dunning_charges_get",
             "dunning_charges_list",
+            "dunning_collection_policies_get",
+            "dunning_collection_policies_list",
+            "dunning_collection_policies_preview",
+            "dunning_collection_policies_steps_get",
+            "dunning_collection_policies_steps_list",
             "dunning_debtors_get",
             "dunning_debtors_list",
             "dunning_events_get",
             "dunning_events_list",
             "dunning_me",
+            "dunning_notifications_get",
+            "dunning_notifications_list",
         ]),
         "the read-only tools"
     );

@@ -27,12 +27,12 @@ async fn a_pass_turns_charges_overdue_from_the_day_after_their_effective_due_dat
 
     let late = overdue_from(parse_date(&due_text).unwrap());
     let eve = late.previous_day().unwrap();
-    let report = run_once(&server.app.store, noon(eve)).await.unwrap();
+    let report = run_once(&server.app.store, &server.app.providers, noon(eve)).await.unwrap();
     assert_eq!(report.turned_overdue, 0, "not late yet on {eve}");
     let r = server.read_id(&token, "charges_get", id).await;
     assert_eq!((r.data()["status"].as_str(), r.data()["version"].as_i64()), (Some("pending"), Some(1)));
 
-    let report = run_once(&server.app.store, noon(late)).await.unwrap();
+    let report = run_once(&server.app.store, &server.app.providers, noon(late)).await.unwrap();
     assert_eq!(report.turned_overdue, 1, "late on {late}");
     let r = server.read_id(&token, "charges_get", id).await;
     assert_eq!(r.data()["status"], "overdue", "{}", r.body);
@@ -40,7 +40,7 @@ async fn a_pass_turns_charges_overdue_from_the_day_after_their_effective_due_dat
     assert_eq!(r.header("etag"), Some("\"v2\""));
 
     // A second pass has nothing left to do.
-    let report = run_once(&server.app.store, noon(late)).await.unwrap();
+    let report = run_once(&server.app.store, &server.app.providers, noon(late)).await.unwrap();
     assert_eq!(report.turned_overdue, 0);
 }
 
@@ -57,7 +57,10 @@ async fn two_engines_at_once_turn_each_charge_once() {
     }
     let later = noon(parse_date(&date_in(30)).unwrap());
     let replica = server.replica().await;
-    let (a, b) = tokio::join!(run_once(&server.app.store, later), run_once(&replica.app.store, later));
+    let (a, b) = tokio::join!(
+        run_once(&server.app.store, &server.app.providers, later),
+        run_once(&replica.app.store, &replica.app.providers, later)
+    );
     assert_eq!(a.unwrap().turned_overdue + b.unwrap().turned_overdue, 5);
     for id in &ids {
         let r = server.read_id(&token, "charges_get", id).await;
@@ -82,7 +85,7 @@ async fn paid_and_canceled_charges_are_left_alone() {
     assert_eq!(r.status, 200, "{}", r.body);
 
     let later = noon(parse_date(&date_in(30)).unwrap());
-    assert_eq!(run_once(&server.app.store, later).await.unwrap().turned_overdue, 0);
+    assert_eq!(run_once(&server.app.store, &server.app.providers, later).await.unwrap().turned_overdue, 0);
     let r = server.read_id(&token, "charges_get", paid_id).await;
     assert_eq!(r.data()["status"], "paid");
     let r = server.read_id(&token, "charges_get", canceled_id).await;
@@ -100,7 +103,7 @@ async fn a_change_is_never_stamped_before_the_charges_last_change() {
     let later = "2099-01-01T00:00:00.000000Z";
     server.execute_sql("UPDATE charges SET updated_at = $1 WHERE id = $2", &[later, id]).await;
     let pass = noon(parse_date(&date_in(30)).unwrap());
-    assert_eq!(run_once(&server.app.store, pass).await.unwrap().turned_overdue, 1);
+    assert_eq!(run_once(&server.app.store, &server.app.providers, pass).await.unwrap().turned_overdue, 1);
     let r = server.read_id(&token, "charges_get", id).await;
     assert_eq!(r.data()["status"], "overdue");
     assert!(r.data()["updated_at"].as_str().unwrap() >= later, "{}", r.body);

@@ -15,6 +15,13 @@ fn body_for(op: &str) -> Value {
         "charges_update" => json!({"amount": 1.0, "description": "intrusion"}),
         "charges_settle" => json!({}),
         "charges_cancel" => json!({}),
+        "charges_notify" => json!({"channel": "email"}),
+        "collection_policies_update" => json!({"name": "Intrusa"}),
+        "collection_policies_duplicate" => json!({"name": "Intrusa"}),
+        "collection_policies_steps_create" => {
+            json!({"offset_days": 1, "channel": "sms", "template": {"body": "intrusion"}})
+        }
+        "collection_policies_steps_update" => json!({"offset_days": 3}),
         _ => json!({}),
     }
 }
@@ -24,12 +31,32 @@ async fn another_organizations_ids_are_not_found() {
     let server = TestServer::start().await;
     let (org_a, a) = server.tenant("Organização A").await;
     let (_, b) = server.tenant("Organização B").await;
-    let debtor = server.create_debtor(&a, "Maria Souza", "52998224725").await;
+    let r = server
+        .write(
+            &a,
+            "debtors_create",
+            json!({"name": "Maria Souza", "document": "52998224725", "email": "maria@example.com"}),
+        )
+        .await;
+    let debtor = r.data().clone();
     let charge = server.create_charge(&a, debtor["id"].as_str().unwrap(), 100.0, &date_in(5)).await;
     let debtor_id = debtor["id"].as_str().unwrap().to_string();
     let charge_id = charge["id"].as_str().unwrap().to_string();
     let events = server.read(&a, "events_list", &format!("resource_id={charge_id}")).await;
     let event_id = events.data()[0]["id"].as_str().unwrap().to_string();
+    let r = server.write_id(&a, "charges_notify", &charge_id, json!({"channel": "email"})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let notification_id = r.data()["id"].as_str().unwrap().to_string();
+    let r = server
+        .write(
+            &a,
+            "collection_policies_create",
+            json!({"name": "Régua A", "steps": [{"offset_days": 0, "channel": "email", "template": {"body": "A"}}]}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let policy_id = r.data()["id"].as_str().unwrap().to_string();
+    let step_id = r.data()["steps"][0]["id"].as_str().unwrap().to_string();
     // B has data of its own, with the same document.
     let b_debtor = server.create_debtor(&b, "Maria Souza", "52998224725").await;
     let b_charge = server.create_charge(&b, b_debtor["id"].as_str().unwrap(), 7.0, &date_in(5)).await;
@@ -45,6 +72,9 @@ async fn another_organizations_ids_are_not_found() {
                     ("debtors", "id") => debtor_id.as_str(),
                     ("charges", "id") => charge_id.as_str(),
                     ("events", "id") => event_id.as_str(),
+                    ("notifications", "id") => notification_id.as_str(),
+                    ("collection_policies", "cp_id") => policy_id.as_str(),
+                    ("collection_policies", "step_id") => step_id.as_str(),
                     (tag, name) => panic!(
                         "{}: no fixture for path parameter {name} of tag {tag}; add one to this test",
                         op.operation_id
@@ -54,10 +84,28 @@ async fn another_organizations_ids_are_not_found() {
             })
             .collect();
         let body = op.body.map(|_| body_for(op.operation_id));
-        let r = server.call(&b, op.operation_id, &path, "", body).await;
+        let query = if op.operation_id == "collection_policies_preview" { "due_date=2027-02-05" } else { "" };
+        let r = server.call(&b, op.operation_id, &path, query, body).await;
         assert_eq!(r.status, 404, "{}: B reached A's object: {}", op.operation_id, r.body);
         assert_eq!(r.code(), "NOT_FOUND", "{}", op.operation_id);
     }
+
+    // Ids in bodies are looked up in B's organization only.
+    let r = server
+        .write(
+            &b,
+            "charges_create",
+            json!({"debtor_id": b_debtor["id"], "amount": 5.0, "due_date": date_in(5), "cp_id": policy_id}),
+        )
+        .await;
+    assert_eq!((r.status, error_fields(&r)), (422, vec!["cp_id".to_string()]), "{}", r.body);
+    let r =
+        server.write(&b, "notifications_create", json!({"charge_id": charge_id, "channel": "email"})).await;
+    assert_eq!((r.status, error_fields(&r)), (422, vec!["charge_id".to_string()]), "{}", r.body);
+    let r = server.read(&b, "notifications_list", &format!("charge_id={charge_id}")).await;
+    assert_eq!(r.body["meta"]["total"], 0);
+    let r = server.read(&b, "collection_policies_list", "").await;
+    assert_eq!(r.body["meta"]["total"], 0);
 
     // B's lists hold only B's objects, whatever the filters.
     let r = server.read(&b, "debtors_list", "").await;
@@ -94,6 +142,11 @@ async fn another_organizations_ids_are_not_found() {
     assert_eq!(r.data()["amount"], 100.0);
     let r = server.read(&a, "charges_list", "").await;
     assert_eq!(ids(&r), [charge_id.as_str()]);
+    let r = server.call(&a, "collection_policies_get", &[("cp_id", &policy_id)], "", None).await;
+    assert_eq!((r.data()["version"].as_i64(), r.data()["name"].as_str()), (Some(1), Some("Régua A")));
+    assert_eq!(r.data()["steps_count"], 1);
+    let r = server.read_id(&a, "notifications_get", &notification_id).await;
+    assert_eq!((r.data()["version"].as_i64(), r.data()["status"].as_str()), (Some(2), Some("sent")));
     for object in [&debtor_id, &charge_id] {
         let events = server.app.store.events_of(&org_a, object).await.expect("events");
         assert_eq!(events.len(), 1, "only the creation of {object}: {events:?}");

@@ -22,7 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["app"],
     &["auth"],
     &["http", "error", "request"],
-    &["store", "limits", "metrics"],
+    &["store", "limits", "metrics", "providers"],
     &["domain", "types", "operations"],
 ];
 

@@ -23,7 +23,14 @@ async fn resources_and_templates() {
         .collect();
     assert_eq!(
         templates,
-        ["kobana://dunning/charges/{id}", "kobana://dunning/debtors/{id}", "kobana://dunning/events/{id}"],
+        [
+            "kobana://dunning/charges/{id}",
+            "kobana://dunning/collection_policies/{cp_id}",
+            "kobana://dunning/collection_policies/{cp_id}/steps/{step_id}",
+            "kobana://dunning/debtors/{id}",
+            "kobana://dunning/events/{id}",
+            "kobana://dunning/notifications/{id}",
+        ],
         "the generated rule: one-object GETs only"
     );
 

@@ -416,14 +416,60 @@ async fn every_destructive_tool_asks_about_its_real_object() {
     let (_, token) = s.tenant("Org").await;
     let mut asked = 0;
     for op in kobana_dunning::operations::OPERATIONS.iter().filter(|op| op.confirm.is_some()) {
-        // A fresh object of the kind the tool acts on (a debtor without charges can be deleted).
-        let debtor = s.create_debtor(&token, "Maria Souza", &crate::common::cpf(asked)).await;
-        let id = if op.path.starts_with("/v1/charges/") {
+        // A fresh object of the kind the tool acts on (a debtor without charges can be deleted),
+        // and what the question must show of it.
+        let r = s
+            .write(
+                &token,
+                "debtors_create",
+                json!({ "name": "Maria Souza", "document": crate::common::cpf(asked), "email": "maria@example.com" }),
+            )
+            .await;
+        let debtor = r.data().clone();
+        let charge = || async {
             s.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(5)).await["id"].clone()
-        } else {
-            debtor["id"].clone()
         };
-        let params = json!({ "name": op.tool_name, "arguments": { "id": id } });
+        let policy = || async {
+            let r = s
+                .write(
+                    &token,
+                    "collection_policies_create",
+                    json!({ "name": "Maria Souza", "steps": [
+                        { "name": "Lembrete", "offset_days": 0, "channel": "email", "template": { "body": "Oi" } }
+                    ] }),
+                )
+                .await;
+            r.data().clone()
+        };
+        let (arguments, shown) = match op.operation_id {
+            "charges_notify" => {
+                (json!({ "id": charge().await, "channel": "email" }), "“Maria Souza”".to_string())
+            }
+            "notifications_create" => {
+                let id = charge().await;
+                let shown = format!("“{}”", id.as_str().unwrap());
+                (json!({ "charge_id": id, "channel": "email" }), shown)
+            }
+            "notifications_resend" | "notifications_cancel" => {
+                let id = charge().await;
+                let r = s
+                    .write_id(&token, "charges_notify", id.as_str().unwrap(), json!({ "channel": "email" }))
+                    .await;
+                (json!({ "id": r.data()["id"] }), "“maria@example.com”".to_string())
+            }
+            "collection_policies_archive" | "collection_policies_delete" => {
+                (json!({ "cp_id": policy().await["id"] }), "“Maria Souza”".to_string())
+            }
+            "collection_policies_steps_delete" => {
+                let p = policy().await;
+                (json!({ "cp_id": p["id"], "step_id": p["steps"][0]["id"] }), "“Lembrete”".to_string())
+            }
+            _ if op.path.starts_with("/v1/charges/") => {
+                (json!({ "id": charge().await }), "“Maria Souza”".to_string())
+            }
+            _ => (json!({ "id": debtor["id"] }), "“Maria Souza”".to_string()),
+        };
+        let params = json!({ "name": op.tool_name, "arguments": arguments });
         let r = s.mcp_2026(&token, "tools/call", params, elicitation()).await;
         let message = r.result()["inputRequests"]["confirm"]["params"]["message"]
             .as_str()
@@ -431,13 +477,14 @@ async fn every_destructive_tool_asks_about_its_real_object() {
             .to_string();
         assert!(
             !message.starts_with("Confirmar dunning_"),
-            "{}: the template did not render: {message}",
-            op.tool_name
+            "{}: the template did not render: {message} {}",
+            op.tool_name,
+            r.body
         );
-        assert!(message.contains("“Maria Souza”") && !message.contains("“”"), "{}: {message}", op.tool_name);
+        assert!(message.contains(&shown) && !message.contains("“”"), "{}: {message}", op.tool_name);
         asked += 1;
     }
-    assert_eq!(asked, 3);
+    assert_eq!(asked, 10);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -28,6 +28,15 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeList>>,
     > + Send;
+    /// `charges_notify`: Send a message about a charge now
+    fn charges_notify(
+        call: crate::api::Call,
+        input: crate::types::ChargesNotifyInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::NotificationEnvelope>,
+        >,
+    > + Send;
     /// `charges_pause`: Pause a charge's dunning
     fn charges_pause(
         call: crate::api::Call,
@@ -55,6 +64,114 @@ pub trait ChargesApi {
         input: crate::types::ChargesUpdateInput,
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
+    > + Send;
+}
+/// The operations tagged `collection_policies`, implemented in `src/api/collection_policies.rs`.
+pub trait CollectionPoliciesApi {
+    /// `collection_policies_archive`: Archive a collection policy
+    fn collection_policies_archive(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesArchiveInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CollectionPolicyEnvelope>,
+        >,
+    > + Send;
+    /// `collection_policies_create`: Create a collection policy
+    fn collection_policies_create(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CollectionPolicyEnvelope>,
+        >,
+    > + Send;
+    /// `collection_policies_delete`: Delete a collection policy
+    fn collection_policies_delete(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesDeleteInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::NoContent>,
+    > + Send;
+    /// `collection_policies_duplicate`: Duplicate a collection policy
+    fn collection_policies_duplicate(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesDuplicateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CollectionPolicyEnvelope>,
+        >,
+    > + Send;
+    /// `collection_policies_get`: Get a collection policy
+    fn collection_policies_get(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CollectionPolicyEnvelope>,
+        >,
+    > + Send;
+    /// `collection_policies_list`: List collection policies
+    fn collection_policies_list(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CollectionPolicyList>,
+        >,
+    > + Send;
+    /// `collection_policies_preview`: Preview a policy's schedule
+    fn collection_policies_preview(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesPreviewInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::PolicyPreviewEnvelope>,
+        >,
+    > + Send;
+    /// `collection_policies_steps_create`: Add a step to a policy
+    fn collection_policies_steps_create(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesStepsCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::StepEnvelope>>,
+    > + Send;
+    /// `collection_policies_steps_delete`: Delete a step
+    fn collection_policies_steps_delete(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesStepsDeleteInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::NoContent>,
+    > + Send;
+    /// `collection_policies_steps_get`: Get a step
+    fn collection_policies_steps_get(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesStepsGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::StepEnvelope>>,
+    > + Send;
+    /// `collection_policies_steps_list`: List a policy's steps
+    fn collection_policies_steps_list(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesStepsListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::StepList>>,
+    > + Send;
+    /// `collection_policies_steps_update`: Update a step
+    fn collection_policies_steps_update(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesStepsUpdateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::StepEnvelope>>,
+    > + Send;
+    /// `collection_policies_update`: Update a collection policy
+    fn collection_policies_update(
+        call: crate::api::Call,
+        input: crate::types::CollectionPoliciesUpdateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CollectionPolicyEnvelope>,
+        >,
     > + Send;
 }
 /// The operations tagged `debtors`, implemented in `src/api/debtors.rs`.
@@ -127,5 +244,51 @@ pub trait MeApi {
         input: crate::types::MeInput,
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::MeEnvelope>>,
+    > + Send;
+}
+/// The operations tagged `notifications`, implemented in `src/api/notifications.rs`.
+pub trait NotificationsApi {
+    /// `notifications_cancel`: Cancel a queued notification
+    fn notifications_cancel(
+        call: crate::api::Call,
+        input: crate::types::NotificationsCancelInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::NotificationEnvelope>,
+        >,
+    > + Send;
+    /// `notifications_create`: Send a message to a debtor
+    fn notifications_create(
+        call: crate::api::Call,
+        input: crate::types::NotificationsCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::NotificationEnvelope>,
+        >,
+    > + Send;
+    /// `notifications_get`: Get a notification
+    fn notifications_get(
+        call: crate::api::Call,
+        input: crate::types::NotificationsGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::NotificationEnvelope>,
+        >,
+    > + Send;
+    /// `notifications_list`: List notifications
+    fn notifications_list(
+        call: crate::api::Call,
+        input: crate::types::NotificationsListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::NotificationList>>,
+    > + Send;
+    /// `notifications_resend`: Send a message again
+    fn notifications_resend(
+        call: crate::api::Call,
+        input: crate::types::NotificationsResendInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::NotificationEnvelope>,
+        >,
     > + Send;
 }

@@ -60,6 +60,7 @@ pub static OPERATIONS: &[Operation] = &[
         body: Some(BodySpec {
             required: true,
             fields: &[
+                "cp_id",
                 "debtor_id",
                 "amount",
                 "due_date",
@@ -73,15 +74,15 @@ pub static OPERATIONS: &[Operation] = &[
                 "metadata",
                 "idempotency_key",
             ],
-            schema: "{\"description\":\"A new charge. Unknown fields are a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"debtor_id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"type\":\"string\",\"format\":\"date\"},\"issue_date\":{\"description\":\"Default today; not after due_date.\",\"type\":\"string\",\"format\":\"date\"},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":\"string\",\"maxLength\":500},\"external_id\":{\"description\":\"The charge's id in your own system (invoice number, contract…).\",\"type\":\"string\",\"maxLength\":100},\"payment_method\":{\"default\":\"boleto_pix\",\"description\":\"How a charge is paid.\",\"type\":\"string\",\"enum\":[\"boleto\",\"pix\",\"boleto_pix\",\"card\",\"transfer\",\"other\"]},\"fine_percentage\":{\"description\":\"Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).\",\"default\":2,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"interest_monthly_percentage\":{\"description\":\"Juros de mora, % a month.\",\"default\":1,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"tags\":{\"description\":\"Free labels, at most 20.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Free key-value pairs (string values), at most 20 keys.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"maxLength\":255}},\"required\":[\"debtor_id\",\"amount\",\"due_date\"],\"additionalProperties\":false}",
+            schema: "{\"description\":\"A new charge. Unknown fields are a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"cp_id\":{\"description\":\"The collection policy to follow (cp_…); by default the organization's default.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"debtor_id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"type\":\"string\",\"format\":\"date\"},\"issue_date\":{\"description\":\"Default today; not after due_date.\",\"type\":\"string\",\"format\":\"date\"},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":\"string\",\"maxLength\":500},\"external_id\":{\"description\":\"The charge's id in your own system (invoice number, contract…).\",\"type\":\"string\",\"maxLength\":100},\"payment_method\":{\"default\":\"boleto_pix\",\"description\":\"How a charge is paid.\",\"type\":\"string\",\"enum\":[\"boleto\",\"pix\",\"boleto_pix\",\"card\",\"transfer\",\"other\"]},\"fine_percentage\":{\"description\":\"Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).\",\"default\":2,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"interest_monthly_percentage\":{\"description\":\"Juros de mora, % a month.\",\"default\":1,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"tags\":{\"description\":\"Free labels, at most 20.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Free key-value pairs (string values), at most 20 keys.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"maxLength\":255}},\"required\":[\"debtor_id\",\"amount\",\"due_date\"],\"additionalProperties\":false}",
         }),
         accepts_idempotency_key: true,
         success_status: 201,
         response: ResponseKind::Json,
         resource_uri: None,
         complete: &[("debtor_id", "debtors_list")],
-        descriptor: "{\"name\":\"dunning_charges_create\",\"title\":\"Create a charge\",\"description\":\"Creates a charge: an amount a debtor owes by a due date, for an active debtor. A due date already past creates the charge overdue, for importing old debts.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"debtor_id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"type\":\"string\",\"format\":\"date\"},\"issue_date\":{\"description\":\"Default today; not after due_date.\",\"type\":\"string\",\"format\":\"date\"},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":\"string\",\"maxLength\":500},\"external_id\":{\"type\":\"string\",\"maxLength\":100},\"payment_method\":{\"default\":\"boleto_pix\",\"description\":\"How a charge is paid.\",\"type\":\"string\",\"enum\":[\"boleto\",\"pix\",\"boleto_pix\",\"card\",\"transfer\",\"other\"]},\"fine_percentage\":{\"description\":\"Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).\",\"default\":2,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"interest_monthly_percentage\":{\"description\":\"Juros de mora, % a month.\",\"default\":1,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"debtor_id\",\"amount\",\"due_date\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"debtor_id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"type\":\"string\",\"format\":\"date\"},\"issue_date\":{\"description\":\"Default today; not after due_date.\",\"type\":\"string\",\"format\":\"date\"},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":\"string\",\"maxLength\":500},\"external_id\":{\"description\":\"The charge's id in your own system (invoice number, contract…).\",\"type\":\"string\",\"maxLength\":100},\"payment_method\":{\"default\":\"boleto_pix\",\"description\":\"How a charge is paid.\",\"type\":\"string\",\"enum\":[\"boleto\",\"pix\",\"boleto_pix\",\"card\",\"transfer\",\"other\"]},\"fine_percentage\":{\"description\":\"Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).\",\"default\":2,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"interest_monthly_percentage\":{\"description\":\"Juros de mora, % a month.\",\"default\":1,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"tags\":{\"description\":\"Free labels, at most 20.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Free key-value pairs (string values), at most 20 keys.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"debtor_id\",\"amount\",\"due_date\"]}",
+        descriptor: "{\"name\":\"dunning_charges_create\",\"title\":\"Create a charge\",\"description\":\"Creates a charge: an amount a debtor owes by a due date, for an active debtor. A due date already past creates the charge overdue, for importing old debts.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"description\":\"The collection policy to follow (cp_…); by default the organization's default.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"debtor_id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"type\":\"string\",\"format\":\"date\"},\"issue_date\":{\"description\":\"Default today; not after due_date.\",\"type\":\"string\",\"format\":\"date\"},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":\"string\",\"maxLength\":500},\"external_id\":{\"type\":\"string\",\"maxLength\":100},\"payment_method\":{\"default\":\"boleto_pix\",\"description\":\"How a charge is paid.\",\"type\":\"string\",\"enum\":[\"boleto\",\"pix\",\"boleto_pix\",\"card\",\"transfer\",\"other\"]},\"fine_percentage\":{\"description\":\"Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).\",\"default\":2,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"interest_monthly_percentage\":{\"description\":\"Juros de mora, % a month.\",\"default\":1,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"debtor_id\",\"amount\",\"due_date\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"description\":\"The collection policy to follow (cp_…); by default the organization's default.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"debtor_id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"type\":\"string\",\"format\":\"date\"},\"issue_date\":{\"description\":\"Default today; not after due_date.\",\"type\":\"string\",\"format\":\"date\"},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":\"string\",\"maxLength\":500},\"external_id\":{\"description\":\"The charge's id in your own system (invoice number, contract…).\",\"type\":\"string\",\"maxLength\":100},\"payment_method\":{\"default\":\"boleto_pix\",\"description\":\"How a charge is paid.\",\"type\":\"string\",\"enum\":[\"boleto\",\"pix\",\"boleto_pix\",\"card\",\"transfer\",\"other\"]},\"fine_percentage\":{\"description\":\"Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).\",\"default\":2,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"interest_monthly_percentage\":{\"description\":\"Juros de mora, % a month.\",\"default\":1,\"type\":\"number\",\"minimum\":0.0,\"maximum\":100.0},\"tags\":{\"description\":\"Free labels, at most 20.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Free key-value pairs (string values), at most 20 keys.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"debtor_id\",\"amount\",\"due_date\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
@@ -190,6 +191,42 @@ pub static OPERATIONS: &[Operation] = &[
         descriptor: "{\"name\":\"dunning_charges_list\",\"title\":\"List charges\",\"description\":\"Lists the organization's charges, newest first unless sort_by/sort_order say otherwise. For what falls due next, sort_by=due_date with sort_order=asc.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"sort_by\":{\"default\":\"created_at\",\"type\":\"string\",\"enum\":[\"created_at\",\"updated_at\",\"due_date\",\"amount\"]},\"sort_order\":{\"default\":\"desc\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"q\":{\"type\":\"string\",\"maxLength\":100,\"description\":\"Case-insensitive prefix of an id, name or document.\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(pending|overdue|paid|canceled|written_off|in_agreement)(,(pending|overdue|paid|canceled|written_off|in_agreement))*$\",\"description\":\"pending,overdue is what is still owed.\"},\"dunning_status\":{\"type\":\"string\",\"pattern\":\"^(not_started|active|paused|awaiting_decision|closed)(,(not_started|active|paused|awaiting_decision|closed))*$\"},\"debtor_id\":{\"type\":\"string\"},\"due_date_from\":{\"type\":\"string\",\"format\":\"date\"},\"due_date_to\":{\"type\":\"string\",\"format\":\"date\"},\"created_from\":{\"type\":\"string\",\"format\":\"date\"},\"created_to\":{\"type\":\"string\",\"format\":\"date\"}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
         input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_by\":{\"default\":\"created_at\",\"type\":\"string\",\"enum\":[\"created_at\",\"updated_at\",\"due_date\",\"amount\"],\"description\":\"Field to sort charges by.\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"q\":{\"type\":\"string\",\"maxLength\":100,\"description\":\"Case-insensitive prefix of an id, name or document.\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(pending|overdue|paid|canceled|written_off|in_agreement)(,(pending|overdue|paid|canceled|written_off|in_agreement))*$\",\"description\":\"pending,overdue is what is still owed.\"},\"dunning_status\":{\"type\":\"string\",\"pattern\":\"^(not_started|active|paused|awaiting_decision|closed)(,(not_started|active|paused|awaiting_decision|closed))*$\"},\"debtor_id\":{\"type\":\"string\"},\"due_date_from\":{\"type\":\"string\",\"format\":\"date\"},\"due_date_to\":{\"type\":\"string\",\"format\":\"date\"},\"created_from\":{\"type\":\"string\",\"format\":\"date\"},\"created_to\":{\"type\":\"string\",\"format\":\"date\"}},\"additionalProperties\":false}",
         query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_by\":{\"default\":\"created_at\",\"type\":\"string\",\"enum\":[\"created_at\",\"updated_at\",\"due_date\",\"amount\"],\"description\":\"Field to sort charges by.\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"q\":{\"type\":\"string\",\"maxLength\":100,\"description\":\"Case-insensitive prefix of an id, name or document.\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(pending|overdue|paid|canceled|written_off|in_agreement)(,(pending|overdue|paid|canceled|written_off|in_agreement))*$\",\"description\":\"pending,overdue is what is still owed.\"},\"dunning_status\":{\"type\":\"string\",\"pattern\":\"^(not_started|active|paused|awaiting_decision|closed)(,(not_started|active|paused|awaiting_decision|closed))*$\"},\"debtor_id\":{\"type\":\"string\"},\"due_date_from\":{\"type\":\"string\",\"format\":\"date\"},\"due_date_to\":{\"type\":\"string\",\"format\":\"date\"},\"created_from\":{\"type\":\"string\",\"format\":\"date\"},\"created_to\":{\"type\":\"string\",\"format\":\"date\"}},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "charges_notify",
+        tool_name: "dunning_charges_notify",
+        title: "Send a message about a charge now",
+        description: "Sends the debtor one message about a pending, overdue or in-agreement charge now, outside the régua, on the channel given, rendered from the template given or the channel's standard one. An opted-out channel or a missing contact is INVALID_STATE. Sandbox organizations only record it (outbox). Each call sends another message.",
+        tag: "charges",
+        method: HttpMethod::Post,
+        path: "/v1/charges/{id}/notify",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.notify"),
+        confirm: Some(Confirm {
+            target: Some("charges_get"),
+            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}} sobre a cobrança {{target.id}} de {{money target.balance}}, vencida em {{date target.due_date}}?",
+        }),
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["channel", "template", "idempotency_key"],
+            schema: "{\"description\":\"A message to send now about this charge.\",\"type\":\"object\",\"properties\":{\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"channel\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_charges_notify\",\"title\":\"Send a message about a charge now\",\"description\":\"Sends the debtor one message about a pending, overdue or in-agreement charge now, outside the régua, on the channel given, rendered from the template given or the channel's standard one. An opted-out channel or a missing contact is INVALID_STATE. Sandbox organizations only record it (outbox). Each call sends another message.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"channel\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"channel\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
         operation_id: "charges_pause",
@@ -312,6 +349,7 @@ pub static OPERATIONS: &[Operation] = &[
         body: Some(BodySpec {
             required: false,
             fields: &[
+                "cp_id",
                 "description",
                 "amount",
                 "due_date",
@@ -320,15 +358,494 @@ pub static OPERATIONS: &[Operation] = &[
                 "metadata",
                 "idempotency_key",
             ],
-            schema: "{\"description\":\"Fields to change on a pending or overdue charge; those not sent are unchanged. Unknown fields are a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"description\":{\"description\":\"Shown to the debtor.\",\"type\":[\"string\",\"null\"],\"maxLength\":500},\"amount\":{\"description\":\"More than paid_amount.\",\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"description\":\"Not before issue_date; the status follows it (overdue once past).\",\"type\":\"string\",\"format\":\"date\"},\"external_id\":{\"description\":\"The charge's id in your own system; null clears it.\",\"type\":[\"string\",\"null\"],\"maxLength\":100},\"tags\":{\"description\":\"Replaces all tags, at most 20; [] removes them.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Replaces all metadata (string values, at most 20 keys); {} removes it.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false}",
+            schema: "{\"description\":\"Fields to change on a pending or overdue charge; those not sent are unchanged. Unknown fields are a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"cp_id\":{\"description\":\"The collection policy to follow (cp_…); null returns to the organization's default.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":64},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":[\"string\",\"null\"],\"maxLength\":500},\"amount\":{\"description\":\"More than paid_amount.\",\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"description\":\"Not before issue_date; the status follows it (overdue once past).\",\"type\":\"string\",\"format\":\"date\"},\"external_id\":{\"description\":\"The charge's id in your own system; null clears it.\",\"type\":[\"string\",\"null\"],\"maxLength\":100},\"tags\":{\"description\":\"Replaces all tags, at most 20; [] removes them.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Replaces all metadata (string values, at most 20 keys); {} removes it.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false}",
         }),
         accepts_idempotency_key: true,
         success_status: 200,
         response: ResponseKind::Json,
         resource_uri: None,
         complete: &[("id", "charges_list")],
-        descriptor: "{\"name\":\"dunning_charges_update\",\"title\":\"Update a charge\",\"description\":\"Changes the fields sent of a pending or overdue charge.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":[\"string\",\"null\"],\"maxLength\":500},\"amount\":{\"description\":\"More than paid_amount.\",\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"description\":\"Not before issue_date; the status follows it (overdue once past).\",\"type\":\"string\",\"format\":\"date\"},\"external_id\":{\"type\":[\"string\",\"null\"],\"maxLength\":100},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":[\"string\",\"null\"],\"maxLength\":500},\"amount\":{\"description\":\"More than paid_amount.\",\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"description\":\"Not before issue_date; the status follows it (overdue once past).\",\"type\":\"string\",\"format\":\"date\"},\"external_id\":{\"description\":\"The charge's id in your own system; null clears it.\",\"type\":[\"string\",\"null\"],\"maxLength\":100},\"tags\":{\"description\":\"Replaces all tags, at most 20; [] removes them.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Replaces all metadata (string values, at most 20 keys); {} removes it.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        descriptor: "{\"name\":\"dunning_charges_update\",\"title\":\"Update a charge\",\"description\":\"Changes the fields sent of a pending or overdue charge.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"cp_id\":{\"description\":\"The collection policy to follow (cp_…); null returns to the organization's default.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":64},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":[\"string\",\"null\"],\"maxLength\":500},\"amount\":{\"description\":\"More than paid_amount.\",\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"description\":\"Not before issue_date; the status follows it (overdue once past).\",\"type\":\"string\",\"format\":\"date\"},\"external_id\":{\"type\":[\"string\",\"null\"],\"maxLength\":100},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"cp_id\":{\"description\":\"The collection policy to follow (cp_…); null returns to the organization's default.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":64},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":[\"string\",\"null\"],\"maxLength\":500},\"amount\":{\"description\":\"More than paid_amount.\",\"type\":\"number\",\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"description\":\"Not before issue_date; the status follows it (overdue once past).\",\"type\":\"string\",\"format\":\"date\"},\"external_id\":{\"description\":\"The charge's id in your own system; null clears it.\",\"type\":[\"string\",\"null\"],\"maxLength\":100},\"tags\":{\"description\":\"Replaces all tags, at most 20; [] removes them.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Replaces all metadata (string values, at most 20 keys); {} removes it.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_archive",
+        tool_name: "dunning_collection_policies_archive",
+        title: "Archive a collection policy",
+        description: "Archives a policy: its steps stop running for every charge that uses it. Archiving an archived policy returns it unchanged; the default policy cannot be archived (make another one the default first).",
+        tag: "collection_policies",
+        method: HttpMethod::Post,
+        path: "/v1/collection_policies/{cp_id}/archive",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: Some(Confirm {
+            target: Some("collection_policies_get"),
+            message: "Arquivar a régua {{target.name}}? Nenhuma de suas etapas será mais enviada.",
+        }),
+        path_params: &["cp_id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &["idempotency_key"],
+            schema: "{\"description\":\"Optional details for archiving a policy.\",\"type\":\"object\",\"properties\":{\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_archive\",\"title\":\"Archive a collection policy\",\"description\":\"Archives a policy: its steps stop running for every charge that uses it. Archiving an archived policy returns it unchanged; the default policy cannot be archived (make another one the default first).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_create",
+        tool_name: "dunning_collection_policies_create",
+        title: "Create a collection policy",
+        description: "Creates a collection policy (régua), optionally with its steps. The first policy of an organization becomes its default; is_default=true moves the default to the new one.",
+        tag: "collection_policies",
+        method: HttpMethod::Post,
+        path: "/v1/collection_policies",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &[
+                "name",
+                "description",
+                "status",
+                "is_default",
+                "send_window",
+                "steps",
+                "idempotency_key",
+            ],
+            schema: "{\"description\":\"A new collection policy. Unknown fields are a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"description\":{\"type\":\"string\",\"maxLength\":500},\"status\":{\"description\":\"A draft does not run.\",\"default\":\"active\",\"type\":\"string\",\"enum\":[\"draft\",\"active\"]},\"is_default\":{\"description\":\"Make it the organization's default (the first policy always is).\",\"type\":\"boolean\"},\"send_window\":{\"description\":\"The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.\",\"type\":\"object\",\"properties\":{\"start\":{\"description\":\"Opens at (inclusive).\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"end\":{\"description\":\"Closes at (exclusive); after start.\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"}},\"required\":[\"start\",\"end\"],\"additionalProperties\":false},\"steps\":{\"description\":\"Steps to create with it, at most 50.\",\"type\":\"array\",\"items\":{\"description\":\"A step created with its policy (the fields of StepCreate).\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"}},\"required\":[\"offset_days\"],\"additionalProperties\":false},\"maxItems\":50},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"name\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_collection_policies_create\",\"title\":\"Create a collection policy\",\"description\":\"Creates a collection policy (régua), optionally with its steps. The first policy of an organization becomes its default; is_default=true moves the default to the new one.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"description\":{\"type\":\"string\",\"maxLength\":500},\"status\":{\"description\":\"A draft does not run.\",\"default\":\"active\",\"type\":\"string\",\"enum\":[\"draft\",\"active\"]},\"is_default\":{\"description\":\"Make it the organization's default (the first policy always is).\",\"type\":\"boolean\"},\"send_window\":{\"description\":\"The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.\",\"type\":\"object\",\"properties\":{\"start\":{\"description\":\"Opens at (inclusive).\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"end\":{\"description\":\"Closes at (exclusive); after start.\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"}},\"required\":[\"start\",\"end\"],\"additionalProperties\":false},\"steps\":{\"description\":\"Steps to create with it, at most 50.\",\"type\":\"array\",\"items\":{\"description\":\"A step created with its policy (the fields of StepCreate).\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"}},\"required\":[\"offset_days\"],\"additionalProperties\":false},\"maxItems\":50},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"name\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"description\":{\"type\":\"string\",\"maxLength\":500},\"status\":{\"description\":\"A draft does not run.\",\"default\":\"active\",\"type\":\"string\",\"enum\":[\"draft\",\"active\"]},\"is_default\":{\"description\":\"Make it the organization's default (the first policy always is).\",\"type\":\"boolean\"},\"send_window\":{\"description\":\"The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.\",\"type\":\"object\",\"properties\":{\"start\":{\"description\":\"Opens at (inclusive).\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"end\":{\"description\":\"Closes at (exclusive); after start.\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"}},\"required\":[\"start\",\"end\"],\"additionalProperties\":false},\"steps\":{\"description\":\"Steps to create with it, at most 50.\",\"type\":\"array\",\"items\":{\"description\":\"A step created with its policy (the fields of StepCreate).\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"}},\"required\":[\"offset_days\"],\"additionalProperties\":false},\"maxItems\":50},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"name\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_delete",
+        tool_name: "dunning_collection_policies_delete",
+        title: "Delete a collection policy",
+        description: "Permanently deletes a policy that is a draft or that never applied to a charge, with its steps. The default policy, or one that charges use or have used, is CONFLICT: archive it instead.",
+        tag: "collection_policies",
+        method: HttpMethod::Delete,
+        path: "/v1/collection_policies/{cp_id}",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: Some(Confirm {
+            target: Some("collection_policies_get"),
+            message: "Excluir definitivamente a régua {{target.name}} e suas {{target.steps_count}} etapas?",
+        }),
+        path_params: &["cp_id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 204,
+        response: ResponseKind::NoContent,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_delete\",\"title\":\"Delete a collection policy\",\"description\":\"Permanently deletes a policy that is a draft or that never applied to a charge, with its steps. The default policy, or one that charges use or have used, is CONFLICT: archive it instead.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_duplicate",
+        tool_name: "dunning_collection_policies_duplicate",
+        title: "Duplicate a collection policy",
+        description: "Copies a policy and its steps into a new draft policy, named as given or after the original with \" (cópia)\". The copy is never the default.",
+        tag: "collection_policies",
+        method: HttpMethod::Post,
+        path: "/v1/collection_policies/{cp_id}/duplicate",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &["cp_id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &["name", "idempotency_key"],
+            schema: "{\"description\":\"Optional details for the copy.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"The copy's name; by default the original's with \\\" (cópia)\\\".\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_duplicate\",\"title\":\"Duplicate a collection policy\",\"description\":\"Copies a policy and its steps into a new draft policy, named as given or after the original with \\\" (cópia)\\\". The copy is never the default.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"description\":\"The copy's name; by default the original's with \\\" (cópia)\\\".\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"description\":\"The copy's name; by default the original's with \\\" (cópia)\\\".\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_get",
+        tool_name: "dunning_collection_policies_get",
+        title: "Get a collection policy",
+        description: "Returns one collection policy with its send window and its steps in the order they run (offset_days, then position).",
+        tag: "collection_policies",
+        method: HttpMethod::Get,
+        path: "/v1/collection_policies/{cp_id}",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["cp_id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/collection_policies/{cp_id}"),
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_get\",\"title\":\"Get a collection policy\",\"description\":\"Returns one collection policy with its send window and its steps in the order they run (offset_days, then position).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_list",
+        tool_name: "dunning_collection_policies_list",
+        title: "List collection policies",
+        description: "Lists the organization's collection policies (réguas), each with its steps in order; the default policy applies to every charge that names none. Archived policies are listed only when status asks for them.",
+        tag: "collection_policies",
+        method: HttpMethod::Get,
+        path: "/v1/collection_policies",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "sort_order",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "status",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_collection_policies_list\",\"title\":\"List collection policies\",\"description\":\"Lists the organization's collection policies (réguas), each with its steps in order; the default policy applies to every charge that names none. Archived policies are listed only when status asks for them.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"sort_order\":{\"default\":\"desc\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"status\":{\"type\":\"string\",\"pattern\":\"^(draft|active|archived)(,(draft|active|archived))*$\",\"description\":\"Policies in these states; draft,active when not sent.\"}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"status\":{\"type\":\"string\",\"pattern\":\"^(draft|active|archived)(,(draft|active|archived))*$\",\"description\":\"Policies in these states; draft,active when not sent.\"}},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"status\":{\"type\":\"string\",\"pattern\":\"^(draft|active|archived)(,(draft|active|archived))*$\",\"description\":\"Policies in these states; draft,active when not sent.\"}},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_preview",
+        tool_name: "dunning_collection_policies_preview",
+        title: "Preview a policy's schedule",
+        description: "The dated schedule the policy would give a charge due on due_date: for each active step, in order, the day it is sent after every move to a business day (a due date on a weekend or holiday counts from the next business day; a send on one moves to the next business day).",
+        tag: "collection_policies",
+        method: HttpMethod::Get,
+        path: "/v1/collection_policies/{cp_id}/preview",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["cp_id"],
+        query_params: &[
+            QueryParam {
+                name: "due_date",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_preview\",\"title\":\"Preview a policy's schedule\",\"description\":\"The dated schedule the policy would give a charge due on due_date: for each active step, in order, the day it is sent after every move to a business day (a due date on a weekend or holiday counts from the next business day; a send on one moves to the next business day).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"due_date\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"The due date of the charge to schedule (YYYY-MM-DD).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"due_date\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"due_date\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"The due date of the charge to schedule (YYYY-MM-DD).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"due_date\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"due_date\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"The due date of the charge to schedule (YYYY-MM-DD).\"}},\"additionalProperties\":false,\"required\":[\"due_date\"]}",
+    },
+    Operation {
+        operation_id: "collection_policies_steps_create",
+        tool_name: "dunning_collection_policies_steps_create",
+        title: "Add a step to a policy",
+        description: "Adds a step: a message (action notify, on a channel, from a template) or an escalation (request_decision, credit_bureau, protest, which waits for a human: requires_approval cannot be false) on a day relative to the due date.",
+        tag: "collection_policies",
+        method: HttpMethod::Post,
+        path: "/v1/collection_policies/{cp_id}/steps",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &["cp_id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &[
+                "name",
+                "offset_days",
+                "send_time",
+                "position",
+                "action",
+                "channel",
+                "template",
+                "requires_approval",
+                "active",
+                "idempotency_key",
+            ],
+            schema: "{\"description\":\"A step to add to a policy. Unknown fields are a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"offset_days\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_steps_create\",\"title\":\"Add a step to a policy\",\"description\":\"Adds a step: a message (action notify, on a channel, from a template) or an escalation (request_decision, credit_bureau, protest, which waits for a human: requires_approval cannot be false) on a day relative to the due date.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"offset_days\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"offset_days\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_steps_delete",
+        tool_name: "dunning_collection_policies_steps_delete",
+        title: "Delete a step",
+        description: "Permanently removes a step from its policy; notifications it already sent stay.",
+        tag: "collection_policies",
+        method: HttpMethod::Delete,
+        path: "/v1/collection_policies/{cp_id}/steps/{step_id}",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: Some(Confirm {
+            target: Some("collection_policies_steps_get"),
+            message: "Excluir a etapa {{target.name}} ({{target.offset_days}} dias) da régua?",
+        }),
+        path_params: &["cp_id", "step_id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 204,
+        response: ResponseKind::NoContent,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_steps_delete\",\"title\":\"Delete a step\",\"description\":\"Permanently removes a step from its policy; notifications it already sent stay.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"step_id\":{\"type\":\"string\",\"description\":\"The step's id (stp_…).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"step_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"step_id\":{\"type\":\"string\",\"description\":\"The step's id (stp_…).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"step_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_steps_get",
+        tool_name: "dunning_collection_policies_steps_get",
+        title: "Get a step",
+        description: "Returns one step of a policy.",
+        tag: "collection_policies",
+        method: HttpMethod::Get,
+        path: "/v1/collection_policies/{cp_id}/steps/{step_id}",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["cp_id", "step_id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some(
+            "kobana://dunning/collection_policies/{cp_id}/steps/{step_id}",
+        ),
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_steps_get\",\"title\":\"Get a step\",\"description\":\"Returns one step of a policy.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"step_id\":{\"type\":\"string\",\"description\":\"The step's id (stp_…).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"step_id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"step_id\":{\"type\":\"string\",\"description\":\"The step's id (stp_…).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"step_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_steps_list",
+        tool_name: "dunning_collection_policies_steps_list",
+        title: "List a policy's steps",
+        description: "Lists the steps of one policy in the order they run: offset_days (negative is before the due date), then position.",
+        tag: "collection_policies",
+        method: HttpMethod::Get,
+        path: "/v1/collection_policies/{cp_id}/steps",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["cp_id"],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_steps_list\",\"title\":\"List a policy's steps\",\"description\":\"Lists the steps of one policy in the order they run: offset_days (negative is before the due date), then position.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"additionalProperties\":false,\"required\":[\"cp_id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"}},\"additionalProperties\":false,\"required\":[\"cp_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"}},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_steps_update",
+        tool_name: "dunning_collection_policies_steps_update",
+        title: "Update a step",
+        description: "Changes the fields sent of a step. Notifications already sent keep what they said.",
+        tag: "collection_policies",
+        method: HttpMethod::Patch,
+        path: "/v1/collection_policies/{cp_id}/steps/{step_id}",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &["cp_id", "step_id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &[
+                "name",
+                "offset_days",
+                "send_time",
+                "position",
+                "channel",
+                "template",
+                "requires_approval",
+                "active",
+                "idempotency_key",
+            ],
+            schema: "{\"description\":\"Fields to change on a step; those not sent are unchanged.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"null sends at the window's start.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"type\":\"boolean\"},\"active\":{\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_steps_update\",\"title\":\"Update a step\",\"description\":\"Changes the fields sent of a step. Notifications already sent keep what they said.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"step_id\":{\"type\":\"string\",\"description\":\"The step's id (stp_…).\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"null sends at the window's start.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"type\":\"boolean\"},\"active\":{\"type\":\"boolean\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"step_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"step_id\":{\"type\":\"string\",\"description\":\"The step's id (stp_…).\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"null sends at the window's start.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"type\":\"boolean\"},\"active\":{\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"step_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "collection_policies_update",
+        tool_name: "dunning_collection_policies_update",
+        title: "Update a collection policy",
+        description: "Changes the fields sent of a draft or active policy. is_default=true makes it the organization's default (the previous default stops being it); a default cannot be unset directly: make another policy the default.",
+        tag: "collection_policies",
+        method: HttpMethod::Patch,
+        path: "/v1/collection_policies/{cp_id}",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &["cp_id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &[
+                "name",
+                "description",
+                "status",
+                "is_default",
+                "send_window",
+                "idempotency_key",
+            ],
+            schema: "{\"description\":\"Fields to change on a policy; those not sent are unchanged.\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":500},\"status\":{\"description\":\"archive with collection_policies_archive.\",\"type\":\"string\",\"enum\":[\"draft\",\"active\"]},\"is_default\":{\"description\":\"true makes it the default; to change the default, set it on another policy.\",\"type\":\"boolean\",\"enum\":[true]},\"send_window\":{\"description\":\"The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.\",\"type\":\"object\",\"properties\":{\"start\":{\"description\":\"Opens at (inclusive).\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"end\":{\"description\":\"Closes at (exclusive); after start.\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"}},\"required\":[\"start\",\"end\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("cp_id", "collection_policies_list")],
+        descriptor: "{\"name\":\"dunning_collection_policies_update\",\"title\":\"Update a collection policy\",\"description\":\"Changes the fields sent of a draft or active policy. is_default=true makes it the organization's default (the previous default stops being it); a default cannot be unset directly: make another policy the default.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":500},\"status\":{\"description\":\"archive with collection_policies_archive.\",\"type\":\"string\",\"enum\":[\"draft\",\"active\"]},\"is_default\":{\"description\":\"true makes it the default; to change the default, set it on another policy.\",\"type\":\"boolean\",\"enum\":[true]},\"send_window\":{\"description\":\"The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.\",\"type\":\"object\",\"properties\":{\"start\":{\"description\":\"Opens at (inclusive).\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"end\":{\"description\":\"Closes at (exclusive); after start.\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"}},\"required\":[\"start\",\"end\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":500},\"status\":{\"description\":\"archive with collection_policies_archive.\",\"type\":\"string\",\"enum\":[\"draft\",\"active\"]},\"is_default\":{\"description\":\"true makes it the default; to change the default, set it on another policy.\",\"type\":\"boolean\",\"enum\":[true]},\"send_window\":{\"description\":\"The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.\",\"type\":\"object\",\"properties\":{\"start\":{\"description\":\"Opens at (inclusive).\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"end\":{\"description\":\"Closes at (exclusive); after start.\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"}},\"required\":[\"start\",\"end\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
@@ -695,6 +1212,201 @@ pub static OPERATIONS: &[Operation] = &[
         input_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
+    Operation {
+        operation_id: "notifications_cancel",
+        tool_name: "dunning_notifications_cancel",
+        title: "Cancel a queued notification",
+        description: "Cancels a notification still scheduled or queued (waiting for a retry), so it is never sent. Canceling a canceled one returns it unchanged; a sent, failed or skipped one cannot be canceled.",
+        tag: "notifications",
+        method: HttpMethod::Post,
+        path: "/v1/notifications/{id}/cancel",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.notify"),
+        confirm: Some(Confirm {
+            target: Some("notifications_get"),
+            message: "Cancelar o envio da mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}?",
+        }),
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &["idempotency_key"],
+            schema: "{\"description\":\"Optional details for a cancel.\",\"type\":\"object\",\"properties\":{\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "notifications_list")],
+        descriptor: "{\"name\":\"dunning_notifications_cancel\",\"title\":\"Cancel a queued notification\",\"description\":\"Cancels a notification still scheduled or queued (waiting for a retry), so it is never sent. Canceling a canceled one returns it unchanged; a sent, failed or skipped one cannot be canceled.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The notification's id (ntf_…).\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "notifications_create",
+        tool_name: "dunning_notifications_create",
+        title: "Send a message to a debtor",
+        description: "Sends one message about a pending, overdue or in-agreement charge now, as charges_notify does. An opted-out channel or a missing contact is INVALID_STATE. Each call sends another message.",
+        tag: "notifications",
+        method: HttpMethod::Post,
+        path: "/v1/notifications",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.notify"),
+        confirm: Some(Confirm {
+            target: None,
+            message: "Enviar agora uma mensagem por {{channel args.channel}} sobre a cobrança {{args.charge_id}}?",
+        }),
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["charge_id", "channel", "template", "idempotency_key"],
+            schema: "{\"description\":\"A message to send now about a charge.\",\"type\":\"object\",\"properties\":{\"charge_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"charge_id\",\"channel\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("charge_id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_notifications_create\",\"title\":\"Send a message to a debtor\",\"description\":\"Sends one message about a pending, overdue or in-agreement charge now, as charges_notify does. An opted-out channel or a missing contact is INVALID_STATE. Each call sends another message.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"charge_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"charge_id\",\"channel\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"charge_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"channel\":{\"description\":\"How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"charge_id\",\"channel\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "notifications_get",
+        tool_name: "dunning_notifications_get",
+        title: "Get a notification",
+        description: "Returns one notification: what was sent (subject and body as rendered), to whom, on which channel, and its delivery status with the attempts and any failure or skip reason.",
+        tag: "notifications",
+        method: HttpMethod::Get,
+        path: "/v1/notifications/{id}",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/notifications/{id}"),
+        complete: &[("id", "notifications_list")],
+        descriptor: "{\"name\":\"dunning_notifications_get\",\"title\":\"Get a notification\",\"description\":\"Returns one notification: what was sent (subject and body as rendered), to whom, on which channel, and its delivery status with the attempts and any failure or skip reason.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The notification's id (ntf_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "notifications_list",
+        tool_name: "dunning_notifications_list",
+        title: "List notifications",
+        description: "Lists the messages sent, queued, skipped or failed, newest first unless sort_order=asc: by the régua (origin policy), by hand (manual) or again (resend). Filter by charge_id for one charge's messages.",
+        tag: "notifications",
+        method: HttpMethod::Get,
+        path: "/v1/notifications",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "sort_order",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "charge_id",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "debtor_id",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "status",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "channel",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("charge_id", "charges_list"), ("debtor_id", "debtors_list")],
+        descriptor: "{\"name\":\"dunning_notifications_list\",\"title\":\"List notifications\",\"description\":\"Lists the messages sent, queued, skipped or failed, newest first unless sort_order=asc: by the régua (origin policy), by hand (manual) or again (resend). Filter by charge_id for one charge's messages.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"sort_order\":{\"default\":\"desc\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(scheduled|queued|sent|delivered|read|clicked|failed|bounced|canceled|skipped)(,(scheduled|queued|sent|delivered|read|clicked|failed|bounced|canceled|skipped))*$\",\"description\":\"Notifications in these states.\"},\"channel\":{\"type\":\"string\",\"pattern\":\"^(email|sms|whatsapp|letter)(,(email|sms|whatsapp|letter))*$\",\"description\":\"Notifications on these channels.\"}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(scheduled|queued|sent|delivered|read|clicked|failed|bounced|canceled|skipped)(,(scheduled|queued|sent|delivered|read|clicked|failed|bounced|canceled|skipped))*$\",\"description\":\"Notifications in these states.\"},\"channel\":{\"type\":\"string\",\"pattern\":\"^(email|sms|whatsapp|letter)(,(email|sms|whatsapp|letter))*$\",\"description\":\"Notifications on these channels.\"}},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(scheduled|queued|sent|delivered|read|clicked|failed|bounced|canceled|skipped)(,(scheduled|queued|sent|delivered|read|clicked|failed|bounced|canceled|skipped))*$\",\"description\":\"Notifications in these states.\"},\"channel\":{\"type\":\"string\",\"pattern\":\"^(email|sms|whatsapp|letter)(,(email|sms|whatsapp|letter))*$\",\"description\":\"Notifications on these channels.\"}},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "notifications_resend",
+        tool_name: "dunning_notifications_resend",
+        title: "Send a message again",
+        description: "Sends a new notification with the same channel and content as this one (resend_of_id names it), to the debtor's current contact. The charge must still be open.",
+        tag: "notifications",
+        method: HttpMethod::Post,
+        path: "/v1/notifications/{id}/resend",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.notify"),
+        confirm: Some(Confirm {
+            target: Some("notifications_get"),
+            message: "Reenviar a mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}?",
+        }),
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &["idempotency_key"],
+            schema: "{\"description\":\"Optional details for a resend.\",\"type\":\"object\",\"properties\":{\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "notifications_list")],
+        descriptor: "{\"name\":\"dunning_notifications_resend\",\"title\":\"Send a message again\",\"description\":\"Sends a new notification with the same channel and content as this one (resend_of_id names it), to the debtor's current contact. The charge must still be open.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false,\"openWorldHint\":false}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The notification's id (ntf_…).\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
 ];
 /// Every scope a token can carry (`x-mcp.scope` takes one of these, or `any`).
 pub const SCOPES: &[&str] = &[
@@ -717,30 +1429,68 @@ pub mod ops {
     pub const CHARGES_GET: &Operation = &OPERATIONS[2];
     /// `charges_list`
     pub const CHARGES_LIST: &Operation = &OPERATIONS[3];
+    /// `charges_notify`
+    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[4];
     /// `charges_pause`
-    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[4];
+    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[5];
     /// `charges_resume`
-    pub const CHARGES_RESUME: &Operation = &OPERATIONS[5];
+    pub const CHARGES_RESUME: &Operation = &OPERATIONS[6];
     /// `charges_settle`
-    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[6];
+    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[7];
     /// `charges_update`
-    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[7];
+    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[8];
+    /// `collection_policies_archive`
+    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[9];
+    /// `collection_policies_create`
+    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[10];
+    /// `collection_policies_delete`
+    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[11];
+    /// `collection_policies_duplicate`
+    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[12];
+    /// `collection_policies_get`
+    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[13];
+    /// `collection_policies_list`
+    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[14];
+    /// `collection_policies_preview`
+    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[15];
+    /// `collection_policies_steps_create`
+    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[16];
+    /// `collection_policies_steps_delete`
+    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[17];
+    /// `collection_policies_steps_get`
+    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[18];
+    /// `collection_policies_steps_list`
+    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[19];
+    /// `collection_policies_steps_update`
+    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[20];
+    /// `collection_policies_update`
+    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[21];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[8];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[22];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[9];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[23];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[10];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[24];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[11];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[25];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[12];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[26];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[13];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[27];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[14];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[28];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[15];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[29];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[16];
+    pub const ME: &Operation = &OPERATIONS[30];
+    /// `notifications_cancel`
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[31];
+    /// `notifications_create`
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[32];
+    /// `notifications_get`
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[33];
+    /// `notifications_list`
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[34];
+    /// `notifications_resend`
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[35];
 }

@@ -43,6 +43,15 @@ pub fn v1_routes() -> poem::Route {
             ),
         )
         .at(
+            "/v1/charges/:id/notify",
+            poem::post(
+                crate::api::endpoint(
+                    ops::CHARGES_NOTIFY,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_notify,
+                ),
+            ),
+        )
+        .at(
             "/v1/charges/:id/pause",
             poem::post(
                 crate::api::endpoint(
@@ -68,6 +77,105 @@ pub fn v1_routes() -> poem::Route {
                     <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_settle,
                 ),
             ),
+        )
+        .at(
+            "/v1/collection_policies",
+            poem::post(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_CREATE,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_create,
+                    ),
+                )
+                .get(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_LIST,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_list,
+                    ),
+                ),
+        )
+        .at(
+            "/v1/collection_policies/:cp_id",
+            poem::delete(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_DELETE,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_delete,
+                    ),
+                )
+                .get(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_GET,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_get,
+                    ),
+                )
+                .patch(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_UPDATE,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_update,
+                    ),
+                ),
+        )
+        .at(
+            "/v1/collection_policies/:cp_id/archive",
+            poem::post(
+                crate::api::endpoint(
+                    ops::COLLECTION_POLICIES_ARCHIVE,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_archive,
+                ),
+            ),
+        )
+        .at(
+            "/v1/collection_policies/:cp_id/duplicate",
+            poem::post(
+                crate::api::endpoint(
+                    ops::COLLECTION_POLICIES_DUPLICATE,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_duplicate,
+                ),
+            ),
+        )
+        .at(
+            "/v1/collection_policies/:cp_id/preview",
+            poem::get(
+                crate::api::endpoint(
+                    ops::COLLECTION_POLICIES_PREVIEW,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_preview,
+                ),
+            ),
+        )
+        .at(
+            "/v1/collection_policies/:cp_id/steps",
+            poem::post(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_STEPS_CREATE,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_create,
+                    ),
+                )
+                .get(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_STEPS_LIST,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_list,
+                    ),
+                ),
+        )
+        .at(
+            "/v1/collection_policies/:cp_id/steps/:step_id",
+            poem::delete(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_STEPS_DELETE,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_delete,
+                    ),
+                )
+                .get(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_STEPS_GET,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_get,
+                    ),
+                )
+                .patch(
+                    crate::api::endpoint(
+                        ops::COLLECTION_POLICIES_STEPS_UPDATE,
+                        <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_update,
+                    ),
+                ),
         )
         .at(
             "/v1/debtors",
@@ -138,6 +246,48 @@ pub fn v1_routes() -> poem::Route {
                 crate::api::endpoint(
                     ops::ME,
                     <crate::api::me::Me as crate::api::handlers::MeApi>::me,
+                ),
+            ),
+        )
+        .at(
+            "/v1/notifications",
+            poem::post(
+                    crate::api::endpoint(
+                        ops::NOTIFICATIONS_CREATE,
+                        <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_create,
+                    ),
+                )
+                .get(
+                    crate::api::endpoint(
+                        ops::NOTIFICATIONS_LIST,
+                        <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_list,
+                    ),
+                ),
+        )
+        .at(
+            "/v1/notifications/:id",
+            poem::get(
+                crate::api::endpoint(
+                    ops::NOTIFICATIONS_GET,
+                    <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_get,
+                ),
+            ),
+        )
+        .at(
+            "/v1/notifications/:id/cancel",
+            poem::post(
+                crate::api::endpoint(
+                    ops::NOTIFICATIONS_CANCEL,
+                    <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_cancel,
+                ),
+            ),
+        )
+        .at(
+            "/v1/notifications/:id/resend",
+            poem::post(
+                crate::api::endpoint(
+                    ops::NOTIFICATIONS_RESEND,
+                    <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_resend,
                 ),
             ),
         )

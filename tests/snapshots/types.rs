@@ -186,6 +186,62 @@ impl std::fmt::Display for AddressState {
         f.write_str(self.as_str())
     }
 }
+/// How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum Channel {
+    #[serde(rename = "email")]
+    Email,
+    #[serde(rename = "sms")]
+    Sms,
+    #[serde(rename = "whatsapp")]
+    Whatsapp,
+    #[serde(rename = "letter")]
+    Letter,
+}
+impl Channel {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Email,
+        Self::Sms,
+        Self::Whatsapp,
+        Self::Letter,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Email => "email",
+            Self::Sms => "sms",
+            Self::Whatsapp => "whatsapp",
+            Self::Letter => "letter",
+        }
+    }
+}
+impl std::str::FromStr for Channel {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for Channel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// Always BRL.
 #[derive(
     Debug,
@@ -343,6 +399,186 @@ impl std::str::FromStr for ChargesListSortBy {
     }
 }
 impl std::fmt::Display for ChargesListSortBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// A draft does not run.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum CollectionPoliciesCreateStatus {
+    #[serde(rename = "draft")]
+    Draft,
+    #[serde(rename = "active")]
+    Active,
+}
+impl CollectionPoliciesCreateStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Draft, Self::Active];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::Active => "active",
+        }
+    }
+}
+impl std::str::FromStr for CollectionPoliciesCreateStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for CollectionPoliciesCreateStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// archive with collection_policies_archive.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum CollectionPoliciesUpdateStatus {
+    #[serde(rename = "draft")]
+    Draft,
+    #[serde(rename = "active")]
+    Active,
+}
+impl CollectionPoliciesUpdateStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Draft, Self::Active];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::Active => "active",
+        }
+    }
+}
+impl std::str::FromStr for CollectionPoliciesUpdateStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for CollectionPoliciesUpdateStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// A draft does not run.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum CollectionPolicyCreateStatus {
+    #[serde(rename = "draft")]
+    Draft,
+    #[serde(rename = "active")]
+    Active,
+}
+impl CollectionPolicyCreateStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Draft, Self::Active];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::Active => "active",
+        }
+    }
+}
+impl std::str::FromStr for CollectionPolicyCreateStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for CollectionPolicyCreateStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// archive with collection_policies_archive.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum CollectionPolicyUpdateStatus {
+    #[serde(rename = "draft")]
+    Draft,
+    #[serde(rename = "active")]
+    Active,
+}
+impl CollectionPolicyUpdateStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Draft, Self::Active];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::Active => "active",
+        }
+    }
+}
+impl std::str::FromStr for CollectionPolicyUpdateStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for CollectionPolicyUpdateStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
@@ -684,6 +920,134 @@ impl std::fmt::Display for MeTokenAudience {
         f.write_str(self.as_str())
     }
 }
+/// Who made a notification: the régua (policy), a person (manual) or a resend.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum NotificationOrigin {
+    #[serde(rename = "policy")]
+    Policy,
+    #[serde(rename = "manual")]
+    Manual,
+    #[serde(rename = "resend")]
+    Resend,
+}
+impl NotificationOrigin {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Policy, Self::Manual, Self::Resend];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Policy => "policy",
+            Self::Manual => "manual",
+            Self::Resend => "resend",
+        }
+    }
+}
+impl std::str::FromStr for NotificationOrigin {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for NotificationOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// Where a message stands: queued (waiting to be sent or for a retry), sent, delivered, read, clicked, failed (retries exhausted), bounced, canceled, skipped (not sent, see skip_reason), scheduled (for later).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum NotificationStatus {
+    #[serde(rename = "scheduled")]
+    Scheduled,
+    #[serde(rename = "queued")]
+    Queued,
+    #[serde(rename = "sent")]
+    Sent,
+    #[serde(rename = "delivered")]
+    Delivered,
+    #[serde(rename = "read")]
+    Read,
+    #[serde(rename = "clicked")]
+    Clicked,
+    #[serde(rename = "failed")]
+    Failed,
+    #[serde(rename = "bounced")]
+    Bounced,
+    #[serde(rename = "canceled")]
+    Canceled,
+    #[serde(rename = "skipped")]
+    Skipped,
+}
+impl NotificationStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Scheduled,
+        Self::Queued,
+        Self::Sent,
+        Self::Delivered,
+        Self::Read,
+        Self::Clicked,
+        Self::Failed,
+        Self::Bounced,
+        Self::Canceled,
+        Self::Skipped,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Scheduled => "scheduled",
+            Self::Queued => "queued",
+            Self::Sent => "sent",
+            Self::Delivered => "delivered",
+            Self::Read => "read",
+            Self::Clicked => "clicked",
+            Self::Failed => "failed",
+            Self::Bounced => "bounced",
+            Self::Canceled => "canceled",
+            Self::Skipped => "skipped",
+        }
+    }
+}
+impl std::str::FromStr for NotificationStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for NotificationStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// How a charge is paid.
 #[derive(
     Debug,
@@ -793,6 +1157,54 @@ impl std::fmt::Display for PersonType {
         f.write_str(self.as_str())
     }
 }
+/// The state of a collection policy: only active policies run.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum PolicyStatus {
+    #[serde(rename = "draft")]
+    Draft,
+    #[serde(rename = "active")]
+    Active,
+    #[serde(rename = "archived")]
+    Archived,
+}
+impl PolicyStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Draft, Self::Active, Self::Archived];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::Active => "active",
+            Self::Archived => "archived",
+        }
+    }
+}
+impl std::str::FromStr for PolicyStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for PolicyStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// Sort direction: ascending or descending.
 #[derive(
     Debug,
@@ -838,6 +1250,62 @@ impl std::fmt::Display for SortOrder {
         f.write_str(self.as_str())
     }
 }
+/// What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum StepAction {
+    #[serde(rename = "notify")]
+    Notify,
+    #[serde(rename = "request_decision")]
+    RequestDecision,
+    #[serde(rename = "credit_bureau")]
+    CreditBureau,
+    #[serde(rename = "protest")]
+    Protest,
+}
+impl StepAction {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Notify,
+        Self::RequestDecision,
+        Self::CreditBureau,
+        Self::Protest,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Notify => "notify",
+            Self::RequestDecision => "request_decision",
+            Self::CreditBureau => "credit_bureau",
+            Self::Protest => "protest",
+        }
+    }
+}
+impl std::str::FromStr for StepAction {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for StepAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// A Brazilian postal address, needed for letters, credit-bureau reports and protests.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -869,6 +1337,8 @@ pub struct Charge {
     pub debtor_id: String,
     /// The debtor's name, for display.
     pub debtor_name: String,
+    /// The collection policy it follows (cp_…); null follows the organization's default.
+    pub cp_id: Option<String>,
     /// The charge's id in the organization's own system (invoice number, contract…).
     pub external_id: Option<String>,
     /// What the charge is for, as shown to the debtor.
@@ -937,6 +1407,9 @@ pub struct ChargeCancel {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargeCreate {
+    /// The collection policy to follow (cp_…); by default the organization's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp_id: Option<String>,
     pub debtor_id: String,
     pub amount: crate::domain::money::Hundredths,
     pub due_date: crate::domain::dates::Day,
@@ -979,6 +1452,17 @@ pub struct ChargeList {
     pub data: Vec<Charge>,
     pub meta: PageMeta,
 }
+/// A message to send now about this charge.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeNotify {
+    pub channel: Channel,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
 /// Optional details for pausing a charge's dunning.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1019,6 +1503,13 @@ pub struct ChargeSettle {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargeUpdate {
+    /// The collection policy to follow (cp_…); null returns to the organization's default.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub cp_id: Option<Option<String>>,
     /// Shown to the debtor.
     #[serde(
         default,
@@ -1063,6 +1554,9 @@ pub struct ChargesCancelInput {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargesCreateInput {
+    /// The collection policy to follow (cp_…); by default the organization's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp_id: Option<crate::domain::text::Text>,
     /// Body field.
     pub debtor_id: crate::domain::text::Text,
     /// Body field.
@@ -1144,6 +1638,18 @@ pub struct ChargesListInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_to: Option<crate::domain::dates::Day>,
 }
+/// The input of `charges_notify`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesNotifyInput {
+    /// Path parameter.
+    pub id: String,
+    /// Body field.
+    pub channel: Channel,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+}
 /// The input of `charges_pause`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1183,6 +1689,13 @@ pub struct ChargesSettleInput {
 pub struct ChargesUpdateInput {
     /// Path parameter.
     pub id: String,
+    /// The collection policy to follow (cp_…); null returns to the organization's default.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub cp_id: Option<Option<crate::domain::text::Text>>,
     /// Shown to the debtor.
     #[serde(
         default,
@@ -1211,6 +1724,314 @@ pub struct ChargesUpdateInput {
     pub metadata: Option<
         std::collections::BTreeMap<crate::domain::text::Text, crate::domain::text::Text>,
     >,
+}
+/// The input of `collection_policies_archive`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesArchiveInput {
+    /// Path parameter.
+    pub cp_id: String,
+}
+/// The input of `collection_policies_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesCreateInput {
+    /// Body field.
+    pub name: crate::domain::text::Text,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<crate::domain::text::MultilineText>,
+    /// A draft does not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<CollectionPoliciesCreateStatus>,
+    /// Make it the organization's default (the first policy always is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub send_window: Option<SendWindow>,
+    /// Steps to create with it, at most 50.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<PolicyStepCreate>>,
+}
+/// The input of `collection_policies_delete`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesDeleteInput {
+    /// Path parameter.
+    pub cp_id: String,
+}
+/// The input of `collection_policies_duplicate`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesDuplicateInput {
+    /// Path parameter.
+    pub cp_id: String,
+    /// The copy's name; by default the original's with " (cópia)".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<crate::domain::text::Text>,
+}
+/// The input of `collection_policies_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesGetInput {
+    /// Path parameter.
+    pub cp_id: String,
+}
+/// The input of `collection_policies_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<SortOrder>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<crate::domain::text::Text>,
+}
+/// The input of `collection_policies_preview`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesPreviewInput {
+    /// Path parameter.
+    pub cp_id: String,
+    /// Query parameter.
+    pub due_date: crate::domain::dates::Day,
+}
+/// The input of `collection_policies_steps_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesStepsCreateInput {
+    /// Path parameter.
+    pub cp_id: String,
+    /// A label for people; by default one made of the action, channel and day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<crate::domain::text::Text>,
+    /// Days from the due date, -90 (before) to 365 (after).
+    pub offset_days: i64,
+    /// Not before this time (HH:MM) on the send day; within the send window.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub send_time: Option<Option<crate::domain::text::Text>>,
+    /// Order among the steps with the same offset_days; by default after them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<StepAction>,
+    /// Required for notify; not allowed for escalations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<Channel>,
+    /// Required for notify; not allowed for escalations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+    /// Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires_approval: Option<bool>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+}
+/// The input of `collection_policies_steps_delete`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesStepsDeleteInput {
+    /// Path parameter.
+    pub cp_id: String,
+    /// Path parameter.
+    pub step_id: String,
+}
+/// The input of `collection_policies_steps_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesStepsGetInput {
+    /// Path parameter.
+    pub cp_id: String,
+    /// Path parameter.
+    pub step_id: String,
+}
+/// The input of `collection_policies_steps_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesStepsListInput {
+    /// Path parameter.
+    pub cp_id: String,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+}
+/// The input of `collection_policies_steps_update`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesStepsUpdateInput {
+    /// Path parameter.
+    pub cp_id: String,
+    /// Path parameter.
+    pub step_id: String,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<crate::domain::text::Text>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_days: Option<i64>,
+    /// null sends at the window's start.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub send_time: Option<Option<crate::domain::text::Text>>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<Channel>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires_approval: Option<bool>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+}
+/// The input of `collection_policies_update`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPoliciesUpdateInput {
+    /// Path parameter.
+    pub cp_id: String,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<crate::domain::text::Text>,
+    /// Body field.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub description: Option<Option<crate::domain::text::MultilineText>>,
+    /// archive with collection_policies_archive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<CollectionPoliciesUpdateStatus>,
+    /// true makes it the default; to change the default, set it on another policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub send_window: Option<SendWindow>,
+}
+/// A collection policy (régua): the steps a charge goes through, each on a day relative to its due date.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CollectionPolicy {
+    /// The policy's id (cp_…).
+    pub id: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub status: PolicyStatus,
+    /// Applies to every charge that names no policy; one per organization.
+    pub is_default: bool,
+    /// The organization's time zone, in which days and the send window count.
+    pub timezone: String,
+    pub send_window: SendWindow,
+    pub steps_count: i64,
+    /// The steps in the order they run (offset_days, then position).
+    pub steps: Vec<Step>,
+    /// Increases with every change (the ETag).
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+    pub archived_at: Option<crate::domain::dates::Timestamp>,
+}
+/// Optional details for archiving a policy.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPolicyArchive {
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// A new collection policy. Unknown fields are a VALIDATION_ERROR.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPolicyCreate {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// A draft does not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<CollectionPolicyCreateStatus>,
+    /// Make it the organization's default (the first policy always is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub send_window: Option<SendWindow>,
+    /// Steps to create with it, at most 50.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<PolicyStepCreate>>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// Optional details for the copy.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPolicyDuplicate {
+    /// The copy's name; by default the original's with " (cópia)".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One collection policy.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CollectionPolicyEnvelope {
+    pub data: CollectionPolicy,
+}
+/// One page of collection policies.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CollectionPolicyList {
+    pub data: Vec<CollectionPolicy>,
+    pub meta: PageMeta,
+}
+/// Fields to change on a policy; those not sent are unchanged.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionPolicyUpdate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub description: Option<Option<String>>,
+    /// archive with collection_policies_archive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<CollectionPolicyUpdateStatus>,
+    /// true makes it the default; to change the default, set it on another policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_default: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub send_window: Option<SendWindow>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
 }
 /// A person or company that owes the organization money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1690,6 +2511,141 @@ pub struct MeUser {
     /// The user's name, when known.
     pub name: Option<String>,
 }
+/// One message to a debtor about a charge, and where its delivery stands.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Notification {
+    /// The notification's id (ntf_…); providers get it as the idempotency key.
+    pub id: String,
+    pub charge_id: String,
+    pub debtor_id: String,
+    /// The policy whose step sent it (origin policy).
+    pub cp_id: Option<String>,
+    pub step_id: Option<String>,
+    pub origin: NotificationOrigin,
+    /// The notification this one sends again (origin resend).
+    pub resend_of_id: Option<String>,
+    pub channel: Channel,
+    /// The address, phone or postal address used; null when there was none.
+    pub to: Option<String>,
+    pub subject: Option<String>,
+    /// The message as rendered when it was made.
+    pub body: String,
+    pub status: NotificationStatus,
+    /// Why it was not sent (opted_out, missing_contact, charge_closed, paused).
+    pub skip_reason: Option<String>,
+    /// The provider's last refusal.
+    pub failure_reason: Option<String>,
+    pub attempts: i64,
+    /// outbox (recorded, never leaves the server), smtp or gateway.
+    pub provider: Option<String>,
+    pub provider_message_id: Option<String>,
+    /// When it was due to go out.
+    pub scheduled_for: crate::domain::dates::Timestamp,
+    pub sent_at: Option<crate::domain::dates::Timestamp>,
+    pub failed_at: Option<crate::domain::dates::Timestamp>,
+    pub canceled_at: Option<crate::domain::dates::Timestamp>,
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+/// Optional details for a cancel.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationCancel {
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// A message to send now about a charge.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationCreate {
+    pub charge_id: String,
+    pub channel: Channel,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One notification.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NotificationEnvelope {
+    pub data: Notification,
+}
+/// One page of notifications.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NotificationList {
+    pub data: Vec<Notification>,
+    pub meta: PageMeta,
+}
+/// Optional details for a resend.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationResend {
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// The input of `notifications_cancel`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationsCancelInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `notifications_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationsCreateInput {
+    /// Body field.
+    pub charge_id: crate::domain::text::Text,
+    /// Body field.
+    pub channel: Channel,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+}
+/// The input of `notifications_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationsGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `notifications_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationsListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<SortOrder>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge_id: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debtor_id: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<crate::domain::text::Text>,
+}
+/// The input of `notifications_resend`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationsResendInput {
+    /// Path parameter.
+    pub id: String,
+}
 /// Channels the debtor asked not to be contacted on (true). Complete in responses; on input, channels not sent keep their value.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1712,4 +2668,185 @@ pub struct PageMeta {
     pub per_page: i64,
     /// Number of pages, ceil(total / per_page); 0 when nothing matches.
     pub total_pages: i64,
+}
+/// The schedule a policy gives a charge due on a date.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PolicyPreview {
+    pub cp_id: String,
+    pub due_date: crate::domain::dates::Day,
+    /// The due date, or the next business day when it is not one.
+    pub effective_due_date: crate::domain::dates::Day,
+    pub schedule: Vec<ScheduledStep>,
+}
+/// A policy's schedule for one due date.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PolicyPreviewEnvelope {
+    pub data: PolicyPreview,
+}
+/// A step created with its policy (the fields of StepCreate).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyStepCreate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub offset_days: i64,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub send_time: Option<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<StepAction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<Channel>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires_approval: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+}
+/// One step of a preview, on the day it would be sent.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduledStep {
+    pub step_id: String,
+    pub name: String,
+    pub offset_days: i64,
+    pub action: StepAction,
+    pub channel: Option<Channel>,
+    /// The business day it is sent on.
+    pub send_date: crate::domain::dates::Day,
+    /// Not before this time (HH:MM) that day.
+    pub send_time: String,
+}
+/// The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SendWindow {
+    /// Opens at (inclusive).
+    pub start: String,
+    /// Closes at (exclusive); after start.
+    pub end: String,
+}
+/// One step of a collection policy.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Step {
+    /// The step's id (stp_…).
+    pub id: String,
+    /// The policy it belongs to.
+    pub cp_id: String,
+    /// A label for people.
+    pub name: String,
+    /// Days from the due date: negative before it, 0 on it, positive after (counted from the effective due date, the next business day when the due date is not one).
+    pub offset_days: i64,
+    /// Not before this time (HH:MM) on the send day; null is the window's start.
+    pub send_time: Option<String>,
+    /// Order among the steps with the same offset_days.
+    pub position: i64,
+    pub action: StepAction,
+    /// The channel of a notify step; null for escalations.
+    pub channel: Option<Channel>,
+    /// The message of a notify step; null for escalations.
+    pub template: Option<Template>,
+    /// Whether a human decides before it acts (always true for escalations).
+    pub requires_approval: bool,
+    /// Inactive steps are skipped.
+    pub active: bool,
+    /// Increases with every change (the ETag).
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+/// A step to add to a policy. Unknown fields are a VALIDATION_ERROR.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepCreate {
+    /// A label for people; by default one made of the action, channel and day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Days from the due date, -90 (before) to 365 (after).
+    pub offset_days: i64,
+    /// Not before this time (HH:MM) on the send day; within the send window.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub send_time: Option<Option<String>>,
+    /// Order among the steps with the same offset_days; by default after them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<StepAction>,
+    /// Required for notify; not allowed for escalations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<Channel>,
+    /// Required for notify; not allowed for escalations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+    /// Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires_approval: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One step.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StepEnvelope {
+    pub data: Step,
+}
+/// One page of a policy's steps, in the order they run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StepList {
+    pub data: Vec<Step>,
+    pub meta: PageMeta,
+}
+/// Fields to change on a step; those not sent are unchanged.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepUpdate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_days: Option<i64>,
+    /// null sends at the window's start.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub send_time: Option<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<Channel>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires_approval: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Template {
+    /// The e-mail's subject (e-mail only).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub subject: Option<Option<String>>,
+    /// The message.
+    pub body: String,
 }

@@ -1,0 +1,458 @@
+//! /v1/collection_policies: the réguas and their steps, and the schedule a policy gives a due
+//! date. Step changes answer the step; the policy's version moves with them.
+
+use serde_json::{Value, json};
+
+use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event, event, to_json};
+use crate::domain::calendar;
+use crate::domain::charge::Outcome;
+use crate::domain::dates::{Day, Timestamp};
+use crate::domain::policy::{MessageTemplate, NewPolicy, Policy, PolicyEdit, Step, StepDraft, format_minute};
+use crate::store::PolicyFilter;
+use crate::types::{
+    self as wire, CollectionPoliciesCreateStatus, CollectionPoliciesUpdateStatus, CollectionPolicyEnvelope,
+    CollectionPolicyList, PolicyStatus, SortOrder, StepEnvelope, StepList,
+};
+
+/// The handlers of the `collection_policies` tag.
+pub struct CollectionPolicies;
+
+/// The organization's time zone (the only one served today; DESIGN.md section 10).
+const TIMEZONE: &str = "America/Sao_Paulo";
+
+pub(crate) fn template_view(t: &MessageTemplate) -> wire::Template {
+    wire::Template { subject: t.subject.clone().map(Some), body: t.body.clone() }
+}
+
+fn template_input(t: wire::Template) -> MessageTemplate {
+    MessageTemplate { subject: t.subject.flatten(), body: t.body }
+}
+
+fn step_view(s: &Step) -> wire::Step {
+    wire::Step {
+        id: s.id.clone(),
+        cp_id: s.cp_id.clone(),
+        name: s.name.clone(),
+        offset_days: s.offset_days,
+        send_time: s.send_time.map(format_minute),
+        position: s.position,
+        action: s.action,
+        channel: s.channel,
+        template: s.template.as_ref().map(template_view),
+        requires_approval: s.requires_approval,
+        active: s.active,
+        version: s.version,
+        created_at: Timestamp(s.created_at),
+        updated_at: Timestamp(s.updated_at),
+    }
+}
+
+fn policy_view(p: &Policy) -> wire::CollectionPolicy {
+    wire::CollectionPolicy {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        description: p.description.clone(),
+        status: p.status,
+        is_default: p.is_default,
+        timezone: TIMEZONE.to_string(),
+        send_window: wire::SendWindow { start: format_minute(p.window.start), end: format_minute(p.window.end) },
+        steps_count: p.steps.len() as i64,
+        steps: p.steps.iter().map(step_view).collect(),
+        version: p.version,
+        created_at: Timestamp(p.created_at),
+        updated_at: Timestamp(p.updated_at),
+        archived_at: p.archived_at.map(Timestamp),
+    }
+}
+
+fn reply(p: &Policy) -> Reply<CollectionPolicyEnvelope> {
+    Reply::versioned(CollectionPolicyEnvelope { data: policy_view(p) }, p.version)
+}
+
+fn step_reply(s: &Step) -> Reply<StepEnvelope> {
+    Reply::versioned(StepEnvelope { data: step_view(s) }, s.version)
+}
+
+async fn load(call: &Call, id: &str) -> ApiResult<Policy> {
+    call.app.store.policy(call.org_id(), id).await?.ok_or(ApiError::NotFound("collection policy"))
+}
+
+fn load_step<'p>(policy: &'p Policy, id: &str) -> ApiResult<&'p Step> {
+    policy.steps.iter().find(|s| s.id == id).ok_or(ApiError::NotFound("step"))
+}
+
+/// Saves a changed policy with its event.
+async fn save(call: &Call, before: &Policy, after: &Policy, code: &str) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
+    let (evt, _) = change_event(
+        call,
+        code,
+        "collection_policy",
+        &after.id,
+        &to_json(&policy_view(before)),
+        to_json(&policy_view(after)),
+        json!({}),
+    );
+    if !call.app.store.update_policy(after, before.version, &evt).await? {
+        return Err(ApiError::Concurrent("collection policy"));
+    }
+    Ok(reply(after))
+}
+
+/// The fields of a step as sent, from either input shape.
+#[allow(clippy::too_many_arguments)]
+fn step_draft(
+    name: Option<String>,
+    offset_days: Option<i64>,
+    send_time: Option<Option<String>>,
+    position: Option<i64>,
+    action: Option<wire::StepAction>,
+    channel: Option<wire::Channel>,
+    template: Option<wire::Template>,
+    requires_approval: Option<bool>,
+    active: Option<bool>,
+) -> StepDraft {
+    StepDraft {
+        name,
+        offset_days,
+        send_time,
+        position,
+        action,
+        channel,
+        template: template.map(template_input),
+        requires_approval,
+        active,
+    }
+}
+
+/// A step change: the policy moves to a new version with it, and the event is the step's.
+fn step_event(call: &Call, code: &str, before: Option<&Step>, after: Option<&Step>, id: &str) -> crate::store::NewEvent {
+    let before = before.map(|s| to_json(&step_view(s))).unwrap_or(Value::Null);
+    match after {
+        Some(s) => change_event(call, code, "step", id, &before, to_json(&step_view(s)), json!({})).0,
+        None => event(call, code, "step", id, json!({ "object": before, "changes": {} })),
+    }
+}
+
+impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
+    async fn collection_policies_list(
+        call: Call,
+        input: wire::CollectionPoliciesListInput,
+    ) -> ApiResult<Reply<CollectionPolicyList>> {
+        let (window, pager) = ListArgs {
+            page: input.page,
+            per_page: input.per_page,
+            q: None,
+            created_from: None,
+            created_to: None,
+            sort_by: "created_at",
+            sort_order: input.sort_order,
+        }
+        .page();
+        let statuses = match input.status {
+            Some(s) => s.as_str().split(',').map(str::to_string).collect(),
+            None => vec!["draft".to_string(), "active".to_string()],
+        };
+        let filter = PolicyFilter {
+            statuses,
+            ascending: input.sort_order == Some(SortOrder::Asc),
+            limit: window.limit,
+            offset: window.offset,
+        };
+        let (policies, total) = call.app.store.policies(call.org_id(), &filter).await?;
+        Ok(Reply::new(CollectionPolicyList {
+            data: policies.iter().map(policy_view).collect(),
+            meta: pager.meta(total),
+        }))
+    }
+
+    /// The organization's first policy is its default whatever is asked: a charge always has
+    /// a régua to follow once one exists.
+    async fn collection_policies_create(
+        call: Call,
+        input: wire::CollectionPoliciesCreateInput,
+    ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
+        let status = match input.status {
+            Some(CollectionPoliciesCreateStatus::Draft) => PolicyStatus::Draft,
+            _ => PolicyStatus::Active,
+        };
+        let first = call.app.store.default_policy(call.org_id()).await?.is_none();
+        let is_default = input.is_default.unwrap_or(false) || (first && status == PolicyStatus::Active);
+        if is_default && status != PolicyStatus::Active {
+            return Err(ApiError::field("is_default", "only an active policy can be the default"));
+        }
+        let steps = input
+            .steps
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| {
+                step_draft(
+                    s.name,
+                    Some(s.offset_days),
+                    s.send_time,
+                    s.position,
+                    s.action,
+                    s.channel,
+                    s.template,
+                    s.requires_approval,
+                    s.active,
+                )
+            })
+            .collect();
+        let new = NewPolicy {
+            name: input.name.into(),
+            description: input.description.map(Into::into),
+            status,
+            is_default,
+            window: input.send_window.map(|w| (w.start, w.end)),
+            steps,
+        };
+        let policy = Policy::create(call.org_id(), new, call.now)?;
+        let object = to_json(&policy_view(&policy));
+        let evt = event(
+            &call,
+            "collection_policy.db.created",
+            "collection_policy",
+            &policy.id,
+            json!({ "object": object, "changes": {} }),
+        );
+        call.app.store.insert_policy(&policy, &evt).await?;
+        Ok(reply(&policy))
+    }
+
+    async fn collection_policies_get(
+        call: Call,
+        input: wire::CollectionPoliciesGetInput,
+    ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
+        Ok(reply(&load(&call, &input.cp_id).await?))
+    }
+
+    async fn collection_policies_update(
+        call: Call,
+        input: wire::CollectionPoliciesUpdateInput,
+    ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
+        let before = load(&call, &input.cp_id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        let status = input.status.map(|s| match s {
+            CollectionPoliciesUpdateStatus::Draft => PolicyStatus::Draft,
+            CollectionPoliciesUpdateStatus::Active => PolicyStatus::Active,
+        });
+        if before.is_default && status == Some(PolicyStatus::Draft) {
+            return Err(ApiError::field("status", "the default policy must stay active: make another policy the default first"));
+        }
+        let edit = PolicyEdit {
+            name: input.name.map(Into::into),
+            description: input.description.map(|d| d.map(Into::into)),
+            status,
+            window: input.send_window.map(|w| (w.start, w.end)),
+        };
+        let mut changed = after.edit(edit, call.now)? == Outcome::Changed;
+        if input.is_default == Some(true) {
+            changed |= after.make_default(call.now)? == Outcome::Changed;
+        }
+        if !changed {
+            return Ok(reply(&before));
+        }
+        save(&call, &before, &after, "collection_policy.db.updated").await
+    }
+
+    async fn collection_policies_delete(
+        call: Call,
+        input: wire::CollectionPoliciesDeleteInput,
+    ) -> ApiResult<NoContent> {
+        let policy = load(&call, &input.cp_id).await?;
+        call.check_if_match(policy.version)?;
+        let used = call.app.store.policy_used(call.org_id(), &policy.id).await?;
+        policy.ensure_deletable(used)?;
+        let object = to_json(&policy_view(&policy));
+        let evt = event(
+            &call,
+            "collection_policy.db.deleted",
+            "collection_policy",
+            &policy.id,
+            json!({ "object": object, "changes": {} }),
+        );
+        let allow_used = policy.status == PolicyStatus::Draft;
+        if !call.app.store.delete_policy(&policy, policy.version, allow_used, &evt).await? {
+            return Err(ApiError::Concurrent("collection policy"));
+        }
+        Ok(NoContent)
+    }
+
+    async fn collection_policies_duplicate(
+        call: Call,
+        input: wire::CollectionPoliciesDuplicateInput,
+    ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
+        let original = load(&call, &input.cp_id).await?;
+        let copy = original.duplicate(input.name.map(Into::into), call.now);
+        let object = to_json(&policy_view(&copy));
+        let evt = event(
+            &call,
+            "collection_policy.db.created",
+            "collection_policy",
+            &copy.id,
+            json!({ "object": object, "changes": {}, "duplicate_of": original.id }),
+        );
+        call.app.store.insert_policy(&copy, &evt).await?;
+        Ok(reply(&copy))
+    }
+
+    async fn collection_policies_preview(
+        call: Call,
+        input: wire::CollectionPoliciesPreviewInput,
+    ) -> ApiResult<Reply<wire::PolicyPreviewEnvelope>> {
+        let policy = load(&call, &input.cp_id).await?;
+        let due = input.due_date.0;
+        let schedule = policy
+            .schedule(due)
+            .into_iter()
+            .map(|(step, day)| wire::ScheduledStep {
+                step_id: step.id.clone(),
+                name: step.name.clone(),
+                offset_days: step.offset_days,
+                action: step.action,
+                channel: step.channel,
+                send_date: Day(day),
+                send_time: format_minute(step.send_minute(policy.window)),
+            })
+            .collect();
+        Ok(Reply::new(wire::PolicyPreviewEnvelope {
+            data: wire::PolicyPreview {
+                cp_id: policy.id.clone(),
+                due_date: Day(due),
+                effective_due_date: Day(calendar::effective_due_date(due)),
+                schedule,
+            },
+        }))
+    }
+
+    async fn collection_policies_archive(
+        call: Call,
+        input: wire::CollectionPoliciesArchiveInput,
+    ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
+        let before = load(&call, &input.cp_id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        match after.archive(call.now)? {
+            Outcome::Unchanged => Ok(reply(&before)),
+            Outcome::Changed => save(&call, &before, &after, "collection_policy.archived").await,
+        }
+    }
+
+    async fn collection_policies_steps_list(
+        call: Call,
+        input: wire::CollectionPoliciesStepsListInput,
+    ) -> ApiResult<Reply<StepList>> {
+        let policy = load(&call, &input.cp_id).await?;
+        let (window, pager) = ListArgs {
+            page: input.page,
+            per_page: input.per_page,
+            q: None,
+            created_from: None,
+            created_to: None,
+            sort_by: "position",
+            sort_order: Some(SortOrder::Asc),
+        }
+        .page();
+        let total = policy.steps.len() as i64;
+        let data = policy
+            .steps
+            .iter()
+            .skip(usize::try_from(window.offset).unwrap_or(usize::MAX))
+            .take(usize::try_from(window.limit).unwrap_or(0))
+            .map(step_view)
+            .collect();
+        Ok(Reply::new(StepList { data, meta: pager.meta(total) }))
+    }
+
+    async fn collection_policies_steps_create(
+        call: Call,
+        input: wire::CollectionPoliciesStepsCreateInput,
+    ) -> ApiResult<Reply<StepEnvelope>> {
+        let before = load(&call, &input.cp_id).await?;
+        let mut policy = before.clone();
+        let draft = step_draft(
+            input.name.map(Into::into),
+            Some(input.offset_days),
+            input.send_time.map(|t| t.map(Into::into)),
+            input.position,
+            input.action,
+            input.channel,
+            input.template,
+            input.requires_approval,
+            input.active,
+        );
+        let step = policy.add_step(draft, call.now)?;
+        policy.version += 1;
+        policy.updated_at = call.now.max(policy.updated_at);
+        let evt = step_event(&call, "step.db.created", None, Some(&step), &step.id);
+        if !call.app.store.insert_step(&policy, before.version, &step, &evt).await? {
+            return Err(ApiError::Concurrent("collection policy"));
+        }
+        Ok(step_reply(&step))
+    }
+
+    async fn collection_policies_steps_get(
+        call: Call,
+        input: wire::CollectionPoliciesStepsGetInput,
+    ) -> ApiResult<Reply<StepEnvelope>> {
+        let step = call
+            .app
+            .store
+            .step(call.org_id(), &input.cp_id, &input.step_id)
+            .await?
+            .ok_or(ApiError::NotFound("step"))?;
+        Ok(step_reply(&step))
+    }
+
+    async fn collection_policies_steps_update(
+        call: Call,
+        input: wire::CollectionPoliciesStepsUpdateInput,
+    ) -> ApiResult<Reply<StepEnvelope>> {
+        let mut policy = load(&call, &input.cp_id).await?;
+        let before = load_step(&policy, &input.step_id)?.clone();
+        call.check_if_match(before.version)?;
+        policy.ensure_editable("changed")?;
+        let mut after = before.clone();
+        let draft = step_draft(
+            input.name.map(Into::into),
+            input.offset_days,
+            input.send_time.map(|t| t.map(Into::into)),
+            input.position,
+            None,
+            input.channel,
+            input.template,
+            input.requires_approval,
+            input.active,
+        );
+        if after.edit(draft, policy.window, call.now)? == Outcome::Unchanged {
+            return Ok(step_reply(&before));
+        }
+        let expected = policy.version;
+        policy.version += 1;
+        policy.updated_at = call.now.max(policy.updated_at);
+        let evt = step_event(&call, "step.db.updated", Some(&before), Some(&after), &after.id);
+        if !call.app.store.update_step(&policy, expected, &after, before.version, &evt).await? {
+            return Err(ApiError::Concurrent("step"));
+        }
+        Ok(step_reply(&after))
+    }
+
+    async fn collection_policies_steps_delete(
+        call: Call,
+        input: wire::CollectionPoliciesStepsDeleteInput,
+    ) -> ApiResult<NoContent> {
+        let mut policy = load(&call, &input.cp_id).await?;
+        let step = load_step(&policy, &input.step_id)?.clone();
+        call.check_if_match(step.version)?;
+        policy.ensure_editable("changed")?;
+        let expected = policy.version;
+        policy.version += 1;
+        policy.updated_at = call.now.max(policy.updated_at);
+        let evt = step_event(&call, "step.db.deleted", Some(&step), None, &step.id);
+        if !call.app.store.delete_step(&policy, expected, &step, &evt).await? {
+            return Err(ApiError::Concurrent("collection policy"));
+        }
+        Ok(NoContent)
+    }
+}

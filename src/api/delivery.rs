@@ -1,0 +1,182 @@
+//! Sending a notification, the same way for a person's request and for the engine: insert it
+//! under a lease (or take over a queued one whose lease ran out), hand it to a provider with
+//! its id as the idempotency key, and save what the provider said with its event. A crash
+//! between the provider and the save leaves it queued, leased; once the lease runs out the
+//! engine sends it again (at least once, never lost).
+
+use serde_json::json;
+use time::{Duration, OffsetDateTime};
+
+use super::{changes, to_json};
+use crate::domain::dates::{Timestamp, format_timestamp};
+use crate::domain::ids::new_id;
+use crate::domain::notification::{Attempt, Notification};
+use crate::providers::{Outgoing, ProviderError, Providers};
+use crate::store::{Lease, NewEvent, Store, StoreResult};
+use crate::types as wire;
+
+/// How long whoever inserts or takes over a notification holds it: longer than any provider
+/// call (the gateway's timeout is 10 s, SMTP's 30 s).
+pub const LEASE: Duration = Duration::minutes(2);
+
+/// Who acts, for the events.
+#[derive(Debug, Clone)]
+pub struct Actor {
+    pub kind: String,
+    pub id: String,
+    pub request_id: Option<String>,
+}
+
+impl Actor {
+    /// The engine.
+    pub fn engine() -> Self {
+        Self { kind: "system".into(), id: "engine".into(), request_id: None }
+    }
+
+    /// The principal of a request.
+    pub fn of(call: &super::Call) -> Self {
+        let (kind, id) = call.principal.actor();
+        Self { kind: kind.to_string(), id: id.to_string(), request_id: Some(call.request_id.clone()) }
+    }
+
+    /// An event of this actor about a notification.
+    pub fn event(
+        &self,
+        code: &str,
+        before: Option<&Notification>,
+        after: &Notification,
+        at: OffsetDateTime,
+    ) -> NewEvent {
+        let object = to_json(&notification_view(after));
+        let changes = before.map_or(json!({}), |b| changes(&to_json(&notification_view(b)), &object));
+        NewEvent {
+            id: new_id("evt"),
+            organization_id: after.organization_id.clone(),
+            code: code.to_string(),
+            resource_type: "notification",
+            resource_id: after.id.clone(),
+            actor_type: self.kind.clone(),
+            actor_id: self.id.clone(),
+            data: json!({ "object": object, "changes": changes }),
+            request_id: self.request_id.clone(),
+            occurred_at: format_timestamp(at),
+        }
+    }
+}
+
+/// What sending needs.
+pub struct Courier<'a> {
+    pub store: &'a Store,
+    pub providers: &'a Providers,
+    pub actor: Actor,
+}
+
+impl Courier<'_> {
+    /// Records a new notification (with `extra` events in the same transaction) and, when it
+    /// is queued, sends it. `None` when its (charge, step) pair already had one.
+    pub async fn create(
+        &self,
+        n: Notification,
+        sandbox: bool,
+        extra: Vec<NewEvent>,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<Notification>> {
+        let lease = self.lease(now);
+        let mut events = vec![self.actor.event("notification.db.created", None, &n, now)];
+        events.extend(extra);
+        if !self.store.insert_notification(&n, &lease, &events).await? {
+            return Ok(None);
+        }
+        if !n.is_pending() {
+            return Ok(Some(n));
+        }
+        self.send(n, sandbox, now).await.map(Some)
+    }
+
+    /// Takes over a queued notification whose attempt is due and sends it; `None` when someone
+    /// else holds it.
+    pub async fn retry(
+        &self,
+        n: Notification,
+        sandbox: bool,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<Notification>> {
+        if !self.store.lease_notification(&n.id, &self.lease(now), now).await? {
+            return Ok(None);
+        }
+        self.send(n, sandbox, now).await.map(Some)
+    }
+
+    fn lease(&self, now: OffsetDateTime) -> Lease {
+        Lease { owner: format!("{}:{}", self.actor.kind, self.actor.id), until: now + LEASE }
+    }
+
+    /// One attempt with the provider, saved with its outcome.
+    async fn send(
+        &self,
+        before: Notification,
+        sandbox: bool,
+        now: OffsetDateTime,
+    ) -> StoreResult<Notification> {
+        let outgoing = Outgoing {
+            id: &before.id,
+            organization_id: &before.organization_id,
+            charge_id: &before.charge_id,
+            channel: before.channel,
+            to: before.to.as_deref().unwrap_or_default(),
+            subject: before.subject.as_deref(),
+            body: &before.body,
+        };
+        let attempt = match self.providers.deliver(sandbox, &outgoing).await {
+            Ok(sent) => Attempt::Sent {
+                provider: sent.provider.to_string(),
+                provider_message_id: sent.provider_message_id,
+            },
+            Err(ProviderError::Transient(reason)) => Attempt::Failed { reason, permanent: false },
+            Err(ProviderError::Permanent(reason)) => Attempt::Failed { reason, permanent: true },
+        };
+        let mut after = before.clone();
+        after.record(attempt, now);
+        let code = match after.status {
+            crate::types::NotificationStatus::Sent => "notification.sent",
+            crate::types::NotificationStatus::Failed => "notification.failed",
+            _ => "notification.retry_scheduled",
+        };
+        let event = self.actor.event(code, Some(&before), &after, now);
+        // A version that moved means someone canceled it meanwhile: their change stands.
+        if !self.store.update_notification(&after, before.version, &[event]).await? {
+            return Ok(before);
+        }
+        Ok(after)
+    }
+}
+
+/// The public view of a notification.
+pub(crate) fn notification_view(n: &Notification) -> wire::Notification {
+    wire::Notification {
+        id: n.id.clone(),
+        charge_id: n.charge_id.clone(),
+        debtor_id: n.debtor_id.clone(),
+        cp_id: n.cp_id.clone(),
+        step_id: n.step_id.clone(),
+        origin: n.origin,
+        resend_of_id: n.resend_of_id.clone(),
+        channel: n.channel,
+        to: n.to.clone(),
+        subject: n.subject.clone(),
+        body: n.body.clone(),
+        status: n.status,
+        skip_reason: n.skip_reason.clone(),
+        failure_reason: n.failure_reason.clone(),
+        attempts: n.attempts,
+        provider: n.provider.clone(),
+        provider_message_id: n.provider_message_id.clone(),
+        scheduled_for: Timestamp(n.scheduled_for),
+        sent_at: n.sent_at.map(Timestamp),
+        failed_at: n.failed_at.map(Timestamp),
+        canceled_at: n.canceled_at.map(Timestamp),
+        version: n.version,
+        created_at: Timestamp(n.created_at),
+        updated_at: Timestamp(n.updated_at),
+    }
+}

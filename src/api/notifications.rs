@@ -1,0 +1,151 @@
+//! /v1/notifications: the messages sent to debtors, by the régua or by hand, as rendered.
+
+use super::delivery::{Actor, Courier, notification_view};
+use super::{ApiError, ApiResult, Call, ListArgs, Reply};
+use crate::domain::charge::{Charge, Outcome};
+use crate::domain::notification::{Notification, Source, standard_template};
+use crate::domain::policy::MessageTemplate;
+use crate::store::NotificationFilter;
+use crate::types::{self as wire, Channel, NotificationEnvelope, NotificationList, NotificationOrigin, SortOrder};
+
+/// The handlers of the `notifications` tag.
+pub struct Notifications;
+
+fn reply(n: &Notification) -> Reply<NotificationEnvelope> {
+    Reply::versioned(NotificationEnvelope { data: notification_view(n) }, n.version)
+}
+
+async fn load(call: &Call, id: &str) -> ApiResult<Notification> {
+    call.app.store.notification(call.org_id(), id).await?.ok_or(ApiError::NotFound("notification"))
+}
+
+/// Whether the organization is a sandbox (its messages only reach the outbox).
+async fn is_sandbox(call: &Call) -> ApiResult<bool> {
+    let org = call.app.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
+    Ok(org.environment == "sandbox")
+}
+
+/// Records and sends `n`, answering it as it stands after the first attempt.
+async fn send(call: &Call, n: Notification) -> ApiResult<Reply<NotificationEnvelope>> {
+    let courier = Courier { store: &call.app.store, providers: &call.app.providers, actor: Actor::of(call) };
+    let sandbox = is_sandbox(call).await?;
+    let sent = courier.create(n, sandbox, Vec::new(), call.now).await?;
+    // Only a step's notification can meet an earlier one; a manual one is always new.
+    let sent = sent.ok_or_else(|| ApiError::Conflict("this notification already exists".into()))?;
+    Ok(reply(&sent))
+}
+
+/// A message a person asks for about `charge` now: refused when the charge is closed or the
+/// debtor cannot be reached on the channel.
+pub(crate) async fn notify_now(
+    call: &Call,
+    charge: &Charge,
+    channel: Channel,
+    template: Option<wire::Template>,
+) -> ApiResult<Reply<NotificationEnvelope>> {
+    let debtor = call
+        .app
+        .store
+        .debtor(call.org_id(), &charge.debtor_id)
+        .await?
+        .ok_or(ApiError::NotFound("debtor"))?;
+    Notification::check_manual(charge, &debtor, channel)?;
+    let template = match template {
+        Some(t) => MessageTemplate { subject: t.subject.flatten(), body: t.body },
+        None => standard_template(channel),
+    };
+    let source = Source {
+        origin: NotificationOrigin::Manual,
+        cp_id: None,
+        step_id: None,
+        resend_of_id: None,
+        scheduled_for: call.now,
+    };
+    let n = Notification::compose(charge, &debtor, channel, &template, source, call.now)?;
+    send(call, n).await
+}
+
+/// The values of a comma-separated filter (the spec's pattern already checked them).
+fn csv(value: Option<crate::domain::text::Text>) -> Vec<String> {
+    value.map(|s| s.as_str().split(',').map(str::to_string).collect()).unwrap_or_default()
+}
+
+impl super::handlers::NotificationsApi for Notifications {
+    async fn notifications_list(call: Call, input: wire::NotificationsListInput) -> ApiResult<Reply<NotificationList>> {
+        let (window, pager) = ListArgs {
+            page: input.page,
+            per_page: input.per_page,
+            q: None,
+            created_from: None,
+            created_to: None,
+            sort_by: "created_at",
+            sort_order: input.sort_order,
+        }
+        .page();
+        let filter = NotificationFilter {
+            charge_ids: csv(input.charge_id),
+            debtor_ids: csv(input.debtor_id),
+            statuses: csv(input.status),
+            channels: csv(input.channel),
+            ascending: input.sort_order == Some(SortOrder::Asc),
+            limit: window.limit,
+            offset: window.offset,
+        };
+        let (notifications, total) = call.app.store.notifications(call.org_id(), &filter).await?;
+        Ok(Reply::new(NotificationList {
+            data: notifications.iter().map(notification_view).collect(),
+            meta: pager.meta(total),
+        }))
+    }
+
+    async fn notifications_create(
+        call: Call,
+        input: wire::NotificationsCreateInput,
+    ) -> ApiResult<Reply<NotificationEnvelope>> {
+        let charge = call
+            .app
+            .store
+            .charge(call.org_id(), input.charge_id.as_str())
+            .await?
+            .ok_or_else(|| ApiError::field("charge_id", "no charge with this id exists"))?;
+        notify_now(&call, &charge, input.channel, input.template).await
+    }
+
+    async fn notifications_get(call: Call, input: wire::NotificationsGetInput) -> ApiResult<Reply<NotificationEnvelope>> {
+        Ok(reply(&load(&call, &input.id).await?))
+    }
+
+    async fn notifications_resend(
+        call: Call,
+        input: wire::NotificationsResendInput,
+    ) -> ApiResult<Reply<NotificationEnvelope>> {
+        let original = load(&call, &input.id).await?;
+        let charge =
+            call.app.store.charge(call.org_id(), &original.charge_id).await?.ok_or(ApiError::NotFound("charge"))?;
+        let debtor = call
+            .app
+            .store
+            .debtor(call.org_id(), &original.debtor_id)
+            .await?
+            .ok_or(ApiError::NotFound("debtor"))?;
+        Notification::check_manual(&charge, &debtor, original.channel)?;
+        send(&call, original.resend(&debtor, call.now)).await
+    }
+
+    async fn notifications_cancel(
+        call: Call,
+        input: wire::NotificationsCancelInput,
+    ) -> ApiResult<Reply<NotificationEnvelope>> {
+        let before = load(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        if after.cancel(call.now)? == Outcome::Unchanged {
+            return Ok(reply(&before));
+        }
+        let event = Actor::of(&call).event("notification.canceled", Some(&before), &after, call.now);
+        if !call.app.store.update_notification(&after, before.version, &[event]).await? {
+            return Err(ApiError::Concurrent("notification"));
+        }
+        Ok(reply(&after))
+    }
+}

@@ -1,0 +1,418 @@
+//! Notifications: one message to a debtor about a charge, rendered once when it is made and
+//! kept as sent. Its life: `queued` until a provider takes it (`sent`), retried with backoff
+//! on a passing failure until the attempts run out (`failed`), `skipped` with the reason when
+//! it could not go at all, `canceled` by a person while it still waited.
+
+use time::{Duration, OffsetDateTime};
+
+use super::address::format_cep;
+use super::charge::{Charge, Outcome};
+use super::debtor::Debtor;
+use super::ids::new_id;
+use super::message::{MessageValues, Template};
+use super::policy::MessageTemplate;
+use super::rules::RuleError;
+use crate::types::{Channel, ChargeStatus, NotificationOrigin, NotificationStatus};
+
+/// Why a message could not go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipReason {
+    /// The debtor asked not to be contacted on the channel.
+    OptedOut,
+    /// The debtor has no address or number for the channel.
+    MissingContact,
+}
+
+impl SkipReason {
+    /// As stored and answered.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::OptedOut => "opted_out",
+            SkipReason::MissingContact => "missing_contact",
+        }
+    }
+}
+
+/// Where a message on `channel` reaches the debtor: the e-mail, the mobile number (SMS and
+/// WhatsApp), or the postal address on one line (letters).
+pub fn contact(debtor: &Debtor, channel: Channel) -> Result<String, SkipReason> {
+    let opted_out = match channel {
+        Channel::Email => debtor.opt_out.email,
+        Channel::Sms => debtor.opt_out.sms,
+        Channel::Whatsapp => debtor.opt_out.whatsapp,
+        Channel::Letter => false,
+    };
+    if opted_out {
+        return Err(SkipReason::OptedOut);
+    }
+    let found = match channel {
+        Channel::Email => debtor.email.clone(),
+        Channel::Sms | Channel::Whatsapp => debtor.mobile.clone(),
+        Channel::Letter => debtor.address.as_ref().map(|a| {
+            let complement = a.complement.clone().flatten().map(|c| format!(", {c}")).unwrap_or_default();
+            format!(
+                "{}, {}{complement} - {}, {} - {}, CEP {}",
+                a.street,
+                a.number,
+                a.neighborhood,
+                a.city,
+                a.state.as_str(),
+                format_cep(&a.zipcode)
+            )
+        }),
+    };
+    found.ok_or(SkipReason::MissingContact)
+}
+
+/// The standard message of a channel, for a notification sent by hand without a template.
+pub fn standard_template(channel: Channel) -> MessageTemplate {
+    let (subject, body) = match channel {
+        Channel::Email => (
+            Some("Cobrança de {{amount}} com vencimento em {{due_date}}"),
+            "Olá, {{debtor_name}}.\n\nConsta em aberto a cobrança de {{amount}}, com vencimento em {{due_date}}: {{description}}.\n\nLinha digitável: {{payment_line}}\nPix copia e cola: {{pix_code}}\n\nSe já pagou, desconsidere esta mensagem.",
+        ),
+        Channel::Sms => (
+            None,
+            "{{debtor_name}}, sua cobranca de {{amount}} vence/venceu em {{due_date}}. Pix: {{pix_code}}",
+        ),
+        Channel::Whatsapp => (
+            None,
+            "Olá, {{debtor_name}}! A cobrança de {{amount}}, com vencimento em {{due_date}}, está em aberto. Pix copia e cola: {{pix_code}}",
+        ),
+        Channel::Letter => (
+            None,
+            "Prezado(a) {{debtor_name}},\n\nComunicamos que a cobrança de {{amount}}, vencida em {{due_date}} ({{days_overdue}} dias em atraso), permanece em aberto: {{description}}.\n\nLinha digitável: {{payment_line}}",
+        ),
+    };
+    MessageTemplate { subject: subject.map(str::to_string), body: body.to_string() }
+}
+
+/// Passing provider failures are retried this many times in all before the message fails.
+pub const MAX_ATTEMPTS: i64 = 5;
+
+/// The wait before attempt `attempt + 1` (1 minute, then 5, 30 and 120).
+pub fn retry_delay(attempt: i64) -> Duration {
+    match attempt {
+        ..=1 => Duration::minutes(1),
+        2 => Duration::minutes(5),
+        3 => Duration::minutes(30),
+        _ => Duration::minutes(120),
+    }
+}
+
+/// What a provider said of one attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Attempt {
+    /// Accepted: by which provider, under which id.
+    Sent { provider: String, provider_message_id: Option<String> },
+    /// Refused for now (retry) or for good.
+    Failed { reason: String, permanent: bool },
+}
+
+/// One message to a debtor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notification {
+    pub id: String,
+    pub organization_id: String,
+    pub charge_id: String,
+    pub debtor_id: String,
+    pub cp_id: Option<String>,
+    pub step_id: Option<String>,
+    pub origin: NotificationOrigin,
+    pub resend_of_id: Option<String>,
+    pub channel: Channel,
+    pub to: Option<String>,
+    pub subject: Option<String>,
+    pub body: String,
+    pub status: NotificationStatus,
+    pub skip_reason: Option<String>,
+    pub failure_reason: Option<String>,
+    pub attempts: i64,
+    pub next_attempt_at: Option<OffsetDateTime>,
+    pub provider: Option<String>,
+    pub provider_message_id: Option<String>,
+    pub scheduled_for: OffsetDateTime,
+    pub sent_at: Option<OffsetDateTime>,
+    pub failed_at: Option<OffsetDateTime>,
+    pub canceled_at: Option<OffsetDateTime>,
+    pub version: i64,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// Where a notification comes from.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub origin: NotificationOrigin,
+    pub cp_id: Option<String>,
+    pub step_id: Option<String>,
+    pub resend_of_id: Option<String>,
+    /// When it was due to go out.
+    pub scheduled_for: OffsetDateTime,
+}
+
+/// The charge states a message may be sent in.
+pub const NOTIFIABLE: [ChargeStatus; 3] =
+    [ChargeStatus::Pending, ChargeStatus::Overdue, ChargeStatus::InAgreement];
+
+impl Notification {
+    /// A message about `charge` to `debtor` on `channel`, rendered now from `template`: queued
+    /// when the debtor can be reached there, skipped with the reason otherwise.
+    pub fn compose(
+        charge: &Charge,
+        debtor: &Debtor,
+        channel: Channel,
+        template: &MessageTemplate,
+        source: Source,
+        now: OffsetDateTime,
+    ) -> Result<Notification, RuleError> {
+        let today = super::dates::organization_today(now);
+        let values = MessageValues {
+            debtor_name: &debtor.name,
+            balance_cents: charge.balance().0,
+            due_date: charge.due_date,
+            days_overdue: charge.days_overdue(today),
+            description: charge.description.as_deref(),
+            payment_line: None,
+            pix_code: None,
+        };
+        let render = |text: &str, field: &str| {
+            Template::parse(text).map(|t| t.render(&values)).map_err(|e| {
+                RuleError::Invalid(vec![super::rules::Violation {
+                    field: field.to_string(),
+                    message: e.to_string(),
+                }])
+            })
+        };
+        let body = render(&template.body, "template.body")?;
+        let subject = match (&template.subject, channel) {
+            (Some(subject), Channel::Email) => Some(render(subject, "template.subject")?),
+            _ => None,
+        };
+        let (to, status, skip_reason, next_attempt_at) = match contact(debtor, channel) {
+            Ok(to) => (Some(to), NotificationStatus::Queued, None, Some(now)),
+            Err(reason) => (None, NotificationStatus::Skipped, Some(reason.as_str().to_string()), None),
+        };
+        Ok(Notification {
+            id: new_id("ntf"),
+            organization_id: charge.organization_id.clone(),
+            charge_id: charge.id.clone(),
+            debtor_id: debtor.id.clone(),
+            cp_id: source.cp_id,
+            step_id: source.step_id,
+            origin: source.origin,
+            resend_of_id: source.resend_of_id,
+            channel,
+            to,
+            subject,
+            body,
+            status,
+            skip_reason,
+            failure_reason: None,
+            attempts: 0,
+            next_attempt_at,
+            provider: None,
+            provider_message_id: None,
+            scheduled_for: source.scheduled_for,
+            sent_at: None,
+            failed_at: None,
+            canceled_at: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        })
+    }
+
+    /// A message a person asks for: refused, rather than skipped, when the charge is closed
+    /// or the debtor cannot be reached on the channel.
+    pub fn check_manual(charge: &Charge, debtor: &Debtor, channel: Channel) -> Result<(), RuleError> {
+        if !NOTIFIABLE.contains(&charge.status) {
+            return Err(RuleError::InvalidState {
+                message: format!("A {} charge gets no messages.", charge.status.as_str()),
+                status: charge.status.as_str(),
+                allowed: NOTIFIABLE.iter().map(|s| s.as_str()).collect(),
+            });
+        }
+        match contact(debtor, channel) {
+            Ok(_) => Ok(()),
+            Err(reason) => Err(RuleError::InvalidState {
+                message: match reason {
+                    SkipReason::OptedOut => format!("The debtor opted out of {}.", channel.as_str()),
+                    SkipReason::MissingContact => {
+                        format!("The debtor has no contact for {}: add it first.", channel.as_str())
+                    }
+                },
+                status: reason.as_str(),
+                allowed: vec!["reachable"],
+            }),
+        }
+    }
+
+    /// The same message again, as a new notification to the debtor's current contact
+    /// (checked with [`Notification::check_manual`] first).
+    pub fn resend(&self, debtor: &Debtor, now: OffsetDateTime) -> Notification {
+        let to = contact(debtor, self.channel).ok();
+        Notification {
+            id: new_id("ntf"),
+            cp_id: None,
+            step_id: None,
+            origin: NotificationOrigin::Resend,
+            resend_of_id: Some(self.id.clone()),
+            status: if to.is_some() { NotificationStatus::Queued } else { NotificationStatus::Skipped },
+            skip_reason: None,
+            failure_reason: None,
+            attempts: 0,
+            next_attempt_at: Some(now),
+            provider: None,
+            provider_message_id: None,
+            scheduled_for: now,
+            sent_at: None,
+            failed_at: None,
+            canceled_at: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+            to,
+            ..self.clone()
+        }
+    }
+
+    /// Whether it waits for a provider.
+    pub fn is_pending(&self) -> bool {
+        self.status == NotificationStatus::Queued
+    }
+
+    /// Records what a provider said of one attempt.
+    pub fn record(&mut self, attempt: Attempt, now: OffsetDateTime) {
+        self.attempts += 1;
+        match attempt {
+            Attempt::Sent { provider, provider_message_id } => {
+                self.status = NotificationStatus::Sent;
+                self.provider = Some(provider);
+                self.provider_message_id = provider_message_id;
+                self.sent_at = Some(now);
+                self.next_attempt_at = None;
+                self.failure_reason = None;
+            }
+            Attempt::Failed { reason, permanent } => {
+                self.failure_reason = Some(reason);
+                if permanent || self.attempts >= MAX_ATTEMPTS {
+                    self.status = NotificationStatus::Failed;
+                    self.failed_at = Some(now);
+                    self.next_attempt_at = None;
+                } else {
+                    self.next_attempt_at = Some(now + retry_delay(self.attempts));
+                }
+            }
+        }
+        self.touch(now);
+    }
+
+    /// Gives up a queued message that should no longer go (its charge closed meanwhile).
+    pub fn skip(&mut self, reason: &str, now: OffsetDateTime) {
+        self.status = NotificationStatus::Skipped;
+        self.skip_reason = Some(reason.to_string());
+        self.next_attempt_at = None;
+        self.touch(now);
+    }
+
+    /// Stops a message that has not gone yet.
+    pub fn cancel(&mut self, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        match self.status {
+            NotificationStatus::Canceled => Ok(Outcome::Unchanged),
+            NotificationStatus::Scheduled | NotificationStatus::Queued => {
+                self.status = NotificationStatus::Canceled;
+                self.canceled_at = Some(now);
+                self.next_attempt_at = None;
+                self.touch(now);
+                Ok(Outcome::Changed)
+            }
+            other => Err(RuleError::InvalidState {
+                message: format!("A {} notification cannot be canceled.", other.as_str()),
+                status: other.as_str(),
+                allowed: vec!["scheduled", "queued", "canceled"],
+            }),
+        }
+    }
+
+    fn touch(&mut self, now: OffsetDateTime) {
+        self.version += 1;
+        self.updated_at = now.max(self.updated_at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    const NOW: OffsetDateTime = datetime!(2026-11-30 15:00 UTC);
+
+    fn queued() -> Notification {
+        Notification {
+            id: "ntf_1".into(),
+            organization_id: "org_1".into(),
+            charge_id: "chg_1".into(),
+            debtor_id: "dbt_1".into(),
+            cp_id: None,
+            step_id: None,
+            origin: NotificationOrigin::Manual,
+            resend_of_id: None,
+            channel: Channel::Email,
+            to: Some("a@b.com.br".into()),
+            subject: None,
+            body: "x".into(),
+            status: NotificationStatus::Queued,
+            skip_reason: None,
+            failure_reason: None,
+            attempts: 0,
+            next_attempt_at: Some(NOW),
+            provider: None,
+            provider_message_id: None,
+            scheduled_for: NOW,
+            sent_at: None,
+            failed_at: None,
+            canceled_at: None,
+            version: 1,
+            created_at: NOW,
+            updated_at: NOW,
+        }
+    }
+
+    #[test]
+    fn passing_failures_back_off_then_fail() {
+        let mut n = queued();
+        let mut waits = Vec::new();
+        for _ in 0..MAX_ATTEMPTS {
+            n.record(Attempt::Failed { reason: "451 try later".into(), permanent: false }, NOW);
+            waits.push(n.next_attempt_at.map(|t| (t - NOW).whole_minutes()));
+        }
+        assert_eq!(waits, [Some(1), Some(5), Some(30), Some(120), None]);
+        assert_eq!(n.status, NotificationStatus::Failed);
+        assert_eq!(n.failure_reason.as_deref(), Some("451 try later"));
+    }
+
+    #[test]
+    fn a_permanent_failure_fails_at_once_and_a_sent_one_cannot_be_canceled() {
+        let mut n = queued();
+        n.record(Attempt::Failed { reason: "550 no such user".into(), permanent: true }, NOW);
+        assert_eq!((n.status, n.attempts), (NotificationStatus::Failed, 1));
+        let mut sent = queued();
+        sent.record(Attempt::Sent { provider: "outbox".into(), provider_message_id: None }, NOW);
+        assert!(matches!(sent.cancel(NOW), Err(RuleError::InvalidState { .. })));
+        let mut waiting = queued();
+        assert_eq!(waiting.cancel(NOW), Ok(Outcome::Changed));
+        assert_eq!(waiting.cancel(NOW), Ok(Outcome::Unchanged));
+    }
+
+    #[test]
+    fn every_standard_template_parses() {
+        for channel in [Channel::Email, Channel::Sms, Channel::Whatsapp, Channel::Letter] {
+            let t = standard_template(channel);
+            Template::parse(&t.body).unwrap();
+            if let Some(s) = t.subject {
+                Template::parse(&s).unwrap();
+            }
+        }
+    }
+}

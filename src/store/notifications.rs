@@ -1,0 +1,231 @@
+//! Notifications. The régua's exactly-once lives here: an insert that would give a (charge,
+//! step) pair a second notification changes nothing (the unique index), and whoever inserts or
+//! takes over a queued notification holds a lease on it until it saves the outcome, so two
+//! engines never deliver one notification at once and a crashed one's work is taken over when
+//! its lease runs out.
+
+use time::OffsetDateTime;
+
+use super::backend::Step as Statement;
+use super::columns::{enumeration, optional_timestamp, timestamp, timestamp_text};
+use super::events::{NewEvent, insert_event};
+use super::listing::push_in;
+use super::value::{Param, Row, Sql, args};
+use super::{Store, StoreResult};
+use crate::domain::notification::Notification;
+
+/// Which notifications a list shows.
+#[derive(Debug, Default)]
+pub struct NotificationFilter {
+    pub charge_ids: Vec<String>,
+    pub debtor_ids: Vec<String>,
+    pub statuses: Vec<String>,
+    pub channels: Vec<String>,
+    /// Oldest first.
+    pub ascending: bool,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+fn from_row(row: &Row) -> StoreResult<Notification> {
+    Ok(Notification {
+        id: row.text("id")?,
+        organization_id: row.text("organization_id")?,
+        charge_id: row.text("charge_id")?,
+        debtor_id: row.text("debtor_id")?,
+        cp_id: row.opt_text("cp_id")?,
+        step_id: row.opt_text("step_id")?,
+        origin: enumeration(row, "origin")?,
+        resend_of_id: row.opt_text("resend_of_id")?,
+        channel: enumeration(row, "channel")?,
+        to: row.opt_text("recipient")?,
+        subject: row.opt_text("subject")?,
+        body: row.text("body")?,
+        status: enumeration(row, "status")?,
+        skip_reason: row.opt_text("skip_reason")?,
+        failure_reason: row.opt_text("failure_reason")?,
+        attempts: row.int("attempts")?,
+        next_attempt_at: optional_timestamp(row, "next_attempt_at")?,
+        provider: row.opt_text("provider")?,
+        provider_message_id: row.opt_text("provider_message_id")?,
+        scheduled_for: timestamp(row, "scheduled_for")?,
+        sent_at: optional_timestamp(row, "sent_at")?,
+        failed_at: optional_timestamp(row, "failed_at")?,
+        canceled_at: optional_timestamp(row, "canceled_at")?,
+        version: row.int("version")?,
+        created_at: timestamp(row, "created_at")?,
+        updated_at: timestamp(row, "updated_at")?,
+    })
+}
+
+fn stamp(t: &Option<OffsetDateTime>) -> Option<String> {
+    t.as_ref().map(timestamp_text)
+}
+
+/// The mutable columns ($1 to $13).
+fn mutable_values(n: &Notification) -> Vec<Param> {
+    Vec::from(args![
+        n.status.as_str(),
+        &n.skip_reason,
+        &n.failure_reason,
+        n.attempts,
+        stamp(&n.next_attempt_at),
+        &n.provider,
+        &n.provider_message_id,
+        stamp(&n.sent_at),
+        stamp(&n.failed_at),
+        stamp(&n.canceled_at),
+        n.version,
+        timestamp_text(&n.updated_at),
+        &n.to,
+    ])
+}
+
+const INSERT: &str = "INSERT INTO notifications (status, skip_reason, failure_reason, attempts, next_attempt_at, \
+     provider, provider_message_id, sent_at, failed_at, canceled_at, version, updated_at, recipient, \
+     id, organization_id, charge_id, debtor_id, cp_id, step_id, origin, resend_of_id, channel, subject, body, \
+     scheduled_for, created_at, lease_owner, lease_until) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
+     $23, $24, $25, $26, $27, $28) ON CONFLICT DO NOTHING";
+
+/// Who holds a notification, and until when.
+#[derive(Debug, Clone)]
+pub struct Lease {
+    pub owner: String,
+    pub until: OffsetDateTime,
+}
+
+impl Store {
+    /// Inserts a notification, leased to `lease` while it is delivered, with its events; false
+    /// (and nothing written) when its (charge, step) pair already has one.
+    pub async fn insert_notification(
+        &self,
+        n: &Notification,
+        lease: &Lease,
+        events: &[NewEvent],
+    ) -> StoreResult<bool> {
+        let mut params = mutable_values(n);
+        params.extend(args![
+            &n.id,
+            &n.organization_id,
+            &n.charge_id,
+            &n.debtor_id,
+            &n.cp_id,
+            &n.step_id,
+            n.origin.as_str(),
+            &n.resend_of_id,
+            n.channel.as_str(),
+            &n.subject,
+            &n.body,
+            timestamp_text(&n.scheduled_for),
+            timestamp_text(&n.created_at),
+            &lease.owner,
+            timestamp_text(&lease.until),
+        ]);
+        let mut statements = vec![Statement::must_change(INSERT, params)];
+        statements.extend(events.iter().map(insert_event));
+        self.db.write(&statements).await
+    }
+
+    /// Takes over a queued notification whose lease is free or ran out before `now`.
+    pub async fn lease_notification(
+        &self,
+        id: &str,
+        lease: &Lease,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        let changed = self
+            .db
+            .execute(
+                "UPDATE notifications SET lease_owner = $1, lease_until = $2 WHERE id = $3 AND status = 'queued' \
+                 AND (lease_until IS NULL OR lease_until < $4)",
+                &args![&lease.owner, timestamp_text(&lease.until), id, timestamp_text(&now)],
+            )
+            .await?;
+        Ok(changed == 1)
+    }
+
+    /// Saves a notification's new state if it is still at `expected`, and frees its lease.
+    pub async fn update_notification(
+        &self,
+        n: &Notification,
+        expected: i64,
+        events: &[NewEvent],
+    ) -> StoreResult<bool> {
+        let mut params = mutable_values(n);
+        params.extend(args![&n.id, &n.organization_id, expected]);
+        let mut statements = vec![Statement::must_change(
+            "UPDATE notifications SET status = $1, skip_reason = $2, failure_reason = $3, attempts = $4, \
+             next_attempt_at = $5, provider = $6, provider_message_id = $7, sent_at = $8, failed_at = $9, \
+             canceled_at = $10, version = $11, updated_at = $12, recipient = $13, lease_owner = NULL, lease_until = NULL \
+             WHERE id = $14 AND organization_id = $15 AND version = $16",
+            params,
+        )];
+        statements.extend(events.iter().map(insert_event));
+        self.db.write(&statements).await
+    }
+
+    /// One notification of an organization.
+    pub async fn notification(&self, org_id: &str, id: &str) -> StoreResult<Option<Notification>> {
+        let row = self
+            .db
+            .find("SELECT * FROM notifications WHERE organization_id = $1 AND id = $2", &args![org_id, id])
+            .await?;
+        row.as_ref().map(from_row).transpose()
+    }
+
+    /// A page of notifications and the exact total.
+    pub async fn notifications(
+        &self,
+        org_id: &str,
+        f: &NotificationFilter,
+    ) -> StoreResult<(Vec<Notification>, i64)> {
+        let filters = |sql: &mut Sql| {
+            sql.push(" WHERE organization_id = ").bind(org_id);
+            push_in(sql, "charge_id", &f.charge_ids);
+            push_in(sql, "debtor_id", &f.debtor_ids);
+            push_in(sql, "status", &f.statuses);
+            push_in(sql, "channel", &f.channels);
+        };
+        let mut count = Sql::new("SELECT COUNT(*) FROM notifications");
+        filters(&mut count);
+        let mut page = Sql::new("SELECT * FROM notifications");
+        filters(&mut page);
+        let direction = if f.ascending { "ASC" } else { "DESC" };
+        page.push(&format!(" ORDER BY created_at {direction}, id {direction} LIMIT "));
+        page.bind(f.limit).push(" OFFSET ").bind(f.offset);
+        let (counted, rows) = tokio::try_join!(
+            self.db.row(&count.text, &count.params),
+            self.db.rows(&page.text, &page.params)
+        )?;
+        let total = counted.map(|r| r.first_int()).transpose()?.unwrap_or(0);
+        Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
+    }
+
+    /// Up to `limit` queued notifications, of any organization, whose next attempt is due at
+    /// `now` and whose lease is free or ran out: what the engine delivers or retries.
+    pub async fn due_notifications(&self, now: OffsetDateTime, limit: i64) -> StoreResult<Vec<Notification>> {
+        let now = timestamp_text(&now);
+        let rows = self
+            .db
+            .rows(
+                "SELECT * FROM notifications WHERE status = 'queued' AND next_attempt_at <= $1 \
+                 AND (lease_until IS NULL OR lease_until < $1) ORDER BY next_attempt_at, id LIMIT $2",
+                &args![&now, limit],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
+    /// The steps of `step_ids` that already gave `charge_id` a notification.
+    pub async fn notified_steps(&self, charge_id: &str) -> StoreResult<Vec<String>> {
+        let rows = self
+            .db
+            .rows(
+                "SELECT step_id FROM notifications WHERE charge_id = $1 AND step_id IS NOT NULL",
+                &args![charge_id],
+            )
+            .await?;
+        rows.iter().map(|r| r.text("step_id")).collect()
+    }
+}
