@@ -21,6 +21,7 @@ pub mod logs;
 pub mod mcp;
 pub mod metrics;
 pub mod operations;
+pub mod providers;
 pub mod request;
 pub mod server;
 pub mod store;
