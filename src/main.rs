@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use kobana_dunning::auth::ServerKey;
 use kobana_dunning::http::ConnectionLimits;
 use kobana_dunning::limits::Limits;
+use kobana_dunning::providers::{ProviderConfig, Providers};
 use kobana_dunning::{admin, app::App, demo, engine, housekeeping, operations, server, store::Store};
 use time::Duration;
 
@@ -123,6 +124,9 @@ struct ServeArgs {
     /// Log format.
     #[arg(long, env = "KOBANA_DUNNING_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// Where production organizations' messages go (the outbox unless configured).
+    #[command(flatten)]
+    providers: ProviderConfig,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -184,6 +188,9 @@ enum EngineCommand {
         /// The instant of the pass, RFC 3339 (default: now).
         #[arg(long)]
         at: Option<String>,
+        /// Where messages go (the outbox unless configured).
+        #[command(flatten)]
+        providers: ProviderConfig,
     },
 }
 
@@ -273,14 +280,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Engine { command: EngineCommand::RunOnce { at } } => {
+        Command::Engine { command: EngineCommand::RunOnce { at, providers } } => {
             let now = match at {
                 Some(text) => kobana_dunning::domain::dates::parse_timestamp(&text).map_err(|_| {
                     anyhow::anyhow!("--at must be an RFC 3339 instant, like 2026-10-14T12:00:00Z")
                 })?,
                 None => time::OffsetDateTime::now_utc(),
             };
-            let providers = kobana_dunning::providers::Providers::default();
+            let providers = Providers::new(&providers)?;
             let report = engine::run_once(&store, &providers, now).await?;
             println!("turned {} charges overdue", report.turned_overdue);
             println!(
@@ -355,7 +362,9 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     connections.gate.body_timeout = std::time::Duration::from_secs(args.body_read_timeout);
     connections.gate.idle_timeout = std::time::Duration::from_secs(args.idle_timeout);
     let app = Arc::new(
-        App::with_limits(store, &public_url, key, limits).with_other_origins(args.allowed_origins.clone()),
+        App::with_limits(store, &public_url, key, limits)
+            .with_other_origins(args.allowed_origins.clone())
+            .with_providers(Arc::new(Providers::new(&args.providers)?)),
     );
     let draining = app.clone();
     let shutdown = async move {

@@ -12,6 +12,7 @@ mod api_policies;
 mod auth;
 mod cli;
 mod contract;
+mod delivery;
 mod engine;
 mod exact_input;
 mod isolation;
