@@ -3,14 +3,15 @@
 
 pub mod data;
 pub mod generate;
+pub mod regua;
 
 use serde_json::json;
-use time::{Duration, OffsetDateTime};
+use time::{Duration, OffsetDateTime, UtcOffset};
 
 use crate::admin::{self, AdminError};
 use crate::domain::charge::{Charge, NewCharge, Payment, dunning_status_after};
-use crate::domain::dates::format_timestamp;
 use crate::domain::dates::organization_today as today;
+use crate::domain::dates::{ORGANIZATION_OFFSET, format_timestamp};
 use crate::domain::debtor::{Debtor, DebtorEdit};
 use crate::domain::ids::new_id;
 use crate::domain::money::Hundredths;
@@ -66,6 +67,21 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
     let now = OffsetDateTime::now_utc();
     let stamp = format_timestamp(now);
     let day = today(now);
+    let policy = regua::policy(org_id, now)?;
+    store
+        .insert_policy(
+            &policy,
+            &system_event(org_id, "collection_policy.db.created", "collection_policy", &policy.id, &stamp),
+        )
+        .await?;
+    // The nearest upcoming open charges are due three days after each of the next business
+    // days, so that the régua's e-mail goes out every one of them.
+    let mut upcoming: Vec<usize> = (0..CHARGES.len())
+        .filter(|&i| CHARGES[i].outcome == DemoOutcome::Open && CHARGES[i].due_in_days > 0)
+        .collect();
+    upcoming.sort_by_key(|&i| CHARGES[i].due_in_days);
+    let placed: std::collections::HashMap<usize, time::Date> =
+        upcoming.into_iter().zip(regua::upcoming_due_dates(day)).collect();
     let mut debtors = Vec::with_capacity(DEBTORS.len());
     for d in DEBTORS {
         let address = match &d.address {
@@ -96,10 +112,10 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             .await?;
         debtors.push(debtor);
     }
-    for c in CHARGES {
+    for (i, c) in CHARGES.iter().enumerate() {
         let debtor =
             debtors.get(c.debtor).ok_or_else(|| AdminError::Invalid("demo charge of no debtor".into()))?;
-        let due = day + Duration::days(i64::from(c.due_in_days));
+        let due = placed.get(&i).copied().unwrap_or(day + Duration::days(i64::from(c.due_in_days)));
         let new = NewCharge {
             cp_id: None,
             amount: Hundredths(c.amount_cents),
@@ -114,8 +130,12 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             metadata: None,
         };
         let mut charge = Charge::open(debtor, new, now).map_err(|e| demo_error(c.description, e))?;
+        // Issued, and known to the server, on its issue date: the régua ran for it since.
+        charge.created_at =
+            charge.issue_date.midnight().assume_offset(ORGANIZATION_OFFSET).to_offset(UtcOffset::UTC);
         // The demo's régua already runs: open charges are in active dunning.
         charge.dunning_status = dunning_status_after(charge.status, DunningStatus::Active);
+        let past = regua::history(&policy, &charge, debtor, day);
         let paid = |amount| Payment { amount, paid_at: None, method: None };
         match c.outcome {
             DemoOutcome::Open => Ok(()),
@@ -126,9 +146,13 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             DemoOutcome::Canceled => charge.cancel(None, now).map(|_| ()),
         }
         .map_err(|e| demo_error(c.description, e))?;
+        if past.awaits_decision && charge.dunning_status == DunningStatus::Active {
+            charge.dunning_status = DunningStatus::AwaitingDecision;
+        }
         store
             .insert_charge(&charge, &system_event(org_id, "charge.db.created", "charge", &charge.id, &stamp))
             .await?;
+        regua::record(store, &past.sent).await?;
     }
     // Archived last, as an operator would: after its charges were settled.
     for (d, debtor) in DEBTORS.iter().zip(&debtors) {

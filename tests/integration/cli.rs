@@ -365,7 +365,36 @@ async fn serve_demo_seeds_a_sandbox_organization() {
     crate::common::check_contract("charges_list", &r);
     let r = server.get(&token, "/v1/debtors?per_page=100").await;
     crate::common::check_contract("debtors_list", &r);
+
+    // The régua runs: a default policy, the messages of the last 30 days, decisions waiting.
+    let r = server.get(&token, "/v1/collection_policies").await;
+    crate::common::check_contract("collection_policies_list", &r);
+    assert_eq!(r.body["meta"]["total"], 1, "{}", r.body);
+    let policy = &r.data()[0];
+    assert_eq!((policy["is_default"].as_bool(), policy["steps_count"].as_i64()), (Some(true), Some(5)));
+    let r = server.get(&token, "/v1/notifications?status=sent&per_page=100").await;
+    crate::common::check_contract("notifications_list", &r);
+    let sent = r.body["meta"]["total"].as_i64().unwrap();
+    assert!(sent >= 10, "{sent} messages sent in the last 30 days");
+    let oldest = r.data().as_array().unwrap().iter().map(|n| n["sent_at"].as_str().unwrap()).min().unwrap();
+    assert!(oldest >= date_in(-31).as_str(), "{oldest}");
+    let r = server.get(&token, "/v1/charges?dunning_status=awaiting_decision").await;
+    assert!(r.body["meta"]["total"].as_i64().unwrap() >= 1, "{}", r.body["meta"]);
     drop(server);
+
+    // On each of the next ten business days, a pass of the engine sends something.
+    let mut day = kobana_dunning::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+    for _ in 0..10 {
+        day = kobana_dunning::domain::calendar::add_business_days(day, 1);
+        let at = format!("{}T15:00:00Z", kobana_dunning::domain::dates::format_date(day));
+        let output = run(&db, &["engine", "run-once", "--at", &at]);
+        let text = String::from_utf8_lossy(&output.stdout).to_string();
+        let sent: u64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("sent ")?.split(' ').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(sent >= 1, "nothing sent on {day}: {text}");
+    }
 
     // A second start keeps the same demo organization and prints a new token.
     let again = Server::start(&db, true);
