@@ -156,6 +156,12 @@ fn the_catalogue_follows_the_tool_rules() {
         ]),
         "the destructive tools"
     );
+    // Sending a message twice sends two messages: these are neither safe nor idempotent.
+    for name in ["dunning_charges_notify", "dunning_notifications_create", "dunning_notifications_resend"] {
+        let tool = tools.iter().find(|t| t["name"] == name).expect(name);
+        assert_eq!(tool["annotations"]["destructiveHint"], true, "{name}");
+        assert_eq!(tool["annotations"]["idempotentHint"], false, "{name}");
+    }
     assert_eq!(
         read_only,
         BTreeSet::from([
