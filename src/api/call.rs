@@ -79,6 +79,19 @@ pub struct Pager {
 }
 
 impl ListArgs {
+    /// The arguments of a list in creation order with neither search nor creation range.
+    pub fn plain(page: Option<i64>, per_page: Option<i64>, sort_order: Option<SortOrder>) -> Self {
+        Self {
+            page,
+            per_page,
+            q: None,
+            created_from: None,
+            created_to: None,
+            sort_by: "created_at",
+            sort_order,
+        }
+    }
+
     /// The window of the list, with created_from/created_to as the organization's day bounds.
     pub fn page(self) -> (ListWindow, Pager) {
         let page = self.page.unwrap_or(1).max(1);

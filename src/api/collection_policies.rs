@@ -138,15 +138,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         call: Call,
         input: wire::CollectionPoliciesListInput,
     ) -> ApiResult<Reply<CollectionPolicyList>> {
-        let (window, pager) = ListArgs {
-            page: input.page,
-            per_page: input.per_page,
-            q: None,
-            created_from: None,
-            created_to: None,
-            sort_by: "created_at",
-            sort_order: input.sort_order,
-        }
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
         .page();
         let statuses = match input.status {
             Some(s) => s.as_str().split(',').map(str::to_string).collect(),

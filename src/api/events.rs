@@ -30,15 +30,7 @@ fn event_view(e: EventRow) -> ApiResult<wire::Event> {
 
 impl super::handlers::EventsApi for Events {
     async fn events_list(call: Call, input: wire::EventsListInput) -> ApiResult<Reply<EventList>> {
-        let (window, pager) = ListArgs {
-            page: input.page,
-            per_page: input.per_page,
-            q: None,
-            created_from: None,
-            created_to: None,
-            sort_by: "occurred_at",
-            sort_order: input.sort_order,
-        }
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
         .page();
         let filter = EventFilter {
             resource_id: input.resource_id.map(Into::into),

@@ -72,15 +72,7 @@ fn csv(value: Option<crate::domain::text::Text>) -> Vec<String> {
 
 impl super::handlers::NotificationsApi for Notifications {
     async fn notifications_list(call: Call, input: wire::NotificationsListInput) -> ApiResult<Reply<NotificationList>> {
-        let (window, pager) = ListArgs {
-            page: input.page,
-            per_page: input.per_page,
-            q: None,
-            created_from: None,
-            created_to: None,
-            sort_by: "created_at",
-            sort_order: input.sort_order,
-        }
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
         .page();
         let filter = NotificationFilter {
             charge_ids: csv(input.charge_id),

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::StoreResult;
 use super::backend::Step;
+use super::listing::plain_page;
 use super::value::{Row, Sql, args};
 
 /// An event to record.
@@ -142,18 +143,16 @@ impl super::Store {
                 sql.push(" AND code = ").bind(code);
             }
         };
-        let mut count = Sql::new("SELECT COUNT(*) FROM events");
-        filters(&mut count);
-        let mut page = Sql::new("SELECT * FROM events");
-        filters(&mut page);
-        let direction = if filter.ascending { "ASC" } else { "DESC" };
-        page.push(&format!(" ORDER BY occurred_at {direction}, id {direction} LIMIT "));
-        page.bind(filter.limit).push(" OFFSET ").bind(filter.offset);
-        let (counted, rows) = tokio::try_join!(
-            self.db.row(&count.text, &count.params),
-            self.db.rows(&page.text, &page.params)
-        )?;
-        let total = counted.map(|r| r.first_int()).transpose()?.unwrap_or(0);
-        Ok((rows.iter().map(event_from_row).collect::<StoreResult<_>>()?, total))
+        plain_page(
+            &self.db,
+            "events",
+            "occurred_at",
+            filters,
+            filter.ascending,
+            filter.limit,
+            filter.offset,
+            event_from_row,
+        )
+        .await
     }
 }

@@ -122,3 +122,29 @@ pub(crate) async fn fetch_page<T>(
     };
     Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
 }
+
+/// A page of `table`'s rows in (`order`, id) order and the exact total, for lists whose filters
+/// are plain column tests: `filters` pushes the ` WHERE …` that both queries share.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn plain_page<T>(
+    db: &Backend,
+    table: &str,
+    order: &str,
+    filters: impl Fn(&mut Sql),
+    ascending: bool,
+    limit: i64,
+    offset: i64,
+    from_row: impl Fn(&Row) -> StoreResult<T>,
+) -> StoreResult<(Vec<T>, i64)> {
+    let mut count = Sql::new(&format!("SELECT COUNT(*) FROM {table}"));
+    filters(&mut count);
+    let mut page = Sql::new(&format!("SELECT * FROM {table}"));
+    filters(&mut page);
+    let direction = if ascending { "ASC" } else { "DESC" };
+    page.push(&format!(" ORDER BY {order} {direction}, id {direction} LIMIT "));
+    page.bind(limit).push(" OFFSET ").bind(offset);
+    let (counted, rows) =
+        tokio::try_join!(db.row(&count.text, &count.params), db.rows(&page.text, &page.params))?;
+    let total = counted.map(|r| r.first_int()).transpose()?.unwrap_or(0);
+    Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
+}

@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 use super::backend::Step as Statement;
 use super::columns::{enumeration, optional_timestamp, timestamp, timestamp_text};
 use super::events::{NewEvent, insert_event};
-use super::listing::push_in;
+use super::listing::{plain_page, push_in};
 use super::value::{Param, Row, Sql, args};
 use super::{Store, StoreResult};
 use crate::domain::notification::Notification;
@@ -187,19 +187,8 @@ impl Store {
             push_in(sql, "status", &f.statuses);
             push_in(sql, "channel", &f.channels);
         };
-        let mut count = Sql::new("SELECT COUNT(*) FROM notifications");
-        filters(&mut count);
-        let mut page = Sql::new("SELECT * FROM notifications");
-        filters(&mut page);
-        let direction = if f.ascending { "ASC" } else { "DESC" };
-        page.push(&format!(" ORDER BY created_at {direction}, id {direction} LIMIT "));
-        page.bind(f.limit).push(" OFFSET ").bind(f.offset);
-        let (counted, rows) = tokio::try_join!(
-            self.db.row(&count.text, &count.params),
-            self.db.rows(&page.text, &page.params)
-        )?;
-        let total = counted.map(|r| r.first_int()).transpose()?.unwrap_or(0);
-        Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
+        plain_page(&self.db, "notifications", "created_at", filters, f.ascending, f.limit, f.offset, from_row)
+            .await
     }
 
     /// Up to `limit` queued notifications, of any organization, whose next attempt is due at

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::backend::Step as Statement;
 use super::columns::{enumeration, optional_timestamp, timestamp, timestamp_text};
 use super::events::{NewEvent, insert_event};
-use super::listing::push_in;
+use super::listing::{plain_page, push_in};
 use super::value::{Param, Row, Sql, args};
 use super::{Store, StoreResult};
 use crate::domain::policy::{MessageTemplate, Policy, Step, Window, format_minute, parse_minute};
@@ -221,19 +221,17 @@ impl Store {
             sql.push(" WHERE organization_id = ").bind(org_id);
             push_in(sql, "status", &filter.statuses);
         };
-        let mut count = Sql::new("SELECT COUNT(*) FROM collection_policies");
-        filters(&mut count);
-        let mut page = Sql::new("SELECT * FROM collection_policies");
-        filters(&mut page);
-        let direction = if filter.ascending { "ASC" } else { "DESC" };
-        page.push(&format!(" ORDER BY created_at {direction}, id {direction} LIMIT "));
-        page.bind(filter.limit).push(" OFFSET ").bind(filter.offset);
-        let (counted, rows) = tokio::try_join!(
-            self.db.row(&count.text, &count.params),
-            self.db.rows(&page.text, &page.params)
-        )?;
-        let total = counted.map(|r| r.first_int()).transpose()?.unwrap_or(0);
-        let policies = rows.iter().map(policy_from_row).collect::<StoreResult<Vec<_>>>()?;
+        let (policies, total) = plain_page(
+            &self.db,
+            "collection_policies",
+            "created_at",
+            filters,
+            filter.ascending,
+            filter.limit,
+            filter.offset,
+            policy_from_row,
+        )
+        .await?;
         Ok((self.with_steps(policies).await?, total))
     }
 
