@@ -99,7 +99,7 @@ async fn is_sandbox(store: &Store, org_id: &str, known: &mut HashMap<String, boo
     if let Some(sandbox) = known.get(org_id) {
         return Ok(*sandbox);
     }
-    let sandbox = store.organization(org_id).await?.is_none_or(|o| o.environment == "sandbox");
+    let sandbox = store.is_sandbox(org_id).await?;
     known.insert(org_id.to_string(), sandbox);
     Ok(sandbox)
 }
@@ -176,8 +176,11 @@ async fn run_step(
     for charge in charges {
         let day = step.send_date(charge.due_date);
         let send_minute = step.send_minute(policy.window);
-        let created_day = charge.created_at.to_offset(ORGANIZATION_OFFSET).date();
-        if day > today || day < earliest || day < created_day || (day == today && minute < send_minute) {
+        // Not retroactive: nothing for a day before the charge existed, nor before the step or
+        // its policy last changed (a new default, a copy, a new step or offset replays nothing).
+        let local = |t: OffsetDateTime| t.to_offset(ORGANIZATION_OFFSET).date();
+        let first_day = local(charge.created_at).max(local(step.updated_at)).max(local(policy.updated_at));
+        if day > today || day < earliest || day < first_day || (day == today && minute < send_minute) {
             continue;
         }
         let stamp = clock.stamp(charge.updated_at);
@@ -194,7 +197,7 @@ async fn run_step(
                         "step_id": step.id, "action": step.action.as_str(), "cp_id": policy.id,
                     }),
                 );
-                if store.update_charge(&after, charge.version, &event).await? {
+                if store.escalate_charge(&after, charge.version, &step.id, &event).await? {
                     report.awaiting_decision += 1;
                 }
             }
@@ -235,8 +238,40 @@ async fn run_step(
     Ok(())
 }
 
-/// Sends again the queued notifications whose attempt is due; one whose charge closed
-/// meanwhile is skipped instead.
+/// What to do with a queued notification whose attempt is due.
+enum Due {
+    /// Send it now.
+    Send,
+    /// Not now: outside its policy's window or business days, or its charge's régua is paused
+    /// or waits for a decision.
+    Wait,
+    /// Never: the charge closed, or the policy was archived.
+    Skip(&'static str),
+}
+
+/// Whether a due notification goes now. A person's message goes while its charge takes
+/// messages; the régua's follows the régua's rules, as its first attempt did.
+fn judge(n: &Notification, charge: Option<&Charge>, policy: Option<&Policy>, clock: &PassClock) -> Due {
+    use crate::types::{ChargeStatus, DunningStatus};
+    let Some(charge) = charge else { return Due::Skip("charge_closed") };
+    if n.origin != NotificationOrigin::Policy {
+        return if NOTIFIABLE.contains(&charge.status) { Due::Send } else { Due::Skip("charge_closed") };
+    }
+    if !matches!(charge.status, ChargeStatus::Pending | ChargeStatus::Overdue)
+        || charge.dunning_status == DunningStatus::Closed
+    {
+        return Due::Skip("charge_closed");
+    }
+    let Some(policy) = policy.filter(|p| p.status == crate::types::PolicyStatus::Active) else {
+        return Due::Skip("policy_archived");
+    };
+    let today = organization_today(clock.now);
+    let open_now = calendar::is_business_day(today) && policy.window.contains(local_minute(clock.now));
+    let runs = matches!(charge.dunning_status, DunningStatus::NotStarted | DunningStatus::Active);
+    if open_now && runs { Due::Send } else { Due::Wait }
+}
+
+/// Sends again the queued notifications whose attempt is due, when [`judge`] says so.
 async fn retry_due(
     courier: &Courier<'_>,
     clock: &PassClock,
@@ -245,6 +280,7 @@ async fn retry_due(
 ) -> StoreResult<()> {
     let store = courier.store;
     let mut seen = std::collections::HashSet::new();
+    let mut policies: HashMap<String, Option<Policy>> = HashMap::new();
     loop {
         let due = store.due_notifications(clock.now, PAGE).await?;
         let fresh: Vec<Notification> = due.into_iter().filter(|n| seen.insert(n.id.clone())).collect();
@@ -253,22 +289,31 @@ async fn retry_due(
         }
         for n in fresh {
             let stamp = clock.stamp(n.updated_at);
-            let open = store
-                .charge(&n.organization_id, &n.charge_id)
-                .await?
-                .is_some_and(|c| NOTIFIABLE.contains(&c.status));
-            if !open {
-                let mut after = n.clone();
-                after.skip("charge_closed", stamp);
-                let event = courier.actor.event("notification.skipped", Some(&n), &after, stamp);
-                if store.update_notification(&after, n.version, &[event]).await? {
-                    report.skipped += 1;
+            let charge = store.charge(&n.organization_id, &n.charge_id).await?;
+            let policy = match &n.cp_id {
+                Some(cp_id) if !policies.contains_key(cp_id) => {
+                    let p = store.policy(&n.organization_id, cp_id).await?;
+                    policies.entry(cp_id.clone()).or_insert(p).as_ref()
                 }
-                continue;
-            }
-            let sandbox = is_sandbox(store, &n.organization_id, sandboxes).await?;
-            if let Some(after) = courier.retry(n, sandbox, stamp).await? {
-                report.count(&after);
+                Some(cp_id) => policies.get(cp_id).and_then(Option::as_ref),
+                None => None,
+            };
+            match judge(&n, charge.as_ref(), policy, clock) {
+                Due::Wait => {}
+                Due::Skip(reason) => {
+                    let mut after = n.clone();
+                    after.skip(reason, stamp);
+                    let event = courier.actor.event("notification.skipped", Some(&n), &after, stamp);
+                    if store.update_notification(&after, n.version, &[event]).await? {
+                        report.skipped += 1;
+                    }
+                }
+                Due::Send => {
+                    let sandbox = is_sandbox(store, &n.organization_id, sandboxes).await?;
+                    if let Some(after) = courier.retry(n, sandbox, stamp).await? {
+                        report.count(&after);
+                    }
+                }
             }
         }
     }

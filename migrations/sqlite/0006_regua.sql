@@ -81,3 +81,14 @@ CREATE INDEX notifications_org_created ON notifications (organization_id, create
 CREATE INDEX notifications_charge ON notifications (charge_id, created_at);
 -- What the engine delivers or retries next.
 CREATE INDEX notifications_pending ON notifications (status, next_attempt_at) WHERE status = 'queued';
+
+-- The escalation steps a charge went through (they make no notification): the same
+-- at-most-once per (charge, step) as messages, so that a charge back from a decision does not
+-- escalate again for the same step.
+CREATE TABLE escalations (
+    charge_id       TEXT NOT NULL REFERENCES charges (id),
+    step_id         TEXT NOT NULL,
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    occurred_at     TEXT NOT NULL,
+    PRIMARY KEY (charge_id, step_id)
+);

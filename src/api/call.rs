@@ -177,3 +177,10 @@ impl Answer for NoContent {
         Ok(Rendered { status: 204, etag: None, body: None })
     }
 }
+
+/// The values of a comma-separated filter (the spec's pattern already checked them).
+pub fn csv(value: Option<crate::domain::text::Text>) -> Vec<String> {
+    value
+        .map(|s| s.as_str().split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_string).collect())
+        .unwrap_or_default()
+}

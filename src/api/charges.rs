@@ -3,10 +3,10 @@
 use serde_json::json;
 use time::Date;
 
-use super::{ApiError, ApiResult, Call, ListArgs, Reply, change_event, event, to_json};
+use super::{ApiError, ApiResult, Call, ListArgs, Reply, change_event, csv, event, to_json};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::dates::{Day, Timestamp};
-use crate::domain::text::{self, Text};
+use crate::domain::text;
 use crate::store::ChargeFilter;
 use crate::types::{self as wire, ChargeCurrency, ChargeEnvelope, ChargeList};
 
@@ -93,13 +93,6 @@ async fn check_policy(call: &Call, cp_id: &str) -> ApiResult<()> {
         }
         Some(_) => Ok(()),
     }
-}
-
-/// The values of a comma-separated filter (the spec's pattern already checked them).
-fn csv(value: Option<Text>) -> Vec<String> {
-    value
-        .map(|s| s.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_string).collect())
-        .unwrap_or_default()
 }
 
 impl super::handlers::ChargesApi for Charges {

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event, event, to_json};
+use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event, csv, event, to_json};
 use crate::domain::calendar;
 use crate::domain::charge::Outcome;
 use crate::domain::dates::{Day, Timestamp};
@@ -22,10 +22,6 @@ const TIMEZONE: &str = "America/Sao_Paulo";
 
 pub(crate) fn template_view(t: &MessageTemplate) -> wire::Template {
     wire::Template { subject: t.subject.clone().map(Some), body: t.body.clone() }
-}
-
-fn template_input(t: wire::Template) -> MessageTemplate {
-    MessageTemplate { subject: t.subject.flatten(), body: t.body }
 }
 
 fn step_view(s: &Step) -> wire::Step {
@@ -118,7 +114,7 @@ fn step_draft(
         position,
         action,
         channel,
-        template: template.map(template_input),
+        template: template.map(MessageTemplate::from),
         requires_approval,
         active,
     }
@@ -141,7 +137,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
         .page();
         let statuses = match input.status {
-            Some(s) => s.as_str().split(',').map(str::to_string).collect(),
+            Some(_) => csv(input.status),
             None => vec!["draft".to_string(), "active".to_string()],
         };
         let filter = PolicyFilter {
@@ -254,8 +250,8 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
     ) -> ApiResult<NoContent> {
         let policy = load(&call, &input.cp_id).await?;
         call.check_if_match(policy.version)?;
-        let used = call.app.store.policy_used(call.org_id(), &policy.id).await?;
-        policy.ensure_deletable(used)?;
+        let (followed, sent) = call.app.store.policy_use(call.org_id(), &policy.id).await?;
+        policy.ensure_deletable(followed, sent)?;
         let object = to_json(&policy_view(&policy));
         let evt = event(
             &call,
@@ -264,8 +260,8 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             &policy.id,
             json!({ "object": object, "changes": {} }),
         );
-        let allow_used = policy.status == PolicyStatus::Draft;
-        if !call.app.store.delete_policy(&policy, policy.version, allow_used, &evt).await? {
+        let drafted = policy.status == PolicyStatus::Draft;
+        if !call.app.store.delete_policy(&policy, policy.version, drafted, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));
         }
         Ok(NoContent)
@@ -375,8 +371,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             input.active,
         );
         let step = policy.add_step(draft, call.now)?;
-        policy.version += 1;
-        policy.updated_at = call.now.max(policy.updated_at);
+        policy.touch(call.now);
         let evt = step_event(&call, "step.db.created", None, Some(&step), &step.id);
         if !call.app.store.insert_step(&policy, before.version, &step, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));
@@ -421,8 +416,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             return Ok(step_reply(&before));
         }
         let expected = policy.version;
-        policy.version += 1;
-        policy.updated_at = call.now.max(policy.updated_at);
+        policy.touch(call.now);
         let evt = step_event(&call, "step.db.updated", Some(&before), Some(&after), &after.id);
         if !call.app.store.update_step(&policy, expected, &after, before.version, &evt).await? {
             return Err(ApiError::Concurrent("step"));
@@ -439,8 +433,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         call.check_if_match(step.version)?;
         policy.ensure_editable("changed")?;
         let expected = policy.version;
-        policy.version += 1;
-        policy.updated_at = call.now.max(policy.updated_at);
+        policy.touch(call.now);
         let evt = step_event(&call, "step.db.deleted", Some(&step), None, &step.id);
         if !call.app.store.delete_step(&policy, expected, &step, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));

@@ -1,8 +1,8 @@
 //! Sending a notification, the same way for a person's request and for the engine: insert it
-//! under a lease (or take over a queued one whose lease ran out), hand it to a provider with
-//! its id as the idempotency key, and save what the provider said with its event. A crash
-//! between the provider and the save leaves it queued, leased; once the lease runs out the
-//! engine sends it again (at least once, never lost).
+//! under a lease (or take over a queued one whose attempt is due and whose lease ran out), hand
+//! it to a provider with its id as the idempotency key, and save what the provider said with its
+//! event, as the lease's holder. A crash between the provider and the save leaves it queued,
+//! leased; once the lease runs out the engine sends it again (at least once, never lost).
 
 use serde_json::json;
 use time::{Duration, OffsetDateTime};
@@ -15,9 +15,12 @@ use crate::providers::{Outgoing, ProviderError, Providers};
 use crate::store::{Lease, NewEvent, Store, StoreResult};
 use crate::types as wire;
 
-/// How long whoever inserts or takes over a notification holds it: longer than any provider
-/// call (the gateway's timeout is 10 s, SMTP's 30 s).
-pub const LEASE: Duration = Duration::minutes(2);
+/// How long whoever inserts or takes over a notification holds it, in real time: well past the
+/// longest provider call (the gateway gives up after 10 s, SMTP after 120 s in all).
+pub const LEASE: Duration = Duration::minutes(5);
+
+/// This process, among the senders that may share a database: a lease names its holder.
+static PROCESS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| new_id("proc"));
 
 /// Who acts, for the events.
 #[derive(Debug, Clone)]
@@ -81,7 +84,7 @@ impl Courier<'_> {
         extra: Vec<NewEvent>,
         now: OffsetDateTime,
     ) -> StoreResult<Option<Notification>> {
-        let lease = self.lease(now);
+        let lease = self.lease();
         let mut events = vec![self.actor.event("notification.db.created", None, &n, now)];
         events.extend(extra);
         if !self.store.insert_notification(&n, &lease, &events).await? {
@@ -90,31 +93,37 @@ impl Courier<'_> {
         if !n.is_pending() {
             return Ok(Some(n));
         }
-        self.send(n, sandbox, now).await.map(Some)
+        self.send(n, &lease, sandbox, now).await.map(Some)
     }
 
     /// Takes over a queued notification whose attempt is due and sends it; `None` when someone
     /// else holds it.
     pub async fn retry(
         &self,
-        n: Notification,
+        mut n: Notification,
         sandbox: bool,
         now: OffsetDateTime,
     ) -> StoreResult<Option<Notification>> {
-        if !self.store.lease_notification(&n.id, &self.lease(now), now).await? {
+        let lease = self.lease();
+        if !self.store.lease_notification(&n.id, n.version, &lease, now).await? {
             return Ok(None);
         }
-        self.send(n, sandbox, now).await.map(Some)
+        n.version += 1;
+        self.send(n, &lease, sandbox, now).await.map(Some)
     }
 
-    fn lease(&self, now: OffsetDateTime) -> Lease {
-        Lease { owner: format!("{}:{}", self.actor.kind, self.actor.id), until: now + LEASE }
+    fn lease(&self) -> Lease {
+        Lease {
+            owner: format!("{}:{}:{}", self.actor.kind, self.actor.id, *PROCESS),
+            until: OffsetDateTime::now_utc() + LEASE,
+        }
     }
 
-    /// One attempt with the provider, saved with its outcome.
+    /// One attempt with the provider, saved with its outcome by the lease's holder.
     async fn send(
         &self,
         before: Notification,
+        lease: &Lease,
         sandbox: bool,
         now: OffsetDateTime,
     ) -> StoreResult<Notification> {
@@ -143,8 +152,9 @@ impl Courier<'_> {
             _ => "notification.retry_scheduled",
         };
         let event = self.actor.event(code, Some(&before), &after, now);
-        // A version that moved means someone canceled it meanwhile: their change stands.
-        if !self.store.update_notification(&after, before.version, &[event]).await? {
+        // Not saved only when the lease ran out mid-call and another sender took over: that
+        // sender's attempt is the one recorded.
+        if !self.store.save_delivery(&after, before.version, &lease.owner, &[event]).await? {
             return Ok(before);
         }
         Ok(after)

@@ -1,7 +1,7 @@
 //! /v1/notifications: the messages sent to debtors, by the régua or by hand, as rendered.
 
 use super::delivery::{Actor, Courier, notification_view};
-use super::{ApiError, ApiResult, Call, ListArgs, Reply};
+use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv};
 use crate::domain::charge::{Charge, Outcome};
 use crate::domain::notification::{Notification, Source, standard_template};
 use crate::domain::policy::MessageTemplate;
@@ -19,16 +19,10 @@ async fn load(call: &Call, id: &str) -> ApiResult<Notification> {
     call.app.store.notification(call.org_id(), id).await?.ok_or(ApiError::NotFound("notification"))
 }
 
-/// Whether the organization is a sandbox (its messages only reach the outbox).
-async fn is_sandbox(call: &Call) -> ApiResult<bool> {
-    let org = call.app.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
-    Ok(org.environment == "sandbox")
-}
-
 /// Records and sends `n`, answering it as it stands after the first attempt.
 async fn send(call: &Call, n: Notification) -> ApiResult<Reply<NotificationEnvelope>> {
     let courier = Courier { store: &call.app.store, providers: &call.app.providers, actor: Actor::of(call) };
-    let sandbox = is_sandbox(call).await?;
+    let sandbox = call.app.store.is_sandbox(call.org_id()).await?;
     let sent = courier.create(n, sandbox, Vec::new(), call.now).await?;
     // Only a step's notification can meet an earlier one; a manual one is always new.
     let sent = sent.ok_or_else(|| ApiError::Conflict("this notification already exists".into()))?;
@@ -50,10 +44,7 @@ pub(crate) async fn notify_now(
         .await?
         .ok_or(ApiError::NotFound("debtor"))?;
     Notification::check_manual(charge, &debtor, channel)?;
-    let template = match template {
-        Some(t) => MessageTemplate { subject: t.subject.flatten(), body: t.body },
-        None => standard_template(channel),
-    };
+    let template = template.map_or_else(|| standard_template(channel), MessageTemplate::from);
     let source = Source {
         origin: NotificationOrigin::Manual,
         cp_id: None,
@@ -63,11 +54,6 @@ pub(crate) async fn notify_now(
     };
     let n = Notification::compose(charge, &debtor, channel, &template, source, call.now)?;
     send(call, n).await
-}
-
-/// The values of a comma-separated filter (the spec's pattern already checked them).
-fn csv(value: Option<crate::domain::text::Text>) -> Vec<String> {
-    value.map(|s| s.as_str().split(',').map(str::to_string).collect()).unwrap_or_default()
 }
 
 impl super::handlers::NotificationsApi for Notifications {

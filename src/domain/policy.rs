@@ -54,6 +54,12 @@ pub struct MessageTemplate {
     pub body: String,
 }
 
+impl From<crate::types::Template> for MessageTemplate {
+    fn from(t: crate::types::Template) -> Self {
+        Self { subject: t.subject.flatten(), body: t.body }
+    }
+}
+
 /// One step of a policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -455,18 +461,22 @@ impl Policy {
         Ok(Outcome::Changed)
     }
 
-    /// Whether it may be deleted: not the default, and a draft or never applied to a charge
-    /// (`used` says whether charges follow it or notifications came from it).
-    pub fn ensure_deletable(&self, used: bool) -> Result<(), RuleError> {
+    /// Whether it may be deleted: not the default, followed by no charge, and a draft or the
+    /// source of no message (`followed`: charges name it; `sent`: notifications came from it).
+    pub fn ensure_deletable(&self, followed: bool, sent: bool) -> Result<(), RuleError> {
         if self.is_default {
             return Err(RuleError::Conflict(
                 "The default policy cannot be deleted: make another policy the default first.".into(),
             ));
         }
-        if used && self.status != PolicyStatus::Draft {
+        if followed {
             return Err(RuleError::Conflict(
-                "This policy applies or applied to charges: archive it instead (collection_policies_archive)."
-                    .into(),
+                "Charges follow this policy: give them another (charges_update cp_id) or archive it.".into(),
+            ));
+        }
+        if sent && self.status != PolicyStatus::Draft {
+            return Err(RuleError::Conflict(
+                "This policy sent messages: archive it instead (collection_policies_archive).".into(),
             ));
         }
         Ok(())
@@ -513,8 +523,8 @@ impl Policy {
             .sort_by(|a, b| (a.offset_days, a.position, &a.id).cmp(&(b.offset_days, b.position, &b.id)));
     }
 
-    /// A change: one more version, stamped no earlier than the last.
-    fn touch(&mut self, now: OffsetDateTime) {
+    /// A change (its own or a step's): one more version, stamped no earlier than the last.
+    pub fn touch(&mut self, now: OffsetDateTime) {
         self.version += 1;
         self.updated_at = now.max(self.updated_at);
     }
@@ -627,9 +637,14 @@ mod tests {
     fn the_default_is_neither_archived_nor_deleted() {
         let mut policy = Policy::create("org_1", new_policy(vec![]), NOW).unwrap();
         assert!(matches!(policy.archive(NOW), Err(RuleError::Conflict(_))));
-        assert!(matches!(policy.ensure_deletable(false), Err(RuleError::Conflict(_))));
+        assert!(matches!(policy.ensure_deletable(false, false), Err(RuleError::Conflict(_))));
         policy.is_default = false;
-        assert!(matches!(policy.ensure_deletable(true), Err(RuleError::Conflict(_))));
+        assert!(matches!(policy.ensure_deletable(true, false), Err(RuleError::Conflict(_))));
+        assert!(matches!(policy.ensure_deletable(false, true), Err(RuleError::Conflict(_))));
+        policy.status = PolicyStatus::Draft;
+        assert!(matches!(policy.ensure_deletable(true, false), Err(RuleError::Conflict(_))));
+        assert_eq!(policy.ensure_deletable(false, true), Ok(()));
+        policy.status = PolicyStatus::Active;
         assert_eq!(policy.archive(NOW), Ok(Outcome::Changed));
         assert!(matches!(policy.add_step(notify(0, Channel::Sms), NOW), Err(RuleError::InvalidState { .. })));
     }

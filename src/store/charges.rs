@@ -178,7 +178,7 @@ impl Store {
 
     /// The open charges that follow policy `cp_id` (`default`: also those that name none),
     /// whose dunning runs, due from `due_from` to `due_to` (`YYYY-MM-DD`), and that have no
-    /// notification of `step_id` yet: the candidates of one step on one pass, read on the
+    /// notification or escalation of `step_id` yet: the candidates of one step on one pass, read on the
     /// (organization, status, due date) index.
     pub async fn charges_for_step(
         &self,
@@ -196,12 +196,32 @@ impl Store {
                      AND c.dunning_status IN ('not_started', 'active') AND c.due_date >= $2 AND c.due_date <= $3 \
                      AND (c.cp_id = $4 OR (c.cp_id IS NULL AND $5 = 1)) \
                      AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.charge_id = c.id AND n.step_id = $6) \
+                     AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.charge_id = c.id AND e.step_id = $6) \
                      ORDER BY c.due_date, c.id"
                 ),
                 &args![org_id, due_from, due_to, cp_id, default, step_id],
             )
             .await?;
         rows.iter().map(from_row).collect()
+    }
+
+    /// Saves a charge that an escalation step stopped for a human, if it is still at
+    /// `expected` and `step_id` never escalated it before; false otherwise.
+    pub async fn escalate_charge(
+        &self,
+        c: &Charge,
+        expected: i64,
+        step_id: &str,
+        event: &NewEvent,
+    ) -> StoreResult<bool> {
+        let mut params = mutable_values(c)?;
+        params.extend(args![&c.id, &c.organization_id, expected]);
+        let run = Step::must_change(
+            "INSERT INTO escalations (charge_id, step_id, organization_id, occurred_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT DO NOTHING",
+            args![&c.id, step_id, &c.organization_id, &event.occurred_at],
+        );
+        self.db.write(&[run, Step::must_change(UPDATE, params), insert_event(event)]).await
     }
 
     /// Inserts a charge and its event.

@@ -1,8 +1,10 @@
 //! Notifications. The régua's exactly-once lives here: an insert that would give a (charge,
 //! step) pair a second notification changes nothing (the unique index), and whoever inserts or
-//! takes over a queued notification holds a lease on it until it saves the outcome, so two
-//! engines never deliver one notification at once and a crashed one's work is taken over when
-//! its lease runs out.
+//! takes over a queued notification holds a lease on it until it saves the outcome: taking a
+//! lease needs the version read and moves it, the outcome is saved only by the lease's holder,
+//! and nobody cancels or skips a notification while its lease runs. A crashed sender's work is
+//! taken over once its lease runs out. Leases count in real time, whatever instant a pass runs
+//! as.
 
 use time::OffsetDateTime;
 
@@ -127,38 +129,78 @@ impl Store {
         self.db.write(&statements).await
     }
 
-    /// Takes over a queued notification whose lease is free or ran out before `now`.
+    /// Takes over a queued notification still at `expected` whose attempt is due at `due_by`
+    /// and whose lease is free or ran out; its version moves to `expected + 1`, so that a
+    /// reader of the old version can neither take it nor change it.
     pub async fn lease_notification(
         &self,
         id: &str,
+        expected: i64,
         lease: &Lease,
-        now: OffsetDateTime,
+        due_by: OffsetDateTime,
     ) -> StoreResult<bool> {
         let changed = self
             .db
             .execute(
-                "UPDATE notifications SET lease_owner = $1, lease_until = $2 WHERE id = $3 AND status = 'queued' \
-                 AND (lease_until IS NULL OR lease_until < $4)",
-                &args![&lease.owner, timestamp_text(&lease.until), id, timestamp_text(&now)],
+                "UPDATE notifications SET lease_owner = $1, lease_until = $2, version = version + 1 \
+                 WHERE id = $3 AND version = $4 AND status = 'queued' AND next_attempt_at <= $5 \
+                 AND (lease_until IS NULL OR lease_until < $6)",
+                &args![
+                    &lease.owner,
+                    timestamp_text(&lease.until),
+                    id,
+                    expected,
+                    timestamp_text(&due_by),
+                    timestamp_text(&OffsetDateTime::now_utc()),
+                ],
             )
             .await?;
         Ok(changed == 1)
     }
 
-    /// Saves a notification's new state if it is still at `expected`, and frees its lease.
+    /// Saves what a delivery attempt gave, if `holder` still holds the lease at `expected`,
+    /// and frees the lease.
+    pub async fn save_delivery(
+        &self,
+        n: &Notification,
+        expected: i64,
+        holder: &str,
+        events: &[NewEvent],
+    ) -> StoreResult<bool> {
+        self.save_notification(n, expected, "lease_owner = $17", holder.into(), events).await
+    }
+
+    /// Saves a change to a notification still at `expected` that nobody is sending now (a
+    /// cancel, a skip).
     pub async fn update_notification(
         &self,
         n: &Notification,
         expected: i64,
         events: &[NewEvent],
     ) -> StoreResult<bool> {
+        let now = timestamp_text(&OffsetDateTime::now_utc());
+        self.save_notification(n, expected, "(lease_until IS NULL OR lease_until < $17)", now.into(), events)
+            .await
+    }
+
+    async fn save_notification(
+        &self,
+        n: &Notification,
+        expected: i64,
+        guard: &str,
+        guard_value: Param,
+        events: &[NewEvent],
+    ) -> StoreResult<bool> {
         let mut params = mutable_values(n);
         params.extend(args![&n.id, &n.organization_id, expected]);
+        params.push(guard_value);
         let mut statements = vec![Statement::must_change(
-            "UPDATE notifications SET status = $1, skip_reason = $2, failure_reason = $3, attempts = $4, \
-             next_attempt_at = $5, provider = $6, provider_message_id = $7, sent_at = $8, failed_at = $9, \
-             canceled_at = $10, version = $11, updated_at = $12, recipient = $13, lease_owner = NULL, lease_until = NULL \
-             WHERE id = $14 AND organization_id = $15 AND version = $16",
+            format!(
+                "UPDATE notifications SET status = $1, skip_reason = $2, failure_reason = $3, attempts = $4, \
+                 next_attempt_at = $5, provider = $6, provider_message_id = $7, sent_at = $8, failed_at = $9, \
+                 canceled_at = $10, version = $11, updated_at = $12, recipient = $13, lease_owner = NULL, \
+                 lease_until = NULL WHERE id = $14 AND organization_id = $15 AND version = $16 AND {guard}"
+            ),
             params,
         )];
         statements.extend(events.iter().map(insert_event));
@@ -194,27 +236,14 @@ impl Store {
     /// Up to `limit` queued notifications, of any organization, whose next attempt is due at
     /// `now` and whose lease is free or ran out: what the engine delivers or retries.
     pub async fn due_notifications(&self, now: OffsetDateTime, limit: i64) -> StoreResult<Vec<Notification>> {
-        let now = timestamp_text(&now);
         let rows = self
             .db
             .rows(
                 "SELECT * FROM notifications WHERE status = 'queued' AND next_attempt_at <= $1 \
-                 AND (lease_until IS NULL OR lease_until < $1) ORDER BY next_attempt_at, id LIMIT $2",
-                &args![&now, limit],
+                 AND (lease_until IS NULL OR lease_until < $2) ORDER BY next_attempt_at, id LIMIT $3",
+                &args![timestamp_text(&now), timestamp_text(&OffsetDateTime::now_utc()), limit],
             )
             .await?;
         rows.iter().map(from_row).collect()
-    }
-
-    /// The steps of `step_ids` that already gave `charge_id` a notification.
-    pub async fn notified_steps(&self, charge_id: &str) -> StoreResult<Vec<String>> {
-        let rows = self
-            .db
-            .rows(
-                "SELECT step_id FROM notifications WHERE charge_id = $1 AND step_id IS NOT NULL",
-                &args![charge_id],
-            )
-            .await?;
-        rows.iter().map(|r| r.text("step_id")).collect()
     }
 }

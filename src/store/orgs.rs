@@ -61,6 +61,12 @@ impl Store {
         row.as_ref().map(from_row).transpose()
     }
 
+    /// Whether an organization is a sandbox, whose messages stay in the outbox (also when
+    /// it is gone: nothing leaves for an organization that does not exist).
+    pub async fn is_sandbox(&self, id: &str) -> StoreResult<bool> {
+        Ok(self.organization(id).await?.is_none_or(|o| o.environment == "sandbox"))
+    }
+
     /// The ids of every organization, in id order (the engine's passes walk them).
     pub async fn organization_ids(&self) -> StoreResult<Vec<String>> {
         let rows = self.db.rows("SELECT id FROM organizations ORDER BY id", &[]).await?;

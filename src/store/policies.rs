@@ -144,6 +144,13 @@ fn bump_policy(p: &Policy, expected: i64) -> Statement {
     )
 }
 
+/// Holds the organization's row while its default changes hands: on PostgreSQL two such
+/// changes at once would otherwise both clear the old default, and the second then collide with
+/// the first's new one on the unique index. SQLite runs one writer at a time.
+fn lock_organization(p: &Policy) -> Statement {
+    Statement::new("SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE", args![&p.organization_id])
+}
+
 /// Takes the default from whichever policy has it (before this one takes it).
 fn clear_default(p: &Policy) -> Statement {
     Statement::new(
@@ -235,24 +242,31 @@ impl Store {
         Ok((self.with_steps(policies).await?, total))
     }
 
-    /// Whether charges follow the policy or notifications came from it.
-    pub async fn policy_used(&self, org_id: &str, id: &str) -> StoreResult<bool> {
-        let row = self
-            .db
-            .row(
-                "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM charges WHERE cp_id = $2 AND organization_id = $1 LIMIT 1) c) \
-                 + (SELECT COUNT(*) FROM (SELECT 1 FROM notifications WHERE cp_id = $2 AND organization_id = $1 LIMIT 1) n)",
-                &args![org_id, id],
+    /// Whether charges follow the policy, and whether notifications came from it.
+    pub async fn policy_use(&self, org_id: &str, id: &str) -> StoreResult<(bool, bool)> {
+        let exists = |table: &str| {
+            format!(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM {table} WHERE cp_id = $2 AND organization_id = $1 LIMIT 1) x"
             )
-            .await?;
-        Ok(row.map(|r| r.first_int()).transpose()?.unwrap_or(0) > 0)
+        };
+        let (by_charges, by_notifications) = (exists("charges"), exists("notifications"));
+        let params = args![org_id, id];
+        let (charges, sent) =
+            tokio::try_join!(self.db.row(&by_charges, &params), self.db.row(&by_notifications, &params))?;
+        let found = |row: Option<Row>| -> StoreResult<bool> {
+            Ok(row.map(|r| r.first_int()).transpose()?.unwrap_or(0) > 0)
+        };
+        Ok((found(charges)?, found(sent)?))
     }
 
     /// Inserts a policy with its steps and event; a default takes the default from the
     /// previous one in the same transaction.
     pub async fn insert_policy(&self, p: &Policy, event: &NewEvent) -> StoreResult<()> {
-        let mut statements = Vec::with_capacity(p.steps.len() + 3);
+        let mut statements = Vec::with_capacity(p.steps.len() + 4);
         if p.is_default {
+            if self.db.is_postgres() {
+                statements.push(lock_organization(p));
+            }
             statements.push(clear_default(p));
         }
         statements.push(Statement::new(
@@ -269,8 +283,11 @@ impl Store {
         let mut params = policy_values(p);
         params.truncate(9);
         params.extend(args![&p.id, &p.organization_id, expected]);
-        let mut statements = Vec::with_capacity(3);
+        let mut statements = Vec::with_capacity(4);
         if p.is_default {
+            if self.db.is_postgres() {
+                statements.push(lock_organization(p));
+            }
             statements.push(clear_default(p));
         }
         statements.push(Statement::must_change(
@@ -283,20 +300,18 @@ impl Store {
         self.db.write(&statements).await
     }
 
-    /// Deletes a policy and its steps if it is still at `expected` and unused (checked again
-    /// inside the transaction, so a charge attached meanwhile keeps it).
+    /// Deletes a policy and its steps if it is still at `expected`, not the default, followed by
+    /// no charge and (unless `drafted`) the source of no notification: checked again inside the
+    /// transaction, so a charge attached meanwhile keeps it.
     pub async fn delete_policy(
         &self,
         p: &Policy,
         expected: i64,
-        allow_used: bool,
+        drafted: bool,
         event: &NewEvent,
     ) -> StoreResult<bool> {
-        let unused = if allow_used {
-            ""
-        } else {
-            " AND NOT EXISTS (SELECT 1 FROM charges WHERE cp_id = $1) AND NOT EXISTS (SELECT 1 FROM notifications WHERE cp_id = $1)"
-        };
+        let unsent =
+            if drafted { "" } else { " AND NOT EXISTS (SELECT 1 FROM notifications WHERE cp_id = $1)" };
         self.db
             .write(&[
                 // Undone with the rest when the policy's own delete changes nothing.
@@ -305,7 +320,10 @@ impl Store {
                     args![&p.id, &p.organization_id],
                 ),
                 Statement::must_change(
-                    format!("DELETE FROM collection_policies WHERE id = $1 AND organization_id = $2 AND version = $3 AND is_default = 0{unused}"),
+                    format!(
+                        "DELETE FROM collection_policies WHERE id = $1 AND organization_id = $2 AND version = $3 \
+                         AND is_default = 0 AND NOT EXISTS (SELECT 1 FROM charges WHERE cp_id = $1){unsent}"
+                    ),
                     args![&p.id, &p.organization_id, expected],
                 ),
                 insert_event(event),

@@ -208,6 +208,25 @@ async fn one_default_per_organization_and_deletes_only_what_no_charge_used() {
     let r = server.read(&token, "collection_policies_list", "status=archived").await;
     assert_eq!(r.data()[0]["id"], first_id);
 
+    // Not even a draft goes while a charge follows it.
+    let followed = server
+        .write(&token, "collection_policies_create", json!({ "name": "Seguida", "status": "draft" }))
+        .await
+        .data()
+        .clone();
+    let r = server
+        .write(
+            &token,
+            "charges_create",
+            json!({ "debtor_id": debtor["id"], "amount": 10.0, "due_date": date_in(10), "cp_id": followed["id"] }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = server
+        .call(&token, "collection_policies_delete", &[("cp_id", followed["id"].as_str().unwrap())], "", None)
+        .await;
+    assert_eq!((r.status, r.code()), (409, "CONFLICT"), "{}", r.body);
+
     // A draft nobody used goes away, with its steps.
     let draft = server
         .write(&token, "collection_policies_create", json!({ "name": "Rascunho", "status": "draft" }))

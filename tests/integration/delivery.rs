@@ -304,3 +304,44 @@ async fn a_message_waiting_for_a_retry_can_be_canceled_and_sandbox_never_calls_o
     assert_eq!((sms["status"].as_str(), sms["provider"].as_str()), (Some("sent"), Some("outbox")));
     assert!(posts.try_recv().is_err(), "nothing left the server for the sandbox");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_waits_for_the_window_and_a_stale_reader_takes_no_lease() {
+    let server = TestServer::start().await;
+    let (token, charge) = production(&server, 7605).await;
+    let (smtp_port, _mails) = smtp_server().await;
+    let (gateway_port, mut posts) = gateway(503).await;
+    let providers = providers(smtp_port, gateway_port);
+
+    // Fails at 17:59 in São Paulo: the retry a minute later falls after the window closes.
+    let late = date!(2027 - 02 - 05).with_time(time!(20:59)).assume_utc();
+    run_once(&server.app.store, &providers, late).await.unwrap();
+    let sms = only(&server, &token, &charge, "sms").await;
+    assert_eq!((sms["status"].as_str(), sms["attempts"].as_i64()), (Some("queued"), Some(1)), "{sms}");
+    run_once(&server.app.store, &providers, late + Duration::minutes(2)).await.unwrap();
+    assert_eq!(only(&server, &token, &charge, "sms").await["attempts"], 1, "not after 18:00");
+    // The weekend and Carnival (Monday 8 and Tuesday 9) wait too.
+    for day in [date!(2027 - 02 - 06), date!(2027 - 02 - 08), date!(2027 - 02 - 09)] {
+        run_once(&server.app.store, &providers, noon(day)).await.unwrap();
+        assert_eq!(only(&server, &token, &charge, "sms").await["attempts"], 1, "not on {day}");
+    }
+
+    // Two engines read it at the same version: once one holds it, the other cannot take it,
+    // and nobody cancels it while it is being sent.
+    let me = server.read(&token, "me", "").await;
+    let org = me.data()["organization"]["id"].as_str().unwrap().to_string();
+    let read = server.app.store.notification(&org, sms["id"].as_str().unwrap()).await.unwrap().unwrap();
+    let wednesday = noon(date!(2027 - 02 - 10));
+    let lease = |owner: &str| kobana_dunning::store::Lease {
+        owner: owner.into(),
+        until: OffsetDateTime::now_utc() + Duration::minutes(5),
+    };
+    let store = &server.app.store;
+    assert!(store.lease_notification(&read.id, read.version, &lease("a"), wednesday).await.unwrap());
+    assert!(!store.lease_notification(&read.id, read.version, &lease("b"), wednesday).await.unwrap());
+    let r = server.write_id(&token, "notifications_cancel", &read.id, json!({})).await;
+    assert_eq!((r.status, r.code()), (409, "CONFLICT"), "{}", r.body);
+    while posts.try_recv().is_ok() {}
+    run_once(store, &providers, wednesday).await.unwrap();
+    assert!(posts.try_recv().is_err(), "held by another sender: not sent again");
+}

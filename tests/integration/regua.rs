@@ -187,6 +187,60 @@ async fn thirty_days_of_the_regua_on_the_friday_before_carnival() {
     let again =
         run_once(&server.app.store, &server.app.providers, noon(date!(2027 - 02 - 10))).await.unwrap();
     assert_eq!((again.sent, again.skipped), (0, 0));
+
+    // A charge back from a decision (the operations that decide come later) is not escalated
+    // again by the same step.
+    server
+        .execute_sql(
+            "UPDATE charges SET dunning_status = 'active' WHERE id = $1",
+            &[charges["full"].as_str()],
+        )
+        .await;
+    let again =
+        run_once(&server.app.store, &server.app.providers, noon(date!(2027 - 02 - 16))).await.unwrap();
+    assert_eq!(again.awaiting_decision, 0, "{again:?}");
+    let r = server.read_id(&token, "charges_get", &charges["full"]).await;
+    assert_eq!(r.data()["dunning_status"], "active");
+}
+
+#[tokio::test]
+async fn a_late_pass_catches_up_but_never_replays_before_a_policy_changed() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Atraso").await;
+    let r = server.write(&token, "collection_policies_create", policy()).await;
+    let cp_id = r.data()["id"].as_str().unwrap().to_string();
+    let r = server
+        .write(
+            &token,
+            "debtors_create",
+            json!({ "name": "Ivo Atrasado", "document": cpf(7540), "email": "ivo@example.com.br" }),
+        )
+        .await;
+    let charge = server.create_charge(&token, r.data()["id"].as_str().unwrap(), 70.0, "2027-02-05").await;
+    let id = charge["id"].as_str().unwrap();
+
+    // The policy became what it is on the 3rd (a new default, a copy, a changed step): the
+    // e-mail of the 2nd is not sent on the 4th.
+    server
+        .execute_sql(
+            "UPDATE collection_policies SET updated_at = $1 WHERE id = $2",
+            &["2027-02-03T12:00:00.000000Z", cp_id.as_str()],
+        )
+        .await;
+    let report =
+        run_once(&server.app.store, &server.app.providers, noon(date!(2027 - 02 - 04))).await.unwrap();
+    assert_eq!(report.sent, 0, "{report:?}");
+    // Unchanged since long before, the engine that was down on the 2nd sends it late.
+    server
+        .execute_sql(
+            "UPDATE collection_policies SET updated_at = $1 WHERE id = $2",
+            &["2026-12-01T12:00:00.000000Z", cp_id.as_str()],
+        )
+        .await;
+    let report =
+        run_once(&server.app.store, &server.app.providers, noon(date!(2027 - 02 - 04))).await.unwrap();
+    assert_eq!(report.sent, 1, "{report:?}");
+    assert_eq!(timeline(&server, &token, id).await, [sent("email", "2027-02-02")]);
 }
 
 #[tokio::test]
