@@ -1,5 +1,6 @@
 //! `completion/complete`: ids for prompt arguments and template variables, by id prefix,
-//! debtor name or document, through the same /v1 list the caller could run.
+//! debtor name or document, through the same /v1 list the caller could run: its `q` search where
+//! it has one, else its pages filtered here by id prefix.
 
 use serde_json::{Map, Value, json};
 
@@ -11,6 +12,8 @@ use crate::operations::{OPERATIONS, Operation, by_operation_id};
 
 /// At most this many values per answer (the spec's limit).
 const MAX_VALUES: usize = 100;
+/// A list without a search (`q`) is read at most this many pages of `MAX_VALUES` for a prefix.
+const MAX_SCANNED_PAGES: i64 = 10;
 
 /// The list operation whose ids complete an operation's argument (`x-mcp.complete` of the spec).
 fn completing_list(op: &Operation, argument: &str) -> Option<&'static Operation> {
@@ -47,23 +50,59 @@ pub async fn complete(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<
         }
         _ => return Err(RpcError::invalid_params("params.ref.type must be ref/prompt or ref/resource")),
     };
+    let (values, total, has_more) = match list.filter(|op| allowed(ctx, op)) {
+        None => (Vec::new(), 0, false),
+        Some(op) if value.trim().is_empty() || op.query_params.iter().any(|p| p.name == "q") => {
+            searched(ctx, op, value.trim()).await
+        }
+        Some(op) => by_prefix(ctx, op, value.trim()).await,
+    };
+    Ok(Outcome::complete(json!({ "completion": { "values": values, "total": total, "hasMore": has_more } })))
+}
+
+/// One list call, its `q` (when given) doing the search: ids, total and whether there are more.
+async fn searched(ctx: &Context<'_>, op: &Operation, value: &str) -> (Vec<Value>, i64, bool) {
+    let mut query = Map::new();
+    query.insert("per_page".into(), json!(MAX_VALUES));
+    if !value.is_empty() {
+        query.insert("q".into(), json!(value));
+    }
+    let answer = ctx.dispatcher.call(ctx.caller, op, &[], &query, None).await;
+    let Some(body) = answer.json().filter(|_| answer.status.is_success()) else {
+        return (Vec::new(), 0, false);
+    };
+    let total = body["meta"]["total"].as_i64().unwrap_or(0);
+    let values: Vec<Value> =
+        body["data"].as_array().map(|d| d.iter().map(|o| o["id"].clone()).collect()).unwrap_or_default();
+    let has_more = total > values.len() as i64;
+    (values, total, has_more)
+}
+
+/// A list without `q` (policies, notifications, events) completes ids by prefix too: its pages
+/// are read here, up to `MAX_SCANNED_PAGES`, and their ids filtered. `hasMore` when matches were
+/// left out or pages were left unread.
+async fn by_prefix(ctx: &Context<'_>, op: &Operation, value: &str) -> (Vec<Value>, i64, bool) {
+    let prefix = value.to_ascii_lowercase();
     let mut values: Vec<Value> = Vec::new();
-    let mut total = 0;
-    if let Some(op) = list.filter(|op| allowed(ctx, op)) {
+    let mut total: i64 = 0;
+    for page in 1..=MAX_SCANNED_PAGES {
         let mut query = Map::new();
         query.insert("per_page".into(), json!(MAX_VALUES));
-        if !value.trim().is_empty() {
-            query.insert("q".into(), json!(value.trim()));
-        }
+        query.insert("page".into(), json!(page));
         let answer = ctx.dispatcher.call(ctx.caller, op, &[], &query, None).await;
-        if let Some(body) = answer.json().filter(|_| answer.status.is_success()) {
-            total = body["meta"]["total"].as_i64().unwrap_or(0);
-            values = body["data"]
-                .as_array()
-                .map(|d| d.iter().map(|o| o["id"].clone()).collect())
-                .unwrap_or_default();
+        let Some(body) = answer.json().filter(|_| answer.status.is_success()) else { break };
+        let data = body["data"].as_array().cloned().unwrap_or_default();
+        for id in data.iter().filter_map(|o| o["id"].as_str()).filter(|id| id.starts_with(&prefix)) {
+            total += 1;
+            if values.len() < MAX_VALUES {
+                values.push(json!(id));
+            }
+        }
+        let listed = body["meta"]["total"].as_i64().unwrap_or(0);
+        if data.len() < MAX_VALUES || page * MAX_VALUES as i64 >= listed {
+            let has_more = total > values.len() as i64;
+            return (values, total, has_more);
         }
     }
-    let has_more = total > values.len() as i64;
-    Ok(Outcome::complete(json!({ "completion": { "values": values, "total": total, "hasMore": has_more } })))
+    (values, total, true)
 }

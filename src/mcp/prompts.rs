@@ -82,6 +82,39 @@ before any destructive or outbound action.\n\n{{{data}}}",
 in total, and the most appropriate next step (a reminder, a negotiation, a settlement). Ask before \
 any destructive or outbound action.\n\n{{{data}}}",
     },
+    Prompt {
+        name: "dunning_policy_review",
+        title: "Review a collection policy",
+        description: "A collection policy (régua), its dated schedule for a sample due date and its recent \
+failed and skipped notifications, reviewed for gaps, same-day steps, escalations and channels that fail.",
+        arguments: &[
+            Argument {
+                name: "cp_id",
+                description: "The collection policy's id (cp_…).",
+                required: true,
+                passed_to: Some((ops::COLLECTION_POLICIES_GET, "cp_id")),
+            },
+            Argument {
+                name: "due_date",
+                description: "A sample due date for the schedule (YYYY-MM-DD); by default today in \
+São Paulo, or the next business day when today is not one.",
+                required: false,
+                passed_to: Some((ops::COLLECTION_POLICIES_PREVIEW, "due_date")),
+            },
+        ],
+        reads: &[ops::COLLECTION_POLICIES_GET, ops::COLLECTION_POLICIES_PREVIEW, ops::NOTIFICATIONS_LIST],
+        template: "Review the collection policy (régua de cobrança) below. `policy` is the policy with \
+all its steps; `preview.schedule` is the day each active step would be sent for a charge due on \
+`preview.due_date`, after every move to a business day; `recent_problems` are this policy's notifications among the \
+organization's most recent failed, bounced and skipped ones. Report:\n\
+- gaps in the schedule: long stretches with no contact before or after the due date;\n\
+- steps that fall on the same day, including those a weekend or holiday moves together;\n\
+- the escalations (request_decision, credit_bureau, protest): when they come and what precedes them;\n\
+- the channels with many skipped or failed notifications, and their reasons;\n\
+- concrete suggestions to improve the policy.\n\
+This is a review: change nothing. Any change to the policy or its steps needs the user's confirmation \
+first. Ask before any destructive or outbound action.\n\n{{{data}}}",
+    },
 ];
 
 static TEMPLATES: LazyLock<Handlebars<'static>> = LazyLock::new(|| {
@@ -135,6 +168,35 @@ async fn read(
         return Err(RpcError::invalid_params(message.to_string()));
     }
     Ok(body)
+}
+
+/// The notifications of one policy in a page of failed, bounced and skipped ones, with only what a review
+/// needs: no message bodies or contact data, which are the debtors' and add nothing to it.
+fn policy_problems(list: &Value, cp_id: &str) -> Value {
+    const KEPT: [&str; 10] = [
+        "id",
+        "charge_id",
+        "step_id",
+        "channel",
+        "status",
+        "skip_reason",
+        "failure_reason",
+        "attempts",
+        "provider",
+        "scheduled_for",
+    ];
+    let notifications: Vec<Value> = list["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|n| n["cp_id"].as_str() == Some(cp_id))
+        .map(|n| KEPT.iter().map(|k| (k.to_string(), n[*k].clone())).collect::<Map<_, _>>().into())
+        .collect();
+    json!({
+        "organization_total": list["meta"]["total"],
+        "read": list["data"].as_array().map_or(0, Vec::len),
+        "of_this_policy": notifications,
+    })
 }
 
 /// `prompts/get`
@@ -213,6 +275,41 @@ pub async fn get(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outco
             let debtor = read(ctx, ops::DEBTORS_GET, &[("id", debtor_id)], json!({})).await?;
             fenced("kobana-dunning", &json!({ "charge": charge["data"], "debtor": debtor["data"] }))
         }
+        "dunning_policy_review" => {
+            let id = arg("cp_id");
+            let policy = read(ctx, ops::COLLECTION_POLICIES_GET, &[("cp_id", id.clone())], json!({})).await?;
+            // A sample due date that is itself a business day, so the schedule shows the policy's
+            // own spacing; the caller passes another (a Friday before a holiday) to see the moves.
+            let due_date = match args.get("due_date").and_then(Value::as_str) {
+                Some(given) => given.to_string(),
+                None => {
+                    let today = crate::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+                    crate::domain::dates::format_date(crate::domain::calendar::on_or_after(today))
+                }
+            };
+            let preview = read(
+                ctx,
+                ops::COLLECTION_POLICIES_PREVIEW,
+                &[("cp_id", id.clone())],
+                json!({ "due_date": due_date }),
+            )
+            .await?;
+            let problems = read(
+                ctx,
+                ops::NOTIFICATIONS_LIST,
+                &[],
+                json!({ "status": "failed,bounced,skipped", "sort_order": "desc", "per_page": 100 }),
+            )
+            .await?;
+            fenced(
+                "kobana-dunning",
+                &json!({
+                    "policy": policy["data"],
+                    "preview": preview["data"],
+                    "recent_problems": policy_problems(&problems, policy["data"]["id"].as_str().unwrap_or(&id)),
+                }),
+            )
+        }
         other => return Err(RpcError::invalid_params(format!("Unknown prompt: {other}"))),
     };
     let text = TEMPLATES
@@ -222,4 +319,62 @@ pub async fn get(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outco
         "description": prompt.description,
         "messages": [{ "role": "user", "content": { "type": "text", "text": text } }],
     })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operations::Effect;
+
+    #[test]
+    fn prompts_only_read_and_pass_their_arguments_to_what_they_read() {
+        for prompt in PROMPTS {
+            assert!(TEMPLATES.get_template(prompt.name).is_some(), "{}", prompt.name);
+            for op in prompt.reads {
+                assert_eq!(op.effect, Effect::Read, "{} reads {}", prompt.name, op.operation_id);
+            }
+            for argument in prompt.arguments {
+                if let Some((op, parameter)) = argument.passed_to {
+                    assert!(
+                        prompt.reads.iter().any(|r| std::ptr::eq(*r, op)),
+                        "{}: {} goes to {}, which it does not declare",
+                        prompt.name,
+                        argument.name,
+                        op.operation_id
+                    );
+                    assert!(
+                        op.path_params.contains(&parameter)
+                            || op.query_params.iter().any(|q| q.name == parameter),
+                        "{}: {} has no parameter {parameter}",
+                        prompt.name,
+                        op.operation_id
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_policy_review_keeps_its_policys_problems_without_message_or_contact() {
+        let list = json!({
+            "data": [
+                { "id": "ntf_1", "cp_id": "cp_a", "channel": "sms", "status": "skipped",
+                  "skip_reason": "missing_contact", "to": null, "body": "Olá, Maria", "subject": null },
+                { "id": "ntf_2", "cp_id": "cp_b", "channel": "email", "status": "failed", "body": "x" },
+                { "id": "ntf_3", "cp_id": null, "channel": "email", "status": "failed", "body": "y" },
+            ],
+            "meta": { "total": 7 },
+        });
+        let problems = policy_problems(&list, "cp_a");
+        assert_eq!((problems["organization_total"].clone(), problems["read"].clone()), (json!(7), json!(3)));
+        let kept = problems["of_this_policy"].as_array().unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(
+            (kept[0]["id"].as_str(), kept[0]["skip_reason"].as_str()),
+            (Some("ntf_1"), Some("missing_contact"))
+        );
+        for dropped in ["body", "to", "subject", "cp_id"] {
+            assert!(kept[0].get(dropped).is_none(), "{dropped}");
+        }
+    }
 }
