@@ -547,3 +547,48 @@ async fn engine_run_once_turns_late_charges_at_the_instant_given() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("--at must be an RFC 3339 instant"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_engine_processes_at_once_send_each_step_once() {
+    let db = TempDb::new().await;
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Org"]));
+    let token =
+        only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write"]));
+    let server = Server::start(&db, false);
+    let policy = json!({ "name": "Régua", "steps": [
+        { "offset_days": -3, "channel": "email", "template": { "body": "Olá, {{debtor_name}}" } },
+    ] });
+    assert_eq!(server.post(&token, "/v1/collection_policies", policy).await.status, 201);
+    for seed in 0..8 {
+        let debtor = json!({ "name": "Maria Souza", "document": cpf(7700 + seed), "email": "m@example.com" });
+        let r = server.post(&token, "/v1/debtors", debtor).await;
+        let body = json!({ "debtor_id": r.data()["id"], "amount": 10.0, "due_date": "2027-02-05" });
+        assert_eq!(server.post(&token, "/v1/charges", body).await.status, 201);
+    }
+    drop(server);
+
+    // Two processes, one database, the same instant.
+    let spawn = || {
+        Command::new(BIN)
+            .args(["--database", &db.url(), "engine", "run-once", "--at", "2027-02-02T15:00:00Z"])
+            .env_remove("KOBANA_DUNNING_DATABASE")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the binary runs")
+    };
+    let (a, b) = (spawn(), spawn());
+    let mut sent = 0;
+    for child in [a, b] {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        let text = String::from_utf8_lossy(&output.stdout).to_string();
+        sent += text
+            .lines()
+            .find_map(|l| l.strip_prefix("sent ")?.split(' ').next()?.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{text}"));
+    }
+    assert_eq!(sent, 8, "each charge's e-mail once between the two");
+    let server = Server::start(&db, false);
+    let r = server.get(&token, "/v1/notifications?per_page=100").await;
+    assert_eq!(r.body["meta"]["total"], 8, "{}", r.body);
+}
