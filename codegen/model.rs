@@ -7,7 +7,11 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::schema::{self, Components};
+// `super`, not `crate`: the server's `spec diff` (src/spec/) reads specs with this same model,
+// nested in a module, while build.rs and tests/codegen.rs have it at their crate root.
+use sha2::{Digest, Sha256};
+
+use super::schema::{self, Components};
 
 /// A spec the generator refuses, with the reason (and the operation it concerns).
 #[derive(Debug)]
@@ -112,6 +116,10 @@ struct XMcp {
     /// Argument name -> the list operation whose ids complete it.
     #[serde(default)]
     complete: BTreeMap<String, String>,
+    /// Former tool names that still answer tools/call (hidden from tools/list), so a rename
+    /// does not break clients that kept the old name.
+    #[serde(default)]
+    aliases: Vec<String>,
 }
 
 pub enum ResponseKind {
@@ -123,6 +131,8 @@ pub enum ResponseKind {
 pub struct Op {
     pub operation_id: String,
     pub tool_name: String,
+    /// `x-mcp.aliases`: former tool names that still answer, never listed.
+    pub aliases: Vec<String>,
     pub title: String,
     pub description: String,
     pub tag: String,
@@ -134,6 +144,10 @@ pub struct Op {
     pub confirm: Option<Confirm>,
     pub path_params: Vec<String>,
     pub query_params: Vec<QueryParam>,
+    /// Header parameters (documentation for REST callers; tools do not take them). Only
+    /// `spec diff` reads them: the generated code does not.
+    #[allow(dead_code)]
+    pub header_params: Vec<HeaderParam>,
     pub body: Option<Body>,
     pub success_status: u16,
     pub response: ResponseKind,
@@ -166,6 +180,14 @@ pub struct InputField {
     pub source: Source,
 }
 
+/// A header parameter, with its converted schema.
+#[allow(dead_code)]
+pub struct HeaderParam {
+    pub name: String,
+    pub required: bool,
+    pub schema: Value,
+}
+
 pub struct Body {
     pub required: bool,
     pub fields: Vec<String>,
@@ -194,20 +216,75 @@ impl Op {
                 }
             }
         }
+        // No `annotations.title`: it would repeat `title` in every descriptor. Eras without
+        // a top-level title get it there instead (src/mcp/tools.rs).
+        let annotations = json!({
+            "readOnlyHint": self.effect == Effect::Read,
+            "destructiveHint": self.effect == Effect::Destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": false,
+        });
+        let hash = schema_hash(&input_schema, None, &annotations);
         json!({
             "name": self.tool_name,
             "title": self.title,
             "description": self.description,
             "inputSchema": input_schema,
-            // No `annotations.title`: it would repeat `title` in every descriptor. Eras without
-            // a top-level title get it there instead (src/mcp/tools.rs).
-            "annotations": {
-                "readOnlyHint": self.effect == Effect::Read,
-                "destructiveHint": self.effect == Effect::Destructive,
-                "idempotentHint": self.idempotent,
-                "openWorldHint": false,
-            },
+            "annotations": annotations,
+            // Lets a client tell that a cached descriptor is stale. 2025-03-26 clients get no
+            // `_meta` (src/mcp/tools.rs removes it).
+            "_meta": { SCHEMA_HASH_KEY: hash },
         })
+    }
+}
+
+/// The `_meta` key of a tool's schema hash.
+pub const SCHEMA_HASH_KEY: &str = "com.kobana/schema_hash";
+
+/// A tool's schema hash: the first 16 hex digits of the SHA-256 of the canonical JSON (keys
+/// sorted at every level, no spaces) of `{"annotations", "inputSchema", "outputSchema"}`, the
+/// last only when the tool has one. It changes with anything a client validates or relies on,
+/// and with nothing else: the same spec gives the same hash on every build.
+pub fn schema_hash(input_schema: &Value, output_schema: Option<&Value>, annotations: &Value) -> String {
+    let mut hashed = json!({ "annotations": annotations, "inputSchema": input_schema });
+    if let Some(output) = output_schema {
+        hashed["outputSchema"] = output.clone();
+    }
+    let mut text = String::new();
+    canonical_json(&hashed, &mut text);
+    let digest = Sha256::digest(text.as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// JSON with object keys in byte order and no whitespace (strings and numbers as serde_json
+/// writes them), whatever order the document was written in.
+fn canonical_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                canonical_json(&map[key.as_str()], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical_json(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
     }
 }
 
@@ -259,6 +336,25 @@ fn check_collisions(ops: &[Op]) -> Result<()> {
                 "operation {}: tool name {} is used twice",
                 op.operation_id, op.tool_name
             )));
+        }
+    }
+    // An alias answers tools/call in place of a tool: it may name no tool and no other alias,
+    // or one of the two would never be reached.
+    let mut aliases = BTreeMap::new();
+    for op in ops {
+        for alias in &op.aliases {
+            if seen.contains(alias.as_str()) {
+                return Err(SpecError::new(format!(
+                    "operation {}: x-mcp.aliases {alias} collides with the tool name {alias}",
+                    op.operation_id
+                )));
+            }
+            if let Some(other) = aliases.insert(alias.as_str(), op.operation_id.as_str()) {
+                return Err(SpecError::new(format!(
+                    "operation {}: x-mcp.aliases {alias} is also an alias of operation {other}",
+                    op.operation_id
+                )));
+            }
         }
     }
     Ok(())
@@ -373,10 +469,24 @@ impl Op {
         };
         let resource_opt_out = x_mcp.resource == Some(false);
         let complete = x_mcp.complete;
+        for alias in &x_mcp.aliases {
+            let well_formed = alias.strip_prefix(TOOL_PREFIX).is_some_and(|rest| {
+                !rest.is_empty()
+                    && rest.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            });
+            if !well_formed || alias.len() > MAX_TOOL_NAME {
+                return Err(fail(format!(
+                    "x-mcp.aliases: {alias} is not a tool name ({TOOL_PREFIX} and snake_case, at most \
+                     {MAX_TOOL_NAME} characters: the name clients called)"
+                )));
+            }
+        }
+        let aliases = x_mcp.aliases;
 
         // Parameters: path and query (headers are documentation for REST callers).
         let mut path_params = Vec::new();
         let mut query_params = Vec::new();
+        let mut header_params = Vec::new();
         let mut properties = Map::new();
         let mut required = Vec::new();
         let mut query_props = Map::new();
@@ -434,7 +544,11 @@ impl Op {
                         required.push(name.clone());
                     }
                 }
-                "header" | "cookie" => continue,
+                "header" => {
+                    header_params.push(HeaderParam { name, required: is_required, schema: converted });
+                    continue;
+                }
+                "cookie" => continue,
                 other => return Err(fail(format!("parameter {name} is in {other}"))),
             }
             if properties.insert(name.clone(), converted).is_some() {
@@ -574,6 +688,7 @@ impl Op {
         Ok(Self {
             operation_id,
             tool_name,
+            aliases,
             title,
             description,
             tag,
@@ -585,6 +700,7 @@ impl Op {
             confirm,
             path_params,
             query_params,
+            header_params,
             body,
             success_status,
             response,

@@ -164,6 +164,7 @@ fn op_data(op: &Op) -> Value {
         "operation_id": op.operation_id,
         "constant": op.operation_id.to_ascii_uppercase(),
         "tool_name": op.tool_name,
+        "aliases": op.aliases,
         "title": op.title,
         "description": op.description,
         "tag": op.tag,

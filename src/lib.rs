@@ -24,5 +24,6 @@ pub mod operations;
 pub mod providers;
 pub mod request;
 pub mod server;
+pub mod spec;
 pub mod store;
 pub mod types;

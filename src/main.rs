@@ -9,7 +9,7 @@ use kobana_dunning::auth::ServerKey;
 use kobana_dunning::http::ConnectionLimits;
 use kobana_dunning::limits::Limits;
 use kobana_dunning::providers::{ProviderConfig, Providers};
-use kobana_dunning::{admin, app::App, demo, engine, housekeeping, operations, server, store::Store};
+use kobana_dunning::{admin, app::App, demo, engine, housekeeping, operations, server, spec, store::Store};
 use time::Duration;
 
 /// mimalloc instead of the system allocator: under load, glibc's malloc and free were 8 % of a
@@ -209,13 +209,56 @@ enum DemoCommand {
 enum SpecCommand {
     /// Prints the MCP tool catalogue generated from openapi/v1.yaml.
     Tools,
+    /// Classifies every change between two specs as breaking or compatible, for the tools and
+    /// for /v1. Exit code 1 when a change is breaking, 2 on a usage error or a spec that cannot
+    /// be read.
+    Diff(DiffArgs),
+}
+
+#[derive(clap::Args)]
+struct DiffArgs {
+    /// OLD NEW: two spec files. With --base: at most NEW (default: the working tree's
+    /// openapi/v1.yaml).
+    #[arg(value_name = "SPEC", num_args = 0..=2)]
+    files: Vec<std::path::PathBuf>,
+    /// Compare with openapi/v1.yaml as committed at this git ref (e.g. HEAD~1). A ref that
+    /// names no commit, as HEAD~1 on the first commit, is said and passes.
+    #[arg(long, value_name = "GIT_REF")]
+    base: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    format: DiffFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DiffFormat {
+    /// For people: breaking changes first.
+    Text,
+    /// A list of {kind, breaking, location: {tool, operation, path}, message}.
+    Json,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::Spec { command: SpecCommand::Tools } = cli.command {
-        print!("{}", operations::CATALOGUE_JSON);
-        return ExitCode::SUCCESS;
+    if let Command::Spec { command } = &cli.command {
+        return match command {
+            SpecCommand::Tools => {
+                print!("{}", operations::CATALOGUE_JSON);
+                ExitCode::SUCCESS
+            }
+            SpecCommand::Diff(args) => {
+                let args = spec::DiffArgs {
+                    files: args.files.clone(),
+                    base: args.base.clone(),
+                    format: match args.format {
+                        DiffFormat::Text => spec::Format::Text,
+                        DiffFormat::Json => spec::Format::Json,
+                    },
+                };
+                let code = spec::run(&args, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());
+                ExitCode::from(code)
+            }
+        };
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,

@@ -121,6 +121,8 @@ pub struct Operation {
     pub operation_id: &'static str,
     /// The MCP tool name (`dunning_` + operationId).
     pub tool_name: &'static str,
+    /// `x-mcp.aliases`: former tool names that still answer tools/call, never listed.
+    pub aliases: &'static [&'static str],
     /// The summary: the tool title.
     pub title: &'static str,
     /// The description: the tool description.
@@ -190,7 +192,16 @@ pub fn by_operation_id(operation_id: &str) -> Option<&'static Operation> {
     OPERATIONS.iter().find(|op| op.operation_id == operation_id)
 }
 
-/// Looks an operation up by tool name.
+/// Looks an operation up by the name a tools/call gives: its tool name, or one of its aliases.
 pub fn by_tool_name(tool_name: &str) -> Option<&'static Operation> {
-    OPERATIONS.iter().find(|op| op.tool_name == tool_name)
+    find_tool(OPERATIONS, tool_name)
+}
+
+/// [`by_tool_name`] over a given table: a tool name first, then the aliases (the generator
+/// refuses an alias that is also a tool name, so the order only saves work).
+pub fn find_tool<'a>(operations: &'a [Operation], tool_name: &str) -> Option<&'a Operation> {
+    operations
+        .iter()
+        .find(|op| op.tool_name == tool_name)
+        .or_else(|| operations.iter().find(|op| op.aliases.contains(&tool_name)))
 }

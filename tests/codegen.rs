@@ -229,6 +229,97 @@ fn refuses_a_completion_that_names_no_list() {
 }
 
 #[test]
+fn refuses_an_alias_that_collides_with_a_tool_name() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["aliases"] = json!(["dunning_debtors_list"]);
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_list")
+            && message.contains("x-mcp.aliases dunning_debtors_list collides with the tool name"),
+        "an alias would shadow another tool, or never be reached: {message}"
+    );
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["aliases"] = json!(["dunning_charges_list"]);
+    assert!(refused(&s).contains("collides with the tool name dunning_charges_list"), "its own name");
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["aliases"] = json!(["dunning_charges_search"]);
+    op(&mut s, "/v1/debtors", "get")["x-mcp"]["aliases"] = json!(["dunning_charges_search"]);
+    let message = refused(&s);
+    assert!(message.contains("dunning_charges_search is also an alias of operation"), "{message}");
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["aliases"] = json!(["charges_search"]);
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_list") && message.contains("charges_search is not a tool name"),
+        "an alias is the name clients called, prefix included: {message}"
+    );
+}
+
+#[test]
+fn an_alias_reaches_the_dispatch_table_and_not_the_catalogue() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["aliases"] = json!(["dunning_charges_search"]);
+    let files = generate(&s).expect("an alias is accepted");
+    let file = |name: &str| files.iter().find(|(n, _)| *n == name).map(|(_, text)| text.clone()).unwrap();
+    assert!(file("operations.rs").contains(r#"aliases: &["dunning_charges_search"]"#));
+    assert!(!file("catalogue.json").contains("dunning_charges_search"), "aliases are never listed");
+}
+
+/// `_meta["com.kobana/schema_hash"]`: 16 hex digits of the SHA-256 of the canonical JSON of
+/// the tool's inputSchema and annotations; the same whatever order the spec writes keys in.
+#[test]
+fn every_tool_carries_a_stable_schema_hash() {
+    use sha2::Digest;
+
+    let input =
+        json!({ "type": "object", "properties": { "b": { "type": "string" }, "a": { "type": "integer" } } });
+    let annotations = json!({ "readOnlyHint": true, "idempotentHint": true });
+    let hash = model::schema_hash(&input, None, &annotations);
+    let canonical = r#"{"annotations":{"idempotentHint":true,"readOnlyHint":true},"inputSchema":{"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"type":"object"}}"#;
+    let expected: String =
+        sha2::Sha256::digest(canonical).iter().take(8).map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hash, expected);
+    let reordered =
+        json!({ "properties": { "a": { "type": "integer" }, "b": { "type": "string" } }, "type": "object" });
+    assert_eq!(model::schema_hash(&reordered, None, &annotations), hash, "key order does not count");
+    assert_ne!(model::schema_hash(&input, Some(&json!({ "type": "object" })), &annotations), hash);
+
+    let files = generate(&spec()).expect("the spec generates");
+    let catalogue: Value =
+        serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
+    for tool in catalogue["tools"].as_array().unwrap() {
+        let hash = tool["_meta"]["com.kobana/schema_hash"].as_str().unwrap_or_default();
+        assert!(hash.len() == 16 && hash.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')), "{tool}");
+        assert_eq!(hash, model::schema_hash(&tool["inputSchema"], None, &tool["annotations"]));
+    }
+
+    // A changed argument changes the hash of its tool, and only of its tool.
+    let hashes = |catalogue: &Value| -> Vec<(String, String)> {
+        catalogue["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["name"].to_string(), t["_meta"]["com.kobana/schema_hash"].to_string()))
+            .collect()
+    };
+    let mut s = spec();
+    op(&mut s, "/v1/me", "get")["x-mcp"]["idempotent"] = json!(false);
+    let files = generate(&s).expect("the spec generates");
+    let changed: Value =
+        serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
+    let differing: Vec<String> = hashes(&catalogue)
+        .into_iter()
+        .zip(hashes(&changed))
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a.0)
+        .collect();
+    assert_eq!(differing, ["\"dunning_me\""]);
+}
+
+#[test]
 fn every_operation_gets_a_typed_input_and_a_handler_signature() {
     let files = generate(&spec()).expect("the spec generates");
     let file = |name: &str| files.iter().find(|(n, _)| *n == name).map(|(_, text)| text.clone()).unwrap();

@@ -376,6 +376,7 @@ mod tests {
     static STATEMENT: Operation = Operation {
         operation_id: "debtors_statement",
         tool_name: "dunning_debtors_statement",
+        aliases: &[],
         title: "Statement",
         description: "A PDF statement",
         tag: "debtors",

@@ -14,7 +14,7 @@ use super::wire::RpcError;
 use crate::api::{ApiError, FieldError};
 use crate::domain::DomainError;
 use crate::domain::json_numbers;
-use crate::operations::{OPERATIONS, by_tool_name};
+use crate::operations::{OPERATIONS, Operation, find_tool};
 
 /// The generated descriptors, parsed once, in the order of `OPERATIONS`.
 static DESCRIPTORS: LazyLock<Vec<Value>> = LazyLock::new(|| {
@@ -55,31 +55,50 @@ type ListKey = (&'static str, Vec<u64>);
 
 /// `tools/list` built from the descriptors (what [`list`] keeps).
 fn build_list(ctx: &Context<'_>) -> Outcome {
-    let tools: Vec<Value> = OPERATIONS
-        .iter()
-        .zip(DESCRIPTORS.iter())
+    Outcome::cacheable(json!({ "tools": listed(ctx, OPERATIONS.iter().zip(DESCRIPTORS.iter())) }))
+}
+
+/// The descriptors of the tools the caller may run, as the era shows them. One per operation,
+/// under its tool name: `x-mcp.aliases` answer tools/call but are never listed.
+fn listed<'a>(ctx: &Context<'_>, tools: impl Iterator<Item = (&'a Operation, &'a Value)>) -> Vec<Value> {
+    tools
         .filter(|(op, _)| allowed(ctx, op))
         .map(|(_, descriptor)| {
             let mut descriptor = descriptor.clone();
-            // 2025-03-26 has no top-level title: it goes where that revision shows one.
+            // 2025-03-26 has no top-level title: it goes where that revision shows one. Nor has
+            // it `_meta` on tools (the schema hash): that goes.
             if !ctx.era.has_titles()
-                && let Some(title) = descriptor.as_object_mut().and_then(|d| d.remove("title"))
+                && let Some(fields) = descriptor.as_object_mut()
             {
-                descriptor["annotations"]["title"] = title;
+                fields.remove("_meta");
+                if let Some(title) = fields.remove("title") {
+                    descriptor["annotations"]["title"] = title;
+                }
             }
             descriptor
         })
-        .collect();
-    Outcome::cacheable(json!({ "tools": tools }))
+        .collect()
 }
 
 /// `tools/call`; `raw` is the JSON-RPC body as received.
 pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>, raw: &[u8]) -> Result<Outcome, RpcError> {
+    call_in(ctx, OPERATIONS, params, raw).await
+}
+
+/// [`call`] over a given operation table. The name is a tool name or one of its
+/// `x-mcp.aliases` (a former name): either runs the same operation.
+async fn call_in(
+    ctx: &Context<'_>,
+    operations: &'static [Operation],
+    params: &Map<String, Value>,
+    raw: &[u8],
+) -> Result<Outcome, RpcError> {
     let name = params
         .get("name")
         .and_then(Value::as_str)
         .ok_or_else(|| RpcError::invalid_params("params.name is required"))?;
-    let op = by_tool_name(name).ok_or_else(|| RpcError::invalid_params(format!("Unknown tool: {name}")))?;
+    let op = find_tool(operations, name)
+        .ok_or_else(|| RpcError::invalid_params(format!("Unknown tool: {name}")))?;
     if !allowed(ctx, op) {
         return Err(step_up(ctx, op));
     }
@@ -134,6 +153,67 @@ fn inexact_arguments(raw: &[u8]) -> Vec<FieldError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::auth::{ALL_SCOPES, Principal, ServerKey};
+    use crate::mcp::dispatch::{Caller, Dispatcher};
+    use crate::mcp::era::{Era, V2025_06};
+    use crate::operations::ops;
+
+    /// `x-mcp.aliases`: a tool renamed from `dunning_whoami` to `dunning_me` keeps answering
+    /// under the old name, in-process down to the /v1 handler, and is listed under its new name
+    /// only. (The real spec has no rename yet, so the table is `me` with an alias added.)
+    #[tokio::test]
+    async fn an_alias_answers_tools_call_under_the_old_name_and_is_not_listed() {
+        let renamed: &'static [Operation] =
+            Box::leak(Box::new([Operation { aliases: &["dunning_whoami"], ..*ops::ME }]));
+        let descriptors: Vec<Value> =
+            renamed.iter().map(|op| serde_json::from_str(op.descriptor).unwrap()).collect();
+
+        let store = crate::store::Store::open("sqlite::memory:").await.unwrap();
+        let org = crate::admin::create_organization(&store, "Org", "sandbox", None, false).await.unwrap();
+        let key = ServerKey::load(&store, None).await.unwrap();
+        let app = crate::app::App::with_limits(store, "http://127.0.0.1:8080", key, Default::default());
+        let principal = Principal {
+            token_id: "tok_test".into(),
+            organization_id: org.clone(),
+            user_id: None,
+            client_id: None,
+            scopes: ALL_SCOPES.iter().map(|s| s.to_string()).collect(),
+            audience: "all".into(),
+            expires_at: time::OffsetDateTime::now_utc() + time::Duration::hours(1),
+        };
+        let caller = Caller { app: std::sync::Arc::new(app), principal, request_id: "req_test".into() };
+        let (era, dispatcher) = (Era::Legacy { version: V2025_06 }, Dispatcher::default());
+        let ctx = Context { caller: &caller, era: &era, dispatcher: &dispatcher, resource_path: "/mcp" };
+
+        let names: Vec<Value> =
+            listed(&ctx, renamed.iter().zip(&descriptors)).iter().map(|t| t["name"].clone()).collect();
+        assert_eq!(names, [json!("dunning_me")], "the alias is not listed");
+
+        let answer = |name: &str| {
+            let params = json!({ "name": name, "arguments": {} });
+            let raw =
+                json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params }).to_string();
+            let params = params.as_object().unwrap().clone();
+            let (ctx, era) = (&ctx, &era);
+            async move {
+                let outcome = call_in(ctx, renamed, &params, raw.as_bytes()).await?;
+                let mut written = Vec::new();
+                outcome.write_to(era, &mut written);
+                Ok::<Value, RpcError>(serde_json::from_slice(&written).unwrap())
+            }
+        };
+        let text = |result: Value| -> Value {
+            assert!(result.get("isError").is_none(), "{result}");
+            let text = result["content"][0]["text"].as_str().unwrap().to_string();
+            serde_json::from_str(&text).unwrap()
+        };
+        let by_alias = text(answer("dunning_whoami").await.expect("the old name answers"));
+        let by_name = text(answer("dunning_me").await.expect("the new name answers"));
+        assert_eq!(by_alias, by_name, "both names run the same operation");
+        assert!(by_alias.to_string().contains(&org), "{by_alias}");
+        let unknown = answer("dunning_whoareyou").await.expect_err("other names are unknown");
+        assert!(unknown.message.contains("Unknown tool: dunning_whoareyou"), "{}", unknown.message);
+    }
 
     #[test]
     fn only_arguments_are_judged_and_named_without_their_prefix() {

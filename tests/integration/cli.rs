@@ -1,4 +1,5 @@
-//! The real `kobana-dunning` binary: administration commands, `serve --demo`, and `spec tools`.
+//! The real `kobana-dunning` binary: administration commands, `serve --demo`, `spec tools` and
+//! `spec diff`.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -413,6 +414,169 @@ fn spec_tools_prints_the_catalogue() {
     assert_eq!(stdout, kobana_dunning::operations::CATALOGUE_JSON);
     let parsed: Value = serde_json::from_str(&stdout).expect("JSON");
     assert_eq!(parsed["tools"].as_array().map(Vec::len), Some(36));
+}
+
+/// A scratch directory, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Self {
+        let dir = std::env::temp_dir().join(format!("kd-spec-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        Self(dir)
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn real_spec() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/v1.yaml")).expect("the spec")
+}
+
+/// The real spec with `per_page` of `charges_list` a string rather than an integer, as JSON
+/// (which is YAML). The parameter is shared (`$ref`) in the spec: this one is written inline.
+fn spec_with_per_page_as_text() -> String {
+    let mut spec: Value = yaml_serde::from_str(&real_spec()).expect("the spec is YAML");
+    let params = spec["paths"]["/v1/charges"]["get"]["parameters"].as_array_mut().expect("parameters");
+    let at = params
+        .iter()
+        .position(|p| p["name"] == "per_page" || p["$ref"].as_str().is_some_and(|r| r.ends_with("/PerPage")))
+        .expect("charges_list takes per_page");
+    params[at] = json!({ "name": "per_page", "in": "query", "schema": { "type": "string" } });
+    spec.to_string()
+}
+
+/// `kobana-dunning <args>` in `dir`, whatever it answers, with git reading only `dir`.
+fn spec_command(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        // Scratch directories are in the temporary folder: git looks for no repository above.
+        .env("GIT_CEILING_DIRECTORIES", std::env::temp_dir())
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn texts(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn spec_diff_exits_1_naming_the_tool_and_the_argument_of_a_breaking_change() {
+    let dir = Scratch::new();
+    let (old, new) = (dir.file("old.yaml"), dir.file("new.yaml"));
+    std::fs::write(&old, real_spec()).unwrap();
+    std::fs::write(&new, spec_with_per_page_as_text()).unwrap();
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+
+    let output = spec_command(&dir.0, &["spec", "diff", old, new]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(1), "a breaking change exits 1: {stdout}{stderr}");
+    assert!(stdout.contains("dunning_charges_list"), "names the tool: {stdout}");
+    assert!(stdout.contains("argument per_page (query): type integer became string"), "{stdout}");
+
+    let output = spec_command(&dir.0, &["spec", "diff", "--format", "json", old, new]);
+    assert_eq!(output.status.code(), Some(1));
+    let changes: Value = serde_json::from_slice(&output.stdout).expect("--format json is JSON");
+    let changed = changes
+        .as_array()
+        .expect("a list of changes")
+        .iter()
+        .find(|c| c["kind"] == "type_changed" && c["location"]["tool"] == "dunning_charges_list")
+        .unwrap_or_else(|| panic!("{changes:#}"));
+    assert_eq!(changed["breaking"], true);
+    assert_eq!(changed["location"]["operation"], "GET /v1/charges");
+    assert_eq!(changed["location"]["path"], "/inputSchema/properties/per_page/type");
+
+    let output = spec_command(&dir.0, &["spec", "diff", old, old]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(texts(&output).0, "no changes\n");
+    let output = spec_command(&dir.0, &["spec", "diff", "--format", "json", old, old]);
+    assert_eq!((output.status.code(), texts(&output).0.trim().to_string()), (Some(0), "[]".to_string()));
+
+    // Usage errors and unreadable specs exit 2.
+    let missing = dir.file("missing.yaml");
+    let output = spec_command(&dir.0, &["spec", "diff", old, missing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(texts(&output).1.contains("cannot read"), "{}", texts(&output).1);
+    assert_eq!(spec_command(&dir.0, &["spec", "diff", old]).status.code(), Some(2));
+    std::fs::write(dir.file("refused.yaml"), "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n")
+        .unwrap();
+    let output = spec_command(&dir.0, &["spec", "diff", old, dir.file("refused.yaml").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", texts(&output).1);
+}
+
+#[test]
+fn spec_diff_base_reads_the_committed_spec_and_passes_when_there_is_none() {
+    let dir = Scratch::new();
+    let git = |args: &[&str]| {
+        let status = Command::new("git")
+            .args([
+                "-c",
+                "user.name=Test",
+                "-c",
+                "user.email=test@example.invalid",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(&dir.0)
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE")
+            .stdout(Stdio::null())
+            .status()
+            .expect("git runs");
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    std::fs::create_dir_all(dir.file("openapi")).unwrap();
+    std::fs::write(dir.file("openapi/v1.yaml"), real_spec()).unwrap();
+    git(&["add", "openapi/v1.yaml"]);
+    git(&["commit", "-q", "-m", "first"]);
+
+    // The first commit has no parent: said, and passing.
+    let output = spec_command(&dir.0, &["spec", "diff", "--base", "HEAD~1"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("no base"), "{stdout}");
+
+    let output = spec_command(&dir.0, &["spec", "diff", "--base", "HEAD"]);
+    assert_eq!((output.status.code(), texts(&output).0), (Some(0), "no changes\n".to_string()));
+
+    // NEW defaults to the working tree's spec, from any folder of the repository.
+    std::fs::write(dir.file("openapi/v1.yaml"), spec_with_per_page_as_text()).unwrap();
+    let output = spec_command(&dir.file("openapi"), &["spec", "diff", "--base", "HEAD"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("dunning_charges_list") && stdout.contains("per_page"), "{stdout}");
+
+    // Committed, the change is what HEAD~1 -> the working tree shows.
+    git(&["commit", "-q", "-am", "per_page as text"]);
+    let output = spec_command(&dir.0, &["spec", "diff", "--base", "HEAD~1", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let changes: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert!(changes.as_array().unwrap().iter().any(|c| c["location"]["tool"] == "dunning_charges_list"));
+
+    // Outside a repository, --base is a usage error.
+    let outside = Scratch::new();
+    let output = spec_command(&outside.0, &["spec", "diff", "--base", "HEAD~1"]);
+    assert_eq!(output.status.code(), Some(2), "{}", texts(&output).1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -447,6 +447,17 @@ async fn result_fields_per_era() {
     assert_eq!(r.result()["resultType"], "complete");
     assert!(r.result().get("ttlMs").is_none(), "tool results are not cacheable");
 
+    // 2025-06-18 and 2026-07-28 tools carry their schema hash in `_meta`.
+    for r in [
+        s.mcp_2026(&token, "tools/list", json!({}), json!({})).await,
+        s.mcp_2025(&token, "tools/list", json!({})).await,
+    ] {
+        for tool in r.result()["tools"].as_array().unwrap() {
+            let hash = tool["_meta"]["com.kobana/schema_hash"].as_str().unwrap_or_default();
+            assert_eq!(hash.len(), 16, "{tool}");
+        }
+    }
+
     // 2025-03-26 clients get no field that revision lacks.
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" });
     let r = s.mcp_raw("/mcp", Some(&token), &body, &[("mcp-protocol-version", "2025-03-26")]).await;
