@@ -167,10 +167,68 @@ fn schemas_become_self_contained_json_schema_2020_12() {
     assert_eq!(
         address["type"],
         json!(["object", "null"]),
-        "allOf with one $ref is merged, then made nullable"
+        "a $ref or null (anyOf with a null-only member) is the $ref's schema, made nullable"
     );
+    assert!(address.get("anyOf").is_none(), "{address}");
     assert_eq!(address["additionalProperties"], false, "closed at every level");
     assert_eq!(update["inputSchema"]["additionalProperties"], false);
+}
+
+/// Every schema object of the spec, with its JSON pointer.
+fn schema_objects(value: &Value, pointer: String, found: &mut Vec<(String, Value)>) {
+    match value {
+        Value::Object(map) => {
+            if map.contains_key("type") || map.contains_key("nullable") || map.contains_key("anyOf") {
+                found.push((pointer.clone(), value.clone()));
+            }
+            for (k, v) in map {
+                schema_objects(v, format!("{pointer}/{k}"), found);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                schema_objects(v, format!("{pointer}/{i}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// OpenAPI 3.0.3 reads `nullable: true` as adding null to the `type` of the same object and
+/// nothing more (Redocly's nullable-type-sibling; strict validators such as
+/// openapi-schema-validator): beside `allOf` or a `$ref` it lets no null through, and an `enum`
+/// must list null itself. A nullable `$ref` is written `anyOf: [$ref, {type, nullable: true,
+/// enum: [null]}]`, which the generator reads as the `$ref`'s type, optional.
+#[test]
+fn nullable_means_what_openapi_3_0_3_says() {
+    let mut found = Vec::new();
+    schema_objects(&spec(), String::new(), &mut found);
+    for (pointer, schema) in &found {
+        if schema.get("nullable") != Some(&json!(true)) {
+            continue;
+        }
+        assert!(schema.get("type").is_some(), "{pointer}: nullable needs a type beside it");
+        for combinator in ["allOf", "anyOf", "oneOf", "$ref"] {
+            assert!(
+                schema.get(combinator).is_none(),
+                "{pointer}: nullable beside {combinator} admits no null"
+            );
+        }
+        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+            assert!(values.contains(&Value::Null), "{pointer}: a nullable enum lists null");
+        }
+    }
+    // The five nullable references of the spec are written that way, and generate what the
+    // handlers were written against.
+    let types = generate(&spec()).unwrap().into_iter().find(|(n, _)| *n == "types.rs").unwrap().1;
+    for field in [
+        "pub address: Option<Address>,",
+        "pub address: Option<Option<Address>>,",
+        "pub channel: Option<Channel>,",
+        "pub template: Option<Template>,",
+    ] {
+        assert!(types.contains(field), "{field}");
+    }
 }
 
 #[test]

@@ -2181,7 +2181,7 @@ pub struct DebtorUpdate {
         deserialize_with = "crate::types::present"
     )]
     pub mobile: Option<Option<String>>,
-    /// Replaces the whole address.
+    /// Replaces the whole address; null clears it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -2343,7 +2343,7 @@ pub struct DebtorsUpdateInput {
         deserialize_with = "crate::types::present"
     )]
     pub mobile: Option<Option<crate::domain::text::Text>>,
-    /// Replaces the whole address.
+    /// Replaces the whole address; null clears it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
