@@ -231,6 +231,63 @@ fn nullable_means_what_openapi_3_0_3_says() {
     }
 }
 
+/// Example-driven tools send each operation's examples as they are: a key shared by two
+/// operations answers IDEMPOTENCY_KEY_REUSED to the second, and an If-Match naming a version
+/// answers 412 once the object moves past it.
+#[test]
+fn examples_run_as_written() {
+    let s = spec();
+    let resolve = |v: &Value| -> Value {
+        match v.get("$ref").and_then(Value::as_str) {
+            Some(r) => s.pointer(&r.replacen('#', "", 1)).cloned().expect("$ref resolves"),
+            None => v.clone(),
+        }
+    };
+    let mut keys: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (path, item) in s["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = format!("{method} {path}");
+            let mut examples = Vec::new();
+            for param in op["parameters"].as_array().into_iter().flatten().map(&resolve) {
+                let name = param["name"].as_str().unwrap_or_default().to_ascii_lowercase();
+                let mut values: Vec<Value> = param.get("example").into_iter().cloned().collect();
+                values.extend(
+                    param["examples"].as_object().into_iter().flatten().map(|(_, e)| e["value"].clone()),
+                );
+                values.extend(param["schema"].get("example").cloned());
+                match name.as_str() {
+                    "idempotency-key" | "x-idempotency-key" => examples.extend(values),
+                    "if-match" => {
+                        for v in values {
+                            assert_eq!(v, json!("*"), "{id}: an If-Match example goes stale");
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(media) = op.pointer("/requestBody/content/application~1json") {
+                let schema = resolve(&media["schema"]);
+                let mut bodies: Vec<Value> = vec![media["example"].clone(), schema["example"].clone()];
+                bodies.extend(
+                    media["examples"]
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .map(|(_, e)| resolve(e)["value"].clone()),
+                );
+                examples.extend(bodies.iter().filter_map(|b| b.get("idempotency_key").cloned()));
+                examples.extend(schema.pointer("/properties/idempotency_key/example").cloned());
+            }
+            for example in examples {
+                keys.entry(example.to_string()).or_default().push(id.clone());
+            }
+        }
+    }
+    for (key, operations) in &keys {
+        assert_eq!(operations.len(), 1, "the idempotency key example {key} is shared by {operations:?}");
+    }
+}
+
 #[test]
 fn string_data_cannot_break_out_of_the_generated_code() {
     let mut s = spec();
