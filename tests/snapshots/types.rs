@@ -1310,7 +1310,7 @@ impl std::fmt::Display for StepAction {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Address {
-    /// CEP.
+    /// CEP, 8 digits (99999-999 or 99999999), not all zeros.
     pub zipcode: String,
     pub street: String,
     /// As written ("1000", "s/n").
@@ -1413,7 +1413,7 @@ pub struct ChargeCreate {
     pub debtor_id: String,
     pub amount: crate::domain::money::Hundredths,
     pub due_date: crate::domain::dates::Day,
-    /// Default today; not after due_date.
+    /// Default today, or due_date when that is earlier; not after due_date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue_date: Option<crate::domain::dates::Day>,
     /// Shown to the debtor.
@@ -1563,7 +1563,7 @@ pub struct ChargesCreateInput {
     pub amount: crate::domain::money::Hundredths,
     /// Body field.
     pub due_date: crate::domain::dates::Day,
-    /// Default today; not after due_date.
+    /// Default today, or due_date when that is earlier; not after due_date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue_date: Option<crate::domain::dates::Day>,
     /// Shown to the debtor.
@@ -2109,6 +2109,7 @@ pub struct DebtorCreate {
     pub mobile: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
+    /// Not in the future.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birth_date: Option<crate::domain::dates::Day>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2188,6 +2189,7 @@ pub struct DebtorUpdate {
         deserialize_with = "crate::types::present"
     )]
     pub address: Option<Option<Address>>,
+    /// Not in the future.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -2242,7 +2244,7 @@ pub struct DebtorsCreateInput {
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
-    /// Body field.
+    /// Not in the future.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birth_date: Option<crate::domain::dates::Day>,
     /// Body field.
@@ -2350,7 +2352,7 @@ pub struct DebtorsUpdateInput {
         deserialize_with = "crate::types::present"
     )]
     pub address: Option<Option<Address>>,
-    /// Body field.
+    /// Not in the future.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
