@@ -3,9 +3,11 @@
 //! speaks to the real server, and where a rule lives in the spec it also reads the rule from
 //! the generated schemas, so a later edit to either side fails here.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use kobana_dunning::api::schemas;
 use kobana_dunning::domain::{parse_cep, parse_mobile, parse_phone};
-use kobana_dunning::operations::{self, CATALOGUE_JSON, CONTRACT_JSON, OPERATIONS};
+use kobana_dunning::operations::{self, CATALOGUE_JSON, CONTRACT_JSON, HttpMethod, OPERATIONS};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -41,6 +43,90 @@ fn pattern(op_id: &str, path: &[&str]) -> String {
 fn pattern_accepts(pattern: &str, value: &str) -> bool {
     let schema = json!({ "type": "string", "pattern": pattern });
     jsonschema::validator_for(&schema).expect("pattern compiles").is_valid(&json!(value))
+}
+
+// ----------------------------------------------------------------- HTTP methods
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undeclared_method_on_a_known_path_is_405_with_allow() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+
+    // The methods the spec declares on each path template, HEAD wherever GET is.
+    let mut declared: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for op in OPERATIONS {
+        let methods = declared.entry(op.path).or_default();
+        let method = match op.method {
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+            HttpMethod::Patch => "PATCH",
+            HttpMethod::Delete => "DELETE",
+            HttpMethod::Put => "PUT",
+        };
+        methods.insert(method);
+        if method == "GET" {
+            methods.insert("HEAD");
+        }
+    }
+    for (template, methods) in &declared {
+        let path = template
+            .split('/')
+            .map(|s| if s.starts_with('{') { "x_1" } else { s })
+            .collect::<Vec<_>>()
+            .join("/");
+        for method in ["PUT", "TRACE", "OPTIONS", "DELETE", "PATCH", "POST"] {
+            if methods.contains(method) {
+                continue;
+            }
+            let r = send(server.raw(method.parse().expect("method"), &path).bearer_auth(&token)).await;
+            assert_eq!(r.status, 405, "{method} {path}: {}", r.body);
+            assert_eq!(r.code(), "METHOD_NOT_ALLOWED", "{method} {path}: {}", r.body);
+            let allow: BTreeSet<&str> =
+                r.header("allow").expect("an Allow header").split(',').map(str::trim).collect();
+            assert_eq!(&allow, methods, "{method} {path}");
+            assert_eq!(r.header("cache-control"), Some("no-store"));
+            assert!(r.header("x-request-id").is_some());
+        }
+    }
+
+    // HEAD is answered like GET where GET is declared, and refused where it is not.
+    let r = send(server.raw(Method::HEAD, "/v1/debtors").bearer_auth(&token)).await;
+    assert_eq!(r.status, 200);
+    let r = send(server.raw(Method::HEAD, "/v1/charges/x_1/cancel").bearer_auth(&token)).await;
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), Some("POST"));
+
+    // An unknown path is still NOT_FOUND, and authentication still comes first.
+    let r = send(server.raw(Method::PUT, "/v1/nowhere").bearer_auth(&token)).await;
+    assert_eq!(r.status, 404, "{}", r.body);
+    let r = send(server.raw(Method::PUT, "/v1/debtors")).await;
+    assert_eq!(r.status, 401, "{}", r.body);
+
+    // A CORS preflight is not an OPTIONS request for the resource: the /mcp one is unchanged,
+    // and /v1 answers none.
+    let origin = server.base.clone();
+    let r = send(
+        server
+            .raw(Method::OPTIONS, "/mcp")
+            .header("Origin", &origin)
+            .header("Access-Control-Request-Method", "POST"),
+    )
+    .await;
+    assert_eq!(r.status, 204);
+    assert_eq!(r.header("access-control-allow-methods"), Some("POST, OPTIONS"));
+    let r = send(server.raw(Method::GET, "/mcp").bearer_auth(&token)).await;
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), Some("POST, OPTIONS"));
+    let r = send(
+        server
+            .raw(Method::OPTIONS, "/v1/debtors")
+            .bearer_auth(&token)
+            .header("Origin", &origin)
+            .header("Access-Control-Request-Method", "POST"),
+    )
+    .await;
+    assert_ne!(r.status, 405, "{}", r.body);
+    assert!(r.header("access-control-allow-origin").is_none());
 }
 
 // ----------------------------------------------------------------- idempotency

@@ -735,7 +735,7 @@ impl std::fmt::Display for DunningStatus {
         f.write_str(self.as_str())
     }
 }
-/// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500).
+/// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500, METHOD_NOT_ALLOWED 405).
 #[derive(
     Debug,
     Clone,
@@ -775,6 +775,8 @@ pub enum ErrorErrorCode {
     Unavailable,
     #[serde(rename = "INTERNAL")]
     Internal,
+    #[serde(rename = "METHOD_NOT_ALLOWED")]
+    MethodNotAllowed,
 }
 impl ErrorErrorCode {
     /// Every value, in the spec's order.
@@ -792,6 +794,7 @@ impl ErrorErrorCode {
         Self::RateLimited,
         Self::Unavailable,
         Self::Internal,
+        Self::MethodNotAllowed,
     ];
     /// The value as the spec writes it.
     pub const fn as_str(self) -> &'static str {
@@ -809,6 +812,7 @@ impl ErrorErrorCode {
             Self::RateLimited => "RATE_LIMITED",
             Self::Unavailable => "UNAVAILABLE",
             Self::Internal => "INTERNAL",
+            Self::MethodNotAllowed => "METHOD_NOT_ALLOWED",
         }
     }
 }
@@ -2383,7 +2387,7 @@ pub struct Error {
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ErrorError {
-    /// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500).
+    /// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500, METHOD_NOT_ALLOWED 405).
     pub code: ErrorErrorCode,
     /// Human-readable explanation in English; never echoes secrets or tokens.
     pub message: String,
