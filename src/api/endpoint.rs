@@ -111,7 +111,7 @@ where
         principal,
         op,
         request_id: request_id.to_string(),
-        if_match: header(&headers, "if-match"),
+        if_match: list_header(&headers, "if-match"),
         now: OffsetDateTime::now_utc(),
     };
     let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
@@ -169,6 +169,13 @@ fn typed_input<I: DeserializeOwned>(
 
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+}
+
+/// A list header sent over one or more field lines, as the one comma-separated value it is
+/// (RFC 9110 section 5.3); a line that is not text is kept as an unreadable element.
+fn list_header(headers: &HeaderMap, name: &str) -> Option<String> {
+    let lines: Vec<&str> = headers.get_all(name).iter().map(|v| v.to_str().unwrap_or("\u{fffd}")).collect();
+    (!lines.is_empty()).then(|| lines.join(", "))
 }
 
 /// The query string as typed JSON, validated against the operation's query schema.

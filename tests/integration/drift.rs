@@ -129,6 +129,47 @@ async fn an_undeclared_method_on_a_known_path_is_405_with_allow() {
     assert!(r.header("access-control-allow-origin").is_none());
 }
 
+// ----------------------------------------------------------------- If-Match
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn if_match_matches_any_listed_tag() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let d = id(&server.create_debtor(&token, "Maria Souza", "52998224725").await);
+    let update = |if_match: Vec<&'static str>, name: &'static str| {
+        let (server, token, d) = (&server, &token, &d);
+        async move {
+            let headers: Vec<(&str, &str)> = if_match.iter().map(|v| ("If-Match", *v)).collect();
+            server
+                .call_with(token, "debtors_update", &[("id", d)], "", Some(json!({ "name": name })), &headers)
+                .await
+        }
+    };
+
+    // RFC 9110 section 13.1.1: a list matches when any of its tags does.
+    let r = update(vec![r#""v3", "v1""#], "Maria A.").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("etag"), Some("\"v2\""));
+    // The list split over several header lines is the same list.
+    let r = update(vec![r#""v1""#, r#""v2""#], "Maria B.").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = update(vec![r#""v1","v2" , "v3""#], "Maria C.").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = update(vec!["*"], "Maria D.").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("etag"), Some("\"v5\""));
+
+    // None listed matches: 412, and nothing changes.
+    for refused in [r#""v1", "v3""#, r#"W/"v5""#, r#""v5"x"#, "v5", ""] {
+        let r = update(vec![refused], "Maria X.").await;
+        assert_eq!(r.status, 412, "{refused}: {}", r.body);
+        assert_eq!(r.code(), "PRECONDITION_FAILED");
+    }
+    let r = server.read_id(&token, "debtors_get", &d).await;
+    assert_eq!(r.data()["name"], "Maria D.");
+    assert_eq!(r.data()["version"], 5);
+}
+
 // ----------------------------------------------------------------- idempotency
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
