@@ -101,7 +101,7 @@ where
         poem::error::ReadBodyError::PayloadTooLarge => ApiError::PayloadTooLarge,
         _ => ApiError::BadRequest("the request body could not be read".into()),
     })?;
-    let mut body = read_body(op, &bytes)?;
+    let mut body = read_body(op, header(&headers, "content-type").as_deref(), &bytes)?;
 
     let key = idempotency_key(op, &headers, &mut body)?;
     let fingerprint = key.as_ref().map(|_| idempotency::fingerprint(op, &path, &query, &body));
@@ -233,7 +233,10 @@ fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
     if errors.is_empty() { Ok(query) } else { Err(ApiError::Validation(errors)) }
 }
 
-fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
+/// The JSON body. Without one (no bytes, or only whitespace) an optional body is empty and a
+/// required one is missing, whatever the `Content-Type`; a body sent is read only as
+/// `application/json` or a `+json` type (RFC 6839), as the spec declares.
+fn read_body(op: &Operation, content_type: Option<&str>, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
     let blank = bytes.iter().all(u8::is_ascii_whitespace);
     let Some(spec) = op.body else {
         if blank {
@@ -247,6 +250,12 @@ fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
         }
         return Ok(Map::new());
     }
+    if !content_type.is_some_and(is_json) {
+        return Err(ApiError::BadRequest(match content_type {
+            Some(_) => "the request body must be sent with Content-Type: application/json".into(),
+            None => "the request body has no Content-Type; send it as application/json".into(),
+        }));
+    }
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ApiError::BadRequest(format!("the body is not valid JSON: {e}")))?;
     let Value::Object(map) = value else {
@@ -254,6 +263,17 @@ fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
     };
     // The parsed numbers went through f64; their third decimals are judged on the bytes.
     validate_body(op, map, inexact_fields(bytes))
+}
+
+/// `application/json` or `application/<anything>+json`, with any parameters.
+fn is_json(content_type: &str) -> bool {
+    let media = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    match media.split_once('/') {
+        Some(("application", subtype)) => {
+            subtype == "json" || (subtype.len() > 5 && subtype.ends_with("+json"))
+        }
+        _ => false,
+    }
 }
 
 /// A field error for every number literal of `json` with more than 2 decimals, named by its

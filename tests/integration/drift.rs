@@ -170,6 +170,60 @@ async fn if_match_matches_any_listed_tag() {
     assert_eq!(r.data()["version"], 5);
 }
 
+// ----------------------------------------------------------------- Content-Type
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_json_body_needs_a_json_content_type() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let body = json!({"name": "Maria Souza", "document": "52998224725"}).to_string();
+    let post = |content_type: Option<&str>| {
+        let mut req = server.raw(Method::POST, "/v1/debtors").bearer_auth(&token).body(body.clone());
+        if let Some(ct) = content_type {
+            req = req.header("content-type", ct);
+        }
+        send(req)
+    };
+
+    for refused in [Some("text/plain"), None, Some("application/x-www-form-urlencoded"), Some("json")] {
+        let r = post(refused).await;
+        assert_eq!(r.status, 400, "{refused:?}: {}", r.body);
+        assert_eq!(r.code(), "BAD_REQUEST", "{refused:?}");
+        check_contract("debtors_create", &r);
+    }
+    let r = server.read(&token, "debtors_list", "").await;
+    assert_eq!(r.body["meta"]["total"], 0, "nothing was created");
+
+    let r = post(Some("application/json; charset=utf-8")).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let d = id(r.data());
+    // Structured syntax suffixes name JSON too (RFC 6839).
+    let r = send(
+        server
+            .raw(Method::PATCH, &format!("/v1/debtors/{d}"))
+            .bearer_auth(&token)
+            .header("content-type", "application/merge-patch+json")
+            .body(json!({"name": "Maria S."}).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // An operation whose body is optional still runs without one, content type or not.
+    let r = send(server.raw(Method::POST, &format!("/v1/debtors/{d}/archive")).bearer_auth(&token)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // The MCP tools reach the same endpoints, with their JSON bodies.
+    let r = server
+        .mcp_2025(
+            &token,
+            "tools/call",
+            json!({"name": "dunning_debtors_create", "arguments": {"name": "Ana Lima", "document": cpf(11)}}),
+        )
+        .await;
+    assert!(!r.is_tool_error(), "{}", r.body);
+    assert_eq!(r.tool_json()["data"]["name"], "Ana Lima");
+}
+
 // ----------------------------------------------------------------- idempotency
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
