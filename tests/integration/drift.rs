@@ -227,6 +227,45 @@ async fn a_json_body_needs_a_json_content_type() {
 // ----------------------------------------------------------------- idempotency
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idempotency_compares_numbers_by_value() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let d = id(&server.create_debtor(&token, "Maria Souza", "52998224725").await);
+    let due = date_in(5);
+    let create = |amount: &str, key: &'static str| {
+        let body = format!(r#"{{"debtor_id": "{d}", "amount": {amount}, "due_date": "{due}"}}"#);
+        let req = server
+            .raw(Method::POST, "/v1/charges")
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .header("Idempotency-Key", key)
+            .body(body);
+        send(req)
+    };
+
+    let first = create("10", "k-number-1").await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    for same in ["10.0", "10.00", "1e1", "1.0E+1"] {
+        let r = create(same, "k-number-1").await;
+        assert_eq!(r.status, 201, "{same}: {}", r.body);
+        assert_eq!(r.header("idempotent-replayed"), Some("true"), "{same}");
+        assert_eq!(id(r.data()), id(first.data()), "{same}");
+    }
+    let r = create("10.01", "k-number-1").await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(r.code(), "IDEMPOTENCY_KEY_REUSED");
+
+    let first = create("12.5", "k-number-2").await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let r = create("12.50", "k-number-2").await;
+    assert_eq!(r.header("idempotent-replayed"), Some("true"));
+    assert_eq!(id(r.data()), id(first.data()));
+
+    let r = server.read(&token, "charges_list", "").await;
+    assert_eq!(r.body["meta"]["total"], 2, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_empty_idempotency_key_is_refused_as_the_spec_declares() {
     // Declared: 1 to 255 characters, in every write's body field (and its tool argument).
     for op in OPERATIONS.iter().filter(|op| op.accepts_idempotency_key) {
