@@ -117,6 +117,29 @@ fn convert_at(
         }
     }
 
+    // `anyOf`/`oneOf` of a schema and a null-only one (`{type, nullable: true, enum: [null]}`)
+    // is how OpenAPI 3.0.3 says "this $ref, or null" so that strict validators accept the null
+    // (`nullable` beside an `allOf` does not: it only widens a `type` in the same object). It
+    // becomes the schema itself, made nullable, exactly as `nullable` beside a `type` would.
+    let mut or_null = false;
+    for combinator in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(alternatives)) = out.get(combinator)
+            && let [first, second] = alternatives.as_slice()
+            && let Some(Value::Object(other)) = match (is_null_only(first), is_null_only(second)) {
+                (false, true) => Some(first),
+                (true, false) => Some(second),
+                _ => None,
+            }
+        {
+            let other = other.clone();
+            out.remove(combinator);
+            for (k, v) in other {
+                out.entry(k).or_insert(v);
+            }
+            or_null = true;
+        }
+    }
+
     for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
         match out.get(flag) {
             Some(Value::Bool(true)) => {
@@ -134,10 +157,15 @@ fn convert_at(
         out.insert("additionalProperties".into(), Value::Bool(false));
     }
 
-    if object.get("nullable").and_then(Value::as_bool) == Some(true) {
+    if or_null || object.get("nullable").and_then(Value::as_bool) == Some(true) {
         return Ok(make_nullable(out));
     }
     Ok(Value::Object(out))
+}
+
+/// Whether a converted schema admits `null` and nothing else (`enum: [null]`).
+pub fn is_null_only(schema: &Value) -> bool {
+    schema.get("enum").and_then(Value::as_array).is_some_and(|values| values.as_slice() == [Value::Null])
 }
 
 /// `nullable: true` becomes `null` among the types (and the enum), or an `anyOf` when the

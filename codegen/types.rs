@@ -129,6 +129,15 @@ impl Types {
                 _ => Err(SpecError::new(format!("{context}: allOf with several schemas has no Rust type"))),
             };
         }
+        if let Some(alternatives) = or_null(schema) {
+            // "This, or null": the type of this (the field is nullable, see `is_nullable`).
+            return match alternatives {
+                Some(only) => self.ty(root, only, context),
+                None => Err(SpecError::new(format!(
+                    "{context}: anyOf/oneOf has a Rust type only as one schema or null"
+                ))),
+            };
+        }
         let kind = schema.get("type").and_then(Value::as_str);
         match kind {
             Some("string") => {
@@ -260,7 +269,19 @@ pub fn doc_text(description: &str) -> String {
 }
 
 fn is_nullable(schema: &Value) -> bool {
-    schema.get("nullable").and_then(Value::as_bool) == Some(true)
+    schema.get("nullable").and_then(Value::as_bool) == Some(true) || matches!(or_null(schema), Some(Some(_)))
+}
+
+/// An `anyOf`/`oneOf`: `Some(Some(schema))` when it is one schema or null (OpenAPI 3.0.3's
+/// nullable `$ref`: the other member is `{type, nullable: true, enum: [null]}`), `Some(None)`
+/// for any other alternatives, `None` when there are none.
+fn or_null(schema: &Value) -> Option<Option<&Value>> {
+    let alternatives = schema.get("anyOf").or_else(|| schema.get("oneOf"))?.as_array()?;
+    let null_only = |s: &Value| crate::schema::is_null_only(s);
+    Some(match alternatives.as_slice() {
+        [only, null] | [null, only] if null_only(null) && !null_only(only) => Some(only),
+        _ => None,
+    })
 }
 
 /// `charges_list` -> `ChargesList`, `due_date` -> `DueDate`.

@@ -59,6 +59,14 @@ pub enum ApiError {
     /// 404: no such object in the caller's organization.
     #[error("{0} not found")]
     NotFound(&'static str),
+    /// 405: the path exists but declares no operation for the method.
+    #[error("{method} is not allowed here; this path takes {}", .allowed.join(", "))]
+    MethodNotAllowed {
+        /// The method asked.
+        method: String,
+        /// The methods the path takes (the `Allow` header).
+        allowed: Vec<&'static str>,
+    },
     /// 409: the object's status does not allow the action.
     #[error("{message}")]
     InvalidState {
@@ -140,6 +148,7 @@ impl ApiError {
             Self::Unauthorized { .. } => "UNAUTHORIZED",
             Self::InsufficientScope { .. } => "INSUFFICIENT_SCOPE",
             Self::NotFound(_) => "NOT_FOUND",
+            Self::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
             Self::InvalidState { .. } => "INVALID_STATE",
             Self::Conflict(_) | Self::Concurrent(_) => "CONFLICT",
             Self::PreconditionFailed { .. } => "PRECONDITION_FAILED",
@@ -161,6 +170,7 @@ impl ApiError {
             Self::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             Self::InsufficientScope { .. } => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::InvalidState { .. } | Self::Conflict(_) | Self::Concurrent(_) => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -182,6 +192,7 @@ impl ApiError {
             }
             Self::InvalidState { status, allowed, .. } => json!({ "status": status, "allowed": allowed }),
             Self::PreconditionFailed { current } => json!({ "etag": current }),
+            Self::MethodNotAllowed { allowed, .. } => json!({ "allowed": allowed }),
             Self::RateLimited(limited) => json!({ "retry_after": limited.retry_after }),
             Self::ConfirmationRequired { .. } => {
                 json!({ "required_capability": { "elicitation": { "form": {} } } })
@@ -210,6 +221,7 @@ impl ApiError {
             }
             Self::RateLimited(limited) => limited.headers(),
             Self::Unavailable => vec![("Retry-After", "1".to_string())],
+            Self::MethodNotAllowed { allowed, .. } => vec![("Allow", allowed.join(", "))],
             _ => Vec::new(),
         }
     }

@@ -11,6 +11,7 @@ use crate::auth::{Audience, BearerAuth, protected_resource_routes};
 use crate::domain::ids::new_id;
 use crate::http::{self, ConnectionLimits};
 use crate::mcp::{self, McpEndpoint};
+use crate::operations;
 
 /// The whole HTTP application for a state.
 pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
@@ -58,6 +59,7 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         .and_then(|v| v.parse::<usize>().ok());
     let path = req.uri().path().to_string();
     let method = req.method().clone();
+    let preflight = is_cors_preflight(&req);
     let started = std::time::Instant::now();
     // Beyond the requests in flight it can serve, or while draining, the server sheds load
     // before doing any work (liveness and metrics probes excepted). The permit lives until
@@ -81,9 +83,14 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         match ep.call(req).await {
             Ok(resp) => resp.into_response(),
             Err(err) => {
-                // No operation answers this path, or this method on it: both are an operation
-                // that does not exist, in the error vocabulary of the spec.
+                // A method the path does not take is 405 with the methods it does (RFC 9110
+                // section 15.5.6); a CORS preflight is not a request for the resource, and /v1
+                // answers none. No operation at this path is an operation that does not exist.
+                let allowed = operations::allowed_methods(&path);
                 let api_err = match err.status().as_u16() {
+                    405 if !preflight && !allowed.is_empty() => {
+                        ApiError::MethodNotAllowed { method: method.to_string(), allowed }
+                    }
                     404 | 405 => ApiError::NotFound("operation"),
                     _ => ApiError::BadRequest("the request could not be read".into()),
                 };
@@ -115,6 +122,13 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         headers.insert("x-request-id", value);
     }
     response
+}
+
+/// A browser's CORS preflight: OPTIONS with an `Origin` and the method it asks about.
+fn is_cors_preflight(req: &Request) -> bool {
+    req.method() == poem::http::Method::OPTIONS
+        && req.headers().contains_key("origin")
+        && req.headers().contains_key("access-control-request-method")
 }
 
 /// `/metrics` alone, for the `--metrics-bind` listener: kept off the API listener, where anyone

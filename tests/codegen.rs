@@ -167,10 +167,125 @@ fn schemas_become_self_contained_json_schema_2020_12() {
     assert_eq!(
         address["type"],
         json!(["object", "null"]),
-        "allOf with one $ref is merged, then made nullable"
+        "a $ref or null (anyOf with a null-only member) is the $ref's schema, made nullable"
     );
+    assert!(address.get("anyOf").is_none(), "{address}");
     assert_eq!(address["additionalProperties"], false, "closed at every level");
     assert_eq!(update["inputSchema"]["additionalProperties"], false);
+}
+
+/// Every schema object of the spec, with its JSON pointer.
+fn schema_objects(value: &Value, pointer: String, found: &mut Vec<(String, Value)>) {
+    match value {
+        Value::Object(map) => {
+            if map.contains_key("type") || map.contains_key("nullable") || map.contains_key("anyOf") {
+                found.push((pointer.clone(), value.clone()));
+            }
+            for (k, v) in map {
+                schema_objects(v, format!("{pointer}/{k}"), found);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                schema_objects(v, format!("{pointer}/{i}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// OpenAPI 3.0.3 reads `nullable: true` as adding null to the `type` of the same object and
+/// nothing more (Redocly's nullable-type-sibling; strict validators such as
+/// openapi-schema-validator): beside `allOf` or a `$ref` it lets no null through, and an `enum`
+/// must list null itself. A nullable `$ref` is written `anyOf: [$ref, {type, nullable: true,
+/// enum: [null]}]`, which the generator reads as the `$ref`'s type, optional.
+#[test]
+fn nullable_means_what_openapi_3_0_3_says() {
+    let mut found = Vec::new();
+    schema_objects(&spec(), String::new(), &mut found);
+    for (pointer, schema) in &found {
+        if schema.get("nullable") != Some(&json!(true)) {
+            continue;
+        }
+        assert!(schema.get("type").is_some(), "{pointer}: nullable needs a type beside it");
+        for combinator in ["allOf", "anyOf", "oneOf", "$ref"] {
+            assert!(
+                schema.get(combinator).is_none(),
+                "{pointer}: nullable beside {combinator} admits no null"
+            );
+        }
+        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+            assert!(values.contains(&Value::Null), "{pointer}: a nullable enum lists null");
+        }
+    }
+    // The five nullable references of the spec are written that way, and generate what the
+    // handlers were written against.
+    let types = generate(&spec()).unwrap().into_iter().find(|(n, _)| *n == "types.rs").unwrap().1;
+    for field in [
+        "pub address: Option<Address>,",
+        "pub address: Option<Option<Address>>,",
+        "pub channel: Option<Channel>,",
+        "pub template: Option<Template>,",
+    ] {
+        assert!(types.contains(field), "{field}");
+    }
+}
+
+/// Example-driven tools send each operation's examples as they are: a key shared by two
+/// operations answers IDEMPOTENCY_KEY_REUSED to the second, and an If-Match naming a version
+/// answers 412 once the object moves past it.
+#[test]
+fn examples_run_as_written() {
+    let s = spec();
+    let resolve = |v: &Value| -> Value {
+        match v.get("$ref").and_then(Value::as_str) {
+            Some(r) => s.pointer(&r.replacen('#', "", 1)).cloned().expect("$ref resolves"),
+            None => v.clone(),
+        }
+    };
+    let mut keys: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (path, item) in s["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = format!("{method} {path}");
+            let mut examples = Vec::new();
+            for param in op["parameters"].as_array().into_iter().flatten().map(&resolve) {
+                let name = param["name"].as_str().unwrap_or_default().to_ascii_lowercase();
+                let mut values: Vec<Value> = param.get("example").into_iter().cloned().collect();
+                values.extend(
+                    param["examples"].as_object().into_iter().flatten().map(|(_, e)| e["value"].clone()),
+                );
+                values.extend(param["schema"].get("example").cloned());
+                match name.as_str() {
+                    "idempotency-key" | "x-idempotency-key" => examples.extend(values),
+                    "if-match" => {
+                        for v in values {
+                            assert_eq!(v, json!("*"), "{id}: an If-Match example goes stale");
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(media) = op.pointer("/requestBody/content/application~1json") {
+                let schema = resolve(&media["schema"]);
+                let mut bodies: Vec<Value> = vec![media["example"].clone(), schema["example"].clone()];
+                bodies.extend(
+                    media["examples"]
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .map(|(_, e)| resolve(e)["value"].clone()),
+                );
+                examples.extend(bodies.iter().filter_map(|b| b.get("idempotency_key").cloned()));
+                examples.extend(schema.pointer("/properties/idempotency_key/example").cloned());
+            }
+            for example in examples {
+                keys.entry(example.to_string()).or_default().push(id.clone());
+            }
+        }
+    }
+    for (key, operations) in &keys {
+        assert_eq!(operations.len(), 1, "the idempotency key example {key} is shared by {operations:?}");
+    }
 }
 
 #[test]

@@ -42,14 +42,44 @@ impl Call {
         organization_today(self.now)
     }
 
-    /// Refuses the call when If-Match names another version of the object.
+    /// Refuses the call when If-Match names none of the object's current version.
     pub fn check_if_match(&self, version: i64) -> ApiResult<()> {
         let current = etag(version);
         match &self.if_match {
-            Some(expected) if expected.trim() != "*" && expected.trim() != current => {
-                Err(ApiError::PreconditionFailed { current })
-            }
+            Some(field) if !if_match_admits(field, &current) => Err(ApiError::PreconditionFailed { current }),
             _ => Ok(()),
+        }
+    }
+}
+
+/// Whether an If-Match field value admits the current entity tag (RFC 9110 section 13.1.1):
+/// `*`, or a comma-separated list of entity tags one of which is strongly equal to it. A weak
+/// tag (`W/"v3"`) never matches strongly, and a list that cannot be read matches nothing.
+pub(crate) fn if_match_admits(field: &str, current: &str) -> bool {
+    if field.trim() == "*" {
+        return true;
+    }
+    let mut strong = Vec::new();
+    let mut rest = field;
+    loop {
+        rest = rest.trim_start_matches([',', ' ', '\t']);
+        if rest.is_empty() {
+            return strong.contains(&current);
+        }
+        let (weak, tag) = match rest.strip_prefix("W/") {
+            Some(tag) => (true, tag),
+            None => (false, rest),
+        };
+        // An entity tag is a quoted string without quotes inside (RFC 9110 section 8.8.3).
+        let Some(end) = tag.strip_prefix('"').and_then(|t| t.find('"')) else {
+            return false;
+        };
+        if !weak {
+            strong.push(&tag[..end + 2]);
+        }
+        rest = tag[end + 2..].trim_start_matches([' ', '\t']);
+        if !(rest.is_empty() || rest.starts_with(',')) {
+            return false;
         }
     }
 }
@@ -183,4 +213,30 @@ pub fn csv(value: Option<crate::domain::text::Text>) -> Vec<String> {
     value
         .map(|s| s.as_str().split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_string).collect())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::if_match_admits;
+
+    #[test]
+    fn if_match_lists_match_when_any_tag_does() {
+        for field in [
+            "*",
+            " * ",
+            "\"v3\"",
+            "\"v1\", \"v3\"",
+            "\"v3\",\"v1\"",
+            " \"v1\" ,\t\"v3\" ",
+            "W/\"v1\", \"v3\"",
+            ",\"v3\",",
+        ] {
+            assert!(if_match_admits(field, "\"v3\""), "{field}");
+        }
+        for field in
+            ["", "v3", "\"v1\"", "W/\"v3\"", "\"v3\"x", "\"v3\" \"v1\"", "\"v3", "*, \"v3\"", "\"v33\""]
+        {
+            assert!(!if_match_admits(field, "\"v3\""), "{field}");
+        }
+    }
 }

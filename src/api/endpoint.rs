@@ -101,7 +101,7 @@ where
         poem::error::ReadBodyError::PayloadTooLarge => ApiError::PayloadTooLarge,
         _ => ApiError::BadRequest("the request body could not be read".into()),
     })?;
-    let mut body = read_body(op, &bytes)?;
+    let mut body = read_body(op, header(&headers, "content-type").as_deref(), &bytes)?;
 
     let key = idempotency_key(op, &headers, &mut body)?;
     let fingerprint = key.as_ref().map(|_| idempotency::fingerprint(op, &path, &query, &body));
@@ -111,7 +111,7 @@ where
         principal,
         op,
         request_id: request_id.to_string(),
-        if_match: header(&headers, "if-match"),
+        if_match: list_header(&headers, "if-match"),
         now: OffsetDateTime::now_utc(),
     };
     let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
@@ -171,6 +171,13 @@ fn header(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
 }
 
+/// A list header sent over one or more field lines, as the one comma-separated value it is
+/// (RFC 9110 section 5.3); a line that is not text is kept as an unreadable element.
+fn list_header(headers: &HeaderMap, name: &str) -> Option<String> {
+    let lines: Vec<&str> = headers.get_all(name).iter().map(|v| v.to_str().unwrap_or("\u{fffd}")).collect();
+    (!lines.is_empty()).then(|| lines.join(", "))
+}
+
 /// The query string as typed JSON, validated against the operation's query schema.
 fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
     let mut query = Map::new();
@@ -226,7 +233,10 @@ fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
     if errors.is_empty() { Ok(query) } else { Err(ApiError::Validation(errors)) }
 }
 
-fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
+/// The JSON body. Without one (no bytes, or only whitespace) an optional body is empty and a
+/// required one is missing, whatever the `Content-Type`; a body sent is read only as
+/// `application/json` or a `+json` type (RFC 6839), as the spec declares.
+fn read_body(op: &Operation, content_type: Option<&str>, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
     let blank = bytes.iter().all(u8::is_ascii_whitespace);
     let Some(spec) = op.body else {
         if blank {
@@ -240,6 +250,12 @@ fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
         }
         return Ok(Map::new());
     }
+    if !content_type.is_some_and(is_json) {
+        return Err(ApiError::BadRequest(match content_type {
+            Some(_) => "the request body must be sent with Content-Type: application/json".into(),
+            None => "the request body has no Content-Type; send it as application/json".into(),
+        }));
+    }
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ApiError::BadRequest(format!("the body is not valid JSON: {e}")))?;
     let Value::Object(map) = value else {
@@ -247,6 +263,17 @@ fn read_body(op: &Operation, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
     };
     // The parsed numbers went through f64; their third decimals are judged on the bytes.
     validate_body(op, map, inexact_fields(bytes))
+}
+
+/// `application/json` or `application/<anything>+json`, with any parameters.
+fn is_json(content_type: &str) -> bool {
+    let media = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    match media.split_once('/') {
+        Some(("application", subtype)) => {
+            subtype == "json" || (subtype.len() > 5 && subtype.ends_with("+json"))
+        }
+        _ => false,
+    }
 }
 
 /// A field error for every number literal of `json` with more than 2 decimals, named by its

@@ -110,9 +110,11 @@ pub fn fingerprint(
     hex::encode(hasher.finalize())
 }
 
-/// JSON with object keys sorted at every level: equal documents give equal text.
+/// JSON with object keys sorted at every level and numbers written by their value (`10`,
+/// `10.0` and `1e1` are one number): equal documents give equal text.
 pub fn canonical(value: &Value) -> String {
     match value {
+        Value::Number(n) => canonical_number(n),
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
@@ -124,6 +126,19 @@ pub fn canonical(value: &Value) -> String {
         }
         Value::Array(items) => format!("[{}]", items.iter().map(canonical).collect::<Vec<_>>().join(",")),
         other => other.to_string(),
+    }
+}
+
+/// A number by its value: an integer as one (whether written `10`, `10.0` or `1e1`), any other
+/// as the shortest decimal that reads back to it.
+fn canonical_number(n: &serde_json::Number) -> String {
+    if n.is_i64() || n.is_u64() {
+        return n.to_string();
+    }
+    match n.as_f64() {
+        // Within ±2^53 every integer is exact in an f64, so the cast cannot change the value.
+        Some(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => (f as i64).to_string(),
+        _ => n.to_string(),
     }
 }
 
@@ -209,4 +224,21 @@ pub async fn finish(store: &Store, org_id: &str, key: &str, stored: &Stored) -> 
     let text = serde_json::to_string(stored).map_err(|e| ApiError::Internal(Box::new(e)))?;
     store.idempotency_finish(org_id, key, &text).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_are_compared_by_value() {
+        let text = |raw: &str| canonical(&serde_json::from_str(raw).expect("JSON"));
+        assert_eq!(text(r#"{"b": 10, "a": [1.50]}"#), text(r#"{"a": [1.5], "b": 10.0}"#));
+        assert_eq!(text("1e1"), "10");
+        assert_eq!(text("-0.0"), "0");
+        assert_eq!(text("10.25"), "10.25");
+        assert_ne!(text("10.25"), text("10.2"));
+        assert_eq!(canonical(&json!(u64::MAX)), u64::MAX.to_string());
+    }
 }

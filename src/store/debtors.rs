@@ -37,7 +37,8 @@ static ONE: LazyLock<String> =
 
 fn sort_column(sort_by: &str) -> &'static str {
     match sort_by {
-        "name" => "d.name",
+        // The folded name (src/store/search.rs): accents and case do not change the order.
+        "name" => "d.search_name",
         "updated_at" => "d.updated_at",
         _ => "d.created_at",
     }

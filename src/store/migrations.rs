@@ -42,6 +42,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(4, "0004", "charge_debtor_search"),
     migration!(5, "0005", "token_revocation"),
     migration!(6, "0006", "regua"),
+    migration!(7, "0007", "debtor_name_order"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

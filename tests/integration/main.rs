@@ -13,6 +13,7 @@ mod auth;
 mod cli;
 mod contract;
 mod delivery;
+mod drift;
 mod engine;
 mod exact_input;
 mod isolation;

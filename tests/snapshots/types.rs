@@ -735,7 +735,7 @@ impl std::fmt::Display for DunningStatus {
         f.write_str(self.as_str())
     }
 }
-/// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500).
+/// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500, METHOD_NOT_ALLOWED 405).
 #[derive(
     Debug,
     Clone,
@@ -775,6 +775,8 @@ pub enum ErrorErrorCode {
     Unavailable,
     #[serde(rename = "INTERNAL")]
     Internal,
+    #[serde(rename = "METHOD_NOT_ALLOWED")]
+    MethodNotAllowed,
 }
 impl ErrorErrorCode {
     /// Every value, in the spec's order.
@@ -792,6 +794,7 @@ impl ErrorErrorCode {
         Self::RateLimited,
         Self::Unavailable,
         Self::Internal,
+        Self::MethodNotAllowed,
     ];
     /// The value as the spec writes it.
     pub const fn as_str(self) -> &'static str {
@@ -809,6 +812,7 @@ impl ErrorErrorCode {
             Self::RateLimited => "RATE_LIMITED",
             Self::Unavailable => "UNAVAILABLE",
             Self::Internal => "INTERNAL",
+            Self::MethodNotAllowed => "METHOD_NOT_ALLOWED",
         }
     }
 }
@@ -1310,7 +1314,7 @@ impl std::fmt::Display for StepAction {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Address {
-    /// CEP.
+    /// CEP, 8 digits (99999-999 or 99999999), not all zeros.
     pub zipcode: String,
     pub street: String,
     /// As written ("1000", "s/n").
@@ -1413,7 +1417,7 @@ pub struct ChargeCreate {
     pub debtor_id: String,
     pub amount: crate::domain::money::Hundredths,
     pub due_date: crate::domain::dates::Day,
-    /// Default today; not after due_date.
+    /// Default today, or due_date when that is earlier; not after due_date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue_date: Option<crate::domain::dates::Day>,
     /// Shown to the debtor.
@@ -1563,7 +1567,7 @@ pub struct ChargesCreateInput {
     pub amount: crate::domain::money::Hundredths,
     /// Body field.
     pub due_date: crate::domain::dates::Day,
-    /// Default today; not after due_date.
+    /// Default today, or due_date when that is earlier; not after due_date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue_date: Option<crate::domain::dates::Day>,
     /// Shown to the debtor.
@@ -2109,6 +2113,7 @@ pub struct DebtorCreate {
     pub mobile: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
+    /// Not in the future.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birth_date: Option<crate::domain::dates::Day>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2181,13 +2186,14 @@ pub struct DebtorUpdate {
         deserialize_with = "crate::types::present"
     )]
     pub mobile: Option<Option<String>>,
-    /// Replaces the whole address.
+    /// Replaces the whole address; null clears it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub address: Option<Option<Address>>,
+    /// Not in the future.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -2242,7 +2248,7 @@ pub struct DebtorsCreateInput {
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
-    /// Body field.
+    /// Not in the future.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birth_date: Option<crate::domain::dates::Day>,
     /// Body field.
@@ -2343,14 +2349,14 @@ pub struct DebtorsUpdateInput {
         deserialize_with = "crate::types::present"
     )]
     pub mobile: Option<Option<crate::domain::text::Text>>,
-    /// Replaces the whole address.
+    /// Replaces the whole address; null clears it.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::types::present"
     )]
     pub address: Option<Option<Address>>,
-    /// Body field.
+    /// Not in the future.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -2381,7 +2387,7 @@ pub struct Error {
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ErrorError {
-    /// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500).
+    /// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500, METHOD_NOT_ALLOWED 405).
     pub code: ErrorErrorCode,
     /// Human-readable explanation in English; never echoes secrets or tokens.
     pub message: String,
