@@ -102,10 +102,11 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     app.metrics.record(&path, method.as_str(), response.status().as_u16(), started.elapsed());
     // One line per request; the path never carries secrets (tokens travel in a header) and
     // query strings are left out (they may carry documents).
+    // Text fields as &str: they are written as they are, without going through Display.
     tracing::info!(
-        request_id = %request_id,
-        method = %method,
-        path = %path,
+        request_id = request_id.as_str(),
+        method = method.as_str(),
+        path = path.as_str(),
         status = response.status().as_u16(),
         duration_ms = started.elapsed().as_secs_f64() * 1000.0,
         "request"

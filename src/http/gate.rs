@@ -403,8 +403,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Gate<S> {
                     break;
                 }
             }
-            let mut chunk = [0u8; 8192];
-            let mut chunk_buf = ReadBuf::new(&mut chunk);
+            // Uninitialised: zeroing 8 KiB on every poll (a Pending one included) was a fifth of
+            // the instructions of a small request (callgrind, docs/PERFORMANCE.md).
+            let mut chunk = [std::mem::MaybeUninit::<u8>::uninit(); 8192];
+            let mut chunk_buf = ReadBuf::uninit(&mut chunk);
             match Pin::new(&mut self.io).poll_read(cx, &mut chunk_buf) {
                 Poll::Ready(Ok(())) if chunk_buf.filled().is_empty() => break,
                 Poll::Ready(Ok(())) => budget = budget.saturating_sub(chunk_buf.filled().len()),
@@ -483,8 +485,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
                 this.read_waker = Some(cx.waker().clone());
                 return Poll::Pending;
             }
-            let mut chunk = [0u8; 8192];
-            let mut chunk_buf = ReadBuf::new(&mut chunk);
+            // Uninitialised: zeroing 8 KiB on every poll (a Pending one included) was a fifth of
+            // the instructions of a small request (callgrind, docs/PERFORMANCE.md).
+            let mut chunk = [std::mem::MaybeUninit::<u8>::uninit(); 8192];
+            let mut chunk_buf = ReadBuf::uninit(&mut chunk);
             match Pin::new(&mut this.io).poll_read(cx, &mut chunk_buf) {
                 Poll::Ready(Ok(())) => {
                     let read = chunk_buf.filled();
@@ -707,7 +711,18 @@ fn line_range(head: &[u8], name: &str) -> std::ops::Range<usize> {
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
+    // A scan for the first byte, then a comparison there: comparing every window called memcmp
+    // once per byte of the head.
+    let (&first, rest) = needle.split_first()?;
+    let mut start = 0;
+    while let Some(i) = haystack.get(start..)?.iter().position(|&b| b == first) {
+        let at = start + i;
+        if haystack[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        start = at + 1;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -716,6 +731,15 @@ mod tests {
 
     fn framed(head: &str) -> Result<(bool, usize), Refusal> {
         framing(head.as_bytes()).map(|f| (f.chunked, f.length))
+    }
+
+    #[test]
+    fn find_finds_the_first_whole_match() {
+        assert_eq!(find(b"GET / HTTP/1.1\r\nHost: a\r\n\r\nrest", b"\r\n\r\n"), Some(23));
+        assert_eq!(find(b"\r\r\n\r\r\n\r\n", b"\r\n\r\n"), Some(4));
+        assert_eq!(find(b"\r\n\r", b"\r\n\r\n"), None);
+        assert_eq!(find(b"", b"\r\n"), None);
+        assert_eq!(find(b"ab\r\n", b"\r\n"), Some(2));
     }
 
     #[test]

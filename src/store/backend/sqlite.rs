@@ -221,7 +221,10 @@ fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>
             cells.push(match row.get_ref(i)? {
                 ValueRef::Null => Cell::Null,
                 ValueRef::Integer(n) => Cell::Int(n),
-                ValueRef::Text(t) => Cell::Text(String::from_utf8_lossy(t).into_owned()),
+                ValueRef::Text(t) => Cell::Text(match std::str::from_utf8(t) {
+                    Ok(text) => text.to_owned(),
+                    Err(_) => String::from_utf8_lossy(t).into_owned(),
+                }),
                 ValueRef::Real(_) | ValueRef::Blob(_) => {
                     return Err(StoreError::CorruptColumn(names[i].clone()));
                 }
@@ -233,16 +236,19 @@ fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>
 }
 
 /// The column names of a statement, kept per SQL text: building them is a string per column,
-/// and the same few statements run on every request. The kept names are compared with the
-/// statement's (no allocation), so a schema change by another process renews the entry.
+/// and the same few statements run on every request. A kept entry is checked against the
+/// statement's column count and last name, so that a migration by another process (a column
+/// added or dropped under `SELECT *`) renews it; checking every name cost a tenth of a small
+/// request's instructions (callgrind, docs/PERFORMANCE.md).
 fn column_names(sql: &str, stmt: &Statement<'_>) -> Arc<[String]> {
     static NAMES: LazyLock<Mutex<HashMap<String, Arc<[String]>>>> = LazyLock::new(Mutex::default);
     /// List queries vary with their filters; past this many texts the map starts again.
     const MAX_TEXTS: usize = 1024;
     let mut names = NAMES.lock().unwrap_or_else(|p| p.into_inner());
     let same = |known: &Arc<[String]>| {
-        known.len() == stmt.column_count()
-            && known.iter().enumerate().all(|(i, name)| stmt.column_name(i).is_ok_and(|n| n == name))
+        let count = stmt.column_count();
+        known.len() == count
+            && (count == 0 || stmt.column_name(count - 1).is_ok_and(|n| known[count - 1] == n))
     };
     if let Some(known) = names.get(sql).filter(|known| same(known)) {
         return known.clone();
