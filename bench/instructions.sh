@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Instructions per request under callgrind: a repeatable figure (it counts instructions, not
+# seconds, so a busy machine does not move it) to profile and compare changes of the request
+# path between load runs (bench/load.sh). Starts `serve --demo` as shipped (JSON logs) under
+# valgrind, warms it up, then loads each kind for SECONDS_EACH seconds and prints the
+# instructions per request answered and the top functions by inclusive cost.
+#
+# Environment: BIN (target/profiling/kobana-dunning if built, else target/release/…),
+# SECONDS_EACH (10), OUT (a temporary directory), TOP (25 functions).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "valgrind is missing" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "wrk is missing" >&2; exit 1; }
+BIN=${BIN:-$( [[ -x target/profiling/kobana-dunning ]] && echo target/profiling/kobana-dunning || echo target/release/kobana-dunning )}
+SECONDS_EACH=${SECONDS_EACH:-10}
+TOP=${TOP:-25}
+OUT=${OUT:-$(mktemp -d /tmp/kd-instr.XXXXXX)}
+mkdir -p "$OUT"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+
+valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.out" "$BIN" serve --demo --no-engine \
+  --database "sqlite://$OUT/db.sqlite" --bind "127.0.0.1:$port" --log-format json \
+  --rate-limit 1000000000 --rate-limit-burst 1000000 >"$OUT/server.out" 2>"$OUT/server.log" &
+pid=$!
+trap 'kill $pid 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+for _ in $(seq 1 600); do grep -q '^listening on' "$OUT/server.out" 2>/dev/null && break; sleep 0.2; done
+token=$(sed -n 's/^demo token: //p' "$OUT/server.out")
+base="http://127.0.0.1:$port"
+charge=$(curl -sf -H "Authorization: Bearer $token" "$base/v1/charges?per_page=1" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+
+cat >"$OUT/rest.lua" <<LUA
+wrk.method = "GET"
+wrk.path = "/v1/charges/$charge"
+wrk.headers["Authorization"] = "Bearer $token"
+LUA
+cat >"$OUT/call.lua" <<LUA
+wrk.method = "POST"
+wrk.path = "/mcp"
+wrk.headers["Authorization"] = "Bearer $token"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
+wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dunning_charges_get","arguments":{"id":"$charge"}}}'
+LUA
+
+# Loads a kind for a number of seconds on 4 connections; prints the requests answered.
+send() {
+  local script=$1 seconds=$2
+  wrk -t1 -c4 -d"${seconds}s" -s "$OUT/$script.lua" "$base" >"$OUT/$script.wrk" || true
+  awk '/requests in/ { print $1 }' "$OUT/$script.wrk"
+}
+
+for kind in rest call; do
+  send "$kind" 3 >/dev/null
+  callgrind_control -z "$pid" >/dev/null
+  done_requests=$(send "$kind" "$SECONDS_EACH")
+  callgrind_control -d "$kind" "$pid" >/dev/null
+  file=$(ls -t "$OUT"/cg.out.* | head -1)
+  total=$(callgrind_annotate "$file" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+  echo "== $kind: $done_requests requests, $((total / done_requests)) instructions per request ($file)"
+  callgrind_annotate --inclusive=yes "$file" 2>/dev/null | grep -E '^ *[0-9,]+ \(' | sed -n "20,$((20 + TOP))p" | cut -c1-160
+done
