@@ -289,8 +289,13 @@ fn string(json: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
             }
             0..=0x1f => return None,
             _ => {
-                out.push(b);
-                i += 1;
+                // A run of plain ASCII goes in one copy, not a push per byte.
+                let run = json[i..]
+                    .iter()
+                    .position(|&c| !(0x20..0x7f).contains(&c) || c == b'"' || c == b'\\')
+                    .unwrap_or(json.len() - i);
+                out.extend_from_slice(&json[i..i + run]);
+                i += run;
             }
         }
     }
