@@ -293,6 +293,25 @@ async fn an_empty_idempotency_key_is_refused_as_the_spec_declares() {
     assert_eq!(r.status, 201, "{}", r.body);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idempotency_key_is_measured_in_characters_as_the_spec_says() {
+    // maxLength counts characters: 255 of "é" (510 bytes) is a key, 256 is not.
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let mut body = json!({"name": "Maria Souza", "document": "52998224725"});
+    body["idempotency_key"] = json!("é".repeat(256));
+    let r = server.write(&token, "debtors_create", body.clone()).await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(error_fields(&r), ["idempotency_key"]);
+    body["idempotency_key"] = json!("é".repeat(255));
+    let r = server.write(&token, "debtors_create", body.clone()).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // And it is the same key: the same body replays the first answer.
+    let again = server.write(&token, "debtors_create", body).await;
+    assert_eq!(again.status, 201, "{}", again.body);
+    assert_eq!(again.body["data"]["id"], r.body["data"]["id"]);
+}
+
 // ----------------------------------------------------------------- lists
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
