@@ -611,3 +611,57 @@ async fn a_null_address_is_what_the_spec_allows() {
     let r = server.read(&token, "debtors_list", "").await;
     assert_eq!(r.data()[0]["address"], Value::Null);
 }
+
+// ----------------------------------------------------------------- the text rule
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nested_text_follows_the_text_rule_as_the_spec_declares() {
+    // Templates and the steps created with a policy are nested in their requests, where the
+    // generated text types do not reach; the API checks them all the same.
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let debtor = server.create_debtor(&token, "Maria Souza", &cpf(7)).await;
+    let charge = server.create_charge(&token, &id(&debtor), 100.0, &date_in(10)).await;
+    for (body, field) in [
+        (json!({"channel": "sms", "template": {"body": "a\u{7}b"}}), "template.body"),
+        (json!({"channel": "email", "template": {"subject": "a\nb", "body": "ok"}}), "template.subject"),
+        // Kept only for e-mail, checked on every channel.
+        (json!({"channel": "sms", "template": {"subject": "\u{97}", "body": "ok"}}), "template.subject"),
+        (json!({"channel": "email", "template": {"body": "a\u{200b}b"}}), "template.body"),
+    ] {
+        let r = server.write_id(&token, "charges_notify", &id(&charge), body.clone()).await;
+        assert_eq!(r.status, 422, "{body}: {}", r.body);
+        assert_eq!(error_fields(&r), [field], "{body}");
+        let mut create = body.clone();
+        create["charge_id"] = json!(id(&charge));
+        let r = server.write(&token, "notifications_create", create).await;
+        assert_eq!(r.status, 422, "{body}: {}", r.body);
+        assert_eq!(error_fields(&r), [field], "{body}");
+    }
+    // Free text keeps its newlines.
+    let r = server
+        .write_id(
+            &token,
+            "charges_notify",
+            &id(&charge),
+            json!({"channel": "email", "template": {"body": "a\nb"}}),
+        )
+        .await;
+    assert_ne!(r.status, 422, "{}", r.body);
+
+    let step = |name: &str, body: &str| {
+        json!({"name": "Régua", "steps": [{"offset_days": 1, "name": name, "channel": "sms",
+            "template": {"body": body}}]})
+    };
+    for (policy, field) in [
+        (step("a\u{7}", "ok"), "steps[0].name"),
+        (step("SMS", "a\u{1b}[31m"), "steps[0].template.body"),
+        (step("SMS", "a\u{202e}b"), "steps[0].template.body"),
+    ] {
+        let r = server.write(&token, "collection_policies_create", policy.clone()).await;
+        assert_eq!(r.status, 422, "{policy}: {}", r.body);
+        assert_eq!(error_fields(&r), [field], "{policy}");
+    }
+    let r = server.write(&token, "collection_policies_create", step("SMS", "Olá,\n{{debtor_name}}")).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+}
