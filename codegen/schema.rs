@@ -5,11 +5,18 @@
 //! are numbers rather than booleans, and `$ref`s must resolve inside the schema. Every `$ref` is
 //! inlined (only `#/components/...` of this document), objects with declared properties become
 //! closed (`additionalProperties: false`), and OpenAPI-only keywords are dropped.
+//!
+//! The text rule's patterns (`x-text-patterns` at the spec's root, on every plain text argument)
+//! are dropped too: the `Text` and `MultilineText` types enforce that rule with messages that
+//! say what is wrong, and every tool would otherwise carry the same long pattern many times over
+//! (the catalogue budget). The REST spec keeps them, for the tools that read it.
 
 use serde_json::{Map, Value, json};
 
 pub struct Components {
     root: Value,
+    /// The values of `x-text-patterns`: patterns the text types enforce.
+    text_patterns: Vec<Value>,
 }
 
 /// Keywords OpenAPI 3.0 has and JSON Schema does not (or that only document).
@@ -20,7 +27,17 @@ const MAX_DEPTH: usize = 32;
 
 impl Components {
     pub fn new(root: &Value) -> Self {
-        Self { root: root.clone() }
+        let text_patterns = root
+            .get("x-text-patterns")
+            .and_then(Value::as_object)
+            .map(|patterns| patterns.values().cloned().collect())
+            .unwrap_or_default();
+        Self { root: root.clone(), text_patterns }
+    }
+
+    /// Whether `pattern` is one of the text rule's (`x-text-patterns`).
+    fn is_text_pattern(&self, pattern: &Value) -> bool {
+        self.text_patterns.contains(pattern)
     }
 
     /// Follows `$ref` to `#/components/<kind>/<name>` (one level), or returns the value.
@@ -100,6 +117,7 @@ fn convert_at(
             "format" if value.as_str().is_some_and(|f| OPENAPI_ONLY_FORMATS.contains(&f)) => {
                 continue;
             }
+            "pattern" if components.is_text_pattern(value) => continue,
             _ => value.clone(),
         };
         out.insert(key.clone(), converted);

@@ -174,6 +174,48 @@ fn schemas_become_self_contained_json_schema_2020_12() {
     assert_eq!(update["inputSchema"]["additionalProperties"], false);
 }
 
+#[test]
+fn the_text_rule_patterns_stay_in_the_rest_spec_only() {
+    // The text types enforce `x-text-patterns` with messages that say what is wrong, and the
+    // tools would carry the same long pattern on every text argument: the generated schemas
+    // (tools, validators, contract) drop them, and keep every other pattern.
+    let spec = spec();
+    let line = spec["x-text-patterns"]["line"].as_str().expect("x-text-patterns.line").to_string();
+    assert_eq!(spec["components"]["schemas"]["DebtorCreate"]["properties"]["name"]["pattern"], json!(line));
+    let files = generate(&spec).expect("the spec generates");
+    for (name, text) in &files {
+        assert!(!text.contains("u0600") && !text.contains('\u{600}'), "{name} carries a text pattern");
+    }
+    let catalogue: Value =
+        serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
+    let create = catalogue["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "dunning_debtors_create")
+        .unwrap();
+    let properties = &create["inputSchema"]["properties"];
+    assert!(properties["name"].get("pattern").is_none(), "{}", properties["name"]);
+    assert!(
+        properties["address"]["properties"]["zipcode"]["pattern"].is_string(),
+        "a field's own pattern stays"
+    );
+
+    // Only those: the same pattern written out on its own is kept.
+    let mut other = spec.clone();
+    other["x-text-patterns"] = json!({});
+    let files = generate(&other).expect("the spec generates");
+    let catalogue: Value =
+        serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
+    let create = catalogue["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "dunning_debtors_create")
+        .unwrap();
+    assert_eq!(create["inputSchema"]["properties"]["name"]["pattern"], json!(line));
+}
+
 /// Every schema object of the spec, with its JSON pointer.
 fn schema_objects(value: &Value, pointer: String, found: &mut Vec<(String, Value)>) {
     match value {

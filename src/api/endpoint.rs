@@ -325,7 +325,8 @@ fn idempotency_key(
     let key =
         header(headers, "idempotency-key").or_else(|| header(headers, "x-idempotency-key")).or(from_body);
     match key {
-        Some(k) if k.is_empty() || k.len() > MAX_IDEMPOTENCY_KEY => Err(ApiError::field(
+        // Characters, as the spec's maxLength counts them (not bytes).
+        Some(k) if k.is_empty() || k.chars().count() > MAX_IDEMPOTENCY_KEY => Err(ApiError::field(
             "idempotency_key",
             format!("must have 1 to {MAX_IDEMPOTENCY_KEY} characters"),
         )),

@@ -5,6 +5,7 @@ use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv};
 use crate::domain::charge::{Charge, Outcome};
 use crate::domain::notification::{Notification, Source, standard_template};
 use crate::domain::policy::MessageTemplate;
+use crate::domain::rules::Violations;
 use crate::store::NotificationFilter;
 use crate::types::{self as wire, Channel, NotificationEnvelope, NotificationList, NotificationOrigin, SortOrder};
 
@@ -37,6 +38,14 @@ pub(crate) async fn notify_now(
     channel: Channel,
     template: Option<wire::Template>,
 ) -> ApiResult<Reply<NotificationEnvelope>> {
+    let template = template.map(MessageTemplate::from);
+    // The text rule on the template as sent, subject included on every channel (only e-mail
+    // keeps it): a request's text follows the rule whether or not it is used.
+    if let Some(t) = &template {
+        let mut violations = Violations::default();
+        t.check_text("template.", &mut violations);
+        violations.finish()?;
+    }
     let debtor = call
         .app
         .store
@@ -44,7 +53,7 @@ pub(crate) async fn notify_now(
         .await?
         .ok_or(ApiError::NotFound("debtor"))?;
     Notification::check_manual(charge, &debtor, channel)?;
-    let template = template.map_or_else(|| standard_template(channel), MessageTemplate::from);
+    let template = template.unwrap_or_else(|| standard_template(channel));
     let source = Source {
         origin: NotificationOrigin::Manual,
         cp_id: None,

@@ -9,6 +9,7 @@ use super::charge::Outcome;
 use super::ids::new_id;
 use super::message::Template;
 use super::rules::{RuleError, Violations};
+use super::text;
 use crate::types::{Channel, PolicyStatus, StepAction};
 
 /// Minutes since midnight, in the organization's time zone.
@@ -57,6 +58,20 @@ pub struct MessageTemplate {
 impl From<crate::types::Template> for MessageTemplate {
     fn from(t: crate::types::Template) -> Self {
         Self { subject: t.subject.flatten(), body: t.body }
+    }
+}
+
+impl MessageTemplate {
+    /// The text rule (src/domain/text.rs) on a template as sent: its subject is one line, its
+    /// body free text. A template is nested in its request, where the generated types do not
+    /// reach, so it is checked here, under `prefix` (`template.`, `steps[0].template.`).
+    pub fn check_text(&self, prefix: &str, v: &mut Violations) {
+        if let Err(e) = text::check(&self.body, true) {
+            v.push(&format!("{prefix}body"), e.to_string());
+        }
+        if let Some(Err(e)) = self.subject.as_deref().map(|s| text::check(s, false)) {
+            v.push(&format!("{prefix}subject"), e.to_string());
+        }
     }
 }
 
@@ -117,6 +132,10 @@ impl Step {
     /// The checks of a step within its policy's window, with fields named under `prefix`.
     fn check(&self, window: Window, prefix: &str, v: &mut Violations) {
         let field = |name: &str| format!("{prefix}{name}");
+        // Nested in a policy's steps, the name is not read by a generated text type.
+        if let Err(e) = text::check(&self.name, false) {
+            v.push(&field("name"), e.to_string());
+        }
         if self.is_escalation() {
             if self.channel.is_some() {
                 v.push(&field("channel"), "is only for notify steps");
@@ -144,6 +163,7 @@ impl Step {
             match &self.template {
                 None => v.push(&field("template"), "is required for a notify step"),
                 Some(t) => {
+                    t.check_text(&field("template."), v);
                     if let Err(e) = Template::parse(&t.body) {
                         v.push(&field("template.body"), e.to_string());
                     }

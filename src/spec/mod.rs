@@ -47,9 +47,50 @@ pub enum DiffError {
     New(String),
 }
 
-/// Every change from the spec `old` to the spec `new` (YAML or JSON text), in tool-name order.
+/// Every change from the spec `old` to the spec `new` (YAML or JSON text), in tool-name order
+/// (changes to the text rule, which concern every tool, first).
 pub fn diff(old: &str, new: &str) -> Result<Vec<Change>, DiffError> {
-    let old = contract::read(old).map_err(DiffError::Old)?;
-    let new = contract::read(new).map_err(DiffError::New)?;
-    Ok(compare::compare(&old, &new))
+    let old_endpoints = contract::read(old).map_err(DiffError::Old)?;
+    let new_endpoints = contract::read(new).map_err(DiffError::New)?;
+    let mut changes = text_rule_changes(old, new);
+    changes.extend(compare::compare(&old_endpoints, &new_endpoints));
+    Ok(changes)
+}
+
+/// Changes to the text rule, `x-text-patterns`: the patterns every plain text argument carries
+/// in the REST spec. The generated schemas leave them to the text types (codegen/schema.rs), so
+/// the contracts compared above do not show them, and a change to them changes what every text
+/// argument accepts. Which way a pattern moved cannot be told, so any change but a removal (which
+/// only widens) is breaking. Both texts have been read by the generator already.
+fn text_rule_changes(old: &str, new: &str) -> Vec<Change> {
+    let patterns = |text: &str| -> std::collections::BTreeMap<String, serde_json::Value> {
+        yaml_serde::from_str::<serde_json::Value>(text)
+            .ok()
+            .and_then(|spec| spec.get("x-text-patterns")?.as_object().cloned())
+            .map(|patterns| patterns.into_iter().collect())
+            .unwrap_or_default()
+    };
+    let (old, new) = (patterns(old), patterns(new));
+    let names: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let mut changes = Vec::new();
+    for name in names {
+        let (breaking, what) = match (old.get(name), new.get(name)) {
+            (Some(o), Some(n)) if o == n => continue,
+            (Some(_), Some(n)) => (true, format!("changed to {n}")),
+            (None, Some(n)) => (true, format!("added: {n}")),
+            (Some(_), None) => (false, "removed".to_string()),
+            (None, None) => continue,
+        };
+        changes.push(Change {
+            kind: Kind::ConstraintChanged,
+            breaking,
+            location: Location {
+                tool: "every tool".into(),
+                operation: "every text argument".into(),
+                path: format!("/x-text-patterns/{name}"),
+            },
+            message: format!("the text rule's pattern {name} (on every text argument of its kind) {what}"),
+        });
+    }
+    changes
 }

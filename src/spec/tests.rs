@@ -423,3 +423,26 @@ fn the_real_spec_with_a_changed_argument_type_names_the_tool_and_the_argument() 
     assert!(changed.breaking);
     assert!(changed.message.contains("per_page"), "{}", changed.message);
 }
+
+#[test]
+fn the_text_rule_is_compared_though_the_generated_schemas_leave_it_out() {
+    // `x-text-patterns` is dropped from the generated schemas (the text types enforce it), so a
+    // change to it is found on the spec itself: added or changed is breaking (every text
+    // argument accepts less, or something else), removed only widens.
+    let with = |line: &str| {
+        let mut spec = base();
+        spec["x-text-patterns"] = json!({ "line": line });
+        spec.to_string()
+    };
+    let plain = base().to_string();
+    let added = diff(&plain, &with("^[^\\x00-\\x1f]*$")).unwrap();
+    assert_eq!(added.len(), 1, "{added:#?}");
+    assert_eq!(added[0].kind, Kind::ConstraintChanged);
+    assert!(added[0].breaking);
+    assert_eq!(added[0].location.path, "/x-text-patterns/line");
+    let changed = diff(&with("^[^\\x00-\\x1f]*$"), &with("^[ -~]*$")).unwrap();
+    assert!(changed.len() == 1 && changed[0].breaking, "{changed:#?}");
+    let removed = diff(&with("^[^\\x00-\\x1f]*$"), &plain).unwrap();
+    assert!(removed.len() == 1 && !removed[0].breaking, "{removed:#?}");
+    assert_eq!(diff(&with("^a*$"), &with("^a*$")).unwrap(), []);
+}

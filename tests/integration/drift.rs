@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use kobana_dunning::api::schemas;
-use kobana_dunning::domain::{parse_cep, parse_mobile, parse_phone};
+use kobana_dunning::domain::{parse_cep, parse_mobile, parse_phone, text};
 use kobana_dunning::operations::{self, CATALOGUE_JSON, CONTRACT_JSON, HttpMethod, OPERATIONS};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -291,6 +291,25 @@ async fn an_empty_idempotency_key_is_refused_as_the_spec_declares() {
     let r =
         server.call_with(&token, "debtors_create", &[], "", Some(body), &[("Idempotency-Key", "k")]).await;
     assert_eq!(r.status, 201, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idempotency_key_is_measured_in_characters_as_the_spec_says() {
+    // maxLength counts characters: 255 of "é" (510 bytes) is a key, 256 is not.
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let mut body = json!({"name": "Maria Souza", "document": "52998224725"});
+    body["idempotency_key"] = json!("é".repeat(256));
+    let r = server.write(&token, "debtors_create", body.clone()).await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(error_fields(&r), ["idempotency_key"]);
+    body["idempotency_key"] = json!("é".repeat(255));
+    let r = server.write(&token, "debtors_create", body.clone()).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // And it is the same key: the same body replays the first answer.
+    let again = server.write(&token, "debtors_create", body).await;
+    assert_eq!(again.status, 201, "{}", again.body);
+    assert_eq!(again.body["data"]["id"], r.body["data"]["id"]);
 }
 
 // ----------------------------------------------------------------- lists
@@ -591,4 +610,185 @@ async fn a_null_address_is_what_the_spec_allows() {
     assert_eq!(r.data()["address"], Value::Null);
     let r = server.read(&token, "debtors_list", "").await;
     assert_eq!(r.data()[0]["address"], Value::Null);
+}
+
+// ----------------------------------------------------------------- the text rule
+
+/// The spec read as YAML (its `x-text-patterns` anchors resolved).
+fn raw_spec() -> Value {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/v1.yaml")).expect("spec");
+    yaml_serde::from_str(&text).expect("spec YAML")
+}
+
+/// The format characters above U+FFFF: the text rule refuses them and the spec's patterns do
+/// not list them (no escape for them reads alike in ECMA-262 and Python; the spec says so).
+fn astral_format(c: char) -> bool {
+    c > '\u{ffff}' && text::is_format(c)
+}
+
+#[test]
+fn the_text_patterns_are_the_text_rule() {
+    let spec = raw_spec();
+    for (name, multiline) in [("line", false), ("text", true)] {
+        let pattern = spec["x-text-patterns"][name].as_str().expect("x-text-patterns");
+        assert!(!pattern.contains("\\p"), "{name}: no \\p{{…}} classes (Python's re)");
+        let validator = jsonschema::validator_for(&json!({ "type": "string", "pattern": pattern }))
+            .expect("pattern compiles");
+        let mut unlisted = Vec::new();
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let one = c.to_string();
+            let spec_accepts = validator.is_valid(&json!(one));
+            let api_accepts = text::check(&one, multiline).is_ok();
+            if spec_accepts && !api_accepts && astral_format(c) {
+                unlisted.push(c);
+                continue;
+            }
+            assert_eq!(spec_accepts, api_accepts, "{name}: U+{:04X}", c as u32);
+        }
+        assert_eq!(unlisted.len(), 127, "{name}: the unlisted format characters");
+        // Whole values, anchored: a newline anywhere (the end included) is free text only.
+        for value in ["Maria", "", "R$ 1.250,00 — São Paulo", "a\n", "\na", "a\nb"] {
+            assert_eq!(
+                validator.is_valid(&json!(value)),
+                text::check(value, multiline).is_ok(),
+                "{name}: {value:?}"
+            );
+        }
+    }
+}
+
+/// Every plain string (no enum, format or $ref) of a request body or a query string, with its
+/// raw schema: `(where, schema)`.
+fn plain_text_inputs(spec: &Value) -> Vec<(String, Value)> {
+    fn resolve<'a>(spec: &'a Value, node: &'a Value) -> &'a Value {
+        match node.get("$ref").and_then(Value::as_str) {
+            Some(r) => spec.pointer(r.trim_start_matches('#')).expect("$ref resolves"),
+            None => node,
+        }
+    }
+    fn walk(spec: &Value, node: &Value, at: String, found: &mut Vec<(String, Value)>) {
+        let node = resolve(spec, node);
+        if node["type"] == "string" && node.get("enum").is_none() && node.get("format").is_none() {
+            found.push((at.clone(), node.clone()));
+        }
+        for (name, property) in node["properties"].as_object().into_iter().flatten() {
+            walk(spec, property, format!("{at}.{name}"), found);
+        }
+        for key in ["items", "additionalProperties"] {
+            if node[key].is_object() {
+                walk(spec, &node[key], format!("{at}[{key}]"), found);
+            }
+        }
+        for key in ["allOf", "anyOf", "oneOf"] {
+            for member in node[key].as_array().into_iter().flatten() {
+                walk(spec, member, at.clone(), found);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for (path, item) in spec["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("path item") {
+            let at = format!("{} {path}", method.to_uppercase());
+            for parameter in op["parameters"].as_array().into_iter().flatten() {
+                let parameter = resolve(spec, parameter);
+                if parameter["in"] == "query" {
+                    walk(spec, &parameter["schema"], format!("{at} ?{}", parameter["name"]), &mut found);
+                }
+            }
+            let body = &op["requestBody"]["content"]["application/json"]["schema"];
+            if body.is_object() {
+                walk(spec, body, format!("{at} body"), &mut found);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_plain_text_argument_declares_the_text_rule() {
+    // The API refuses control and invisible format characters in every text it reads (free
+    // text admits newlines); the spec says so with its text patterns, or with a stricter
+    // pattern of the field's own (phones, CEPs, times, filters). Idempotency keys are opaque.
+    let spec = raw_spec();
+    let line = &spec["x-text-patterns"]["line"];
+    let text = &spec["x-text-patterns"]["text"];
+    let inputs = plain_text_inputs(&spec);
+    assert!(inputs.len() > 50, "{}", inputs.len());
+    for (at, schema) in inputs {
+        if at.ends_with(".idempotency_key") {
+            assert!(schema.get("pattern").is_none(), "{at}: an idempotency key is any text");
+            continue;
+        }
+        let pattern = schema.get("pattern").unwrap_or_else(|| panic!("{at} declares a pattern"));
+        if schema["x-multiline"] == true {
+            assert_eq!(pattern, text, "{at}: free text takes `pattern: *text`");
+        } else {
+            assert_ne!(pattern, text, "{at}: one-line text takes `pattern: *line`");
+        }
+        if pattern != line && pattern != text {
+            // A field's own pattern admits no character the text rule refuses.
+            let validator = jsonschema::validator_for(&json!({"type": "string", "pattern": pattern}))
+                .expect("pattern compiles");
+            for c in ['\u{0}', '\n', '\u{7f}', '\u{85}', '\u{ad}', '\u{200b}', '\u{202e}', '\u{feff}'] {
+                assert!(
+                    !validator.is_valid(&json!(format!("1{c}"))),
+                    "{at}: {pattern} admits U+{:04X}",
+                    c as u32
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nested_text_follows_the_text_rule_as_the_spec_declares() {
+    // Templates and the steps created with a policy are nested in their requests, where the
+    // generated text types do not reach; the API checks them all the same.
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let debtor = server.create_debtor(&token, "Maria Souza", &cpf(7)).await;
+    let charge = server.create_charge(&token, &id(&debtor), 100.0, &date_in(10)).await;
+    for (body, field) in [
+        (json!({"channel": "sms", "template": {"body": "a\u{7}b"}}), "template.body"),
+        (json!({"channel": "email", "template": {"subject": "a\nb", "body": "ok"}}), "template.subject"),
+        // Kept only for e-mail, checked on every channel.
+        (json!({"channel": "sms", "template": {"subject": "\u{97}", "body": "ok"}}), "template.subject"),
+        (json!({"channel": "email", "template": {"body": "a\u{200b}b"}}), "template.body"),
+    ] {
+        let r = server.write_id(&token, "charges_notify", &id(&charge), body.clone()).await;
+        assert_eq!(r.status, 422, "{body}: {}", r.body);
+        assert_eq!(error_fields(&r), [field], "{body}");
+        let mut create = body.clone();
+        create["charge_id"] = json!(id(&charge));
+        let r = server.write(&token, "notifications_create", create).await;
+        assert_eq!(r.status, 422, "{body}: {}", r.body);
+        assert_eq!(error_fields(&r), [field], "{body}");
+    }
+    // Free text keeps its newlines.
+    let r = server
+        .write_id(
+            &token,
+            "charges_notify",
+            &id(&charge),
+            json!({"channel": "email", "template": {"body": "a\nb"}}),
+        )
+        .await;
+    assert_ne!(r.status, 422, "{}", r.body);
+
+    let step = |name: &str, body: &str| {
+        json!({"name": "Régua", "steps": [{"offset_days": 1, "name": name, "channel": "sms",
+            "template": {"body": body}}]})
+    };
+    for (policy, field) in [
+        (step("a\u{7}", "ok"), "steps[0].name"),
+        (step("SMS", "a\u{1b}[31m"), "steps[0].template.body"),
+        (step("SMS", "a\u{202e}b"), "steps[0].template.body"),
+    ] {
+        let r = server.write(&token, "collection_policies_create", policy.clone()).await;
+        assert_eq!(r.status, 422, "{policy}: {}", r.body);
+        assert_eq!(error_fields(&r), [field], "{policy}");
+    }
+    let r = server.write(&token, "collection_policies_create", step("SMS", "Olá,\n{{debtor_name}}")).await;
+    assert_eq!(r.status, 201, "{}", r.body);
 }
