@@ -165,9 +165,6 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         };
         let first = call.app.store.default_policy(call.org_id()).await?.is_none();
         let is_default = input.is_default.unwrap_or(false) || (first && status == PolicyStatus::Active);
-        if is_default && status != PolicyStatus::Active {
-            return Err(ApiError::field("is_default", "only an active policy can be the default"));
-        }
         let steps = input
             .steps
             .unwrap_or_default()
@@ -225,9 +222,6 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             CollectionPoliciesUpdateStatus::Draft => PolicyStatus::Draft,
             CollectionPoliciesUpdateStatus::Active => PolicyStatus::Active,
         });
-        if before.is_default && status == Some(PolicyStatus::Draft) {
-            return Err(ApiError::field("status", "the default policy must stay active: make another policy the default first"));
-        }
         let edit = PolicyEdit {
             name: input.name.map(Into::into),
             description: input.description.map(|d| d.map(Into::into)),

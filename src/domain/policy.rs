@@ -331,6 +331,9 @@ impl Policy {
     /// A new policy with its steps, checked together.
     pub fn create(org_id: &str, new: NewPolicy, now: OffsetDateTime) -> Result<Policy, RuleError> {
         let mut v = Violations::default();
+        if new.is_default && new.status != PolicyStatus::Active {
+            v.push("is_default", "only an active policy can be the default");
+        }
         let window = match &new.window {
             Some((start, end)) => parse_window(start, end, &mut v).unwrap_or(Window::DEFAULT),
             None => Window::DEFAULT,
@@ -414,6 +417,12 @@ impl Policy {
     /// Changes the fields sent.
     pub fn edit(&mut self, edit: PolicyEdit, now: OffsetDateTime) -> Result<Outcome, RuleError> {
         self.ensure_editable("changed")?;
+        if self.is_default && edit.status == Some(PolicyStatus::Draft) {
+            return Err(RuleError::Invalid(vec![super::rules::Violation {
+                field: "status".into(),
+                message: "the default policy must stay active: make another policy the default first".into(),
+            }]));
+        }
         let before = self.clone();
         let mut v = Violations::default();
         if let Some(name) = edit.name {
