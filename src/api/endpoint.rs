@@ -15,13 +15,14 @@ use super::call::{Answer, Call, Rendered};
 use super::error::{ApiError, ApiResult, FieldError};
 use super::idempotency::{self, Claim};
 use super::validation::schemas;
-use crate::app::{App, MAX_BODY_BYTES, RequestId};
+use crate::app::{App, RequestId};
 use crate::auth::Principal;
 use crate::domain::DomainError;
 use crate::domain::json_numbers;
 use crate::domain::money::hundredths_from_text;
 use crate::error::error_response;
 use crate::operations::{Operation, ParamKind};
+use crate::request::BodyError;
 
 /// The most values a comma-separated filter takes.
 const MAX_CSV_VALUES: usize = 100;
@@ -96,14 +97,15 @@ where
         return Err(ApiError::NotFound(op.tag.strip_suffix('s').unwrap_or(op.tag)));
     }
     let query = read_query(op, req.uri().query().unwrap_or_default())?;
-    let headers = req.headers().clone();
-    let bytes = req.take_body().into_bytes_limit(MAX_BODY_BYTES).await.map_err(|e| match e {
-        poem::error::ReadBodyError::PayloadTooLarge => ApiError::PayloadTooLarge,
-        _ => ApiError::BadRequest("the request body could not be read".into()),
+    let unread = req.take_body();
+    let headers = req.headers();
+    let bytes = crate::request::read_body(unread).await.map_err(|e| match e {
+        BodyError::TooLarge => ApiError::PayloadTooLarge,
+        BodyError::Unreadable => ApiError::BadRequest(e.to_string()),
     })?;
-    let mut body = read_body(op, header(&headers, "content-type").as_deref(), &bytes)?;
+    let mut body = read_body(op, header(headers, "content-type").as_deref(), &bytes)?;
 
-    let key = idempotency_key(op, &headers, &mut body)?;
+    let key = idempotency_key(op, headers, &mut body)?;
     let fingerprint = key.as_ref().map(|_| idempotency::fingerprint(op, &path, &query, &body));
     let input: I = typed_input(path, query, body)?;
     let call = Call {
@@ -111,7 +113,7 @@ where
         principal,
         op,
         request_id: request_id.to_string(),
-        if_match: list_header(&headers, "if-match"),
+        if_match: list_header(headers, "if-match"),
         now: OffsetDateTime::now_utc(),
     };
     let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
