@@ -17,7 +17,7 @@ use crate::operations;
 pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     api::warm_up();
     mcp::warm_up();
-    let dispatcher = Arc::new(mcp::Dispatcher::default());
+    let dispatcher = Arc::new(mcp::Dispatcher);
     let v1 = api::v1_routes().with(BearerAuth {
         state: app.clone(),
         resource_path: "/v1",
