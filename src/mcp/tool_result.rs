@@ -357,16 +357,27 @@ fn string(json: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
             0..=0x1f => return None,
             _ => {
                 // A run of plain ASCII goes in one copy, not a push per byte.
-                let run = json[i..]
-                    .iter()
-                    .position(|&c| !(0x20..0x7f).contains(&c) || c == b'"' || c == b'\\')
-                    .unwrap_or(json.len() - i);
-                out.extend_from_slice(&json[i..i + run]);
-                i += run;
+                let mut end = i + 1;
+                while json.get(end).is_some_and(|&c| PLAIN[usize::from(c)]) {
+                    end += 1;
+                }
+                out.extend_from_slice(&json[i..end]);
+                i = end;
             }
         }
     }
 }
+
+/// The bytes a string's text copies as they are: printable ASCII but the quote and the backslash.
+static PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        plain[b] = b != b'"' as usize && b != b'\\' as usize;
+        b += 1;
+    }
+    plain
+};
 
 /// The length of the UTF-8 sequence a leading byte starts.
 fn utf8_width(lead: u8) -> usize {
