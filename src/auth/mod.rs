@@ -1,5 +1,6 @@
 //! Bearer tokens, scopes and the protected-resource metadata (DESIGN.md section 6).
 
+mod approvals;
 mod cache;
 mod metadata;
 mod middleware;
@@ -9,6 +10,7 @@ mod sealing;
 mod state;
 mod tokens;
 
+pub use approvals::{Redemption, approval_url, redeem_approval};
 pub use cache::{TOKEN_CACHE_TTL, TokenCache};
 pub use metadata::protected_resource_routes;
 pub use middleware::{Audience, BearerAuth, Refused, admit, authenticate, bearer_token, client_address};

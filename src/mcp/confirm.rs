@@ -3,7 +3,8 @@
 //! A 2026-07-28 client with form elicitation gets `input_required` with a pt-BR question and a
 //! sealed `requestState` binding organization, principal, tool, arguments, the target's version
 //! and an expiry; the retry runs the tool only when everything still matches and the user
-//! accepted. Every answered state is consumed once. Other clients get CONFIRMATION_REQUIRED.
+//! accepted. Every answered state is consumed once. Other clients confirm through an approval
+//! page (`approval.rs`).
 
 use std::sync::LazyLock;
 
@@ -13,6 +14,7 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
+use super::approval;
 use super::arguments::Split;
 use super::context::{Context, Kind, Outcome, step_up};
 use super::era::Era;
@@ -59,32 +61,14 @@ fn can_confirm(era: &Era) -> bool {
     }
 }
 
-/// The refusal of a client that cannot confirm, saying what would let it.
-fn cannot_confirm(era: &Era, tool: &str) -> ApiError {
-    let message = if era.is_stateless() {
-        format!(
-            "{tool} is destructive and needs the user's confirmation, and this client did not declare \
-             that it can ask for one: declare the elicitation capability with form mode \
-             (clientCapabilities.elicitation.form) in params._meta and call again, and the user will \
-             be asked. Otherwise ask the user to run it through the REST API."
-        )
-    } else {
-        format!(
-            "{tool} is destructive and needs the user's confirmation, which cannot be collected in a \
-             2025 session: this endpoint is stateless, so it cannot ask the user in the middle of a \
-             call. A client speaking protocol 2026-07-28 that declares the elicitation capability with \
-             form mode can confirm it; otherwise ask the user to run it through the REST API."
-        )
-    };
-    ApiError::ConfirmationRequired { message }
-}
-
-fn digest(tool: &str, args: &Map<String, Value>) -> String {
+/// SHA-256 of the tool and its canonical arguments (what states and approvals bind).
+pub(super) fn digest(tool: &str, args: &Map<String, Value>) -> String {
     // Canonical (sorted) JSON: the same arguments digest alike in any key order.
     hex::encode(Sha256::digest(format!("{tool}\n{}", canonical(&Value::Object(args.clone()))).as_bytes()))
 }
 
-fn principal_id(ctx: &Context<'_>) -> String {
+/// Who asks, as states and approvals bind it: never the token string, so a refresh keeps it.
+pub(super) fn principal_id(ctx: &Context<'_>) -> String {
     let (kind, id) = ctx.caller.principal.actor();
     format!("{kind}:{id}")
 }
@@ -117,10 +101,11 @@ pub async fn gate(
         }
         None => Value::Null,
     };
-    if !can_confirm(ctx.era) {
-        return Ok(Gate::Answer(error_result(ctx, &cannot_confirm(ctx.era, op.tool_name))));
-    }
     let version = target.get("version").and_then(Value::as_i64);
+    if !can_confirm(ctx.era) {
+        // Confirmed out of band instead: an approval page, as a link or a URL-mode elicitation.
+        return approval::gate(ctx, op, args, split, params, &target).await;
+    }
     let expected = State {
         org: ctx.caller.principal.organization_id.clone(),
         principal: principal_id(ctx),
@@ -167,15 +152,7 @@ pub async fn gate(
     let mut nonce = [0u8; 16];
     getrandom::fill(&mut nonce).map_err(|e| internal(std::io::Error::other(e.to_string())))?;
     let state = State { exp: now.unix_timestamp() + VALIDITY_SECONDS, nonce: hex::encode(nonce), ..expected };
-    let message = render(op, args, &target).unwrap_or_else(|e| {
-        // A field the template names is missing from this object: ask plainly rather than not at all.
-        tracing::warn!(tool = op.tool_name, error = %e, "confirmation template did not render");
-        format!(
-            "Confirmar {} em {}?",
-            op.tool_name,
-            fence::inline(&split.path.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join("/"))
-        )
-    });
+    let message = question(op, args, split, &target);
     let sealed = ctx.caller.app.key.seal(&state).map_err(internal)?;
     let result = json!({
         "inputRequests": {
@@ -204,7 +181,20 @@ pub async fn gate(
     Ok(Gate::Answer(Outcome { result, kind: Kind::InputRequired, written: None }))
 }
 
-fn internal(err: impl std::fmt::Display) -> RpcError {
+/// The pt-BR question of a call, as the form elicitation and the approval page ask it.
+pub(super) fn question(op: &Operation, args: &Map<String, Value>, split: &Split, target: &Value) -> String {
+    render(op, args, target).unwrap_or_else(|e| {
+        // A field the template names is missing from this object: ask plainly rather than not at all.
+        tracing::warn!(tool = op.tool_name, error = %e, "confirmation template did not render");
+        format!(
+            "Confirmar {} em {}?",
+            op.tool_name,
+            fence::inline(&split.path.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join("/"))
+        )
+    })
+}
+
+pub(super) fn internal(err: impl std::fmt::Display) -> RpcError {
     tracing::error!(error = %err, "confirmation failed");
     RpcError::new(poem::http::StatusCode::OK, super::wire::INTERNAL_ERROR, "Internal error")
 }

@@ -2,6 +2,7 @@
 //! JSON-RPC object per POST, both protocol eras. Every tool, resource, prompt and completion
 //! gets its data through the /v1 handlers in-process (`dispatch`), never from the store.
 
+mod approval;
 mod arguments;
 mod completion;
 mod confirm;
