@@ -2,11 +2,15 @@
 //! nonces of sealed states, so the rule "each decision is used once, whichever replica answers"
 //! lives in one place and the MCP layer never reaches the store.
 
+use serde_json::json;
 use time::OffsetDateTime;
 
 use super::AuthState;
-use crate::domain::approval::{APPROVAL_PREFIX, Approval, ApprovalStatus, Binding};
+use crate::domain::approval::{APPROVAL_PREFIX, Approval, ApprovalStatus, Binding, Decision, is_approval_id};
+use crate::domain::dates::format_timestamp;
+use crate::domain::ids::new_id;
 use crate::error::ApiError;
+use crate::store::NewEvent;
 
 /// What a call that could not confirm in-band may do now.
 #[derive(Debug)]
@@ -62,4 +66,62 @@ pub async fn redeem_approval<S: AuthState + ?Sized>(
     let approval = Approval::request(new_approval_id()?, binding, object_id, question(), now);
     store.insert_approval(&approval).await?;
     Ok(Redemption::Ask(approval))
+}
+
+/// An approval by id; `None` for anything that is not one (ids are checked before lookup).
+pub async fn find_approval<S: AuthState + ?Sized>(state: &S, id: &str) -> Result<Option<Approval>, ApiError> {
+    if !is_approval_id(id) {
+        return Ok(None);
+    }
+    Ok(state.store().approval(id).await?)
+}
+
+/// Whether a user's decision was recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decided {
+    /// Recorded, with its event.
+    Recorded,
+    /// Someone decided first, or it expired: nothing written.
+    TooLate,
+}
+
+/// Records a user's decision on an approval of their organization, with the event that says who
+/// decided what, and when. The caller has checked that the user may decide it (same
+/// organization, a role that allows the tool's scopes).
+pub async fn decide_approval<S: AuthState + ?Sized>(
+    state: &S,
+    approval: &Approval,
+    user_id: &str,
+    decision: Decision,
+    request_id: Option<&str>,
+    now: OffsetDateTime,
+) -> Result<Decided, ApiError> {
+    let decided_at = format_timestamp(now);
+    let event = NewEvent {
+        id: new_id("evt"),
+        organization_id: approval.binding.organization_id.clone(),
+        code: decision.event_code().to_string(),
+        resource_type: "approval",
+        resource_id: approval.id.clone(),
+        actor_type: "user".to_string(),
+        actor_id: user_id.to_string(),
+        data: json!({
+            "approval_id": approval.id,
+            "tool": approval.binding.tool,
+            "object_id": approval.object_id,
+            "object_version": approval.binding.object_version,
+            "question": approval.question,
+            "requested_by": approval.binding.principal,
+            "decision": decision.as_str(),
+            "decided_by": user_id,
+            "decided_at": decided_at,
+        }),
+        request_id: request_id.map(str::to_string),
+        occurred_at: decided_at.clone(),
+    };
+    let recorded = state
+        .store()
+        .decide_approval(&approval.binding.organization_id, &approval.id, decision, user_id, now, &event)
+        .await?;
+    Ok(if recorded { Decided::Recorded } else { Decided::TooLate })
 }

@@ -10,7 +10,9 @@ mod sealing;
 mod state;
 mod tokens;
 
-pub use approvals::{Redemption, approval_url, redeem_approval};
+pub use approvals::{
+    Decided, Redemption, approval_url, decide_approval, find_approval, redeem_approval,
+};
 pub use cache::{TOKEN_CACHE_TTL, TokenCache};
 pub use metadata::protected_resource_routes;
 pub use middleware::{Audience, BearerAuth, Refused, admit, authenticate, bearer_token, client_address};
