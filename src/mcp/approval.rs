@@ -13,7 +13,8 @@ use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
 
 use super::arguments::Split;
-use super::confirm::{Gate, digest, internal, principal_id, question};
+use super::gate::{Gate, digest, internal, principal_id};
+use super::question::question;
 use super::context::{Context, Kind, Outcome};
 use super::era::Era;
 use super::tool_result::error_result;

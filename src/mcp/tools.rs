@@ -7,7 +7,8 @@ use std::sync::{Arc, LazyLock, RwLock};
 use serde_json::{Map, Value, json};
 
 use super::arguments::{self, split};
-use super::confirm::{self, Gate};
+use super::confirm;
+use super::gate::Gate;
 use super::context::{Context, Outcome, allowed, step_up};
 use super::tool_result::{endpoint_result, error_result};
 use super::wire::RpcError;
