@@ -86,6 +86,7 @@ pub async fn create_token(
             audience: audience.to_string(),
             expires_at: format_timestamp(expires_at),
             created_at: format_timestamp(now),
+            grant_id: None,
         })
         .await?;
     Ok(token)
