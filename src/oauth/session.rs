@@ -59,11 +59,15 @@ pub fn cookie(req: &Request, name: &str) -> Option<String> {
 /// A `Set-Cookie` value: HttpOnly, SameSite=Lax, path `/`, Secure when the public URL is
 /// https; `max_age` in seconds (0 deletes).
 pub fn set_cookie(host: &dyn OAuthHost, name: &str, value: &str, max_age: Option<i64>) -> String {
+    cookie_header(name, value, max_age, secure_cookies(host))
+}
+
+fn cookie_header(name: &str, value: &str, max_age: Option<i64>, secure: bool) -> String {
     let mut cookie = format!("{name}={value}; Path=/; HttpOnly; SameSite=Lax");
     if let Some(age) = max_age {
         cookie.push_str(&format!("; Max-Age={age}"));
     }
-    if secure_cookies(host) {
+    if secure {
         cookie.push_str("; Secure");
     }
     cookie
@@ -145,4 +149,17 @@ pub async fn end_session(host: &dyn OAuthHost, req: &Request) -> OAuthResult<Str
         host.store().delete_browser_session(&hash_token(&value)).await?;
     }
     Ok(set_cookie(host, SESSION_COOKIE, "", Some(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_are_http_only_lax_and_secure_over_https() {
+        let plain = cookie_header(SESSION_COOKIE, "v", Some(60), false);
+        assert_eq!(plain, "kd_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=60");
+        let secure = cookie_header(SESSION_COOKIE, "v", None, true);
+        assert_eq!(secure, "kd_session=v; Path=/; HttpOnly; SameSite=Lax; Secure");
+    }
 }
