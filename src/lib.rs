@@ -20,6 +20,7 @@ pub mod limits;
 pub mod logs;
 pub mod mcp;
 pub mod metrics;
+pub mod oauth;
 pub mod operations;
 pub mod providers;
 pub mod request;

@@ -2,8 +2,8 @@
 -- where a signed-in user of the organization approves or declines the call. The row binds what a
 -- sealed confirmation state binds (organization, principal, tool, argument digest, the target's
 -- version, expiry) and lives in the database, so every replica honours a decision once.
--- No foreign key to users: decided_by names a user id, and the users table is another
--- migration's (0008); the events of each decision are the audit record.
+-- decided_by names a user (0008) without a foreign key: approvals are forgotten a day after
+-- they expire, and the events of each decision are the lasting record of who decided.
 
 CREATE TABLE approvals (
     id              TEXT PRIMARY KEY,

@@ -43,8 +43,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(5, "0005", "token_revocation"),
     migration!(6, "0006", "regua"),
     migration!(7, "0007", "debtor_name_order"),
-    // 0008 (OAuth sign-in) is another branch's; versions need not be contiguous: each start
-    // applies every listed version not yet recorded, whatever its place.
+    migration!(8, "0008", "oauth"),
     migration!(9, "0009", "approvals"),
 ];
 
@@ -63,7 +62,8 @@ mod tests {
             let count = std::fs::read_dir(dir).unwrap().filter(|e| e.is_ok()).count();
             assert_eq!(count, MIGRATIONS.len(), "{dialect}");
         }
-        // Oldest first, each version once (a gap is allowed: branches number ahead).
-        assert!(MIGRATIONS.windows(2).all(|w| w[0].version < w[1].version));
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(m.version, i as i64 + 1);
+        }
     }
 }

@@ -12,11 +12,13 @@ mod idempotency;
 mod listing;
 mod migrations;
 mod notifications;
+mod oauth;
 mod orgs;
 mod policies;
 pub mod search;
 mod secrets;
 mod tokens;
+mod users;
 mod value;
 
 #[cfg(test)]
@@ -34,7 +36,9 @@ pub use listing::ListWindow;
 pub use notifications::{Lease, NotificationFilter};
 pub use orgs::OrganizationRow;
 pub use policies::PolicyFilter;
-pub use tokens::{NewToken, Revocation, Revocations, TokenRow};
+pub use oauth::{ClientRow, CodeRow, GrantRow, NewCode, NewRefresh, RefreshRow};
+pub use tokens::{NewToken, Revocation, Revocations, TokenListing, TokenRow};
+pub use users::UserRow;
 
 /// Failures of the store.
 #[derive(Debug, thiserror::Error)]

@@ -25,6 +25,7 @@ mod mcp_edges;
 mod mcp_tools;
 mod mcp_wire;
 mod network;
+mod oauth;
 mod observability;
 mod regua;
 mod replicas;
