@@ -11,7 +11,7 @@ use crate::auth::{Audience, BearerAuth, protected_resource_routes};
 use crate::domain::ids::new_id;
 use crate::http::{self, ConnectionLimits};
 use crate::mcp::{self, McpEndpoint};
-use crate::{oauth, operations};
+use crate::{approvals, oauth, operations};
 
 /// The whole HTTP application for a state.
 pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
@@ -25,7 +25,8 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     });
     let well_known = protected_resource_routes(&app.public_url)
         .at("/oauth-authorization-server", oauth::metadata_endpoint(&app.public_url));
-    oauth::add_routes(Route::new())
+    // The approval page (issue 11) signs in through the authorization server's session.
+    approvals::add_routes(oauth::add_routes(Route::new()))
         .nest_no_strip("/v1", v1)
         .at("/mcp", McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"))
         .at("/", McpEndpoint::new(app.clone(), dispatcher, ""))

@@ -1,14 +1,20 @@
 //! Approval links (issue 11, DESIGN.md section 8): clients that cannot confirm a destructive
 //! tool in-band are sent to a page where a signed-in user decides; the retried identical call
-//! runs once when approved. These tests drive the real server over HTTP; `decide` records a
-//! decision through the same function the page calls, so the MCP rules (binding, expiry, one
-//! use, races, replicas) are tested apart from the page, which has its own tests.
+//! runs once when approved. These tests drive the real server over HTTP. The page tests sign in
+//! and press the page's buttons as a browser would; the MCP rules (binding, expiry, one use,
+//! races, replicas) are tested with `decide`, which records a decision through the same
+//! function the page calls.
 
+use std::collections::BTreeMap;
+
+use kobana_dunning::admin;
 use kobana_dunning::auth::{Decided, decide_approval, find_approval};
 use kobana_dunning::domain::approval::Decision;
 use serde_json::{Value, json};
 
 use crate::common::{Resp, TestServer, date_in};
+
+const PASSWORD: &str = "correct horse battery staple";
 
 const CANCEL: &str = "dunning_charges_cancel";
 
@@ -299,4 +305,250 @@ async fn every_decision_is_an_event() {
         assert!(decided_at >= before - time::Duration::seconds(1) && decided_at <= now(), "{data}");
         assert_eq!(data["decided_at"], event["occurred_at"]);
     }
+}
+
+// ---- The page, as a browser sees it ----------------------------------------------------------
+
+/// A browser without JavaScript: keeps cookies, follows no redirect by itself.
+struct Browser {
+    client: reqwest::Client,
+    base: String,
+    cookies: BTreeMap<String, String>,
+}
+
+/// What a browser got.
+struct Page {
+    status: u16,
+    location: Option<String>,
+    body: String,
+}
+
+impl Page {
+    /// The hidden `csrf` field of the page's form posting to `action`.
+    fn csrf(&self, action: &str) -> String {
+        let form = self
+            .body
+            .split("<form ")
+            .find(|f| f.contains(&format!("action=\"{action}\"")))
+            .unwrap_or_else(|| panic!("no form posting to {action} ({}): {}", self.status, self.body));
+        let marker = "name=\"csrf\" value=\"";
+        let start = form.find(marker).expect("a csrf field") + marker.len();
+        form[start..start + form[start..].find('"').unwrap()].to_string()
+    }
+}
+
+impl Browser {
+    fn new(server: &TestServer) -> Self {
+        let client =
+            reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+        Self { client, base: server.base.clone(), cookies: BTreeMap::new() }
+    }
+
+    async fn send(&mut self, req: reqwest::RequestBuilder) -> Page {
+        let cookie: Vec<String> = self.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let req = if cookie.is_empty() { req } else { req.header("cookie", cookie.join("; ")) };
+        let resp = req.send().await.expect("the server answers");
+        for value in resp.headers().get_all("set-cookie") {
+            let text = value.to_str().expect("ascii");
+            if let Some((name, value)) = text.split(';').next().and_then(|p| p.split_once('=')) {
+                if text.contains("Max-Age=0") {
+                    self.cookies.remove(name);
+                } else {
+                    self.cookies.insert(name.to_string(), value.to_string());
+                }
+            }
+        }
+        let status = resp.status().as_u16();
+        let location = resp.headers().get("location").map(|v| v.to_str().expect("ascii").to_string());
+        Page { status, location, body: resp.text().await.expect("body") }
+    }
+
+    async fn get(&mut self, path_or_url: &str) -> Page {
+        let url = if path_or_url.starts_with("http") {
+            path_or_url.to_string()
+        } else {
+            format!("{}{path_or_url}", self.base)
+        };
+        let req = self.client.get(url);
+        self.send(req).await
+    }
+
+    async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
+        let body = form_urlencoded::Serializer::new(String::new()).extend_pairs(fields).finish();
+        let req = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body);
+        self.send(req).await
+    }
+
+    /// Opens an approval link signed out: sent to the sign-in page, signs in, and comes back.
+    async fn open_signing_in(&mut self, url: &str, email: &str) -> Page {
+        let path = url.strip_prefix(&self.base).expect("a link to this server").to_string();
+        let page = self.get(url).await;
+        assert_eq!(page.status, 303, "{}", page.body);
+        let location = page.location.expect("a redirect");
+        // Same origin, a path: nothing here can send the browser elsewhere.
+        let next: String = form_urlencoded::byte_serialize(path.as_bytes()).collect();
+        assert_eq!(location, format!("/signin?next={next}"));
+        let signin = self.get(&location).await;
+        assert_eq!(signin.status, 200, "{}", signin.body);
+        let csrf = signin.csrf("/signin");
+        let answer =
+            self.post("/signin", &[("csrf", &csrf), ("email", email), ("password", PASSWORD), ("next", &path)]).await;
+        assert_eq!((answer.status, answer.location.as_deref()), (303, Some(path.as_str())), "{}", answer.body);
+        self.get(&path).await
+    }
+
+    /// Presses Approve or Decline on an approval page.
+    async fn press(&mut self, page: &Page, url: &str, decision: &str) -> Page {
+        let path = url.strip_prefix(&self.base).unwrap().to_string();
+        let csrf = page.csrf(&path);
+        self.post(&path, &[("csrf", &csrf), ("decision", decision)]).await
+    }
+}
+
+/// A user of `org` with `role`; returns (user id, e-mail).
+async fn person(s: &TestServer, org: &str, role: &str) -> (String, String) {
+    let email = format!("pessoa.{}@example.com", uuid::Uuid::now_v7().simple());
+    let id = admin::create_user(&s.app.store, org, &email, role, PASSWORD).await.expect("user");
+    (id, email)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_approves_on_the_page_and_the_retry_runs_once() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    let (user_id, email) = person(&s, &org, "operator").await;
+    let id = charge(&s, &token, "Maria Souza", "52998224725").await;
+    let url = approval_url(&s, &s.mcp_2025(&token, "tools/call", cancel(&id)).await);
+
+    let mut browser = Browser::new(&s);
+    let page = browser.open_signing_in(&url, &email).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("name=\"viewport\""), "readable on a phone");
+    assert!(!page.body.to_lowercase().contains("<script"), "no JavaScript needed");
+    // The same pt-BR question the sealed confirmation asks.
+    let approval = find_approval(&*s.app, approval_id(&url)).await.unwrap().unwrap();
+    assert!(page.body.contains(&approval.question), "{}", page.body);
+    assert!(page.body.contains(&format!("Cancelar a cobrança “{id}” de R$ 1.250,00")), "{}", page.body);
+    assert!(page.body.contains("value=\"approve\"") && page.body.contains("value=\"decline\""));
+
+    let answer = browser.press(&page, &url, "approve").await;
+    assert_eq!(answer.status, 303, "{}", answer.body);
+    let page = browser.get(&url).await;
+    assert!(page.body.contains("Aprovado por você"), "{}", page.body);
+    assert!(!page.body.contains("value=\"approve\""), "decided: no buttons");
+
+    let retry = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
+    assert!(ran(&retry), "{}", retry.body);
+    let again = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
+    assert_ne!(approval_url(&s, &again), url, "ran once");
+    assert_eq!(charge_status(&s, &token, &id).await, ("canceled".into(), 2));
+    let page = browser.get(&url).await;
+    assert!(page.body.contains("executado"), "{}", page.body);
+
+    // The event names the person who decided.
+    let r = s.read(&token, "events_list", &format!("resource_id={}", approval_id(&url))).await;
+    let event = &r.data()[0];
+    assert_eq!(event["code"], "approval.approved");
+    assert_eq!(event["actor"], json!({ "type": "user", "id": user_id }));
+    assert_eq!(event["data"]["decided_by"], user_id.as_str());
+    assert!(event["request_id"].as_str().is_some_and(|r| r.starts_with("req_")), "{event}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_declines_on_the_page_and_nothing_runs() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    let (_, email) = person(&s, &org, "admin").await;
+    let id = charge(&s, &token, "Maria Souza", "52998224725").await;
+    let url = approval_url(&s, &s.mcp_2025(&token, "tools/call", cancel(&id)).await);
+    let mut browser = Browser::new(&s);
+    let page = browser.open_signing_in(&url, &email).await;
+    assert_eq!(browser.press(&page, &url, "decline").await.status, 303);
+    assert!(browser.get(&url).await.body.contains("Recusado por você"));
+    let retry = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
+    assert!(declined(&retry), "{}", retry.body);
+    assert_eq!(charge_status(&s, &token, &id).await, ("pending".into(), 1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_signed_in_user_of_the_organization_with_the_scope_decides() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    let other_org = s.org("Outra").await;
+    let (_, viewer) = person(&s, &org, "viewer").await;
+    let (_, stranger) = person(&s, &other_org, "admin").await;
+    let (_, operator) = person(&s, &org, "operator").await;
+    let id = charge(&s, &token, "Maria Souza", "52998224725").await;
+    let url = approval_url(&s, &s.mcp_2025(&token, "tools/call", cancel(&id)).await);
+    let path = url.strip_prefix(&s.base).unwrap().to_string();
+
+    // A viewer's role cannot write: a refusal page, and a forged decision does nothing.
+    let mut browser = Browser::new(&s);
+    let page = browser.open_signing_in(&url, &viewer).await;
+    assert_eq!(page.status, 403, "{}", page.body);
+    assert!(page.body.contains("dunning.write") && !page.body.contains("value=\"approve\""), "{}", page.body);
+    let form_page = browser.get("/connections").await;
+    let csrf = form_page.csrf("/signout");
+    let forged = browser.post(&path, &[("csrf", &csrf), ("decision", "approve")]).await;
+    assert_eq!(forged.status, 403, "{}", forged.body);
+
+    // Another organization's admin does not even learn it exists.
+    let mut browser = Browser::new(&s);
+    let page = browser.open_signing_in(&url, &stranger).await;
+    assert_eq!(page.status, 404, "{}", page.body);
+
+    // The right person, but a form without the page's csrf token (another site's form).
+    let mut browser = Browser::new(&s);
+    let page = browser.open_signing_in(&url, &operator).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    for csrf in [None, Some("forged")] {
+        let mut fields = vec![("decision", "approve")];
+        if let Some(csrf) = csrf {
+            fields.push(("csrf", csrf));
+        }
+        let answer = browser.post(&path, &fields).await;
+        assert_eq!(answer.status, 403, "{}", answer.body);
+    }
+    // Signed out, a decision goes nowhere either.
+    let mut anonymous = Browser::new(&s);
+    assert_eq!(anonymous.post(&path, &[("decision", "approve")]).await.status, 403);
+
+    let approval = find_approval(&*s.app, approval_id(&url)).await.unwrap().unwrap();
+    assert_eq!(approval.status.as_str(), "pending", "nobody decided");
+    let retry = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
+    assert_eq!(approval_url(&s, &retry), url, "still waiting");
+    assert_eq!(charge_status(&s, &token, &id).await, ("pending".into(), 1));
+
+    // Unknown and malformed ids are not found.
+    for bad in ["/approvals/apr_00000000000000000000000000000000", "/approvals/..%2F..%2Fetc", "/approvals/x"] {
+        assert_eq!(browser.get(bad).await.status, 404, "{bad}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_approvals_show_their_state_and_take_no_decision() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    let (_, email) = person(&s, &org, "operator").await;
+    let id = charge(&s, &token, "Maria Souza", "52998224725").await;
+    let url = approval_url(&s, &s.mcp_2025(&token, "tools/call", cancel(&id)).await);
+    let mut browser = Browser::new(&s);
+    let page = browser.open_signing_in(&url, &email).await;
+    s.execute_sql("UPDATE approvals SET expires_at = $1 WHERE id = $2", &["2020-01-01T00:00:00.000000Z", approval_id(&url)])
+        .await;
+    // The page was open when it expired: the press records nothing and the page says so.
+    let answer = browser.press(&page, &url, "approve").await;
+    assert_eq!(answer.status, 303);
+    let page = browser.get(&url).await;
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("expirou") && !page.body.contains("value=\"approve\""), "{}", page.body);
+    let approval = find_approval(&*s.app, approval_id(&url)).await.unwrap().unwrap();
+    assert_eq!(approval.status.as_str(), "pending");
+    let retry = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
+    assert_ne!(approval_url(&s, &retry), url);
+    assert_eq!(charge_status(&s, &token, &id).await, ("pending".into(), 1));
 }
