@@ -1,8 +1,9 @@
 //! The browser test (issue 11's acceptance): a person signs in through the real pages in headless
-//! Chromium, approves a destructive MCP call through its `approval_url`, and allows an OAuth
-//! client on the consent page, against the real `kobana-dunning serve --demo` on a fresh SQLite
-//! database. Screenshots of the sign-in, approval and consent pages (also at 360 px wide) are
-//! written under the repository's `target/screenshots/` for people to look at.
+//! Chromium, approves a destructive MCP call through its `approval_url`, allows an OAuth client on
+//! the consent page and disconnects it on the connections page, against the real
+//! `kobana-dunning serve --demo` on a fresh SQLite database. Screenshots of the sign-in,
+//! approval, consent and connections pages (also at 360 px wide) are written under the
+//! repository's `target/screenshots/` for people to look at.
 //!
 //! The browser is Debian's `chromium`, driven by the pinned `playwright-core` (never a browser
 //! of its own): tests/browser/setup.sh installs both, once per test binary. Like the interop
@@ -30,7 +31,7 @@ const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The pages' screenshots, as the script names them: the person's browser (1024 px wide) and a
 /// 360 px phone at twice the pixel density (720 px).
-const SCREENSHOTS: [(&str, u32); 7] = [
+const SCREENSHOTS: [(&str, u32); 9] = [
     ("sign-in", 1024),
     ("sign-in-360", 720),
     ("approval", 1024),
@@ -38,6 +39,8 @@ const SCREENSHOTS: [(&str, u32); 7] = [
     ("approved", 1024),
     ("consent", 1024),
     ("consent-360", 720),
+    ("connections", 1024),
+    ("connections-360", 720),
 ];
 
 fn browser_dir() -> PathBuf {
@@ -125,7 +128,8 @@ fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> (Option<ExitS
 /// Installs Chromium and playwright-core if missing; fails loudly if it cannot.
 fn setup(scratch: &Scratch) {
     let log = scratch.0.join("setup.log");
-    let (status, output) = run_logged(Command::new("bash").arg(browser_dir().join("setup.sh")), &log, SETUP_TIMEOUT);
+    let (status, output) =
+        run_logged(Command::new("bash").arg(browser_dir().join("setup.sh")), &log, SETUP_TIMEOUT);
     match status {
         Some(s) if s.success() => print!("{output}"),
         Some(s) => panic!(
@@ -200,7 +204,8 @@ impl Server {
         let url = format!("{}{path}", self.url);
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
         runtime.block_on(async {
-            let response = reqwest::Client::new().get(&url).bearer_auth(&self.token).send().await.expect("GET");
+            let response =
+                reqwest::Client::new().get(&url).bearer_auth(&self.token).send().await.expect("GET");
             assert_eq!(response.status().as_u16(), 200, "GET {url}");
             response.json().await.expect("a JSON body")
         })
@@ -257,8 +262,13 @@ fn signs_in_approves_through_the_link_and_consents_in_headless_chromium() {
     println!("---- sign_in_and_approve.mjs ({:.1}s) ----\n{output}", started.elapsed().as_secs_f64());
     match status {
         Some(s) if s.success() => {}
-        Some(s) => panic!("sign_in_and_approve.mjs failed ({s}); its output is above. Server log:\n{}", read(&server.log)),
-        None => panic!("sign_in_and_approve.mjs did not finish within {SCRIPT_TIMEOUT:?}; its output is above"),
+        Some(s) => panic!(
+            "sign_in_and_approve.mjs failed ({s}); its output is above. Server log:\n{}",
+            read(&server.log)
+        ),
+        None => {
+            panic!("sign_in_and_approve.mjs did not finish within {SCRIPT_TIMEOUT:?}; its output is above")
+        }
     }
     assert!(output.contains("sign_in_and_approve: all checks passed"), "{output}");
 
@@ -268,7 +278,7 @@ fn signs_in_approves_through_the_link_and_consents_in_headless_chromium() {
         let path = shots.join(format!("{name}.png"));
         assert!(written.contains(&path.to_str().unwrap()), "the script did not report {}", path.display());
         assert_eq!(png_width(&path), width, "{}", path.display());
-        println!("screenshot: {}", path.display());
+        println!("checked screenshot ({width} px wide): {}", path.display());
     }
 
     // What the browser did, as the server recorded it: the charge canceled once, by the

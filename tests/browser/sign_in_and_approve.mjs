@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Issue 11's browser acceptance: a person signs in through the real pages in headless Chromium
 // (Debian's, driven by playwright-core), approves a destructive MCP call through its
-// approval_url, and allows an OAuth client on the consent page. Screenshots of the sign-in,
-// approval and consent pages go to the directory given, for people to look at.
+// approval_url, allows an OAuth client on the consent page, and disconnects it on the
+// connections page. Screenshots of the sign-in, approval, consent and connections pages go to the
+// directory given, for people to look at.
 //
 // The person's browser runs with JavaScript off: the pages must work without it. Each page is
 // also opened on a 360 px phone (a mobile viewport, JavaScript on only to measure it), which must
@@ -335,7 +336,8 @@ async function allowOnTheConsentPage(browser, person, mcp, origin, email, dir) {
     check(callbacks.length === 1 && callbacks[0] === `${back.pathname}${back.search}`, `the client saw ${client.seen}`);
     ok('pressed Permitir: the browser went to the redirect URI with code, state and iss');
 
-    // The code is good: it exchanges with the verifier, once, for a token MCP accepts.
+    // The code is good: it exchanges with the verifier for a token MCP accepts. (Replaying it
+    // would revoke the grant, so that waits until the end.)
     const exchange = {
       grant_type: 'authorization_code',
       client_id: registration.client_id,
@@ -349,9 +351,34 @@ async function allowOnTheConsentPage(browser, person, mcp, origin, email, dir) {
     const tools = await mcp.request('tools/list', {}, token.json.access_token);
     const names = tools.tools.map((t) => t.name);
     check(names.includes('dunning_charges_get') && names.includes('dunning_charges_cancel'), `tools/list: ${names}`);
+    ok(`the code exchanged with the PKCE verifier for a token (${token.json.scope}) that lists ${names.length} tools`);
+
+    // (6) The connected client on /connections, and disconnecting it revokes its token.
+    const connections = `${origin}/connections`;
+    const shown = await page.goto(connections);
+    check(shown.status() === 200 && page.url() === connections, `connections: HTTP ${shown.status()} at ${page.url()}`);
+    const listed = page.locator('.card .card', { hasText: 'Assistente no Navegador' });
+    check((await listed.count()) === 1, `connections: the client is not listed once: ${(await textOf(page)).slice(0, 400)}`);
+    await screenshot(page, dir, 'connections');
+    ok('/connections lists the client just allowed');
+    await onPhone(browser, person, connections, dir, 'connections');
+    await Promise.all([page.waitForNavigation(), listed.getByRole('button', { name: /Desconectar/ }).click()]);
+    check(page.url() === connections, `after disconnecting: ${page.url()}`);
+    check((await page.locator('.card .card', { hasText: 'Assistente no Navegador' }).count()) === 0, 'the client is still listed');
+    const revoked = await fetch(mcp.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token.json.access_token}`,
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    check(revoked.status === 401, `the disconnected client's token: HTTP ${revoked.status}`);
+    ok("pressed Desconectar: the client is gone from the page and its token is refused (401)");
     const replay = await postForm(`${origin}/token`, exchange);
     check(replay.status === 400 && replay.json.error === 'invalid_grant', `a replayed code: ${replay.status} ${JSON.stringify(replay.json)}`);
-    ok(`the code exchanged with the PKCE verifier for a token (${token.json.scope}) that lists ${names.length} tools; replayed, it is refused`);
+    ok('the code, used once, is refused the second time');
     await page.close();
   } finally {
     client.server.close();
