@@ -232,6 +232,65 @@ fn python_sdk_client() {
     );
 }
 
+/// Runs the binary on a test's database (before its server starts) with `stdin` as input;
+/// returns its one line of output.
+fn admin_command(scratch: &Scratch, args: &[&str], stdin: &str) -> String {
+    use std::io::Write;
+    let database = format!("sqlite://{}", scratch.0.join("kobana-dunning.db").display());
+    let mut child = Command::new(BIN)
+        .args(["--database", &database])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    let output = child.wait_with_output().expect("it ends");
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("UTF-8").trim().to_string()
+}
+
+/// The acceptance test of the sign-in (issue 11), with the official Python SDK's OAuth client
+/// (`mcp` 2.3.0, `OAuthClientProvider`): discovery from the 401, registration, the sign-in and
+/// consent pages submitted as a browser would, the code exchange with PKCE, a refresh, then
+/// tools/list shows exactly the tools of the scopes an operator can grant; a token for /v1 is
+/// refused at /mcp, and a replayed refresh token revokes the grant.
+#[test]
+fn python_sdk_oauth_sign_in() {
+    setup();
+    let scratch = Scratch::new("python-oauth");
+    let org = admin_command(&scratch, &["orgs", "create", "--name", "Interop OAuth"], "");
+    let email = "operadora@interop.example";
+    let password = "uma senha longa de teste";
+    let user = admin_command(
+        &scratch,
+        &["users", "create", "--org", &org, "--email", email, "--role", "operator"],
+        &format!("{password}\n"),
+    );
+    assert!(user.starts_with("usr_"), "{user}");
+    let granted = kobana_dunning::auth::Role::Operator.scopes();
+    let expected: Vec<&str> = kobana_dunning::operations::OPERATIONS
+        .iter()
+        .filter(|op| op.required_scopes().all(|s| granted.contains(&s)))
+        .map(|op| op.tool_name)
+        .collect();
+    let expected_file = scratch.0.join("expected-tools.json");
+    std::fs::write(&expected_file, serde_json::to_string(&expected).expect("JSON")).expect("write");
+    let server = Server::start(&scratch, None);
+    let python = interop_dir().join(".venv/bin/python");
+    server.check_script(
+        "python_oauth.py",
+        &scratch,
+        Command::new(python)
+            .arg("python_oauth.py")
+            .arg(format!("{}/mcp", server.url))
+            .arg(email)
+            .arg(password)
+            .arg(&expected_file),
+    );
+}
+
 /// The official TypeScript SDK client (`@modelcontextprotocol/client` 2.4.0), legacy and auto,
 /// on `POST /`, the alias of /mcp (the Python client covers /mcp).
 #[test]

@@ -12,7 +12,8 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 use time::OffsetDateTime;
 
-use super::clients::{self, Client};
+use super::client::Client;
+use super::clients;
 use super::csrf::{check_csrf, csrf_for};
 use super::error::{ErrorCode, OAuthError};
 use super::form::Params;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use super::clients::Client;
+use super::client::Client;
 use super::error::{ErrorCode, OAuthError, OAuthResult};
 use super::redirect::check_redirect_uri;
 use super::{DOCUMENT_CACHE_TTL, OAuthHost};

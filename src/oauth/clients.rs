@@ -1,33 +1,10 @@
 //! Who a `client_id` is: a client registered here (`cli_…`), or a URL naming a client ID
 //! metadata document.
 
+use super::client::Client;
 use super::client_metadata;
 use super::error::{ErrorCode, OAuthError, OAuthResult};
-use super::redirect::redirect_matches;
 use super::OAuthHost;
-
-/// A client, wherever its description came from.
-#[derive(Debug, Clone)]
-pub struct Client {
-    /// The `client_id`.
-    pub id: String,
-    /// The name to show (its `client_name`, else its id).
-    pub name: String,
-    /// Its registered redirect URIs.
-    pub redirect_uris: Vec<String>,
-}
-
-impl Client {
-    /// The redirect URI of a request: the one given, if it matches a registered one; the only
-    /// registered one when none is given. `None` when it cannot be trusted.
-    pub fn redirect_uri(&self, requested: Option<&str>) -> Option<String> {
-        match requested {
-            Some(uri) => self.redirect_uris.iter().any(|r| redirect_matches(r, uri)).then(|| uri.to_string()),
-            None if self.redirect_uris.len() == 1 => Some(self.redirect_uris[0].clone()),
-            None => None,
-        }
-    }
-}
 
 /// Whether a client_id names a metadata document rather than a registration.
 pub fn is_document_url(client_id: &str) -> bool {

@@ -25,7 +25,7 @@ use time::OffsetDateTime;
 
 use super::error::{OAuthError, OAuthResult};
 use super::pkce::constant_time_eq;
-use super::session::{SESSION_COOKIE, cookie, set_cookie};
+use super::cookies::{SESSION_COOKIE, cookie, set_cookie};
 use super::{OAuthHost, SESSION_LIFETIME};
 use crate::domain::dates::format_timestamp;
 

@@ -5,7 +5,7 @@
 //! rotate; a reused one revokes its whole grant.
 //!
 //! One concern per file: `metadata` (RFC 8414), `register` (RFC 7591), `client_metadata`
-//! (documents), `clients` (who a client_id is), `redirect` (redirect URI rules), `resource`
+//! (documents), `client` (the type) and `clients` (who a client_id is), `cookies`, `redirect` (redirect URI rules), `resource`
 //! (RFC 8707 audiences), `authorize`, `signin`, `connections`, `token`, `revoke`, `grants`,
 //! `pkce`, `throttle`, `session` and `csrf` (what other pages reuse), `pages` (HTML), `form`
 //! (urlencoded parameters), `error`.
@@ -15,9 +15,11 @@
 //! which `App` implements; handlers find it in the request data as `Arc<dyn OAuthHost>`.
 
 mod authorize;
+mod client;
 mod client_metadata;
 mod clients;
 mod connections;
+pub mod cookies;
 pub mod csrf;
 mod error;
 mod form;

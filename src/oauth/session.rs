@@ -16,13 +16,12 @@ use poem::http::StatusCode;
 use poem::{FromRequest, Request, RequestBody, Response};
 use time::OffsetDateTime;
 
+use super::cookies::{SESSION_COOKIE, cookie, set_cookie};
 use super::error::OAuthResult;
-use super::{OAuthHost, SESSION_LIFETIME, SESSION_PREFIX, pages, secure_cookies};
+use super::{OAuthHost, SESSION_LIFETIME, SESSION_PREFIX, pages};
 use crate::auth::{Role, hash_token, mint_secret};
 use crate::domain::dates::format_timestamp;
 
-/// The cookie of a signed-in browser.
-pub const SESSION_COOKIE: &str = "kd_session";
 
 /// The user a browser is signed in as.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,33 +43,6 @@ impl SignedInUser {
     pub fn has_scope(&self, scope: &str) -> bool {
         self.scopes.contains(&scope)
     }
-}
-
-/// A cookie of the request.
-pub fn cookie(req: &Request, name: &str) -> Option<String> {
-    req.headers().get_all("cookie").iter().filter_map(|v| v.to_str().ok()).find_map(|header| {
-        header.split(';').find_map(|pair| {
-            let (n, v) = pair.trim().split_once('=')?;
-            (n == name).then(|| v.trim().to_string())
-        })
-    })
-}
-
-/// A `Set-Cookie` value: HttpOnly, SameSite=Lax, path `/`, Secure when the public URL is
-/// https; `max_age` in seconds (0 deletes).
-pub fn set_cookie(host: &dyn OAuthHost, name: &str, value: &str, max_age: Option<i64>) -> String {
-    cookie_header(name, value, max_age, secure_cookies(host))
-}
-
-fn cookie_header(name: &str, value: &str, max_age: Option<i64>, secure: bool) -> String {
-    let mut cookie = format!("{name}={value}; Path=/; HttpOnly; SameSite=Lax");
-    if let Some(age) = max_age {
-        cookie.push_str(&format!("; Max-Age={age}"));
-    }
-    if secure {
-        cookie.push_str("; Secure");
-    }
-    cookie
 }
 
 /// The signed-in user of a request, if its session cookie names a live session.
@@ -149,17 +121,4 @@ pub async fn end_session(host: &dyn OAuthHost, req: &Request) -> OAuthResult<Str
         host.store().delete_browser_session(&hash_token(&value)).await?;
     }
     Ok(set_cookie(host, SESSION_COOKIE, "", Some(0)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cookies_are_http_only_lax_and_secure_over_https() {
-        let plain = cookie_header(SESSION_COOKIE, "v", Some(60), false);
-        assert_eq!(plain, "kd_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=60");
-        let secure = cookie_header(SESSION_COOKIE, "v", None, true);
-        assert_eq!(secure, "kd_session=v; Path=/; HttpOnly; SameSite=Lax; Secure");
-    }
 }

@@ -719,3 +719,54 @@ async fn a_client_id_metadata_document_stands_in_for_registration() {
     let page = browser.get(&authorize_path(&url, &challenge, &[])).await;
     assert_eq!(page.status, 400);
 }
+
+/// A grant revoked on one replica stops its tokens on the others: at once on PostgreSQL (the
+/// revocation is announced), within the token cache's 5 s on SQLite (one process serves there;
+/// a second one on the same file is the documented bound).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grant_revoked_on_one_replica_stops_working_on_the_others() {
+    let server = TestServer::start().await;
+    let replica = server.replica().await;
+    let (_org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let access = r.body["access_token"].as_str().unwrap().to_string();
+    let first_refresh = r.body["refresh_token"].as_str().unwrap().to_string();
+    assert_eq!(mcp_status(&replica, &access).await, 200, "the replica has the token cached now");
+    // The refresh happens on the replica, the replay on the first server.
+    let rotated = refresh(&replica, &client_id, &first_refresh).await;
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    let newest = rotated.body["access_token"].as_str().unwrap().to_string();
+    assert_eq!(mcp_status(&replica, &newest).await, 200);
+    assert_eq!(refresh(&server, &client_id, &first_refresh).await.body["error"], "invalid_grant");
+    let bound = if TestServer::on_postgres() {
+        std::time::Duration::from_secs(2)
+    } else {
+        kobana_dunning::auth::TOKEN_CACHE_TTL + std::time::Duration::from_secs(1)
+    };
+    let started = std::time::Instant::now();
+    loop {
+        if mcp_status(&replica, &newest).await == 401 && mcp_status(&replica, &access).await == 401 {
+            break;
+        }
+        assert!(started.elapsed() < bound, "the replica still accepts the revoked grant's tokens");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn housekeeping_forgets_expired_codes_sessions_and_failures() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (_verifier, challenge) = pkce();
+    sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let later = time::OffsetDateTime::now_utc() + time::Duration::days(3);
+    let removed = kobana_dunning::housekeeping::run_oauth_once(&server.app, later).await.unwrap();
+    assert_eq!(removed, 2, "the code and the session");
+    assert_eq!(browser.get("/connections").await.status, 303, "the session is gone");
+}
