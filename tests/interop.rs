@@ -314,7 +314,8 @@ fn typescript_sdk_v1_client_cancels_after_approval_through_the_link() {
     setup();
     let scratch = Scratch::new("typescript-v1-approval");
     let server = Server::start(&scratch, None);
-    let (email, password) = server.demo_user.clone().expect("serve --demo prints `demo user: <e-mail> <password>`");
+    let (email, password) =
+        server.demo_user.clone().expect("serve --demo prints `demo user: <e-mail> <password>`");
     let node = interop_dir().join("node_modules/.bin/node");
     server.check_script(
         "ts_sdk_v1_approval.mjs",

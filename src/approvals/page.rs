@@ -248,7 +248,11 @@ fn fields(body: &[u8]) -> Option<(Option<String>, Option<String>)> {
 pub async fn decide(req: &Request, Path(id): Path<String>, body: Body, Data(host): Data<&Host>) -> Response {
     let host = host.as_ref();
     let unreadable = || {
-        pages::error_page(StatusCode::BAD_REQUEST, "O formulário não pôde ser lido.", "The form could not be read.")
+        pages::error_page(
+            StatusCode::BAD_REQUEST,
+            "O formulário não pôde ser lido.",
+            "The form could not be read.",
+        )
     };
     let is_form = req
         .headers()

@@ -20,7 +20,7 @@ pub enum Redemption {
     /// A user declined exactly this call; this request is the one told so.
     Declined,
     /// Nobody decided yet (or the call differs from every decision): send the user here.
-    Ask(Approval),
+    Ask(Box<Approval>),
 }
 
 /// The page of an approval: `<public-url>/approvals/<id>`.
@@ -61,11 +61,11 @@ pub async fn redeem_approval<S: AuthState + ?Sized>(
         }
     }
     if let Some(pending) = live.into_iter().find(|a| a.status == ApprovalStatus::Pending) {
-        return Ok(Redemption::Ask(pending));
+        return Ok(Redemption::Ask(Box::new(pending)));
     }
     let approval = Approval::request(new_approval_id()?, binding, object_id, question(), now);
     store.insert_approval(&approval).await?;
-    Ok(Redemption::Ask(approval))
+    Ok(Redemption::Ask(Box::new(approval)))
 }
 
 /// An approval by id; `None` for anything that is not one (ids are checked before lookup).

@@ -196,8 +196,9 @@ impl Approval {
 
 /// Whether text has the shape of an approval id (anything else is not looked up).
 pub fn is_approval_id(text: &str) -> bool {
-    text.strip_prefix(APPROVAL_PREFIX)
-        .is_some_and(|rest| rest.len() == 32 && rest.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    text.strip_prefix(APPROVAL_PREFIX).is_some_and(|rest| {
+        rest.len() == 32 && rest.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 #[cfg(test)]
@@ -217,7 +218,13 @@ mod tests {
     #[test]
     fn standing_follows_status_then_expiry() {
         let now = OffsetDateTime::now_utc();
-        let mut a = Approval::request(format!("{APPROVAL_PREFIX}{}", "0".repeat(32)), binding(), None, "?".into(), now);
+        let mut a = Approval::request(
+            format!("{APPROVAL_PREFIX}{}", "0".repeat(32)),
+            binding(),
+            None,
+            "?".into(),
+            now,
+        );
         assert_eq!(a.standing(now), Standing::Open);
         assert_eq!(a.standing(now + APPROVAL_VALIDITY), Standing::Expired);
         a.status = ApprovalStatus::Approved;

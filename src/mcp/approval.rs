@@ -13,10 +13,10 @@ use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
 
 use super::arguments::Split;
-use super::gate::{Gate, digest, internal, principal_id};
-use super::question::question;
 use super::context::{Context, Kind, Outcome};
 use super::era::Era;
+use super::gate::{Gate, digest, internal, principal_id};
+use super::question::question;
 use super::tool_result::error_result;
 use super::wire::RpcError;
 use crate::api::{ApiError, etag};
@@ -70,7 +70,10 @@ pub async fn gate(
     let approval = match redemption {
         Redemption::Run => return Ok(Gate::Proceed(version.map(etag))),
         Redemption::Declined => {
-            return Ok(Gate::Answer(error_result(ctx, &ApiError::ConfirmationDeclined { tool: op.tool_name })));
+            return Ok(Gate::Answer(error_result(
+                ctx,
+                &ApiError::ConfirmationDeclined { tool: op.tool_name },
+            )));
         }
         Redemption::Ask(approval) => approval,
     };

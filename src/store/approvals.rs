@@ -3,8 +3,8 @@
 
 use time::OffsetDateTime;
 
-use super::events::{NewEvent, insert_event};
 use super::backend::Step;
+use super::events::{NewEvent, insert_event};
 use super::value::{Row, args};
 use super::{Store, StoreError, StoreResult};
 use crate::domain::approval::{Approval, ApprovalStatus, Binding, Decision};

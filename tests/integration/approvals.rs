@@ -165,14 +165,17 @@ async fn an_approval_is_for_one_principal_one_set_of_arguments_and_one_version()
     let r = s.mcp_2025(&other_token, "tools/call", cancel(&id)).await;
     assert_ne!(approval_url(&s, &r), url);
     // Other arguments.
-    let r = s.mcp_2025(&token, "tools/call", call(CANCEL, json!({ "id": id, "reason": "Pago em dinheiro" }))).await;
+    let r = s
+        .mcp_2025(&token, "tools/call", call(CANCEL, json!({ "id": id, "reason": "Pago em dinheiro" })))
+        .await;
     assert_ne!(approval_url(&s, &r), url);
     assert_eq!(charge_status(&s, &token, &id).await, ("pending".into(), 1), "nothing ran");
     let approval = find_approval(&*s.app, approval_id(&url)).await.unwrap().unwrap();
     assert_eq!(approval.status.as_str(), "approved", "refused presentations do not use it");
 
     // The object changed after the approval.
-    let r = s.write_id(&token, "charges_update", &id, json!({ "description": "Mensalidade de outubro" })).await;
+    let r =
+        s.write_id(&token, "charges_update", &id, json!({ "description": "Mensalidade de outubro" })).await;
     assert_eq!(r.status, 200, "{}", r.body);
     let r = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
     assert_ne!(approval_url(&s, &r), url);
@@ -187,15 +190,21 @@ async fn an_expired_approval_never_runs() {
     let url = approval_url(&s, &s.mcp_2025(&token, "tools/call", cancel(&id)).await);
     assert_eq!(decide(&s, &url, Decision::Approve).await, Decided::Recorded);
     // Ten minutes pass.
-    s.execute_sql("UPDATE approvals SET expires_at = $1 WHERE id = $2", &["2020-01-01T00:00:00.000000Z", approval_id(&url)])
-        .await;
+    s.execute_sql(
+        "UPDATE approvals SET expires_at = $1 WHERE id = $2",
+        &["2020-01-01T00:00:00.000000Z", approval_id(&url)],
+    )
+    .await;
     let r = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
     assert_ne!(approval_url(&s, &r), url);
     assert_eq!(charge_status(&s, &token, &id).await, ("pending".into(), 1), "nothing ran");
     // Nor can a user decide one that expired.
     let fresh = approval_url(&s, &r);
-    s.execute_sql("UPDATE approvals SET expires_at = $1 WHERE id = $2", &["2020-01-01T00:00:00.000000Z", approval_id(&fresh)])
-        .await;
+    s.execute_sql(
+        "UPDATE approvals SET expires_at = $1 WHERE id = $2",
+        &["2020-01-01T00:00:00.000000Z", approval_id(&fresh)],
+    )
+    .await;
     assert_eq!(decide(&s, &fresh, Decision::Approve).await, Decided::TooLate);
 }
 
@@ -395,9 +404,15 @@ impl Browser {
         let signin = self.get(&location).await;
         assert_eq!(signin.status, 200, "{}", signin.body);
         let csrf = signin.csrf("/signin");
-        let answer =
-            self.post("/signin", &[("csrf", &csrf), ("email", email), ("password", PASSWORD), ("next", &path)]).await;
-        assert_eq!((answer.status, answer.location.as_deref()), (303, Some(path.as_str())), "{}", answer.body);
+        let answer = self
+            .post("/signin", &[("csrf", &csrf), ("email", email), ("password", PASSWORD), ("next", &path)])
+            .await;
+        assert_eq!(
+            (answer.status, answer.location.as_deref()),
+            (303, Some(path.as_str())),
+            "{}",
+            answer.body
+        );
         self.get(&path).await
     }
 
@@ -524,7 +539,8 @@ async fn only_a_signed_in_user_of_the_organization_with_the_scope_decides() {
     assert_eq!(charge_status(&s, &token, &id).await, ("pending".into(), 1));
 
     // Unknown and malformed ids are not found.
-    for bad in ["/approvals/apr_00000000000000000000000000000000", "/approvals/..%2F..%2Fetc", "/approvals/x"] {
+    for bad in ["/approvals/apr_00000000000000000000000000000000", "/approvals/..%2F..%2Fetc", "/approvals/x"]
+    {
         assert_eq!(browser.get(bad).await.status, 404, "{bad}");
     }
 }
@@ -538,8 +554,11 @@ async fn expired_approvals_show_their_state_and_take_no_decision() {
     let url = approval_url(&s, &s.mcp_2025(&token, "tools/call", cancel(&id)).await);
     let mut browser = Browser::new(&s);
     let page = browser.open_signing_in(&url, &email).await;
-    s.execute_sql("UPDATE approvals SET expires_at = $1 WHERE id = $2", &["2020-01-01T00:00:00.000000Z", approval_id(&url)])
-        .await;
+    s.execute_sql(
+        "UPDATE approvals SET expires_at = $1 WHERE id = $2",
+        &["2020-01-01T00:00:00.000000Z", approval_id(&url)],
+    )
+    .await;
     // The page was open when it expired: the press records nothing and the page says so.
     let answer = browser.press(&page, &url, "approve").await;
     assert_eq!(answer.status, 303);
