@@ -98,16 +98,17 @@ fn when(t: OffsetDateTime, now: OffsetDateTime) -> String {
     }
 }
 
-/// Who decided, as the page says it.
-async fn decider(host: &dyn OAuthHost, user: &SignedInUser, approval: &Approval) -> String {
-    match approval.decided_by.as_deref() {
-        Some(id) if id == user.id => "você".to_string(),
+/// Who decided, as the page says it: (pt-BR, English), HTML-escaped.
+async fn decider(host: &dyn OAuthHost, user: &SignedInUser, approval: &Approval) -> (String, String) {
+    let someone = match approval.decided_by.as_deref() {
+        Some(id) if id == user.id => return ("você".to_string(), "you".to_string()),
         Some(id) => match host.store().user(id).await {
             Ok(Some(u)) => u.email,
             _ => id.to_string(),
         },
         None => "?".to_string(),
-    }
+    };
+    (esc(&someone), esc(&someone))
 }
 
 async fn render(
@@ -154,32 +155,34 @@ async fn render(
             )
         }
         Standing::Approved => {
-            let (who, at) = (esc(&decider(host, user, approval).await), decided_at(approval, now));
+            let ((who, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
             format!(
                 "<p>{}</p>",
                 bilingual(
                     &format!("Aprovado por {who} às {at}. Volte ao assistente e peça para repetir o pedido."),
-                    &format!("Approved by {who} at {at}. Go back to the assistant and ask it to try again."),
+                    &format!(
+                        "Approved by {who_en} at {at}. Go back to the assistant and ask it to try again."
+                    ),
                 )
             )
         }
         Standing::Used => {
-            let (who, at) = (esc(&decider(host, user, approval).await), decided_at(approval, now));
+            let ((who, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
             format!(
                 "<p>{}</p>",
                 bilingual(
                     &format!("Aprovado por {who} às {at}, e executado."),
-                    &format!("Approved by {who} at {at}, and done."),
+                    &format!("Approved by {who_en} at {at}, and done."),
                 )
             )
         }
         Standing::Declined => {
-            let (who, at) = (esc(&decider(host, user, approval).await), decided_at(approval, now));
+            let ((who, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
             format!(
                 "<p>{}</p>",
                 bilingual(
                     &format!("Recusado por {who} às {at}. Nada foi feito."),
-                    &format!("Declined by {who} at {at}. Nothing was done."),
+                    &format!("Declined by {who_en} at {at}. Nothing was done."),
                 )
             )
         }
