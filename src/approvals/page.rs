@@ -98,17 +98,30 @@ fn when(t: OffsetDateTime, now: OffsetDateTime) -> String {
     }
 }
 
-/// Who decided, as the page says it: (pt-BR, English), HTML-escaped.
+/// Who decided, as the page says it, in pt-BR and English (already HTML).
 async fn decider(host: &dyn OAuthHost, user: &SignedInUser, approval: &Approval) -> (String, String) {
-    let someone = match approval.decided_by.as_deref() {
-        Some(id) if id == user.id => return ("você".to_string(), "you".to_string()),
-        Some(id) => match host.store().user(id).await {
-            Ok(Some(u)) => u.email,
-            _ => id.to_string(),
-        },
-        None => "?".to_string(),
-    };
-    (esc(&someone), esc(&someone))
+    match approval.decided_by.as_deref() {
+        Some(id) if id == user.id => ("você".to_string(), "you".to_string()),
+        Some(id) => {
+            let who = esc(&user_email(host, id).await.unwrap_or_else(|| id.to_string()));
+            (who.clone(), who)
+        }
+        None => ("?".to_string(), "?".to_string()),
+    }
+}
+
+/// A user's e-mail, if the user is still there.
+async fn user_email(host: &dyn OAuthHost, id: &str) -> Option<String> {
+    host.store().user(id).await.ok().flatten().map(|u| u.email)
+}
+
+/// Who asked, as the page says it: the person an assistant acts for, else the client or token.
+async fn asker(host: &dyn OAuthHost, approval: &Approval) -> String {
+    let principal = &approval.binding.principal;
+    match principal.split_once(':') {
+        Some(("user", id)) => user_email(host, id).await.unwrap_or_else(|| principal.clone()),
+        _ => principal.clone(),
+    }
 }
 
 async fn render(
@@ -119,19 +132,12 @@ async fn render(
     now: OffsetDateTime,
 ) -> String {
     let question = format!("<p><strong>{}</strong></p>", esc(&approval.question));
+    let (asker, tool) = (esc(&asker(host, approval).await), esc(&approval.binding.tool));
     let about = format!(
         "<p class=\"muted\">{}</p>",
         bilingual(
-            &format!(
-                "Pedido por um assistente conectado ({}) com a ferramenta <code>{}</code>.",
-                esc(&approval.binding.principal),
-                esc(&approval.binding.tool)
-            ),
-            &format!(
-                "Asked by a connected assistant ({}) with the tool <code>{}</code>.",
-                esc(&approval.binding.principal),
-                esc(&approval.binding.tool)
-            ),
+            &format!("Pedido por um assistente conectado ({asker}) com a ferramenta <code>{tool}</code>."),
+            &format!("Asked by a connected assistant ({asker}) with the tool <code>{tool}</code>."),
         )
     );
     let state = match approval.standing(now) {
@@ -155,11 +161,13 @@ async fn render(
             )
         }
         Standing::Approved => {
-            let ((who, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
+            let ((who_pt, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
             format!(
                 "<p>{}</p>",
                 bilingual(
-                    &format!("Aprovado por {who} às {at}. Volte ao assistente e peça para repetir o pedido."),
+                    &format!(
+                        "Aprovado por {who_pt} às {at}. Volte ao assistente e peça para repetir o pedido."
+                    ),
                     &format!(
                         "Approved by {who_en} at {at}. Go back to the assistant and ask it to try again."
                     ),
@@ -167,21 +175,21 @@ async fn render(
             )
         }
         Standing::Used => {
-            let ((who, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
+            let ((who_pt, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
             format!(
                 "<p>{}</p>",
                 bilingual(
-                    &format!("Aprovado por {who} às {at}, e executado."),
+                    &format!("Aprovado por {who_pt} às {at}, e executado."),
                     &format!("Approved by {who_en} at {at}, and done."),
                 )
             )
         }
         Standing::Declined => {
-            let ((who, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
+            let ((who_pt, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
             format!(
                 "<p>{}</p>",
                 bilingual(
-                    &format!("Recusado por {who} às {at}. Nada foi feito."),
+                    &format!("Recusado por {who_pt} às {at}. Nada foi feito."),
                     &format!("Declined by {who_en} at {at}. Nothing was done."),
                 )
             )
