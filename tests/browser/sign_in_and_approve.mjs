@@ -229,7 +229,9 @@ async function approveThroughTheLink(browser, person, mcp, origin, email, passwo
   await Promise.all([page.waitForNavigation(), page.locator('form button[type="submit"]').first().click()]);
   check(new URL(page.url()).pathname === '/signin', `a wrong password led to ${page.url()}`);
   check((await textOf(page)).includes('E-mail ou senha incorretos.'), 'a wrong password: no error on the page');
-  ok('a wrong password: the sign-in page again, saying so');
+  const afterWrong = (await person.cookies(origin)).map((c) => c.name);
+  check(!afterWrong.includes('kd_session'), `a wrong password started a session: ${afterWrong}`);
+  ok('a wrong password: the sign-in page again, saying so, and no session');
 
   await page.locator('#email').fill(email);
   await page.locator('#password').fill(password);
