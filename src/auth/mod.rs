@@ -17,13 +17,13 @@ pub use metadata::protected_resource_routes;
 pub use middleware::{
     Audience, BearerAuth, Refused, address_key, admit, authenticate, bearer_token, client_address,
 };
-pub use password::{MIN_PASSWORD_CHARS, PasswordError, hash_password, verify_nobody, verify_password};
 pub use nonces::{consume_nonce, nonce_consumed};
+pub use password::{MIN_PASSWORD_CHARS, PasswordError, hash_password, verify_nobody, verify_password};
 pub use revocation::{RevocationWatch, revoke_token, watch_revocations};
 pub use roles::Role;
 pub use sealing::{KeyError, ServerKey, rotate_stored_key};
 pub use state::{AuthState, challenge, resource_metadata_url, step_up_challenge};
-pub use tokens::{TOKEN_PREFIX, hash_token, looks_like_token, mint_token, mint_secret};
+pub use tokens::{TOKEN_PREFIX, hash_token, looks_like_token, mint_secret, mint_token};
 
 use time::OffsetDateTime;
 

@@ -92,7 +92,11 @@ impl Default for OAuthConfig {
 impl OAuthConfig {
     /// The settings; `allow_insecure_targets` as the flag of that name.
     pub fn new(allow_insecure_targets: bool) -> Self {
-        Self { allow_insecure_targets, csrf_key: tokio::sync::OnceCell::new(), documents: DocumentCache::default() }
+        Self {
+            allow_insecure_targets,
+            csrf_key: tokio::sync::OnceCell::new(),
+            documents: DocumentCache::default(),
+        }
     }
 }
 

@@ -82,7 +82,9 @@ pub async fn fetch_document(
     };
     match tokio::time::timeout(timeout, exchange).await {
         Ok(outcome) => outcome,
-        Err(_) => Err(ProviderError::Transient(format!("{NAME}: no answer within {} s", timeout.as_secs_f32()))),
+        Err(_) => {
+            Err(ProviderError::Transient(format!("{NAME}: no answer within {} s", timeout.as_secs_f32())))
+        }
     }
 }
 
@@ -90,8 +92,10 @@ async fn get<S>(stream: S, request: Request<Empty<Bytes>>, limit: usize) -> Resu
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let broken = |e: hyper::Error| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160)));
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(broken)?;
+    let broken =
+        |e: hyper::Error| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160)));
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(broken)?;
     let exchange = async move {
         let response = sender.send_request(request).await.map_err(broken)?;
         drop(sender);
@@ -113,7 +117,8 @@ async fn read_capped(mut body: Incoming, limit: usize) -> Result<Vec<u8>, Provid
     }
     let mut out = Vec::new();
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160))))?;
+        let frame = frame
+            .map_err(|e| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160))))?;
         let Ok(data) = frame.into_data() else { continue };
         if out.len() + data.len() > limit {
             return Err(too_big());
