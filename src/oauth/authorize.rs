@@ -43,6 +43,8 @@ const CARRIED: [&str; 8] = [
 struct Checked {
     client: Client,
     redirect_uri: String,
+    /// Whether the request named its redirect URI (then the token request must repeat it).
+    redirect_uri_given: bool,
     state: Option<String>,
     code_challenge: String,
     requested: Vec<String>,
@@ -100,7 +102,8 @@ async fn check(host: &dyn OAuthHost, params: &Params) -> Result<Checked, Refusal
         Err(OAuthError::Protocol { code, description }) => return Err(refuse(code, &description)),
         Err(other) => return Err(Refusal::Page(other)),
     };
-    Ok(Checked { client, redirect_uri, state, code_challenge, requested, audience })
+    let redirect_uri_given = params.get("redirect_uri").is_some();
+    Ok(Checked { client, redirect_uri, redirect_uri_given, state, code_challenge, requested, audience })
 }
 
 /// `redirect_uri` with the answer's parameters added to its query, and `iss` (RFC 9207).
@@ -358,7 +361,13 @@ async fn issue_code(
             row: CodeRow {
                 client_id: checked.client.id.clone(),
                 client_name: checked.client.name.clone(),
-                redirect_uri: checked.redirect_uri.clone(),
+                // What the token request must repeat: the redirect URI as given, or nothing
+                // (OAuth 2.1 section 4.1.3).
+                redirect_uri: if checked.redirect_uri_given {
+                    checked.redirect_uri.clone()
+                } else {
+                    String::new()
+                },
                 code_challenge: checked.code_challenge.clone(),
                 user_id: user.id.clone(),
                 organization_id: user.organization_id.clone(),

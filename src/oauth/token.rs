@@ -66,7 +66,8 @@ fn answer(issued: &Issued, scopes: &str) -> Response {
 async fn authorization_code(host: &dyn OAuthHost, params: &Params, client_id: &str) -> OAuthResult<Response> {
     let code = params.require("code")?;
     let verifier = params.require("code_verifier")?;
-    let redirect_uri = params.require("redirect_uri")?;
+    // Required when the authorization request named one (then identical), absent otherwise.
+    let redirect_uri = params.get("redirect_uri").unwrap_or("");
     let code_hash = hash_token(code);
     let now = OffsetDateTime::now_utc();
     let store = host.store();

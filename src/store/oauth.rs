@@ -29,6 +29,7 @@ pub struct ClientRow {
 pub struct CodeRow {
     pub client_id: String,
     pub client_name: String,
+    /// The redirect URI the authorization request named; empty when it named none.
     pub redirect_uri: String,
     /// The PKCE S256 challenge.
     pub code_challenge: String,
