@@ -55,12 +55,14 @@ pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
         let day = grant.created_at.get(..10).unwrap_or(&grant.created_at);
         let used = grant.last_used_at.get(..10).unwrap_or(&grant.last_used_at);
         let button = "<button type=\"submit\" class=\"danger\">Desconectar · Disconnect</button>";
+        let (target_pt, target_en) =
+            if grant.audience == "api" { ("API REST", "REST API") } else { ("servidor MCP", "MCP server") };
         body.push_str(&format!(
             "<div class=\"card\"><p><strong>{}</strong></p><p class=\"muted\">{}</p>{}{}</div>",
             esc(&grant.client_name),
             bilingual(
-                &format!("Conectado em {} · último uso {} · {}", esc(day), esc(used), esc(&grant.audience)),
-                &format!("Connected on {} · last used {}", esc(day), esc(used)),
+                &format!("Conectado em {} ao {target_pt} · último uso {}", esc(day), esc(used)),
+                &format!("Connected on {} to the {target_en} · last used {}", esc(day), esc(used)),
             ),
             pages::scope_list(&scopes),
             pages::form("/connections/disconnect", &csrf, &[("grant_id", &grant.id)], button),

@@ -168,6 +168,10 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
     if let Err(err) = throttle::clear(host.store(), &email).await {
         return server_error(err);
     }
+    // A browser signing in again leaves no older session of its own behind.
+    if let Err(err) = end_session(host, req).await {
+        return server_error(err);
+    }
     let cookie = match start_session(host, &user.id).await {
         Ok(cookie) => cookie,
         Err(err) => return server_error(err),
