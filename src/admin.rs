@@ -111,9 +111,8 @@ pub async fn create_user(
     role: &str,
     password: &str,
 ) -> Result<String, AdminError> {
-    let role = Role::parse(role).ok_or_else(|| {
-        AdminError::Invalid(format!("role must be admin, operator or viewer, not {role}"))
-    })?;
+    let role = Role::parse(role)
+        .ok_or_else(|| AdminError::Invalid(format!("role must be admin, operator or viewer, not {role}")))?;
     let email = normalize_email(email)?;
     if store.organization(org_id).await?.is_none() {
         return Err(AdminError::UnknownOrganization(org_id.to_string()));

@@ -2,8 +2,8 @@
 //! passes), stored as PHC strings so the parameters travel with each hash and can be raised
 //! later without breaking stored ones.
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 
 /// A password could not be hashed.
 #[derive(Debug, thiserror::Error)]

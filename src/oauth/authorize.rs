@@ -17,6 +17,7 @@ use super::clients;
 use super::csrf::{check_csrf, csrf_for};
 use super::error::{ErrorCode, OAuthError};
 use super::form::Params;
+use super::grants::limit_anonymous;
 use super::pages::{self, bilingual, esc};
 use super::resource::audience_of;
 use super::session::{SignedInUser, signed_in};
@@ -42,6 +43,8 @@ const CARRIED: [&str; 8] = [
 struct Checked {
     client: Client,
     redirect_uri: String,
+    /// Whether the request named its redirect URI (then the token request must repeat it).
+    redirect_uri_given: bool,
     state: Option<String>,
     code_challenge: String,
     requested: Vec<String>,
@@ -75,13 +78,22 @@ async fn check(host: &dyn OAuthHost, params: &Params) -> Result<Checked, Refusal
         return Err(refuse(ErrorCode::UnsupportedResponseType, "only response_type=code is supported"));
     }
     if params.get("code_challenge_method") != Some("S256") {
-        return Err(refuse(ErrorCode::InvalidRequest, "PKCE is required with code_challenge_method=S256 (plain is refused)"));
+        return Err(refuse(
+            ErrorCode::InvalidRequest,
+            "PKCE is required with code_challenge_method=S256 (plain is refused)",
+        ));
     }
     let code_challenge = match params.get("code_challenge") {
         Some(c) if pkce::valid_challenge(c) => c.to_string(),
-        _ => return Err(refuse(ErrorCode::InvalidRequest, "code_challenge must be an S256 challenge (43 base64url characters)")),
+        _ => {
+            return Err(refuse(
+                ErrorCode::InvalidRequest,
+                "code_challenge must be an S256 challenge (43 base64url characters)",
+            ));
+        }
     };
-    let requested: Vec<String> = params.get("scope").unwrap_or("").split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
+    let requested: Vec<String> =
+        params.get("scope").unwrap_or("").split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
     if let Some(unknown) = requested.iter().find(|s| !ALL_SCOPES.contains(&s.as_str())) {
         return Err(refuse(ErrorCode::InvalidScope, &format!("unknown scope {unknown}")));
     }
@@ -90,13 +102,23 @@ async fn check(host: &dyn OAuthHost, params: &Params) -> Result<Checked, Refusal
         Err(OAuthError::Protocol { code, description }) => return Err(refuse(code, &description)),
         Err(other) => return Err(Refusal::Page(other)),
     };
-    Ok(Checked { client, redirect_uri, state, code_challenge, requested, audience })
+    let redirect_uri_given = params.get("redirect_uri").is_some();
+    Ok(Checked { client, redirect_uri, redirect_uri_given, state, code_challenge, requested, audience })
 }
 
 /// `redirect_uri` with the answer's parameters added to its query, and `iss` (RFC 9207).
-fn redirect_to(host: &dyn OAuthHost, redirect_uri: &str, pairs: &[(&str, &str)], state: Option<&str>) -> Response {
+fn redirect_to(
+    host: &dyn OAuthHost,
+    redirect_uri: &str,
+    pairs: &[(&str, &str)],
+    state: Option<&str>,
+) -> Response {
     let Ok(mut url) = url::Url::parse(redirect_uri) else {
-        return pages::error_page(StatusCode::BAD_REQUEST, "O endereço de retorno é inválido.", "The redirect URI is invalid.");
+        return pages::error_page(
+            StatusCode::BAD_REQUEST,
+            "O endereço de retorno é inválido.",
+            "The redirect URI is invalid.",
+        );
     };
     {
         let mut query = url.query_pairs_mut();
@@ -116,7 +138,11 @@ fn refused(host: &dyn OAuthHost, refusal: Refusal) -> Response {
         Refusal::Page(err) => {
             err.log();
             let (code, description) = err.public();
-            let status = if code == ErrorCode::ServerError { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::BAD_REQUEST };
+            let status = match code {
+                ErrorCode::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
+                ErrorCode::TemporarilyUnavailable => StatusCode::TOO_MANY_REQUESTS,
+                _ => StatusCode::BAD_REQUEST,
+            };
             pages::error_page(
                 status,
                 &format!("O pedido de autorização não é válido ({}): {description}", code.as_str()),
@@ -126,7 +152,12 @@ fn refused(host: &dyn OAuthHost, refusal: Refusal) -> Response {
         Refusal::Redirect { redirect_uri, state, error } => {
             error.log();
             let (code, description) = error.public();
-            redirect_to(host, &redirect_uri, &[("error", code.as_str()), ("error_description", &description)], state.as_deref())
+            redirect_to(
+                host,
+                &redirect_uri,
+                &[("error", code.as_str()), ("error_description", &description)],
+                state.as_deref(),
+            )
         }
     }
 }
@@ -144,13 +175,21 @@ fn authorize_path(params: &Params) -> String {
 
 fn server_error(err: OAuthError) -> Response {
     err.log();
-    pages::error_page(StatusCode::INTERNAL_SERVER_ERROR, "O servidor não conseguiu concluir o pedido.", "The server could not complete the request.")
+    pages::error_page(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "O servidor não conseguiu concluir o pedido.",
+        "The server could not complete the request.",
+    )
 }
 
 /// `GET /authorize`: the sign-in page, or the consent page for a signed-in browser.
 #[handler]
 pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
     let host = host.as_ref();
+    // A client_id URL makes the server fetch a document: requests without a token are limited.
+    if let Err(err) = limit_anonymous(host, req) {
+        return refused(host, Refusal::Page(err));
+    }
     let params = match Params::of_query(req) {
         Ok(params) => params,
         Err(err) => return refused(host, Refusal::Page(err)),
@@ -166,16 +205,28 @@ pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
     }
 }
 
-async fn consent_page(host: &dyn OAuthHost, req: &Request, params: &Params, checked: &Checked, user: &SignedInUser) -> Response {
+async fn consent_page(
+    host: &dyn OAuthHost,
+    req: &Request,
+    params: &Params,
+    checked: &Checked,
+    user: &SignedInUser,
+) -> Response {
     let csrf = match csrf_for(host, req).await {
         Ok(csrf) => csrf,
         Err(err) => return server_error(err),
     };
     let granted = user.role.grantable(&checked.requested);
-    let refused_scopes: Vec<&str> = checked.requested.iter().map(String::as_str).filter(|s| !granted.contains(s)).collect();
+    let refused_scopes: Vec<&str> =
+        checked.requested.iter().map(String::as_str).filter(|s| !granted.contains(s)).collect();
     let return_to = url::Url::parse(&checked.redirect_uri)
         .ok()
-        .and_then(|u| u.host_str().map(|h| match u.port() { Some(p) => format!("{h}:{p}"), None => h.to_string() }))
+        .and_then(|u| {
+            u.host_str().map(|h| match u.port() {
+                Some(p) => format!("{h}:{p}"),
+                None => h.to_string(),
+            })
+        })
         .unwrap_or_default();
     let name = esc(&checked.client.name);
     let mut body = format!(
@@ -188,15 +239,28 @@ async fn consent_page(host: &dyn OAuthHost, req: &Request, params: &Params, chec
     if clients::is_document_url(&checked.client.id) {
         body.push_str(&format!(
             "<p class=\"muted\">{}</p>",
-            bilingual(&format!("Identificado por <code>{}</code>", esc(&checked.client.id)), "Identified by its metadata document")
+            bilingual(
+                &format!("Identificado por <code>{}</code>", esc(&checked.client.id)),
+                "Identified by its metadata document"
+            )
         ));
     }
     body.push_str(&format!(
         "<p class=\"muted\">{}</p><p class=\"muted\">{}</p>",
-        bilingual(&format!("Conectado como <strong>{}</strong>", esc(&user.email)), &format!("Signed in as {}", esc(&user.email))),
-        bilingual(&format!("Depois você volta para <strong>{}</strong>", esc(&return_to)), &format!("You will then return to {}", esc(&return_to))),
+        bilingual(
+            &format!("Conectado como <strong>{}</strong>", esc(&user.email)),
+            &format!("Signed in as {}", esc(&user.email))
+        ),
+        bilingual(
+            &format!("Depois você volta para <strong>{}</strong>", esc(&return_to)),
+            &format!("You will then return to {}", esc(&return_to))
+        ),
     ));
-    let target = if checked.audience == "api" { ("a API REST (/v1)", "the REST API (/v1)") } else { ("o servidor MCP", "the MCP server") };
+    let target = if checked.audience == "api" {
+        ("a API REST (/v1)", "the REST API (/v1)")
+    } else {
+        ("o servidor MCP", "the MCP server")
+    };
     if granted.is_empty() {
         body.push_str(&format!(
             "<p class=\"error\">{}</p>",
@@ -208,7 +272,10 @@ async fn consent_page(host: &dyn OAuthHost, req: &Request, params: &Params, chec
     } else {
         body.push_str(&format!(
             "<p>{}</p>{}",
-            bilingual(&format!("Permitir que acesse {} para:", target.0), &format!("Allow it to use {} to:", target.1)),
+            bilingual(
+                &format!("Permitir que acesse {} para:", target.0),
+                &format!("Allow it to use {} to:", target.1)
+            ),
             pages::scope_list(&granted)
         ));
     }
@@ -225,9 +292,15 @@ async fn consent_page(host: &dyn OAuthHost, req: &Request, params: &Params, chec
     } else {
         "<button type=\"submit\" name=\"decision\" value=\"allow\">Permitir · Allow</button>".to_string()
     };
-    let buttons = format!("{allow}<button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">Negar · Deny</button>");
+    let buttons = format!(
+        "{allow}<button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">Negar · Deny</button>"
+    );
     body.push_str(&pages::form("/authorize", &csrf, &hidden, &buttons));
-    pages::html_response(StatusCode::OK, pages::page("Autorizar acesso", "Authorize access", &body), Some(&csrf))
+    pages::html_response(
+        StatusCode::OK,
+        pages::page("Autorizar acesso", "Authorize access", &body),
+        Some(&csrf),
+    )
 }
 
 /// `POST /authorize`: the consent form's answer.
@@ -266,11 +339,20 @@ pub async fn decide(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
         Ok(code) => code,
         Err(err) => return server_error(err),
     };
-    tracing::info!(user_id = user.id.as_str(), client_id = checked.client.id.as_str(), "authorization code issued");
+    tracing::info!(
+        user_id = user.id.as_str(),
+        client_id = checked.client.id.as_str(),
+        "authorization code issued"
+    );
     redirect_to(host, &checked.redirect_uri, &[("code", &code)], checked.state.as_deref())
 }
 
-async fn issue_code(host: &dyn OAuthHost, checked: &Checked, user: &SignedInUser, granted: &[&str]) -> Result<String, OAuthError> {
+async fn issue_code(
+    host: &dyn OAuthHost,
+    checked: &Checked,
+    user: &SignedInUser,
+    granted: &[&str],
+) -> Result<String, OAuthError> {
     let (code, code_hash) = mint_secret(CODE_PREFIX)?;
     let now = OffsetDateTime::now_utc();
     host.store()
@@ -279,7 +361,13 @@ async fn issue_code(host: &dyn OAuthHost, checked: &Checked, user: &SignedInUser
             row: CodeRow {
                 client_id: checked.client.id.clone(),
                 client_name: checked.client.name.clone(),
-                redirect_uri: checked.redirect_uri.clone(),
+                // What the token request must repeat: the redirect URI as given, or nothing
+                // (OAuth 2.1 section 4.1.3).
+                redirect_uri: if checked.redirect_uri_given {
+                    checked.redirect_uri.clone()
+                } else {
+                    String::new()
+                },
                 code_challenge: checked.code_challenge.clone(),
                 user_id: user.id.clone(),
                 organization_id: user.organization_id.clone(),

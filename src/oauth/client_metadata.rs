@@ -124,14 +124,17 @@ mod tests {
     #[test]
     fn documents_must_name_themselves_and_valid_redirects() {
         let url = "https://app.example/oauth/client.json";
-        let good = format!(r#"{{"client_id":"{url}","redirect_uris":["http://127.0.0.1/cb"],"client_name":"App"}}"#);
+        let good =
+            format!(r#"{{"client_id":"{url}","redirect_uris":["http://127.0.0.1/cb"],"client_name":"App"}}"#);
         let client = client_of(url, good.as_bytes()).unwrap();
         assert_eq!((client.name.as_str(), client.redirect_uris.len()), ("App", 1));
         let other = r#"{"client_id":"https://evil.example/c.json","redirect_uris":["http://127.0.0.1/cb"]}"#;
         assert!(client_of(url, other.as_bytes()).is_err());
         let bad_redirect = format!(r#"{{"client_id":"{url}","redirect_uris":["http://evil.example/cb"]}}"#);
         assert!(client_of(url, bad_redirect.as_bytes()).is_err());
-        let secret = format!(r#"{{"client_id":"{url}","redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}}"#);
+        let secret = format!(
+            r#"{{"client_id":"{url}","redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}}"#
+        );
         assert!(client_of(url, secret.as_bytes()).is_err());
         assert!(client_of(url, b"not json").is_err());
     }

@@ -1,10 +1,10 @@
 //! Who a `client_id` is: a client registered here (`cli_…`), or a URL naming a client ID
 //! metadata document.
 
+use super::OAuthHost;
 use super::client::Client;
 use super::client_metadata;
 use super::error::{ErrorCode, OAuthError, OAuthResult};
-use super::OAuthHost;
 
 /// Whether a client_id names a metadata document rather than a registration.
 pub fn is_document_url(client_id: &str) -> bool {
@@ -16,7 +16,9 @@ pub async fn resolve(host: &dyn OAuthHost, client_id: &str) -> OAuthResult<Clien
     if is_document_url(client_id) {
         return client_metadata::client_from_document(host, client_id).await;
     }
-    let unknown = || OAuthError::protocol(ErrorCode::InvalidClient, format!("no client {client_id} is registered here"));
+    let unknown = || {
+        OAuthError::protocol(ErrorCode::InvalidClient, format!("no client {client_id} is registered here"))
+    };
     if !client_id.starts_with("cli_") || client_id.len() > 64 {
         return Err(unknown());
     }

@@ -14,7 +14,11 @@ use super::{Host, grants};
 
 fn server_error(err: OAuthError) -> Response {
     err.log();
-    pages::error_page(StatusCode::INTERNAL_SERVER_ERROR, "O servidor não conseguiu concluir o pedido.", "The server could not complete the request.")
+    pages::error_page(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "O servidor não conseguiu concluir o pedido.",
+        "The server could not complete the request.",
+    )
 }
 
 /// `GET /connections`.
@@ -35,29 +39,46 @@ pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
     };
     let mut body = format!(
         "<p class=\"muted\">{}</p>",
-        bilingual(&format!("Conectado como <strong>{}</strong>", esc(&user.email)), &format!("Signed in as {}", esc(&user.email)))
+        bilingual(
+            &format!("Conectado como <strong>{}</strong>", esc(&user.email)),
+            &format!("Signed in as {}", esc(&user.email))
+        )
     );
     if grants.is_empty() {
-        body.push_str(&format!("<p>{}</p>", bilingual("Nenhum aplicativo conectado.", "No connected applications.")));
+        body.push_str(&format!(
+            "<p>{}</p>",
+            bilingual("Nenhum aplicativo conectado.", "No connected applications.")
+        ));
     }
     for grant in &grants {
         let scopes: Vec<&str> = grant.scopes.split(' ').filter(|s| !s.is_empty()).collect();
         let day = grant.created_at.get(..10).unwrap_or(&grant.created_at);
         let used = grant.last_used_at.get(..10).unwrap_or(&grant.last_used_at);
         let button = "<button type=\"submit\" class=\"danger\">Desconectar · Disconnect</button>";
+        let (target_pt, target_en) =
+            if grant.audience == "api" { ("API REST", "REST API") } else { ("servidor MCP", "MCP server") };
         body.push_str(&format!(
             "<div class=\"card\"><p><strong>{}</strong></p><p class=\"muted\">{}</p>{}{}</div>",
             esc(&grant.client_name),
             bilingual(
-                &format!("Conectado em {} · último uso {} · {}", esc(day), esc(used), esc(&grant.audience)),
-                &format!("Connected on {} · last used {}", esc(day), esc(used)),
+                &format!("Conectado em {} ao {target_pt} · último uso {}", esc(day), esc(used)),
+                &format!("Connected on {} to the {target_en} · last used {}", esc(day), esc(used)),
             ),
             pages::scope_list(&scopes),
             pages::form("/connections/disconnect", &csrf, &[("grant_id", &grant.id)], button),
         ));
     }
-    body.push_str(&pages::form("/signout", &csrf, &[], "<button type=\"submit\" class=\"secondary\">Sair · Sign out</button>"));
-    pages::html_response(StatusCode::OK, pages::page("Aplicativos conectados", "Connected applications", &body), Some(&csrf))
+    body.push_str(&pages::form(
+        "/signout",
+        &csrf,
+        &[],
+        "<button type=\"submit\" class=\"secondary\">Sair · Sign out</button>",
+    ));
+    pages::html_response(
+        StatusCode::OK,
+        pages::page("Aplicativos conectados", "Connected applications", &body),
+        Some(&csrf),
+    )
 }
 
 /// `POST /connections/disconnect` (csrf, grant_id): revokes one of the user's grants.
@@ -66,7 +87,13 @@ pub async fn disconnect(req: &Request, body: Body, Data(host): Data<&Host>) -> R
     let host = host.as_ref();
     let params = match Params::of_body(req, body).await {
         Ok(params) => params,
-        Err(_) => return pages::error_page(StatusCode::BAD_REQUEST, "O formulário não pôde ser lido.", "The form could not be read."),
+        Err(_) => {
+            return pages::error_page(
+                StatusCode::BAD_REQUEST,
+                "O formulário não pôde ser lido.",
+                "The form could not be read.",
+            );
+        }
     };
     if check_csrf(host, req, params.get("csrf")).await.is_err() {
         return pages::csrf_refused();

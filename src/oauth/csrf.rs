@@ -23,9 +23,9 @@ use poem::{Request, Response};
 use sha2::Sha256;
 use time::OffsetDateTime;
 
+use super::cookies::{SESSION_COOKIE, cookie, set_cookie};
 use super::error::{OAuthError, OAuthResult};
 use super::pkce::constant_time_eq;
-use super::cookies::{SESSION_COOKIE, cookie, set_cookie};
 use super::{OAuthHost, SESSION_LIFETIME};
 use crate::domain::dates::format_timestamp;
 
@@ -62,7 +62,8 @@ async fn key(host: &dyn OAuthHost) -> OAuthResult<&[u8]> {
             getrandom::fill(&mut fresh)?;
             let now = format_timestamp(OffsetDateTime::now_utc());
             let stored = host.store().secret_or_insert(KEY_NAME, &hex::encode(fresh), &now).await?;
-            hex::decode(stored).map_err(|_| OAuthError::Store(crate::store::StoreError::CorruptColumn(KEY_NAME.into())))
+            hex::decode(stored)
+                .map_err(|_| OAuthError::Store(crate::store::StoreError::CorruptColumn(KEY_NAME.into())))
         })
         .await?;
     Ok(key.as_slice())

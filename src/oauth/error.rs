@@ -98,7 +98,9 @@ impl OAuthError {
     pub fn public(&self) -> (ErrorCode, String) {
         match self {
             OAuthError::Protocol { code, description } => (*code, description.clone()),
-            OAuthError::Csrf => (ErrorCode::InvalidRequest, "the form's csrf token is missing or wrong".into()),
+            OAuthError::Csrf => {
+                (ErrorCode::InvalidRequest, "the form's csrf token is missing or wrong".into())
+            }
             OAuthError::RateLimited(secs) => {
                 (ErrorCode::TemporarilyUnavailable, format!("too many requests; retry in {secs} s"))
             }
@@ -123,9 +125,10 @@ impl OAuthError {
             OAuthError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             _ => code.status(),
         };
-        let mut response = poem::web::Json(json!({ "error": code.as_str(), "error_description": description }))
-            .with_status(status)
-            .into_response();
+        let mut response =
+            poem::web::Json(json!({ "error": code.as_str(), "error_description": description }))
+                .with_status(status)
+                .into_response();
         if let OAuthError::RateLimited(secs) = self {
             response.headers_mut().insert("retry-after", secs.to_string().parse().expect("digits"));
         }

@@ -56,8 +56,9 @@ impl Params {
 
     /// A required parameter.
     pub fn require(&self, name: &str) -> OAuthResult<&str> {
-        self.get(name)
-            .ok_or_else(|| OAuthError::protocol(ErrorCode::InvalidRequest, format!("the parameter {name} is required")))
+        self.get(name).ok_or_else(|| {
+            OAuthError::protocol(ErrorCode::InvalidRequest, format!("the parameter {name} is required"))
+        })
     }
 }
 

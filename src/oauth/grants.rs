@@ -34,7 +34,8 @@ pub fn issue(grant: &GrantRow, scopes: &[String], now: OffsetDateTime) -> OAuthR
         created_at: format_timestamp(now),
         grant_id: Some(grant.id.clone()),
     };
-    let refresh = NewRefresh { token_hash: refresh_hash, expires_at: format_timestamp(now + REFRESH_TOKEN_LIFETIME) };
+    let refresh =
+        NewRefresh { token_hash: refresh_hash, expires_at: format_timestamp(now + REFRESH_TOKEN_LIFETIME) };
     Ok(Issued { access_token, refresh_token, token, refresh })
 }
 
@@ -57,7 +58,9 @@ pub async fn revoke(host: &dyn OAuthHost, grant_id: &str) -> OAuthResult<bool> {
 /// section 11: requests without a token have their own per-address limit).
 pub fn limit_anonymous(host: &dyn OAuthHost, req: &Request) -> OAuthResult<()> {
     if let Some(address) = client_address(req) {
-        host.anonymous_rate().check(&address_key(address)).map_err(|l| OAuthError::RateLimited(l.retry_after))?;
+        host.anonymous_rate()
+            .check(&address_key(address))
+            .map_err(|l| OAuthError::RateLimited(l.retry_after))?;
     }
     Ok(())
 }

@@ -10,6 +10,13 @@
 //! `pkce`, `throttle`, `session` and `csrf` (what other pages reuse), `pages` (HTML), `form`
 //! (urlencoded parameters), `error`.
 //!
+//! Other pages (approval links, for one) reuse the sign-in: `session::require_user` (or the
+//! `SignedInUser` extractor) for the signed-in user, its organization, role and the scopes the
+//! role allows; `csrf::csrf_for` / `csrf::check_csrf` for their forms; `pages::{page, form,
+//! html_response, error_page, csrf_refused}` to render; `form::Params::of_body` to read a
+//! posted form. A browser that is not signed in is sent to `/signin?next=<the page>` and comes
+//! back after signing in.
+//!
 //! Layering: this module uses `auth` (tokens, roles, passwords), `store` and `providers`
 //! (outbound fetches); it never imports `app`. The state it needs is the [`OAuthHost`] trait,
 //! which `App` implements; handlers find it in the request data as `Arc<dyn OAuthHost>`.
@@ -22,7 +29,7 @@ mod connections;
 pub mod cookies;
 pub mod csrf;
 mod error;
-mod form;
+pub mod form;
 mod grants;
 mod metadata;
 pub mod pages;
@@ -92,7 +99,11 @@ impl Default for OAuthConfig {
 impl OAuthConfig {
     /// The settings; `allow_insecure_targets` as the flag of that name.
     pub fn new(allow_insecure_targets: bool) -> Self {
-        Self { allow_insecure_targets, csrf_key: tokio::sync::OnceCell::new(), documents: DocumentCache::default() }
+        Self {
+            allow_insecure_targets,
+            csrf_key: tokio::sync::OnceCell::new(),
+            documents: DocumentCache::default(),
+        }
     }
 }
 

@@ -128,11 +128,12 @@ pub fn scope_description(scope: &str) -> (&'static str, &'static str) {
             "Criar e alterar devedores, cobranças e réguas de cobrança",
             "Create and change debtors, charges and collection policies",
         ),
-        "dunning.notify" => ("Enviar notificações de cobrança aos devedores", "Send dunning notifications to debtors"),
-        "dunning.escalate" => (
-            "Negativar devedores e protestar dívidas",
-            "Report debtors to credit bureaus and protest debts",
-        ),
+        "dunning.notify" => {
+            ("Enviar notificações de cobrança aos devedores", "Send dunning notifications to debtors")
+        }
+        "dunning.escalate" => {
+            ("Negativar devedores e protestar dívidas", "Report debtors to credit bureaus and protest debts")
+        }
         "dunning.webhooks" => ("Gerenciar webhooks", "Manage webhooks"),
         "dunning.exports" => ("Exportar dados", "Export data"),
         _ => ("Permissão desconhecida", "Unknown permission"),
@@ -156,7 +157,10 @@ mod tests {
 
     #[test]
     fn user_text_is_escaped() {
-        assert_eq!(esc("<script>alert('x')</script> & \"y\""), "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;y&quot;");
+        assert_eq!(
+            esc("<script>alert('x')</script> & \"y\""),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;y&quot;"
+        );
         let html = page("<b>", "<i>", "");
         assert!(!html.contains("<b>") && html.contains("&lt;b&gt;"));
         assert!(html.contains("width=device-width, initial-scale=1"));

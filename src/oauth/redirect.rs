@@ -23,8 +23,12 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
     match (url.scheme(), url.host()) {
         ("https", Some(_)) => Ok(()),
         ("http", Some(host)) if is_loopback(&host) => Ok(()),
-        ("http", _) => Err(format!("the redirect URI {uri} must be https (http only for 127.0.0.1, [::1] or localhost)")),
-        _ => Err(format!("the redirect URI {uri} must be https (http only for 127.0.0.1, [::1] or localhost)")),
+        ("http", _) => {
+            Err(format!("the redirect URI {uri} must be https (http only for 127.0.0.1, [::1] or localhost)"))
+        }
+        _ => {
+            Err(format!("the redirect URI {uri} must be https (http only for 127.0.0.1, [::1] or localhost)"))
+        }
     }
 }
 
@@ -105,7 +109,10 @@ mod tests {
         assert!(!redirect_matches("http://127.0.0.1/cb", "http://127.0.0.2:5000/cb"));
         assert!(!redirect_matches("http://127.0.0.1/cb", "https://127.0.0.1:5000/cb"));
         assert!(!redirect_matches("http://127.0.0.1/cb", "http://127.0.0.1:5000/cb#x"));
-        assert!(!redirect_matches("http://localhost:3000/cb", "http://localhost:4000/cb"), "names are not IP literals");
+        assert!(
+            !redirect_matches("http://localhost:3000/cb", "http://localhost:4000/cb"),
+            "names are not IP literals"
+        );
         assert!(!redirect_matches("http://127.0.0.1/cb", "http://evil.example/cb"));
     }
 }

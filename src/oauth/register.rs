@@ -57,8 +57,11 @@ async fn registration(host: &dyn OAuthHost, req: &Request, body: Body) -> OAuthR
     for uri in &redirect_uris {
         check_redirect_uri(uri).map_err(|why| OAuthError::protocol(ErrorCode::InvalidRedirectUri, why))?;
     }
-    let grant_types = asked.grant_types.unwrap_or_else(|| vec!["authorization_code".into(), "refresh_token".into()]);
-    if let Some(other) = grant_types.iter().find(|g| !matches!(g.as_str(), "authorization_code" | "refresh_token")) {
+    let grant_types =
+        asked.grant_types.unwrap_or_else(|| vec!["authorization_code".into(), "refresh_token".into()]);
+    if let Some(other) =
+        grant_types.iter().find(|g| !matches!(g.as_str(), "authorization_code" | "refresh_token"))
+    {
         return Err(metadata_error(format!("grant type {other} is not supported")));
     }
     if let Some(types) = &asked.response_types

@@ -32,7 +32,12 @@ mod tests {
         assert_eq!(audience_of(public, Some("https://dunning.example/")).unwrap(), "mcp");
         assert_eq!(audience_of(public, Some("https://dunning.example")).unwrap(), "mcp");
         assert_eq!(audience_of(public, Some("https://dunning.example/v1")).unwrap(), "api");
-        for other in ["https://dunning.example/v2", "https://dunning.example.evil/mcp", "https://other.example/mcp", "https://dunning.examplemcp"] {
+        for other in [
+            "https://dunning.example/v2",
+            "https://dunning.example.evil/mcp",
+            "https://other.example/mcp",
+            "https://dunning.examplemcp",
+        ] {
             assert!(audience_of(public, Some(other)).is_err(), "{other}");
         }
     }

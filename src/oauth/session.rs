@@ -8,6 +8,7 @@
 //! - the [`SignedInUser`] poem extractor, which does the same as `require_user` inside a
 //!   `#[handler]` (its rejection is the redirect: wrap the route with
 //!   `EndpointExt::map_to_response` so the rejection reaches the browser as it is).
+//!
 //! The state must be in the request data as `Arc<dyn OAuthHost>` (the server puts it there).
 
 use std::sync::Arc;
@@ -21,7 +22,6 @@ use super::error::OAuthResult;
 use super::{OAuthHost, SESSION_LIFETIME, SESSION_PREFIX, pages};
 use crate::auth::{Role, hash_token, mint_secret};
 use crate::domain::dates::format_timestamp;
-
 
 /// The user a browser is signed in as.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +110,12 @@ pub async fn start_session(host: &dyn OAuthHost, user_id: &str) -> OAuthResult<S
     let (value, hash) = mint_secret(SESSION_PREFIX)?;
     let now = OffsetDateTime::now_utc();
     host.store()
-        .insert_browser_session(&hash, user_id, &format_timestamp(now + SESSION_LIFETIME), &format_timestamp(now))
+        .insert_browser_session(
+            &hash,
+            user_id,
+            &format_timestamp(now + SESSION_LIFETIME),
+            &format_timestamp(now),
+        )
         .await?;
     Ok(set_cookie(host, SESSION_COOKIE, &value, Some(SESSION_LIFETIME.whole_seconds())))
 }

@@ -38,7 +38,11 @@ pub fn local_next(next: Option<&str>) -> &str {
 
 fn server_error(err: OAuthError) -> Response {
     err.log();
-    pages::error_page(StatusCode::INTERNAL_SERVER_ERROR, "O servidor não conseguiu concluir o pedido.", "The server could not complete the request.")
+    pages::error_page(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "O servidor não conseguiu concluir o pedido.",
+        "The server could not complete the request.",
+    )
 }
 
 /// The sign-in page, coming back to `next` afterwards; `notice` is an error to show first.
@@ -87,11 +91,21 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
     let host = host.as_ref();
     if let Err(err) = limit_anonymous(host, req) {
         let (_, description) = err.public();
-        return pages::error_page(StatusCode::TOO_MANY_REQUESTS, &format!("Muitos pedidos: {description}"), &format!("Too many requests: {description}"));
+        return pages::error_page(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!("Muitos pedidos: {description}"),
+            &format!("Too many requests: {description}"),
+        );
     }
     let params = match Params::of_body(req, body).await {
         Ok(params) => params,
-        Err(_) => return pages::error_page(StatusCode::BAD_REQUEST, "O formulário não pôde ser lido.", "The form could not be read."),
+        Err(_) => {
+            return pages::error_page(
+                StatusCode::BAD_REQUEST,
+                "O formulário não pôde ser lido.",
+                "The form could not be read.",
+            );
+        }
     };
     if check_csrf(host, req, params.get("csrf")).await.is_err() {
         return pages::csrf_refused();
@@ -154,6 +168,10 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
     if let Err(err) = throttle::clear(host.store(), &email).await {
         return server_error(err);
     }
+    // A browser signing in again leaves no older session of its own behind.
+    if let Err(err) = end_session(host, req).await {
+        return server_error(err);
+    }
     let cookie = match start_session(host, &user.id).await {
         Ok(cookie) => cookie,
         Err(err) => return server_error(err),
@@ -172,7 +190,13 @@ pub async fn sign_out(req: &Request, body: Body, Data(host): Data<&Host>) -> Res
     let host = host.as_ref();
     let params = match Params::of_body(req, body).await {
         Ok(params) => params,
-        Err(_) => return pages::error_page(StatusCode::BAD_REQUEST, "O formulário não pôde ser lido.", "The form could not be read."),
+        Err(_) => {
+            return pages::error_page(
+                StatusCode::BAD_REQUEST,
+                "O formulário não pôde ser lido.",
+                "The form could not be read.",
+            );
+        }
     };
     if check_csrf(host, req, params.get("csrf")).await.is_err() {
         return pages::csrf_refused();

@@ -46,7 +46,9 @@ mod tests {
         let now = OffsetDateTime::now_utc();
         let email = "ana@example.com";
         for minutes in [40, 30, 20, 16, 15] {
-            record_failure(&store, email, now - Duration::minutes(minutes) - Duration::seconds(1)).await.unwrap();
+            record_failure(&store, email, now - Duration::minutes(minutes) - Duration::seconds(1))
+                .await
+                .unwrap();
         }
         assert!(!is_locked(&store, email, now).await.unwrap(), "failures older than 15 minutes do not count");
         for _ in 0..4 {
@@ -56,7 +58,10 @@ mod tests {
         record_failure(&store, email, now).await.unwrap();
         assert!(is_locked(&store, email, now).await.unwrap(), "the sixth attempt is refused");
         assert!(!is_locked(&store, "other@example.com", now).await.unwrap(), "per e-mail");
-        assert!(!is_locked(&store, email, now + WINDOW + Duration::seconds(1)).await.unwrap(), "the window passes");
+        assert!(
+            !is_locked(&store, email, now + WINDOW + Duration::seconds(1)).await.unwrap(),
+            "the window passes"
+        );
         clear(&store, email).await.unwrap();
         assert!(!is_locked(&store, email, now).await.unwrap());
         for suffix in ["", "-wal", "-shm"] {

@@ -66,7 +66,8 @@ fn answer(issued: &Issued, scopes: &str) -> Response {
 async fn authorization_code(host: &dyn OAuthHost, params: &Params, client_id: &str) -> OAuthResult<Response> {
     let code = params.require("code")?;
     let verifier = params.require("code_verifier")?;
-    let redirect_uri = params.require("redirect_uri")?;
+    // Required when the authorization request named one (then identical), absent otherwise.
+    let redirect_uri = params.get("redirect_uri").unwrap_or("");
     let code_hash = hash_token(code);
     let now = OffsetDateTime::now_utc();
     let store = host.store();
@@ -78,7 +79,9 @@ async fn authorization_code(host: &dyn OAuthHost, params: &Params, client_id: &s
         if let Some(grant_id) = &row.grant_id {
             grants::revoke(host, grant_id).await?;
         }
-        return Err(grant_error("the authorization code was already used; the tokens issued from it are revoked"));
+        return Err(grant_error(
+            "the authorization code was already used; the tokens issued from it are revoked",
+        ));
     }
     if row.client_id != client_id {
         return Err(grant_error("the authorization code was issued to another client"));
@@ -97,7 +100,10 @@ async fn authorization_code(host: &dyn OAuthHost, params: &Params, client_id: &s
     if let Some(resource) = params.get("resource")
         && audience_of(host.public_url(), Some(resource))? != row.audience
     {
-        return Err(OAuthError::protocol(ErrorCode::InvalidTarget, "the resource differs from the authorization request's"));
+        return Err(OAuthError::protocol(
+            ErrorCode::InvalidTarget,
+            "the resource differs from the authorization request's",
+        ));
     }
     let stamp = format_timestamp(now);
     let grant = GrantRow {
@@ -119,7 +125,9 @@ async fn authorization_code(host: &dyn OAuthHost, params: &Params, client_id: &s
         if let Some(grant_id) = store.code_by_hash(&code_hash).await?.and_then(|r| r.grant_id) {
             grants::revoke(host, &grant_id).await?;
         }
-        return Err(grant_error("the authorization code was already used; the tokens issued from it are revoked"));
+        return Err(grant_error(
+            "the authorization code was already used; the tokens issued from it are revoked",
+        ));
     }
     tracing::info!(grant_id = grant.id.as_str(), client_id, "oauth grant created");
     Ok(answer(&issued, &row.scopes))
@@ -142,7 +150,10 @@ async fn refresh_token(host: &dyn OAuthHost, params: &Params, client_id: &str) -
     }
     if row.used_at.is_some() {
         grants::revoke(host, &grant.id).await?;
-        tracing::warn!(grant_id = grant.id.as_str(), "a used refresh token was presented again: grant revoked");
+        tracing::warn!(
+            grant_id = grant.id.as_str(),
+            "a used refresh token was presented again: grant revoked"
+        );
         return Err(grant_error("the refresh token was already used; the whole grant is revoked"));
     }
     if expired(&row.expires_at, now) {
@@ -153,14 +164,18 @@ async fn refresh_token(host: &dyn OAuthHost, params: &Params, client_id: &str) -
     {
         return Err(OAuthError::protocol(ErrorCode::InvalidTarget, "the resource differs from the grant's"));
     }
-    let granted: Vec<String> = grant.scopes.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
+    let granted: Vec<String> =
+        grant.scopes.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
     // A refresh may narrow the scopes of the new access token, never widen them.
     let scopes = match params.get("scope") {
         None => granted.clone(),
         Some(asked) => {
             let asked: Vec<String> = asked.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
             if let Some(extra) = asked.iter().find(|s| !granted.contains(s)) {
-                return Err(OAuthError::protocol(ErrorCode::InvalidScope, format!("{extra} was not granted")));
+                return Err(OAuthError::protocol(
+                    ErrorCode::InvalidScope,
+                    format!("{extra} was not granted"),
+                ));
             }
             asked
         }

@@ -82,7 +82,9 @@ pub async fn fetch_document(
     };
     match tokio::time::timeout(timeout, exchange).await {
         Ok(outcome) => outcome,
-        Err(_) => Err(ProviderError::Transient(format!("{NAME}: no answer within {} s", timeout.as_secs_f32()))),
+        Err(_) => {
+            Err(ProviderError::Transient(format!("{NAME}: no answer within {} s", timeout.as_secs_f32())))
+        }
     }
 }
 
@@ -90,8 +92,10 @@ async fn get<S>(stream: S, request: Request<Empty<Bytes>>, limit: usize) -> Resu
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let broken = |e: hyper::Error| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160)));
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(broken)?;
+    let broken =
+        |e: hyper::Error| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160)));
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(broken)?;
     let exchange = async move {
         let response = sender.send_request(request).await.map_err(broken)?;
         drop(sender);
@@ -113,7 +117,8 @@ async fn read_capped(mut body: Incoming, limit: usize) -> Result<Vec<u8>, Provid
     }
     let mut out = Vec::new();
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160))))?;
+        let frame = frame
+            .map_err(|e| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160))))?;
         let Ok(data) = frame.into_data() else { continue };
         if out.len() + data.len() > limit {
             return Err(too_big());
@@ -121,4 +126,53 @@ async fn read_capped(mut body: Incoming, limit: usize) -> Result<Vec<u8>, Provid
         out.extend_from_slice(&data);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+
+    /// A loopback server answering every request with `answer` (after `delay`); its URL.
+    async fn serve(answer: String, delay: Duration) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/client.json", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                let answer = answer.clone();
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 2048];
+                    let _ = stream.read(&mut buf).await;
+                    tokio::time::sleep(delay).await;
+                    let _ = stream.write_all(answer.as_bytes()).await;
+                });
+            }
+        });
+        url
+    }
+
+    fn ok_answer(body: &str) -> String {
+        format!("HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len())
+    }
+
+    #[tokio::test]
+    async fn documents_are_read_within_their_limits() {
+        let url = serve(ok_answer("{\"a\":1}"), Duration::ZERO).await;
+        let secs = Duration::from_secs(5);
+        assert_eq!(fetch_document(&url, true, 1024, secs).await.unwrap(), b"{\"a\":1}");
+        let refused = fetch_document(&url, false, 1024, secs).await.unwrap_err();
+        assert!(refused.reason().contains("allow-insecure-targets"), "{refused}");
+        let big = serve(ok_answer(&"x".repeat(5000)), Duration::ZERO).await;
+        assert!(fetch_document(&big, true, 1024, secs).await.unwrap_err().reason().contains("larger"));
+        let moved = "HTTP/1.1 302 Found\r\nlocation: http://10.0.0.1/\r\ncontent-length: 0\r\n\r\n";
+        let redirect = serve(moved.to_string(), Duration::ZERO).await;
+        assert!(fetch_document(&redirect, true, 1024, secs).await.unwrap_err().reason().contains("302"));
+        let slow = serve(ok_answer("{}"), Duration::from_secs(3)).await;
+        let late = fetch_document(&slow, true, 1024, Duration::from_millis(200)).await.unwrap_err();
+        assert!(late.is_transient() && late.reason().contains("no answer"), "{late}");
+        for bad in ["ftp://127.0.0.1/x", "https://user:pw@example.com/x", "https://10.0.0.1/x", "not a url"] {
+            assert!(fetch_document(bad, true, 1024, secs).await.is_err(), "{bad}");
+        }
+    }
 }

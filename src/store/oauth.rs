@@ -29,6 +29,7 @@ pub struct ClientRow {
 pub struct CodeRow {
     pub client_id: String,
     pub client_name: String,
+    /// The redirect URI the authorization request named; empty when it named none.
     pub redirect_uri: String,
     /// The PKCE S256 challenge.
     pub code_challenge: String,
@@ -157,7 +158,10 @@ impl Store {
     pub async fn oauth_client(&self, id: &str) -> StoreResult<Option<ClientRow>> {
         let row = self
             .db
-            .find("SELECT id, client_name, redirect_uris, created_at FROM oauth_clients WHERE id = $1", &args![id])
+            .find(
+                "SELECT id, client_name, redirect_uris, created_at FROM oauth_clients WHERE id = $1",
+                &args![id],
+            )
             .await?;
         row.as_ref().map(client_from_row).transpose()
     }
@@ -221,7 +225,10 @@ impl Store {
     pub async fn burn_code(&self, code_hash: &str, at: &str) -> StoreResult<bool> {
         let changed = self
             .db
-            .execute("UPDATE oauth_codes SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL", &args![at, code_hash])
+            .execute(
+                "UPDATE oauth_codes SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL",
+                &args![at, code_hash],
+            )
             .await?;
         Ok(changed == 1)
     }
@@ -336,7 +343,13 @@ impl Store {
     }
 
     /// Stores a browser session (the cookie's hash).
-    pub async fn insert_browser_session(&self, id_hash: &str, user_id: &str, expires_at: &str, now: &str) -> StoreResult<()> {
+    pub async fn insert_browser_session(
+        &self,
+        id_hash: &str,
+        user_id: &str,
+        expires_at: &str,
+        now: &str,
+    ) -> StoreResult<()> {
         self.db
             .execute(
                 "INSERT INTO browser_sessions (id_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)",

@@ -41,7 +41,14 @@ impl Store {
             .execute(
                 "INSERT INTO users (id, organization_id, email, password_hash, role, created_at) \
                  VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email) DO NOTHING",
-                &args![&user.id, &user.organization_id, &user.email, &user.password_hash, &user.role, &user.created_at],
+                &args![
+                    &user.id,
+                    &user.organization_id,
+                    &user.email,
+                    &user.password_hash,
+                    &user.role,
+                    &user.created_at
+                ],
             )
             .await?;
         if inserted == 0 {
@@ -64,7 +71,11 @@ impl Store {
 
     /// Sets a user's password hash (the demo user gets a fresh password at every start).
     pub async fn set_user_password(&self, id: &str, password_hash: &str) -> StoreResult<bool> {
-        Ok(self.db.execute("UPDATE users SET password_hash = $1 WHERE id = $2", &args![password_hash, id]).await? == 1)
+        Ok(self
+            .db
+            .execute("UPDATE users SET password_hash = $1 WHERE id = $2", &args![password_hash, id])
+            .await?
+            == 1)
     }
 
     /// Failed sign-ins for an e-mail since `since` (RFC 3339).
@@ -80,12 +91,23 @@ impl Store {
     }
 
     /// Records a failed sign-in, forgetting that e-mail's failures older than `forget_before`.
-    pub async fn record_sign_in_failure(&self, email: &str, at: &str, forget_before: &str) -> StoreResult<()> {
+    pub async fn record_sign_in_failure(
+        &self,
+        email: &str,
+        at: &str,
+        forget_before: &str,
+    ) -> StoreResult<()> {
         use super::backend::Step;
         self.db
             .write(&[
-                Step::new("DELETE FROM sign_in_failures WHERE email = $1 AND failed_at < $2", args![email, forget_before]),
-                Step::new("INSERT INTO sign_in_failures (email, failed_at) VALUES ($1, $2)", args![email, at]),
+                Step::new(
+                    "DELETE FROM sign_in_failures WHERE email = $1 AND failed_at < $2",
+                    args![email, forget_before],
+                ),
+                Step::new(
+                    "INSERT INTO sign_in_failures (email, failed_at) VALUES ($1, $2)",
+                    args![email, at],
+                ),
             ])
             .await?;
         Ok(())

@@ -775,7 +775,18 @@ async fn users_create_reads_the_password_from_stdin_and_tokens_list_shows_no_sec
     let org = only_line(&run(&db, &["orgs", "create", "--name", "Usuários Ltda"]));
     let create = |email: &str, role: &str, password: &str| {
         let mut child = Command::new(BIN)
-            .args(["--database", &db.url(), "users", "create", "--org", &org, "--email", email, "--role", role])
+            .args([
+                "--database",
+                &db.url(),
+                "users",
+                "create",
+                "--org",
+                &org,
+                "--email",
+                email,
+                "--role",
+                role,
+            ])
             .env_remove("KOBANA_DUNNING_DATABASE")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -805,7 +816,10 @@ async fn users_create_reads_the_password_from_stdin_and_tokens_list_shows_no_sec
     assert_eq!(lines.len(), 2, "a header and the one token: {listed}");
     assert!(lines[0].starts_with("id\torganization\tuser\tclient\taudience\tscopes"), "{listed}");
     let fields: Vec<&str> = lines[1].split('\t').collect();
-    assert!(fields[0].starts_with("tok_") && fields[1] == org && fields[4] == "all" && fields[7] == "-", "{listed}");
+    assert!(
+        fields[0].starts_with("tok_") && fields[1] == org && fields[4] == "all" && fields[7] == "-",
+        "{listed}"
+    );
     assert!(!listed.contains(&token) && !listed.contains("kd_at_"), "never the secret: {listed}");
     let all = String::from_utf8(run(&db, &["tokens", "list"]).stdout).expect("UTF-8");
     assert_eq!(all.lines().count(), 3, "{all}");
@@ -824,9 +838,15 @@ async fn serve_demo_prints_a_demo_user_who_can_sign_in() {
     let page = client.get(format!("{}/signin", server.base)).send().await.unwrap();
     let cookie = page.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
     let html = page.text().await.unwrap();
-    let csrf = html.split("name=\"csrf\" value=\"").nth(1).and_then(|v| v.split('"').next()).expect("csrf field");
+    let csrf =
+        html.split("name=\"csrf\" value=\"").nth(1).and_then(|v| v.split('"').next()).expect("csrf field");
     let body: String = form_urlencoded::Serializer::new(String::new())
-        .extend_pairs([("csrf", csrf), ("email", email.as_str()), ("password", password.as_str()), ("next", "/connections")])
+        .extend_pairs([
+            ("csrf", csrf),
+            ("email", email.as_str()),
+            ("password", password.as_str()),
+            ("next", "/connections"),
+        ])
         .finish();
     let signed = client
         .post(format!("{}/signin", server.base))

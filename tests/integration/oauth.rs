@@ -58,7 +58,11 @@ impl Form {
 }
 
 fn unescape(text: &str) -> String {
-    text.replace("&quot;", "\"").replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    text.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
 }
 
 fn attribute(tag: &str, name: &str) -> Option<String> {
@@ -97,7 +101,8 @@ impl Page {
 
 impl Browser {
     fn new(server: &TestServer) -> Self {
-        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+        let client =
+            reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
         Self { client, base: server.base.clone(), cookies: BTreeMap::new(), set_cookies: Vec::new() }
     }
 
@@ -133,7 +138,8 @@ impl Browser {
     }
 
     async fn submit(&mut self, form: &Form) -> Page {
-        let body: String = form_urlencoded::Serializer::new(String::new()).extend_pairs(form.fields.iter()).finish();
+        let body: String =
+            form_urlencoded::Serializer::new(String::new()).extend_pairs(form.fields.iter()).finish();
         let req = self
             .client
             .post(self.url(&form.action))
@@ -270,7 +276,12 @@ async fn sign_in_and_allow(
 async fn tool_names(server: &TestServer, token: &str) -> BTreeSet<String> {
     let r = server.mcp_2025(token, "tools/list", json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
-    r.result()["tools"].as_array().expect("tools").iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+    r.result()["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// The tools of exactly these scopes.
@@ -411,7 +422,11 @@ async fn redirect_uris_are_matched_exactly_and_never_redirected_to_when_not_regi
     let client_id = client(&server).await;
     let (_verifier, challenge) = pkce();
     let mut browser = Browser::new(&server);
-    for evil in ["https://evil.example/callback", "http://127.0.0.1:43210/callback/x", "http://127.0.0.1:43210/callback#f"] {
+    for evil in [
+        "https://evil.example/callback",
+        "http://127.0.0.1:43210/callback/x",
+        "http://127.0.0.1:43210/callback#f",
+    ] {
         let path = authorize_path(&client_id, &challenge, &[]).replace(
             &form_urlencoded::byte_serialize(REDIRECT.as_bytes()).collect::<String>(),
             &form_urlencoded::byte_serialize(evil.as_bytes()).collect::<String>(),
@@ -429,7 +444,8 @@ async fn redirect_uris_are_matched_exactly_and_never_redirected_to_when_not_regi
     assert_eq!(unknown.status, 400);
     assert!(unknown.location.is_none());
     // Errors after the redirect URI is trusted go back to the client, with state and iss.
-    let plain = authorize_path(&client_id, &challenge, &[]).replace("code_challenge_method=S256", "code_challenge_method=plain");
+    let plain = authorize_path(&client_id, &challenge, &[])
+        .replace("code_challenge_method=S256", "code_challenge_method=plain");
     let r = browser.get(&plain).await;
     assert_eq!(r.status, 303);
     let params = query_of(r.location.as_deref().unwrap());
@@ -437,7 +453,10 @@ async fn redirect_uris_are_matched_exactly_and_never_redirected_to_when_not_regi
     assert_eq!(params["state"], "st-123");
     assert_eq!(params["iss"], server.base);
     let no_pkce = authorize_path(&client_id, "", &[]).replace("&code_challenge_method=S256", "");
-    assert_eq!(query_of(browser.get(&no_pkce).await.location.as_deref().unwrap())["error"], "invalid_request");
+    assert_eq!(
+        query_of(browser.get(&no_pkce).await.location.as_deref().unwrap())["error"],
+        "invalid_request"
+    );
     let target = authorize_path(&client_id, &challenge, &[("resource", "https://elsewhere.example/mcp")]);
     assert_eq!(query_of(browser.get(&target).await.location.as_deref().unwrap())["error"], "invalid_target");
     let scope = authorize_path(&client_id, &challenge, &[("scope", "dunning.read admin")]);
@@ -447,12 +466,19 @@ async fn redirect_uris_are_matched_exactly_and_never_redirected_to_when_not_regi
 #[tokio::test]
 async fn registration_accepts_https_and_loopback_redirects_only() {
     let server = TestServer::start().await;
-    for bad in [json!([]), json!(["http://app.example/cb"]), json!(["https://app.example/cb#x"]), json!(["cb"])] {
+    for bad in
+        [json!([]), json!(["http://app.example/cb"]), json!(["https://app.example/cb#x"]), json!(["cb"])]
+    {
         let r = register(&server, bad.clone(), "x").await;
         assert_eq!(r.status, 400, "{bad}: {}", r.body);
         assert_eq!(r.body["error"], "invalid_redirect_uri", "{bad}");
     }
-    let r = register(&server, json!(["https://app.example/cb", "http://[::1]:8000/cb", "http://localhost/cb"]), "App").await;
+    let r = register(
+        &server,
+        json!(["https://app.example/cb", "http://[::1]:8000/cb", "http://localhost/cb"]),
+        "App",
+    )
+    .await;
     assert_eq!(r.status, 201, "{}", r.body);
     assert!(r.body["client_id"].as_str().unwrap().starts_with("cli_"));
     assert_eq!(r.body["client_name"], "App");
@@ -489,7 +515,8 @@ async fn a_wrong_verifier_burns_the_code_and_a_replayed_code_revokes_its_tokens(
     let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
     let thief = client(&server).await;
     assert_eq!(exchange(&server, &thief, &code, &verifier).await.body["error"], "invalid_grant");
-    let unknown_grant = token_request(&server, &[("grant_type", "password"), ("client_id", &client_id)]).await;
+    let unknown_grant =
+        token_request(&server, &[("grant_type", "password"), ("client_id", &client_id)]).await;
     assert_eq!(unknown_grant.body["error"], "unsupported_grant_type");
 }
 
@@ -501,7 +528,8 @@ async fn the_resource_sets_the_audience_and_a_v1_token_is_refused_at_mcp() {
     let mut browser = Browser::new(&server);
     let (verifier, challenge) = pkce();
     let api = format!("{}/v1", server.base);
-    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[("resource", &api)]).await;
+    let code =
+        sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[("resource", &api)]).await;
     let r = exchange(&server, &client_id, &code, &verifier).await;
     let token = r.body["access_token"].as_str().unwrap().to_string();
     assert_eq!(mcp_status(&server, &token).await, 401, "an api token is not for /mcp");
@@ -521,8 +549,19 @@ async fn the_resource_sets_the_audience_and_a_v1_token_is_refused_at_mcp() {
 
     // No resource: the MCP audience, refused at /v1.
     let (verifier, challenge) = pkce();
-    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[("scope", "dunning.read")]).await;
-    let token = exchange(&server, &client_id, &code, &verifier).await.body["access_token"].as_str().unwrap().to_string();
+    let code = sign_in_and_allow(
+        &server,
+        &mut browser,
+        &client_id,
+        &challenge,
+        &email,
+        &[("scope", "dunning.read")],
+    )
+    .await;
+    let token = exchange(&server, &client_id, &code, &verifier).await.body["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(mcp_status(&server, &token).await, 200);
     assert_eq!(server.read(&token, "me", "").await.status, 401);
 }
@@ -534,7 +573,15 @@ async fn a_step_up_gets_a_new_grant_with_more_scopes() {
     let client_id = client(&server).await;
     let mut browser = Browser::new(&server);
     let (verifier, challenge) = pkce();
-    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[("scope", "dunning.read")]).await;
+    let code = sign_in_and_allow(
+        &server,
+        &mut browser,
+        &client_id,
+        &challenge,
+        &email,
+        &[("scope", "dunning.read")],
+    )
+    .await;
     let first = exchange(&server, &client_id, &code, &verifier).await;
     let read_only = first.body["access_token"].as_str().unwrap().to_string();
     assert_eq!(tool_names(&server, &read_only).await, tools_of(&["dunning.read"]));
@@ -633,8 +680,12 @@ async fn connected_clients_are_listed_and_disconnecting_one_revokes_its_tokens()
     let mut theirs = Browser::new(&server);
     let (verifier, challenge) = pkce();
     let code = sign_in_and_allow(&server, &mut theirs, &client_id, &challenge, &other, &[]).await;
-    let their_token = exchange(&server, &client_id, &code, &verifier).await.body["access_token"].as_str().unwrap().to_string();
-    let their_grant = theirs.get("/connections").await.form("/connections/disconnect").get("grant_id").unwrap().to_string();
+    let their_token = exchange(&server, &client_id, &code, &verifier).await.body["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let their_grant =
+        theirs.get("/connections").await.form("/connections/disconnect").get("grant_id").unwrap().to_string();
     let mut attempt = browser.get("/connections").await.form("/signout");
     attempt.action = "/connections/disconnect".into();
     attempt.set("grant_id", &their_grant);
@@ -657,7 +708,10 @@ async fn revoking_a_refresh_token_revokes_the_grant() {
         .extend_pairs([("token", refresh_token.as_str()), ("client_id", "cli_someone_else")])
         .finish();
     let post = |body: String| {
-        server.raw(Method::POST, "/revoke").header("content-type", "application/x-www-form-urlencoded").body(body)
+        server
+            .raw(Method::POST, "/revoke")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
     };
     assert_eq!(send(post(body)).await.status, 200);
     assert_eq!(mcp_status(&server, &access).await, 200, "another client cannot revoke it");
@@ -698,7 +752,8 @@ async fn a_client_id_metadata_document_stands_in_for_registration() {
     let server = TestServer::start_allowing_insecure_targets().await;
     let (_org, email) = user(&server, "viewer").await;
     let url = serve_document(|url| {
-        json!({ "client_id": url, "client_name": "Documented Client", "redirect_uris": [REDIRECT] }).to_string()
+        json!({ "client_id": url, "client_name": "Documented Client", "redirect_uris": [REDIRECT] })
+            .to_string()
     })
     .await;
     let mut browser = Browser::new(&server);
@@ -708,7 +763,10 @@ async fn a_client_id_metadata_document_stands_in_for_registration() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(browser.get("/connections").await.body.contains("Documented Client"));
 
-    let liar = serve_document(|_| json!({ "client_id": "https://other.example/c.json", "redirect_uris": [REDIRECT] }).to_string()).await;
+    let liar = serve_document(|_| {
+        json!({ "client_id": "https://other.example/c.json", "redirect_uris": [REDIRECT] }).to_string()
+    })
+    .await;
     let page = browser.get(&authorize_path(&liar, &challenge, &[])).await;
     assert_eq!(page.status, 400, "{}", page.body);
     assert!(page.location.is_none());
