@@ -18,14 +18,12 @@ use crate::domain::approval::{Approval, Decision, Standing};
 use crate::domain::dates::{ORGANIZATION_OFFSET, format_date_br};
 use crate::error::ApiError;
 use crate::oauth::csrf::{Csrf, check_csrf, csrf_for};
+use crate::oauth::form::Params;
 use crate::oauth::pages::{self, bilingual, esc};
 use crate::oauth::session::{SignedInUser, require_user, see_other};
 use crate::oauth::{Host, OAuthError, OAuthHost};
 use crate::operations::{OPERATIONS, find_tool};
 use crate::request::RequestId;
-
-/// The most a decision form may hold (two short fields).
-const MAX_FORM_BYTES: usize = 4 * 1024;
 
 /// Why the page could not be served: logged, and shown as a plain server-error page.
 #[derive(Debug, thiserror::Error)]
@@ -238,46 +236,20 @@ pub async fn show(req: &Request, Path(id): Path<String>, Data(host): Data<&Host>
     pages::html_response(StatusCode::OK, html, Some(&csrf))
 }
 
-/// The decision form's fields: `csrf` and `decision`, each at most once.
-fn fields(body: &[u8]) -> Option<(Option<String>, Option<String>)> {
-    let (mut csrf, mut decision) = (None, None);
-    for (name, value) in form_urlencoded::parse(body) {
-        let slot = match name.as_ref() {
-            "csrf" => &mut csrf,
-            "decision" => &mut decision,
-            _ => continue,
-        };
-        if slot.replace(value.into_owned()).is_some() {
-            return None;
-        }
-    }
-    Some((csrf, decision))
-}
-
 /// `POST /approvals/:id` (csrf, decision = approve | decline).
 #[handler]
 pub async fn decide(req: &Request, Path(id): Path<String>, body: Body, Data(host): Data<&Host>) -> Response {
     let host = host.as_ref();
-    let unreadable = || {
-        pages::error_page(
+    // An urlencoded body, each field at most once (the authorization server's own parser).
+    let Ok(params) = Params::of_body(req, body).await else {
+        return pages::error_page(
             StatusCode::BAD_REQUEST,
             "O formulário não pôde ser lido.",
             "The form could not be read.",
-        )
+        );
     };
-    let is_form = req
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/x-www-form-urlencoded"));
-    if !is_form {
-        return unreadable();
-    }
-    let Ok(bytes) = body.into_bytes_limit(MAX_FORM_BYTES).await else { return unreadable() };
-    let Some((csrf, decision)) = fields(&bytes) else { return unreadable() };
     // Before anything else: a form another site made the browser send does nothing.
-    if check_csrf(host, req, csrf.as_deref()).await.is_err() {
+    if check_csrf(host, req, params.get("csrf")).await.is_err() {
         return pages::csrf_refused();
     }
     let user = match require_user(host, req).await {
@@ -288,7 +260,13 @@ pub async fn decide(req: &Request, Path(id): Path<String>, body: Body, Data(host
         Ok(approval) => approval,
         Err(answer) => return answer,
     };
-    let Some(decision) = decision.as_deref().and_then(Decision::parse) else { return unreadable() };
+    let Some(decision) = params.get("decision").and_then(Decision::parse) else {
+        return pages::error_page(
+            StatusCode::BAD_REQUEST,
+            "Escolha Aprovar ou Recusar.",
+            "Choose Approve or Decline.",
+        );
+    };
     let request_id = RequestId::of(req);
     let request_id = (!request_id.is_empty()).then_some(request_id.as_str());
     let now = OffsetDateTime::now_utc();
@@ -311,13 +289,6 @@ pub async fn decide(req: &Request, Path(id): Path<String>, body: Body, Data(host
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_form_field_sent_twice_is_refused() {
-        assert_eq!(fields(b"csrf=a&decision=approve"), Some((Some("a".into()), Some("approve".into()))));
-        assert_eq!(fields(b"csrf=a&decision=approve&decision=decline"), None);
-        assert_eq!(fields(b"other=1"), Some((None, None)));
-    }
 
     #[test]
     fn times_are_shown_on_the_organization_clock() {

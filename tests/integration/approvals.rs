@@ -528,6 +528,13 @@ async fn only_a_signed_in_user_of_the_organization_with_the_scope_decides() {
         let answer = browser.post(&path, &fields).await;
         assert_eq!(answer.status, 403, "{}", answer.body);
     }
+    // The page's own form, tampered with: a decision given twice, or neither of the two.
+    let csrf = page.csrf(&path);
+    let twice =
+        browser.post(&path, &[("csrf", &csrf), ("decision", "decline"), ("decision", "approve")]).await;
+    assert_eq!(twice.status, 400, "{}", twice.body);
+    let other = browser.post(&path, &[("csrf", &csrf), ("decision", "maybe")]).await;
+    assert_eq!(other.status, 400, "{}", other.body);
     // Signed out, a decision goes nowhere either.
     let mut anonymous = Browser::new(&s);
     assert_eq!(anonymous.post(&path, &[("decision", "approve")]).await.status, 403);
