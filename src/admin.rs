@@ -2,10 +2,10 @@
 
 use time::{Duration, OffsetDateTime};
 
-use crate::auth::{mint_token, parse_scopes};
+use crate::auth::{PasswordError, Role, hash_password, mint_token, parse_scopes};
 use crate::domain::dates::format_timestamp;
 use crate::domain::ids::new_id;
-use crate::store::{NewToken, OrganizationRow, Store, StoreError};
+use crate::store::{NewToken, OrganizationRow, Store, StoreError, TokenListing, UserRow};
 
 /// Failures of an administrative command.
 #[derive(Debug, thiserror::Error)]
@@ -22,6 +22,9 @@ pub enum AdminError {
     /// The system random source failed.
     #[error("no randomness available: {0}")]
     Random(String),
+    /// The password cannot be used.
+    #[error(transparent)]
+    Password(#[from] PasswordError),
 }
 
 /// Creates an organization; returns its id.
@@ -86,6 +89,7 @@ pub async fn create_token(
             audience: audience.to_string(),
             expires_at: format_timestamp(expires_at),
             created_at: format_timestamp(now),
+            grant_id: None,
         })
         .await?;
     Ok(token)
@@ -96,6 +100,76 @@ pub async fn create_token(
 /// running meanwhile (another process) forgets it within `auth::TOKEN_CACHE_TTL`.
 pub async fn revoke_token(store: &Store, token_or_id: &str) -> Result<bool, AdminError> {
     Ok(crate::auth::revoke_token(store, None, token_or_id).await?)
+}
+
+/// `users create`: a user of an organization who signs in to the authorization server with
+/// `password`; the e-mail is stored case-folded; returns the user's id.
+pub async fn create_user(
+    store: &Store,
+    org_id: &str,
+    email: &str,
+    role: &str,
+    password: &str,
+) -> Result<String, AdminError> {
+    let role = Role::parse(role)
+        .ok_or_else(|| AdminError::Invalid(format!("role must be admin, operator or viewer, not {role}")))?;
+    let email = normalize_email(email)?;
+    if store.organization(org_id).await?.is_none() {
+        return Err(AdminError::UnknownOrganization(org_id.to_string()));
+    }
+    let password_hash = hash_password(password)?;
+    let user = UserRow {
+        id: new_id("usr"),
+        organization_id: org_id.to_string(),
+        email,
+        password_hash,
+        role: role.as_str().to_string(),
+        created_at: format_timestamp(OffsetDateTime::now_utc()),
+    };
+    store.insert_user(&user).await.map_err(|e| match e {
+        StoreError::Duplicate(why) => AdminError::Invalid(why),
+        other => AdminError::Store(other),
+    })?;
+    Ok(user.id)
+}
+
+/// An e-mail as stored: trimmed and case-folded, with one `@` and no spaces.
+pub fn normalize_email(email: &str) -> Result<String, AdminError> {
+    let email = email.trim().to_lowercase();
+    let well_formed = email.len() <= 254
+        && email.split('@').count() == 2
+        && email.split('@').all(|part| !part.is_empty())
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+    if !well_formed {
+        return Err(AdminError::Invalid(format!("{email} is not an e-mail address")));
+    }
+    Ok(email)
+}
+
+/// The demo user's e-mail (`serve --demo`).
+pub const DEMO_EMAIL: &str = "demo@kobana.example";
+
+/// `serve --demo`: makes sure the demo organization has its admin user, with a fresh password
+/// (printed beside the demo token, so whoever reads the banner can sign in); returns
+/// (e-mail, password).
+pub async fn ensure_demo_user(store: &Store, org_id: &str) -> Result<(String, String), AdminError> {
+    let mut bytes = [0u8; 12];
+    getrandom::fill(&mut bytes).map_err(|e| AdminError::Random(e.to_string()))?;
+    let password = format!("demo-{}", hex::encode(bytes));
+    match store.user_by_email(DEMO_EMAIL).await? {
+        Some(user) => {
+            store.set_user_password(&user.id, &hash_password(&password)?).await?;
+        }
+        None => {
+            create_user(store, org_id, DEMO_EMAIL, "admin", &password).await?;
+        }
+    }
+    Ok((DEMO_EMAIL.to_string(), password))
+}
+
+/// `tokens list`: every token (of one organization, or all), never the secret.
+pub async fn list_tokens(store: &Store, org_id: Option<&str>) -> Result<Vec<TokenListing>, AdminError> {
+    Ok(store.list_tokens(org_id).await?)
 }
 
 /// Now plus a lifetime, refusing lifetimes past the calendar's end.

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::auth::{self, AuthState, RevocationWatch, ServerKey, TokenCache};
 use crate::limits::{Limits, Load, RateLimiter};
 use crate::metrics::Metrics;
+use crate::oauth::{OAuthConfig, OAuthHost};
 use crate::providers::Providers;
 use crate::store::Store;
 
@@ -34,6 +35,8 @@ pub struct App {
     pub tokens: Arc<TokenCache>,
     /// Where notifications leave the server (the outbox unless configured).
     pub providers: Arc<Providers>,
+    /// The authorization server's settings and caches.
+    pub oauth: OAuthConfig,
     /// On PostgreSQL, the task that evicts tokens revoked by any process; it stops with the
     /// state.
     _revocations: Option<RevocationWatch>,
@@ -62,6 +65,7 @@ impl App {
             metrics: Metrics::default(),
             tokens,
             providers: Arc::new(Providers::default()),
+            oauth: OAuthConfig::default(),
             _revocations: revocations,
         }
     }
@@ -69,6 +73,13 @@ impl App {
     /// Sends notifications through these providers.
     pub fn with_providers(mut self, providers: Arc<Providers>) -> Self {
         self.providers = providers;
+        self
+    }
+
+    /// `--allow-insecure-targets`: client ID metadata documents may also come over http from
+    /// loopback (development and tests).
+    pub fn with_insecure_targets(mut self, allow: bool) -> Self {
+        self.oauth = OAuthConfig::new(allow);
         self
     }
 
@@ -131,5 +142,12 @@ impl AuthState for App {
 
     fn token_cache(&self) -> Option<&TokenCache> {
         Some(self.tokens.as_ref())
+    }
+}
+
+// What the authorization server needs of the state; `oauth` names only the trait.
+impl OAuthHost for App {
+    fn oauth(&self) -> &OAuthConfig {
+        &self.oauth
     }
 }

@@ -9,6 +9,7 @@
 pub mod admin;
 pub mod api;
 pub mod app;
+pub mod approvals;
 pub mod auth;
 pub mod demo;
 pub mod domain;
@@ -20,6 +21,7 @@ pub mod limits;
 pub mod logs;
 pub mod mcp;
 pub mod metrics;
+pub mod oauth;
 pub mod operations;
 pub mod providers;
 pub mod request;

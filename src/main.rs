@@ -46,6 +46,11 @@ enum Command {
         #[command(subcommand)]
         command: TokensCommand,
     },
+    /// Manages the users who sign in to the authorization server.
+    Users {
+        #[command(subcommand)]
+        command: UsersCommand,
+    },
     /// Manages the keys that seal confirmation states.
     Keys {
         #[command(subcommand)]
@@ -165,11 +170,36 @@ enum TokensCommand {
         #[arg(long, default_value_t = 30 * 24 * 3600)]
         expires_in: i64,
     },
+    /// Lists tokens, one a line (id, organization, user, client, audience, scopes, expiry,
+    /// revocation), never their secret.
+    List {
+        /// Only this organization's.
+        #[arg(long)]
+        org: Option<String>,
+    },
     /// Revokes a token, given as the token itself or its id. On PostgreSQL every running
     /// server refuses it at once; a SQLite server already running does within 5 s.
     Revoke {
         /// The token (kd_at_…) or its id (tok_…).
         token: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum UsersCommand {
+    /// Creates a user who signs in with a password read from stdin (its first line); prints
+    /// only the user's id.
+    Create {
+        /// Organization id.
+        #[arg(long)]
+        org: String,
+        /// E-mail (stored case-folded; unique).
+        #[arg(long)]
+        email: String,
+        /// admin (every scope), operator (dunning.read, dunning.write, dunning.notify) or
+        /// viewer (dunning.read): caps the scopes the user can grant a client.
+        #[arg(long, default_value = "operator")]
+        role: String,
     },
 }
 
@@ -301,6 +331,32 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("revoked");
             Ok(())
         }
+        Command::Tokens { command: TokensCommand::List { org } } => {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "id\torganization\tuser\tclient\taudience\tscopes\texpires_at\trevoked_at")?;
+            for t in admin::list_tokens(&store, org.as_deref()).await? {
+                writeln!(
+                    out,
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                    t.id,
+                    t.organization_id,
+                    t.user_id.as_deref().unwrap_or("-"),
+                    t.client_id.as_deref().unwrap_or("-"),
+                    t.audience,
+                    t.scopes.replace(' ', ","),
+                    t.expires_at,
+                    t.revoked_at.as_deref().unwrap_or("-"),
+                )?;
+            }
+            Ok(())
+        }
+        Command::Users { command: UsersCommand::Create { org, email, role } } => {
+            let mut password = String::new();
+            std::io::stdin().read_line(&mut password)?;
+            let password = password.trim_end_matches(['\n', '\r']);
+            println!("{}", admin::create_user(&store, &org, &email, &role, password).await?);
+            Ok(())
+        }
         Command::Keys { command: KeysCommand::Rotate } => {
             let kept = admin::rotate_keys(&store).await?;
             println!(
@@ -380,12 +436,13 @@ fn init_logs(format: LogFormat) {
 
 async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     init_logs(args.log_format);
-    let demo_token = if args.demo {
+    let (demo_token, demo_user) = if args.demo {
         let org_id = demo::ensure(&store).await?;
         let all = kobana_dunning::auth::ALL_SCOPES.join(" ");
-        Some(admin::create_token(&store, &org_id, &all, "all", Duration::hours(24)).await?)
+        let token = admin::create_token(&store, &org_id, &all, "all", Duration::hours(24)).await?;
+        (Some(token), Some(admin::ensure_demo_user(&store, &org_id).await?))
     } else {
-        None
+        (None, None)
     };
     let bound = server::bind(&args.bind).await?;
     let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{}", bound.addr));
@@ -407,6 +464,7 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     let app = Arc::new(
         App::with_limits(store, &public_url, key, limits)
             .with_other_origins(args.allowed_origins.clone())
+            .with_insecure_targets(args.providers.allow_insecure_targets)
             .with_providers(Arc::new(Providers::new(&args.providers)?)),
     );
     let draining = app.clone();
@@ -426,11 +484,17 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
         engine::spawn(app.clone());
     }
     let mut out = std::io::stdout().lock();
+    // The demo user's line comes first: whatever follows the token line is a URL (scripts
+    // read the banner that way).
+    if let Some((email, password)) = demo_user {
+        writeln!(out, "demo user: {email} {password}")?;
+    }
     if let Some(token) = demo_token {
         writeln!(out, "demo token: {token}")?;
     }
     writeln!(out, "REST API:   {}/v1", app.public_url)?;
     writeln!(out, "MCP:        {}/mcp", app.public_url)?;
+    writeln!(out, "sign-in:    {}/connections", app.public_url)?;
     if let Some(metrics) = &metrics {
         writeln!(out, "metrics:    http://{}/metrics", metrics.addr)?;
     }

@@ -11,7 +11,7 @@ use crate::auth::{Audience, BearerAuth, protected_resource_routes};
 use crate::domain::ids::new_id;
 use crate::http::{self, ConnectionLimits};
 use crate::mcp::{self, McpEndpoint};
-use crate::operations;
+use crate::{approvals, oauth, operations};
 
 /// The whole HTTP application for a state.
 pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
@@ -23,16 +23,23 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
         resource_path: "/v1",
         audience: Audience::Api,
     });
-    Route::new()
+    let well_known = protected_resource_routes(&app.public_url)
+        .at("/oauth-authorization-server", oauth::metadata_endpoint(&app.public_url));
+    // The approval page (issue 11) signs in through the authorization server's session.
+    approvals::add_routes(oauth::add_routes(Route::new()))
         .nest_no_strip("/v1", v1)
         .at("/mcp", McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"))
         .at("/", McpEndpoint::new(app.clone(), dispatcher, ""))
-        .nest("/.well-known", protected_resource_routes(&app.public_url))
+        .nest("/.well-known", well_known)
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
         .data(app.clone())
-        .around(move |ep, req| {
+        .around(move |ep, mut req| {
             let app = app.clone();
+            // The authorization server's pages and endpoints (issue 11) find the state as a
+            // trait object (`oauth` never names `App`).
+            let host: oauth::Host = app.clone();
+            req.set_data(host);
             async move { Ok(common(&app, ep.as_ref(), req).await) }
         })
 }

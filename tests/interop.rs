@@ -137,6 +137,8 @@ struct Server {
     url: String,
     /// The demo token it printed.
     token: String,
+    /// The demo user's e-mail and password it printed (the sign-in pages').
+    demo_user: Option<(String, String)>,
     log: PathBuf,
 }
 
@@ -170,6 +172,7 @@ impl Server {
         });
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         let mut token = None;
+        let mut demo_user = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = banner
@@ -177,9 +180,13 @@ impl Server {
                 .unwrap_or_else(|_| panic!("the server did not say it was listening:\n{}", read(&log)));
             if let Some(t) = line.strip_prefix("demo token: ") {
                 token = Some(t.trim().to_string());
+            } else if let Some((email, password)) =
+                line.strip_prefix("demo user: ").and_then(|u| u.trim().split_once(' '))
+            {
+                demo_user = Some((email.to_string(), password.to_string()));
             } else if let Some(url) = line.strip_prefix("listening on ") {
                 let token = token.expect("`demo token:` comes before `listening on`");
-                return Self { _process: process, url: url.trim().to_string(), token, log };
+                return Self { _process: process, url: url.trim().to_string(), token, demo_user, log };
             }
         }
     }
@@ -225,6 +232,65 @@ fn python_sdk_client() {
     );
 }
 
+/// Runs the binary on a test's database (before its server starts) with `stdin` as input;
+/// returns its one line of output.
+fn admin_command(scratch: &Scratch, args: &[&str], stdin: &str) -> String {
+    use std::io::Write;
+    let database = format!("sqlite://{}", scratch.0.join("kobana-dunning.db").display());
+    let mut child = Command::new(BIN)
+        .args(["--database", &database])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    let output = child.wait_with_output().expect("it ends");
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("UTF-8").trim().to_string()
+}
+
+/// The acceptance test of the sign-in (issue 11), with the official Python SDK's OAuth client
+/// (`mcp` 2.3.0, `OAuthClientProvider`): discovery from the 401, registration, the sign-in and
+/// consent pages submitted as a browser would, the code exchange with PKCE, a refresh, then
+/// tools/list shows exactly the tools of the scopes an operator can grant; a token for /v1 is
+/// refused at /mcp, and a replayed refresh token revokes the grant.
+#[test]
+fn python_sdk_oauth_sign_in() {
+    setup();
+    let scratch = Scratch::new("python-oauth");
+    let org = admin_command(&scratch, &["orgs", "create", "--name", "Interop OAuth"], "");
+    let email = "operadora@interop.example";
+    let password = "uma senha longa de teste";
+    let user = admin_command(
+        &scratch,
+        &["users", "create", "--org", &org, "--email", email, "--role", "operator"],
+        &format!("{password}\n"),
+    );
+    assert!(user.starts_with("usr_"), "{user}");
+    let granted = kobana_dunning::auth::Role::Operator.scopes();
+    let expected: Vec<&str> = kobana_dunning::operations::OPERATIONS
+        .iter()
+        .filter(|op| op.required_scopes().all(|s| granted.contains(&s)))
+        .map(|op| op.tool_name)
+        .collect();
+    let expected_file = scratch.0.join("expected-tools.json");
+    std::fs::write(&expected_file, serde_json::to_string(&expected).expect("JSON")).expect("write");
+    let server = Server::start(&scratch, None);
+    let python = interop_dir().join(".venv/bin/python");
+    server.check_script(
+        "python_oauth.py",
+        &scratch,
+        Command::new(python)
+            .arg("python_oauth.py")
+            .arg(format!("{}/mcp", server.url))
+            .arg(email)
+            .arg(password)
+            .arg(&expected_file),
+    );
+}
+
 /// The official TypeScript SDK client (`@modelcontextprotocol/client` 2.4.0), legacy and auto,
 /// on `POST /`, the alias of /mcp (the Python client covers /mcp).
 #[test]
@@ -238,6 +304,57 @@ fn typescript_sdk_client() {
         &scratch,
         Command::new(node).arg("ts_client.mjs").arg(format!("{}/", server.url)),
     );
+}
+
+/// Issue 11's acceptance: the TypeScript SDK 1.32.2 client (`@modelcontextprotocol/sdk`, the v1
+/// line), speaking 2025-06-18, cannot cancel a charge without approval and cancels it after the
+/// demo user approves through the link, signing in and submitting the pages' forms over HTTP.
+#[test]
+fn typescript_sdk_v1_client_cancels_after_approval_through_the_link() {
+    setup();
+    let scratch = Scratch::new("typescript-v1-approval");
+    let server = Server::start(&scratch, None);
+    let (email, password) =
+        server.demo_user.clone().expect("serve --demo prints `demo user: <e-mail> <password>`");
+    let node = interop_dir().join("node_modules/.bin/node");
+    server.check_script(
+        "ts_sdk_v1_approval.mjs",
+        &scratch,
+        Command::new(node)
+            .arg("ts_sdk_v1_approval.mjs")
+            .arg(format!("{}/mcp", server.url))
+            .env("KOBANA_DUNNING_DEMO_EMAIL", email)
+            .env("KOBANA_DUNNING_DEMO_PASSWORD", password),
+    );
+}
+
+/// Issue 11's browser acceptance: headless Chromium signs in through the real pages, consents
+/// to an OAuth client and approves a destructive call through its approval_url, and the
+/// client's retry runs it; screenshots of the sign-in, consent and approval pages at 360 px go to
+/// `target/screenshots/`. Needs Debian's `chromium` and `chromium-driver`.
+#[test]
+fn chromium_signs_in_consents_and_approves_through_the_link() {
+    setup();
+    let scratch = Scratch::new("chromium");
+    let server = Server::start(&scratch, None);
+    let (email, password) =
+        server.demo_user.clone().expect("serve --demo prints `demo user: <e-mail> <password>`");
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    let node = interop_dir().join("node_modules/.bin/node");
+    server.check_script(
+        "chromium_approval.mjs",
+        &scratch,
+        Command::new(node)
+            .arg("chromium_approval.mjs")
+            .arg(&server.url)
+            .arg(&shots)
+            .env("KOBANA_DUNNING_DEMO_EMAIL", email)
+            .env("KOBANA_DUNNING_DEMO_PASSWORD", password),
+    );
+    for page in ["signin", "consent", "approval", "approved"] {
+        let png = std::fs::read(shots.join(format!("{page}.png"))).unwrap_or_default();
+        assert!(png.starts_with(b"\x89PNG"), "no screenshot of the {page} page");
+    }
 }
 
 /// The official conformance suite, through the auth proxy, against expected-failures.yml.

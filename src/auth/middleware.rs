@@ -126,7 +126,7 @@ pub async fn admit<S: AuthState + ?Sized>(
 
 /// The bucket of an address: an IPv4 address, or an IPv6 /64 (one host usually has a whole /64,
 /// so counting single addresses would give it endless buckets).
-fn address_key(address: IpAddr) -> String {
+pub fn address_key(address: IpAddr) -> String {
     match address {
         IpAddr::V4(v4) => v4.to_string(),
         IpAddr::V6(v6) => {

@@ -1,22 +1,31 @@
-//! Bearer tokens, scopes and the protected-resource metadata (DESIGN.md section 6).
+//! Bearer tokens, scopes, roles and passwords, and the protected-resource metadata (DESIGN.md
+//! section 6). The authorization server that issues tokens to signed-in users is `crate::oauth`.
 
+mod approvals;
 mod cache;
 mod metadata;
 mod middleware;
 mod nonces;
+mod password;
 mod revocation;
+mod roles;
 mod sealing;
 mod state;
 mod tokens;
 
+pub use approvals::{Decided, Redemption, approval_url, decide_approval, find_approval, redeem_approval};
 pub use cache::{TOKEN_CACHE_TTL, TokenCache};
 pub use metadata::protected_resource_routes;
-pub use middleware::{Audience, BearerAuth, Refused, admit, authenticate, bearer_token, client_address};
+pub use middleware::{
+    Audience, BearerAuth, Refused, address_key, admit, authenticate, bearer_token, client_address,
+};
 pub use nonces::{consume_nonce, nonce_consumed};
+pub use password::{MIN_PASSWORD_CHARS, PasswordError, hash_password, verify_nobody, verify_password};
 pub use revocation::{RevocationWatch, revoke_token, watch_revocations};
+pub use roles::Role;
 pub use sealing::{KeyError, ServerKey, rotate_stored_key};
 pub use state::{AuthState, challenge, resource_metadata_url, step_up_challenge};
-pub use tokens::{TOKEN_PREFIX, hash_token, mint_token};
+pub use tokens::{TOKEN_PREFIX, hash_token, looks_like_token, mint_secret, mint_token};
 
 use time::OffsetDateTime;
 

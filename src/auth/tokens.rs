@@ -10,11 +10,17 @@ pub const TOKEN_PREFIX: &str = "kd_at_";
 
 /// A fresh token and the hash to store.
 pub fn mint_token() -> Result<(String, String), getrandom::Error> {
+    mint_secret(TOKEN_PREFIX)
+}
+
+/// A fresh secret of the same shape with another prefix (refresh tokens, authorization
+/// codes, session cookies), and the hash to store.
+pub fn mint_secret(prefix: &str) -> Result<(String, String), getrandom::Error> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;
-    let token = format!("{TOKEN_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes));
-    let hash = hash_token(&token);
-    Ok((token, hash))
+    let secret = format!("{prefix}{}", URL_SAFE_NO_PAD.encode(bytes));
+    let hash = hash_token(&secret);
+    Ok((secret, hash))
 }
 
 /// Whether a text has the shape of a token this server mints: the prefix and 32 bytes of

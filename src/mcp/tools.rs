@@ -7,8 +7,9 @@ use std::sync::{Arc, LazyLock, RwLock};
 use serde_json::{Map, Value, json};
 
 use super::arguments::{self, split};
-use super::confirm::{self, Gate};
+use super::confirm;
 use super::context::{Context, Outcome, allowed, step_up};
+use super::gate::Gate;
 use super::tool_result::{endpoint_result, error_result};
 use super::wire::RpcError;
 use crate::api::{ApiError, FieldError};

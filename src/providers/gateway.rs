@@ -170,7 +170,9 @@ impl Gateway {
 }
 
 /// rustls with ring and the webpki roots, plus `extra_roots` (DER; tests).
-fn client_config(extra_roots: &[Vec<u8>]) -> Result<Arc<rustls::ClientConfig>, ProviderSetupError> {
+pub(super) fn client_config(
+    extra_roots: &[Vec<u8>],
+) -> Result<Arc<rustls::ClientConfig>, ProviderSetupError> {
     let tls_error = |e: rustls::Error| ProviderSetupError::Tls(e.to_string());
     let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
     for der in extra_roots {

@@ -16,6 +16,7 @@
 //! addresses checked after DNS resolution; `--allow-insecure-targets` (development) also lets
 //! `http://` and plain `smtp://` reach loopback.
 
+mod fetch;
 mod gateway;
 mod outbox;
 mod smtp;
@@ -24,6 +25,7 @@ mod target;
 use std::fmt;
 use std::path::PathBuf;
 
+pub use fetch::fetch_document;
 use gateway::Gateway;
 use smtp::Smtp;
 

@@ -1,6 +1,7 @@
 //! Database access, one module per aggregate, over SQLite (rusqlite) or PostgreSQL (sqlx) with
 //! the same SQL text. Knows nothing of HTTP; every query is scoped by organization.
 
+mod approvals;
 mod backend;
 mod bulk;
 mod charges;
@@ -11,11 +12,13 @@ mod idempotency;
 mod listing;
 mod migrations;
 mod notifications;
+mod oauth;
 mod orgs;
 mod policies;
 pub mod search;
 mod secrets;
 mod tokens;
+mod users;
 mod value;
 
 #[cfg(test)]
@@ -31,9 +34,11 @@ pub use events::{EventFilter, EventRow, NewEvent};
 pub use idempotency::IdempotencyRecord;
 pub use listing::ListWindow;
 pub use notifications::{Lease, NotificationFilter};
+pub use oauth::{ClientRow, CodeRow, GrantRow, NewCode, NewRefresh, RefreshRow};
 pub use orgs::OrganizationRow;
 pub use policies::PolicyFilter;
-pub use tokens::{NewToken, Revocation, Revocations, TokenRow};
+pub use tokens::{NewToken, Revocation, Revocations, TokenListing, TokenRow};
+pub use users::UserRow;
 
 /// Failures of the store.
 #[derive(Debug, thiserror::Error)]

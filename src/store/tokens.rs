@@ -49,29 +49,83 @@ pub struct NewToken {
     pub expires_at: String,
     /// Creation (RFC 3339).
     pub created_at: String,
+    /// The OAuth grant it was issued through, if any (revoking the grant revokes it).
+    pub grant_id: Option<String>,
+}
+
+/// The statement that stores a token, to run alone or inside a transaction.
+pub(super) fn insert_token_step(token: &NewToken) -> Step {
+    Step::new(
+        "INSERT INTO access_tokens (id, token_hash, organization_id, user_id, client_id, scopes, audience, expires_at, created_at, grant_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        args![
+            &token.id,
+            &token.token_hash,
+            &token.organization_id,
+            &token.user_id,
+            &token.client_id,
+            token.scopes.join(" "),
+            &token.audience,
+            &token.expires_at,
+            &token.created_at,
+            &token.grant_id,
+        ],
+    )
+}
+
+/// A token as `tokens list` shows it: everything but the secret (only its hash is stored).
+#[derive(Debug, Clone)]
+pub struct TokenListing {
+    /// `tok_…`
+    pub id: String,
+    /// Organization.
+    pub organization_id: String,
+    /// Signed-in user, if any.
+    pub user_id: Option<String>,
+    /// OAuth client, if any.
+    pub client_id: Option<String>,
+    /// `api`, `mcp` or `all`.
+    pub audience: String,
+    /// Space-separated scopes.
+    pub scopes: String,
+    /// Expiry (RFC 3339).
+    pub expires_at: String,
+    /// Revocation (RFC 3339), if revoked.
+    pub revoked_at: Option<String>,
 }
 
 impl Store {
     /// Stores a token.
     pub async fn insert_token(&self, token: &NewToken) -> StoreResult<()> {
-        self.db
-            .execute(
-                "INSERT INTO access_tokens (id, token_hash, organization_id, user_id, client_id, scopes, audience, expires_at, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                &args![
-                    &token.id,
-                    &token.token_hash,
-                    &token.organization_id,
-                    &token.user_id,
-                    &token.client_id,
-                    token.scopes.join(" "),
-                    &token.audience,
-                    &token.expires_at,
-                    &token.created_at,
-                ],
+        let step = insert_token_step(token);
+        self.db.execute(&step.sql, &step.params).await?;
+        Ok(())
+    }
+
+    /// Every token, of one organization or of all, oldest first.
+    pub async fn list_tokens(&self, organization_id: Option<&str>) -> StoreResult<Vec<TokenListing>> {
+        let rows = self
+            .db
+            .rows(
+                "SELECT id, organization_id, user_id, client_id, audience, scopes, expires_at, revoked_at \
+                 FROM access_tokens WHERE ($1 = '' OR organization_id = $1) ORDER BY created_at, id",
+                &args![organization_id.unwrap_or("")],
             )
             .await?;
-        Ok(())
+        rows.iter()
+            .map(|row| {
+                Ok(TokenListing {
+                    id: row.text("id")?,
+                    organization_id: row.text("organization_id")?,
+                    user_id: row.opt_text("user_id")?,
+                    client_id: row.opt_text("client_id")?,
+                    audience: row.text("audience")?,
+                    scopes: row.text("scopes")?,
+                    expires_at: row.text("expires_at")?,
+                    revoked_at: row.opt_text("revoked_at")?,
+                })
+            })
+            .collect()
     }
 
     /// A live (not revoked) token, by hash. Expiry is the caller's check.

@@ -45,6 +45,11 @@ impl From<i64> for Param {
         Param::Int(Some(v))
     }
 }
+impl From<Option<i64>> for Param {
+    fn from(v: Option<i64>) -> Self {
+        Param::Int(v)
+    }
+}
 impl From<bool> for Param {
     fn from(v: bool) -> Self {
         Param::Int(Some(i64::from(v)))
@@ -128,6 +133,15 @@ impl Row {
         match self.cell(column)? {
             Cell::Int(n) => Ok(*n),
             _ => Err(StoreError::CorruptColumn(column.to_string())),
+        }
+    }
+
+    /// A nullable integer column.
+    pub fn opt_int(&self, column: &str) -> StoreResult<Option<i64>> {
+        match self.cell(column)? {
+            Cell::Null => Ok(None),
+            Cell::Int(n) => Ok(Some(*n)),
+            Cell::Text(_) => Err(StoreError::CorruptColumn(column.to_string())),
         }
     }
 

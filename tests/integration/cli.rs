@@ -54,6 +54,8 @@ struct Server {
     demo_token: Option<String>,
     /// The `metrics:` line's URL, with --metrics-bind.
     metrics_url: Option<String>,
+    /// The `demo user:` line's e-mail and password, with --demo.
+    demo_user: Option<(String, String)>,
     client: reqwest::Client,
 }
 
@@ -95,6 +97,7 @@ impl Server {
             base: String::new(),
             demo_token: None,
             metrics_url: None,
+            demo_user: None,
             client: reqwest::Client::new(),
         };
         let lines = read_banner(stdout);
@@ -129,6 +132,14 @@ impl Server {
             let token = lines[token_line].trim_start_matches("demo token: ").trim().to_string();
             assert!(token.starts_with("kd_at_") && token.len() > 40, "{token}");
             server.demo_token = Some(token);
+            let user_line = lines
+                .iter()
+                .position(|l| l.starts_with("demo user: "))
+                .unwrap_or_else(|| panic!("serve --demo printed no demo user: {lines:?}"));
+            assert_eq!(user_line + 1, token_line, "the demo user is printed beside the token: {lines:?}");
+            let mut words = lines[user_line].trim_start_matches("demo user: ").split_whitespace();
+            let (email, password) = (words.next().expect("e-mail"), words.next().expect("password"));
+            server.demo_user = Some((email.to_string(), password.to_string()));
         } else {
             assert!(!lines.iter().any(|l| l.contains("kd_at_")), "no token without --demo: {lines:?}");
         }
@@ -755,4 +766,100 @@ async fn two_engine_processes_at_once_send_each_step_once() {
     let server = Server::start(&db, false);
     let r = server.get(&token, "/v1/notifications?per_page=100").await;
     assert_eq!(r.body["meta"]["total"], 8, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn users_create_reads_the_password_from_stdin_and_tokens_list_shows_no_secret() {
+    use std::io::Write;
+    let db = TempDb::new().await;
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Usuários Ltda"]));
+    let create = |email: &str, role: &str, password: &str| {
+        let mut child = Command::new(BIN)
+            .args([
+                "--database",
+                &db.url(),
+                "users",
+                "create",
+                "--org",
+                &org,
+                "--email",
+                email,
+                "--role",
+                role,
+            ])
+            .env_remove("KOBANA_DUNNING_DATABASE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        child.stdin.take().expect("stdin").write_all(format!("{password}\n").as_bytes()).expect("password");
+        child.wait_with_output().expect("it ends")
+    };
+    let made = create("Ana@Example.com", "viewer", "uma senha bem longa");
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let id = only_line(&made);
+    assert!(id.starts_with("usr_") && id.len() == 36, "{id}");
+    let again = create("ana@example.COM", "viewer", "outra senha bem longa");
+    assert!(!again.status.success(), "the e-mail is unique whatever its case");
+    let short = create("bia@example.com", "viewer", "curta");
+    assert!(!short.status.success());
+    assert!(String::from_utf8_lossy(&short.stderr).contains("10 characters"));
+    let role = create("caio@example.com", "root", "uma senha bem longa");
+    assert!(!role.status.success());
+
+    let token = only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read"]));
+    let other = only_line(&run(&db, &["orgs", "create", "--name", "Outra"]));
+    run(&db, &["tokens", "create", "--org", &other, "--scopes", "dunning.read"]);
+    let listed = String::from_utf8(run(&db, &["tokens", "list", "--org", &org]).stdout).expect("UTF-8");
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "a header and the one token: {listed}");
+    assert!(lines[0].starts_with("id\torganization\tuser\tclient\taudience\tscopes"), "{listed}");
+    let fields: Vec<&str> = lines[1].split('\t').collect();
+    assert!(
+        fields[0].starts_with("tok_") && fields[1] == org && fields[4] == "all" && fields[7] == "-",
+        "{listed}"
+    );
+    assert!(!listed.contains(&token) && !listed.contains("kd_at_"), "never the secret: {listed}");
+    let all = String::from_utf8(run(&db, &["tokens", "list"]).stdout).expect("UTF-8");
+    assert_eq!(all.lines().count(), 3, "{all}");
+    run(&db, &["tokens", "revoke", fields[0]]);
+    let listed = String::from_utf8(run(&db, &["tokens", "list", "--org", &org]).stdout).expect("UTF-8");
+    assert_ne!(listed.lines().nth(1).unwrap().split('\t').nth(7), Some("-"), "revoked: {listed}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_demo_prints_a_demo_user_who_can_sign_in() {
+    let db = TempDb::new().await;
+    let server = Server::start(&db, true);
+    let (email, password) = server.demo_user.clone().expect("demo user");
+    assert_eq!(email, "demo@kobana.example");
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let page = client.get(format!("{}/signin", server.base)).send().await.unwrap();
+    let cookie = page.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let html = page.text().await.unwrap();
+    let csrf =
+        html.split("name=\"csrf\" value=\"").nth(1).and_then(|v| v.split('"').next()).expect("csrf field");
+    let body: String = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs([
+            ("csrf", csrf),
+            ("email", email.as_str()),
+            ("password", password.as_str()),
+            ("next", "/connections"),
+        ])
+        .finish();
+    let signed = client
+        .post(format!("{}/signin", server.base))
+        .header("cookie", &cookie)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed.status(), 303);
+    assert!(signed.headers()["set-cookie"].to_str().unwrap().starts_with("kd_session=kd_ss_"));
+    drop(server);
+    // A restart gives a fresh password; the old one no longer works.
+    let again = Server::start(&db, true);
+    assert_ne!(again.demo_user.clone().expect("demo user").1, password);
 }

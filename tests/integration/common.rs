@@ -183,7 +183,14 @@ impl TestServer {
         connections: ConnectionLimits,
     ) -> Self {
         let (db, url) = TestDatabase::create().await;
-        Self::serve(db, &url, limits, other_origins, connections).await
+        Self::serve(db, &url, limits, other_origins, connections, false).await
+    }
+
+    /// A server started with `--allow-insecure-targets` (it may fetch OAuth client metadata
+    /// documents over http from loopback).
+    pub async fn start_allowing_insecure_targets() -> Self {
+        let (db, url) = TestDatabase::create().await;
+        Self::serve(db, &url, generous(), Vec::new(), ConnectionLimits::default(), true).await
     }
 
     /// The URL of this server's database (a replica's is its primary's).
@@ -204,6 +211,7 @@ impl TestServer {
             generous(),
             Vec::new(),
             ConnectionLimits::default(),
+            false,
         )
         .await
     }
@@ -214,13 +222,18 @@ impl TestServer {
         limits: Limits,
         other_origins: Vec<String>,
         connections: ConnectionLimits,
+        insecure_targets: bool,
     ) -> Self {
         let store = Store::open(url).await.expect("store opens");
         // Bound first: the public URL names the port the system picked.
         let bound = server::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", bound.addr);
         let key = kobana_dunning::auth::ServerKey::load(&store, None).await.expect("server key");
-        let app = Arc::new(App::with_limits(store, &base, key, limits).with_other_origins(other_origins));
+        let app = Arc::new(
+            App::with_limits(store, &base, key, limits)
+                .with_other_origins(other_origins)
+                .with_insecure_targets(insecure_targets),
+        );
         let (stop, stopped) = oneshot::channel::<()>();
         bound.serve_with(app.clone(), connections, async move {
             let _ = stopped.await;

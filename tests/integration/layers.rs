@@ -15,12 +15,15 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// Top-level modules, highest layer first. An edge may run to its own layer or a lower one.
 /// `app` (the shared state every handler is given, holding auth's key and the store) sits under
 /// the layers that carry it and above `auth`, which reaches it only through `auth::AuthState`.
+/// `oauth` (the authorization server and its pages) sits beside `auth`, and reaches the state
+/// through `oauth::OAuthHost` alike; `approvals` (the approval page, built on its sign-in) sits
+/// beside `app`.
 const LAYERS: &[&[&str]] = &[
     &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine"],
     &["mcp"],
     &["api"],
-    &["app"],
-    &["auth"],
+    &["app", "approvals"],
+    &["auth", "oauth"],
     &["http", "error", "request"],
     &["store", "limits", "metrics", "providers"],
     &["domain", "types", "operations"],

@@ -1,0 +1,118 @@
+//! Redirect URIs: which a client may register, and when a requested one matches (exactly,
+//! except the port of a loopback IP literal, RFC 8252 section 7.3: a native app listens on
+//! whatever port it got).
+
+use url::{Host, Url};
+
+/// The longest redirect URI accepted.
+const MAX_URI_LEN: usize = 2000;
+
+/// Why a redirect URI cannot be registered, if it cannot: https, or http on loopback
+/// (127.0.0.1, [::1], localhost); no fragment, no credentials.
+pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
+    if uri.len() > MAX_URI_LEN {
+        return Err("a redirect URI is longer than 2000 characters".into());
+    }
+    if uri.contains('#') {
+        return Err(format!("the redirect URI {uri} has a fragment"));
+    }
+    let url = Url::parse(uri).map_err(|_| format!("{uri} is not an absolute URI"))?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(format!("the redirect URI {uri} carries credentials"));
+    }
+    match (url.scheme(), url.host()) {
+        ("https", Some(_)) => Ok(()),
+        ("http", Some(host)) if is_loopback(&host) => Ok(()),
+        ("http", _) => {
+            Err(format!("the redirect URI {uri} must be https (http only for 127.0.0.1, [::1] or localhost)"))
+        }
+        _ => {
+            Err(format!("the redirect URI {uri} must be https (http only for 127.0.0.1, [::1] or localhost)"))
+        }
+    }
+}
+
+fn is_loopback(host: &Host<&str>) -> bool {
+    match host {
+        Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
+        Host::Ipv4(v4) => v4.is_loopback(),
+        Host::Ipv6(v6) => v6.is_loopback(),
+    }
+}
+
+/// Whether `requested` matches `registered`: the same text, or, for an http loopback IP
+/// literal, the same URI on another port.
+pub fn redirect_matches(registered: &str, requested: &str) -> bool {
+    if registered == requested {
+        return true;
+    }
+    let (Ok(reg), Ok(req)) = (Url::parse(registered), Url::parse(requested)) else {
+        return false;
+    };
+    let loopback_ip = match reg.host() {
+        Some(Host::Ipv4(v4)) => v4 == std::net::Ipv4Addr::LOCALHOST,
+        Some(Host::Ipv6(v6)) => v6 == std::net::Ipv6Addr::LOCALHOST,
+        _ => false,
+    };
+    loopback_ip
+        && reg.scheme() == "http"
+        && req.scheme() == "http"
+        && reg.host() == req.host()
+        && reg.path() == req.path()
+        && reg.query() == req.query()
+        && req.fragment().is_none()
+        && req.username().is_empty()
+        && req.password().is_none()
+        && !requested.contains('#')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_may_be_registered() {
+        for ok in [
+            "https://app.example.com/callback",
+            "https://app.example.com/cb?x=1",
+            "http://127.0.0.1/callback",
+            "http://127.0.0.1:8765/callback",
+            "http://[::1]:9000/cb",
+            "http://localhost:3000/cb",
+        ] {
+            assert!(check_redirect_uri(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://app.example.com/callback",
+            "https://app.example.com/cb#frag",
+            "https://app.example.com/cb#",
+            "/relative",
+            "javascript:alert(1)",
+            "https://user:pw@app.example.com/cb",
+            "http://10.0.0.1/cb",
+            "ftp://127.0.0.1/cb",
+        ] {
+            assert!(check_redirect_uri(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn exact_match_except_the_loopback_port() {
+        assert!(redirect_matches("https://a.example/cb", "https://a.example/cb"));
+        assert!(!redirect_matches("https://a.example/cb", "https://a.example/cb/"));
+        assert!(!redirect_matches("https://a.example/cb", "https://a.example:8443/cb"));
+        assert!(!redirect_matches("https://a.example/cb", "https://a.example/cb?x=1"));
+        assert!(redirect_matches("http://127.0.0.1/cb", "http://127.0.0.1:53127/cb"));
+        assert!(redirect_matches("http://127.0.0.1:3000/cb", "http://127.0.0.1:4000/cb"));
+        assert!(redirect_matches("http://[::1]:3000/cb", "http://[::1]:4000/cb"));
+        assert!(!redirect_matches("http://127.0.0.1/cb", "http://127.0.0.1:5000/other"));
+        assert!(!redirect_matches("http://127.0.0.1/cb", "http://127.0.0.2:5000/cb"));
+        assert!(!redirect_matches("http://127.0.0.1/cb", "https://127.0.0.1:5000/cb"));
+        assert!(!redirect_matches("http://127.0.0.1/cb", "http://127.0.0.1:5000/cb#x"));
+        assert!(
+            !redirect_matches("http://localhost:3000/cb", "http://localhost:4000/cb"),
+            "names are not IP literals"
+        );
+        assert!(!redirect_matches("http://127.0.0.1/cb", "http://evil.example/cb"));
+    }
+}

@@ -1,0 +1,830 @@
+//! The authorization server (issue 11), driven as a browser and an OAuth client would: the
+//! pages over HTTP with their cookies and forms, the token endpoint with PKCE, and the tokens
+//! it issues at /mcp and /v1.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use kobana_dunning::admin;
+use kobana_dunning::operations::OPERATIONS;
+use reqwest::Method;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::common::{Resp, TestServer, send};
+
+const PASSWORD: &str = "correct horse battery staple";
+const REDIRECT: &str = "http://127.0.0.1:43210/callback";
+
+/// A browser: keeps cookies, follows nothing by itself.
+struct Browser {
+    client: reqwest::Client,
+    base: String,
+    cookies: BTreeMap<String, String>,
+    /// Every Set-Cookie header seen, for checking their attributes.
+    set_cookies: Vec<String>,
+}
+
+/// A page or redirect a browser got.
+struct Page {
+    status: u16,
+    location: Option<String>,
+    body: String,
+}
+
+/// A form of a page: its action and every input's name and value.
+#[derive(Debug, Clone)]
+struct Form {
+    action: String,
+    fields: Vec<(String, String)>,
+}
+
+impl Form {
+    fn set(&mut self, name: &str, value: &str) -> &mut Self {
+        self.fields.retain(|(n, _)| n != name);
+        self.fields.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    fn without(&mut self, name: &str) -> &mut Self {
+        self.fields.retain(|(n, _)| n != name);
+        self
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+fn unescape(text: &str) -> String {
+    text.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let end = tag[start..].find('"')? + start;
+    Some(unescape(&tag[start..end]))
+}
+
+impl Page {
+    /// The forms of the page, in order.
+    fn forms(&self) -> Vec<Form> {
+        let mut forms = Vec::new();
+        for chunk in self.body.split("<form ").skip(1) {
+            let chunk = chunk.split("</form>").next().unwrap_or("");
+            let head = chunk.split('>').next().unwrap_or("");
+            let action = attribute(&format!(" {head}"), "action").unwrap_or_default();
+            let mut fields = Vec::new();
+            for input in chunk.split("<input ").skip(1) {
+                let tag = format!(" {}", input.split('>').next().unwrap_or(""));
+                if let Some(name) = attribute(&tag, "name") {
+                    fields.push((name, attribute(&tag, "value").unwrap_or_default()));
+                }
+            }
+            forms.push(Form { action, fields });
+        }
+        forms
+    }
+
+    fn form(&self, action: &str) -> Form {
+        self.forms()
+            .into_iter()
+            .find(|f| f.action == action)
+            .unwrap_or_else(|| panic!("no form posting to {action} ({}): {}", self.status, self.body))
+    }
+}
+
+impl Browser {
+    fn new(server: &TestServer) -> Self {
+        let client =
+            reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+        Self { client, base: server.base.clone(), cookies: BTreeMap::new(), set_cookies: Vec::new() }
+    }
+
+    async fn send(&mut self, req: reqwest::RequestBuilder) -> Page {
+        let cookie: Vec<String> = self.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let req = if cookie.is_empty() { req } else { req.header("cookie", cookie.join("; ")) };
+        let resp = req.send().await.expect("the server answers");
+        for value in resp.headers().get_all("set-cookie") {
+            let text = value.to_str().expect("ascii").to_string();
+            let pair = text.split(';').next().unwrap_or("");
+            if let Some((name, value)) = pair.split_once('=') {
+                if text.contains("Max-Age=0") {
+                    self.cookies.remove(name);
+                } else {
+                    self.cookies.insert(name.to_string(), value.to_string());
+                }
+            }
+            self.set_cookies.push(text);
+        }
+        let status = resp.status().as_u16();
+        let location = resp.headers().get("location").map(|v| v.to_str().expect("ascii").to_string());
+        let body = resp.text().await.expect("body");
+        Page { status, location, body }
+    }
+
+    fn url(&self, path: &str) -> String {
+        if path.starts_with("http") { path.to_string() } else { format!("{}{path}", self.base) }
+    }
+
+    async fn get(&mut self, path: &str) -> Page {
+        let req = self.client.get(self.url(path));
+        self.send(req).await
+    }
+
+    async fn submit(&mut self, form: &Form) -> Page {
+        let body: String =
+            form_urlencoded::Serializer::new(String::new()).extend_pairs(form.fields.iter()).finish();
+        let req = self
+            .client
+            .post(self.url(&form.action))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body);
+        self.send(req).await
+    }
+
+    /// Signs in through the sign-in form of `page`, following the redirect to `next`.
+    async fn sign_in(&mut self, page: &Page, email: &str, password: &str) -> Page {
+        let mut form = page.form("/signin");
+        form.set("email", email).set("password", password);
+        let answer = self.submit(&form).await;
+        assert_eq!(answer.status, 303, "sign-in: {}", answer.body);
+        let next = answer.location.expect("sign-in redirects");
+        assert!(next.starts_with('/'), "{next}");
+        self.get(&next).await
+    }
+}
+
+/// A PKCE verifier and its S256 challenge.
+fn pkce() -> (String, String) {
+    let verifier = format!("v{}", uuid::Uuid::now_v7().simple()).repeat(2);
+    let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+    (verifier, challenge)
+}
+
+/// The query parameters of a URL.
+fn query_of(url: &str) -> BTreeMap<String, String> {
+    let query = url.split_once('?').map_or("", |(_, q)| q);
+    form_urlencoded::parse(query.as_bytes()).into_owned().collect()
+}
+
+/// An organization with a user of `role`; returns (org, email).
+async fn user(server: &TestServer, role: &str) -> (String, String) {
+    let org = server.org("OAuth Ltda").await;
+    let email = format!("Pessoa.{}@Example.com", uuid::Uuid::now_v7().simple());
+    admin::create_user(&server.app.store, &org, &email, role, PASSWORD).await.expect("user");
+    (org, email)
+}
+
+async fn register(server: &TestServer, redirect_uris: Value, name: &str) -> Resp {
+    let req = server
+        .raw(Method::POST, "/register")
+        .header("content-type", "application/json")
+        .body(json!({ "redirect_uris": redirect_uris, "client_name": name }).to_string());
+    send(req).await
+}
+
+async fn client(server: &TestServer) -> String {
+    let r = register(server, json!([REDIRECT]), "Assistente de Teste").await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.body["token_endpoint_auth_method"], "none");
+    r.body["client_id"].as_str().expect("client_id").to_string()
+}
+
+fn authorize_path(client_id: &str, challenge: &str, extra: &[(&str, &str)]) -> String {
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    query.extend_pairs([
+        ("response_type", "code"),
+        ("client_id", client_id),
+        ("redirect_uri", REDIRECT),
+        ("state", "st-123"),
+        ("code_challenge", challenge),
+        ("code_challenge_method", "S256"),
+    ]);
+    query.extend_pairs(extra.iter());
+    format!("/authorize?{}", query.finish())
+}
+
+async fn token_request(server: &TestServer, fields: &[(&str, &str)]) -> Resp {
+    let body: String = form_urlencoded::Serializer::new(String::new()).extend_pairs(fields.iter()).finish();
+    send(
+        server
+            .raw(Method::POST, "/token")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body),
+    )
+    .await
+}
+
+async fn exchange(server: &TestServer, client_id: &str, code: &str, verifier: &str) -> Resp {
+    token_request(
+        server,
+        &[
+            ("grant_type", "authorization_code"),
+            ("client_id", client_id),
+            ("code", code),
+            ("code_verifier", verifier),
+            ("redirect_uri", REDIRECT),
+        ],
+    )
+    .await
+}
+
+async fn refresh(server: &TestServer, client_id: &str, refresh_token: &str) -> Resp {
+    token_request(
+        server,
+        &[("grant_type", "refresh_token"), ("client_id", client_id), ("refresh_token", refresh_token)],
+    )
+    .await
+}
+
+/// The whole browser part: authorize, sign in, consent; returns the code of the redirect.
+async fn sign_in_and_allow(
+    server: &TestServer,
+    browser: &mut Browser,
+    client_id: &str,
+    challenge: &str,
+    email: &str,
+    extra: &[(&str, &str)],
+) -> String {
+    let page = browser.get(&authorize_path(client_id, challenge, extra)).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let consent = if page.body.contains("action=\"/signin\"") {
+        browser.sign_in(&page, email, PASSWORD).await
+    } else {
+        page
+    };
+    assert_eq!(consent.status, 200, "{}", consent.body);
+    let mut form = consent.form("/authorize");
+    form.set("decision", "allow");
+    let answer = browser.submit(&form).await;
+    assert_eq!(answer.status, 303, "{}", answer.body);
+    let location = answer.location.expect("redirect");
+    assert!(location.starts_with(REDIRECT), "{location}");
+    let params = query_of(&location);
+    assert_eq!(params.get("state").map(String::as_str), Some("st-123"), "{location}");
+    assert_eq!(params.get("iss"), Some(&server.base), "RFC 9207 iss: {location}");
+    params.get("code").cloned().unwrap_or_else(|| panic!("no code: {location}"))
+}
+
+/// The tool names tools/list shows a token.
+async fn tool_names(server: &TestServer, token: &str) -> BTreeSet<String> {
+    let r = server.mcp_2025(token, "tools/list", json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.result()["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The tools of exactly these scopes.
+fn tools_of(scopes: &[&str]) -> BTreeSet<String> {
+    OPERATIONS
+        .iter()
+        .filter(|op| op.required_scopes().all(|s| scopes.contains(&s)))
+        .map(|op| op.tool_name.to_string())
+        .collect()
+}
+
+async fn mcp_status(server: &TestServer, token: &str) -> u16 {
+    server.mcp_2025(token, "tools/list", json!({})).await.status
+}
+
+#[tokio::test]
+async fn metadata_names_this_server_as_the_authorization_server() {
+    let server = TestServer::start().await;
+    let r = send(server.raw(Method::GET, "/.well-known/oauth-authorization-server")).await;
+    assert_eq!(r.status, 200);
+    let m = &r.body;
+    assert_eq!(m["issuer"], server.base.as_str());
+    assert_eq!(m["authorization_endpoint"], format!("{}/authorize", server.base));
+    assert_eq!(m["token_endpoint"], format!("{}/token", server.base));
+    assert_eq!(m["registration_endpoint"], format!("{}/register", server.base));
+    assert_eq!(m["revocation_endpoint"], format!("{}/revoke", server.base));
+    assert_eq!(m["client_id_metadata_document_supported"], true);
+    assert_eq!(m["authorization_response_iss_parameter_supported"], true);
+    assert_eq!(m["code_challenge_methods_supported"], json!(["S256"]));
+    assert_eq!(m["response_types_supported"], json!(["code"]));
+    assert_eq!(m["token_endpoint_auth_methods_supported"], json!(["none"]));
+    assert_eq!(m["scopes_supported"].as_array().unwrap().len(), 6);
+    for path in ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"] {
+        let prm = send(server.raw(Method::GET, path)).await;
+        assert_eq!(prm.body["authorization_servers"], json!([server.base]), "{path}");
+    }
+}
+
+/// The acceptance flow as a browser and a client do it: an operator asks for every scope and
+/// grants what the role allows; tools/list shows exactly those tools; the refresh token
+/// rotates, and replaying the old one revokes the grant with its access tokens.
+#[tokio::test]
+async fn a_browser_signs_in_consents_and_the_client_refreshes_until_a_replay_revokes_the_grant() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "operator").await;
+    let client_id = client(&server).await;
+    let (verifier, challenge) = pkce();
+    let mut browser = Browser::new(&server);
+    let every = "dunning.read dunning.write dunning.notify dunning.escalate dunning.webhooks dunning.exports";
+    let page = browser.get(&authorize_path(&client_id, &challenge, &[("scope", every)])).await;
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("width=device-width, initial-scale=1"), "{}", page.body);
+    assert!(page.body.contains("lang=\"pt-BR\"") && page.body.contains("Entrar"), "{}", page.body);
+    let consent = browser.sign_in(&page, &email.to_uppercase(), PASSWORD).await;
+    assert_eq!(consent.status, 200, "{}", consent.body);
+    assert!(consent.body.contains("Assistente de Teste"), "client name shown");
+    assert!(consent.body.contains("127.0.0.1:43210"), "redirect host shown");
+    assert!(consent.body.contains("Enviar notificações"), "scopes in pt-BR: {}", consent.body);
+    assert!(consent.body.contains("Send dunning notifications"), "and in English");
+    assert!(consent.body.contains("Negativar"), "what the role does not allow is said");
+    let mut form = consent.form("/authorize");
+    form.set("decision", "allow");
+    let answer = browser.submit(&form).await;
+    assert_eq!(answer.status, 303);
+    let params = query_of(answer.location.as_deref().unwrap());
+    assert_eq!(params["state"], "st-123");
+    assert_eq!(params["iss"], server.base);
+    let r = exchange(&server, &client_id, &params["code"], &verifier).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("cache-control"), Some("no-store"));
+    assert_eq!(r.body["token_type"], "Bearer");
+    assert_eq!(r.body["expires_in"], 3600);
+    assert_eq!(r.body["scope"], "dunning.read dunning.write dunning.notify");
+    let access = r.body["access_token"].as_str().unwrap().to_string();
+    let first_refresh = r.body["refresh_token"].as_str().unwrap().to_string();
+    let granted = ["dunning.read", "dunning.write", "dunning.notify"];
+    assert_eq!(tool_names(&server, &access).await, tools_of(&granted));
+
+    let r = refresh(&server, &client_id, &first_refresh).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let second_access = r.body["access_token"].as_str().unwrap().to_string();
+    let second_refresh = r.body["refresh_token"].as_str().unwrap().to_string();
+    assert_ne!(second_refresh, first_refresh, "refresh tokens rotate");
+    assert_eq!(tool_names(&server, &second_access).await, tools_of(&granted));
+
+    let replay = refresh(&server, &client_id, &first_refresh).await;
+    assert_eq!(replay.status, 400);
+    assert_eq!(replay.body["error"], "invalid_grant");
+    assert_eq!(mcp_status(&server, &second_access).await, 401, "the grant's access tokens are revoked");
+    assert_eq!(mcp_status(&server, &access).await, 401);
+    let after = refresh(&server, &client_id, &second_refresh).await;
+    assert_eq!(after.body["error"], "invalid_grant", "the newest refresh token went with the grant");
+}
+
+#[tokio::test]
+async fn forms_without_the_right_csrf_token_are_refused_and_do_nothing() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "admin").await;
+    let client_id = client(&server).await;
+    let (_verifier, challenge) = pkce();
+    let mut browser = Browser::new(&server);
+    let page = browser.get(&authorize_path(&client_id, &challenge, &[])).await;
+    let mut form = page.form("/signin");
+    form.set("email", &email).set("password", PASSWORD);
+    let missing = browser.submit(form.clone().without("csrf")).await;
+    assert_eq!(missing.status, 403, "{}", missing.body);
+    assert!(!browser.cookies.contains_key("kd_session"), "no session was started");
+    let wrong = browser.submit(form.clone().set("csrf", "AAAA")).await;
+    assert_eq!(wrong.status, 403);
+    assert!(!browser.cookies.contains_key("kd_session"));
+    // A token from another browser does not work either.
+    let mut other = Browser::new(&server);
+    let theirs = other.get("/signin").await.form("/signin");
+    let foreign = browser.submit(form.clone().set("csrf", theirs.get("csrf").unwrap())).await;
+    assert_eq!(foreign.status, 403);
+
+    let consent = browser.sign_in(&page, &email, PASSWORD).await;
+    let mut allow = consent.form("/authorize");
+    allow.set("decision", "allow");
+    for bad in [None, Some("wrong")] {
+        let mut attempt = allow.clone();
+        match bad {
+            None => attempt.without("csrf"),
+            Some(v) => attempt.set("csrf", v),
+        };
+        let r = browser.submit(&attempt).await;
+        assert_eq!(r.status, 403, "{}", r.body);
+        assert!(r.location.is_none(), "no code was sent anywhere");
+    }
+    // The sign-in form's token stops working once the browser signed in (bound to the session).
+    let stale = browser.submit(&form).await;
+    assert_eq!(stale.status, 403);
+}
+
+#[tokio::test]
+async fn redirect_uris_are_matched_exactly_and_never_redirected_to_when_not_registered() {
+    let server = TestServer::start().await;
+    let client_id = client(&server).await;
+    let (_verifier, challenge) = pkce();
+    let mut browser = Browser::new(&server);
+    for evil in [
+        "https://evil.example/callback",
+        "http://127.0.0.1:43210/callback/x",
+        "http://127.0.0.1:43210/callback#f",
+    ] {
+        let path = authorize_path(&client_id, &challenge, &[]).replace(
+            &form_urlencoded::byte_serialize(REDIRECT.as_bytes()).collect::<String>(),
+            &form_urlencoded::byte_serialize(evil.as_bytes()).collect::<String>(),
+        );
+        let page = browser.get(&path).await;
+        assert_eq!(page.status, 400, "{evil}: {}", page.body);
+        assert!(page.location.is_none(), "{evil}: never redirected");
+        assert!(page.body.contains("redirect_uri"), "{}", page.body);
+    }
+    // The port of a loopback IP literal may differ (RFC 8252 section 7.3).
+    let other_port = authorize_path(&client_id, &challenge, &[]).replace("43210", "50001");
+    assert_eq!(browser.get(&other_port).await.status, 200);
+    // An unknown client: a page, not a redirect.
+    let unknown = browser.get(&authorize_path("cli_nobody", &challenge, &[])).await;
+    assert_eq!(unknown.status, 400);
+    assert!(unknown.location.is_none());
+    // Errors after the redirect URI is trusted go back to the client, with state and iss.
+    let plain = authorize_path(&client_id, &challenge, &[])
+        .replace("code_challenge_method=S256", "code_challenge_method=plain");
+    let r = browser.get(&plain).await;
+    assert_eq!(r.status, 303);
+    let params = query_of(r.location.as_deref().unwrap());
+    assert_eq!(params["error"], "invalid_request");
+    assert_eq!(params["state"], "st-123");
+    assert_eq!(params["iss"], server.base);
+    let no_pkce = authorize_path(&client_id, "", &[]).replace("&code_challenge_method=S256", "");
+    assert_eq!(
+        query_of(browser.get(&no_pkce).await.location.as_deref().unwrap())["error"],
+        "invalid_request"
+    );
+    let target = authorize_path(&client_id, &challenge, &[("resource", "https://elsewhere.example/mcp")]);
+    assert_eq!(query_of(browser.get(&target).await.location.as_deref().unwrap())["error"], "invalid_target");
+    let scope = authorize_path(&client_id, &challenge, &[("scope", "dunning.read admin")]);
+    assert_eq!(query_of(browser.get(&scope).await.location.as_deref().unwrap())["error"], "invalid_scope");
+}
+
+#[tokio::test]
+async fn registration_accepts_https_and_loopback_redirects_only() {
+    let server = TestServer::start().await;
+    for bad in
+        [json!([]), json!(["http://app.example/cb"]), json!(["https://app.example/cb#x"]), json!(["cb"])]
+    {
+        let r = register(&server, bad.clone(), "x").await;
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert_eq!(r.body["error"], "invalid_redirect_uri", "{bad}");
+    }
+    let r = register(
+        &server,
+        json!(["https://app.example/cb", "http://[::1]:8000/cb", "http://localhost/cb"]),
+        "App",
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert!(r.body["client_id"].as_str().unwrap().starts_with("cli_"));
+    assert_eq!(r.body["client_name"], "App");
+}
+
+#[tokio::test]
+async fn a_wrong_verifier_burns_the_code_and_a_replayed_code_revokes_its_tokens() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let (other_verifier, _) = pkce();
+    let wrong = exchange(&server, &client_id, &code, &other_verifier).await;
+    assert_eq!((wrong.status, wrong.body["error"].as_str()), (400, Some("invalid_grant")), "{}", wrong.body);
+    let after = exchange(&server, &client_id, &code, &verifier).await;
+    assert_eq!(after.body["error"], "invalid_grant", "the code was burnt");
+
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["scope"], "dunning.read", "a viewer asking for nothing gets what the role allows");
+    let access = r.body["access_token"].as_str().unwrap();
+    assert_eq!(mcp_status(&server, access).await, 200);
+    let replay = exchange(&server, &client_id, &code, &verifier).await;
+    assert_eq!(replay.body["error"], "invalid_grant");
+    assert_eq!(mcp_status(&server, access).await, 401, "tokens issued from a replayed code are revoked");
+
+    // Another client cannot use this client's code.
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let thief = client(&server).await;
+    assert_eq!(exchange(&server, &thief, &code, &verifier).await.body["error"], "invalid_grant");
+    let unknown_grant =
+        token_request(&server, &[("grant_type", "password"), ("client_id", &client_id)]).await;
+    assert_eq!(unknown_grant.body["error"], "unsupported_grant_type");
+}
+
+#[tokio::test]
+async fn the_resource_sets_the_audience_and_a_v1_token_is_refused_at_mcp() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "admin").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let api = format!("{}/v1", server.base);
+    let code =
+        sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[("resource", &api)]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let token = r.body["access_token"].as_str().unwrap().to_string();
+    assert_eq!(mcp_status(&server, &token).await, 401, "an api token is not for /mcp");
+    assert_eq!(server.read(&token, "me", "").await.status, 200, "it works at /v1");
+    let refresh_token = r.body["refresh_token"].as_str().unwrap();
+    let other = token_request(
+        &server,
+        &[
+            ("grant_type", "refresh_token"),
+            ("client_id", &client_id),
+            ("refresh_token", refresh_token),
+            ("resource", &format!("{}/mcp", server.base)),
+        ],
+    )
+    .await;
+    assert_eq!(other.body["error"], "invalid_target", "a refresh cannot change the audience");
+
+    // No resource: the MCP audience, refused at /v1.
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(
+        &server,
+        &mut browser,
+        &client_id,
+        &challenge,
+        &email,
+        &[("scope", "dunning.read")],
+    )
+    .await;
+    let token = exchange(&server, &client_id, &code, &verifier).await.body["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(mcp_status(&server, &token).await, 200);
+    assert_eq!(server.read(&token, "me", "").await.status, 401);
+}
+
+#[tokio::test]
+async fn a_step_up_gets_a_new_grant_with_more_scopes() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "admin").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(
+        &server,
+        &mut browser,
+        &client_id,
+        &challenge,
+        &email,
+        &[("scope", "dunning.read")],
+    )
+    .await;
+    let first = exchange(&server, &client_id, &code, &verifier).await;
+    let read_only = first.body["access_token"].as_str().unwrap().to_string();
+    assert_eq!(tool_names(&server, &read_only).await, tools_of(&["dunning.read"]));
+    let (verifier, challenge) = pkce();
+    let both = [("scope", "dunning.read dunning.exports")];
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &both).await;
+    let second = exchange(&server, &client_id, &code, &verifier).await;
+    assert_eq!(second.body["scope"], "dunning.read dunning.exports");
+    let wider = second.body["access_token"].as_str().unwrap();
+    assert_eq!(tool_names(&server, wider).await, tools_of(&["dunning.read", "dunning.exports"]));
+    assert_eq!(mcp_status(&server, &read_only).await, 200, "the first grant lives on");
+}
+
+#[tokio::test]
+async fn the_sixth_sign_in_within_fifteen_minutes_is_refused_even_with_the_right_password() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "admin").await;
+    let mut browser = Browser::new(&server);
+    let page = browser.get("/signin").await;
+    let mut form = page.form("/signin");
+    for attempt in 1..=5 {
+        form.set("email", &email).set("password", "not the password");
+        let r = browser.submit(&form).await;
+        assert_eq!(r.status, 401, "attempt {attempt}: {}", r.body);
+        assert!(r.body.contains("E-mail ou senha incorretos"), "{}", r.body);
+        form = r.form("/signin");
+    }
+    form.set("email", &email.to_uppercase()).set("password", PASSWORD);
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("15 minutos") && r.body.contains("15 minutes"), "{}", r.body);
+    assert!(!browser.cookies.contains_key("kd_session"));
+    // Another e-mail is not locked by these failures.
+    let (_org, other) = user(&server, "viewer").await;
+    let mut form = r.form("/signin");
+    form.set("email", &other).set("password", PASSWORD);
+    assert_eq!(browser.submit(&form).await.status, 303);
+}
+
+#[tokio::test]
+async fn sign_in_never_leads_off_site_and_cookies_are_http_only_and_lax() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "admin").await;
+    let mut browser = Browser::new(&server);
+    let page = browser.get("/signin?next=https://evil.example/").await;
+    assert_eq!(page.form("/signin").get("next"), Some("/connections"));
+    let mut form = page.form("/signin");
+    form.set("email", &email).set("password", PASSWORD).set("next", "//evil.example/x");
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.location.as_deref(), Some("/connections"));
+    assert!(!browser.set_cookies.is_empty());
+    for cookie in &browser.set_cookies {
+        assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
+        assert!(!cookie.contains("Secure"), "the public URL is http: {cookie}");
+    }
+    let session = browser.cookies.get("kd_session").expect("session").clone();
+    assert!(session.starts_with("kd_ss_"));
+    // Signing out ends the session on the server too.
+    let connections = browser.get("/connections").await;
+    assert_eq!(connections.status, 200);
+    let out = browser.submit(&connections.form("/signout")).await;
+    assert_eq!(out.status, 303);
+    let mut stolen = Browser::new(&server);
+    stolen.cookies.insert("kd_session".into(), session);
+    let r = stolen.get("/connections").await;
+    assert_eq!(r.status, 303, "the old cookie signs nobody in");
+    assert!(r.location.unwrap().starts_with("/signin?next="));
+}
+
+#[tokio::test]
+async fn connected_clients_are_listed_and_disconnecting_one_revokes_its_tokens() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "operator").await;
+    let r = register(&server, json!([REDIRECT]), "<script>alert(1)</script> Bot").await;
+    let client_id = r.body["client_id"].as_str().unwrap().to_string();
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let token = r.body["access_token"].as_str().unwrap().to_string();
+    let page = browser.get("/connections").await;
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt; Bot"), "{}", page.body);
+    assert!(!page.body.contains("<script>"));
+    let form = page.form("/connections/disconnect");
+    let missing = browser.submit(form.clone().without("csrf")).await;
+    assert_eq!(missing.status, 403);
+    assert_eq!(mcp_status(&server, &token).await, 200, "nothing happened");
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(mcp_status(&server, &token).await, 401);
+    assert!(!browser.get("/connections").await.body.contains("Bot"));
+    // Another user's grant cannot be disconnected by id.
+    let (_org, other) = user(&server, "operator").await;
+    let mut theirs = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut theirs, &client_id, &challenge, &other, &[]).await;
+    let their_token = exchange(&server, &client_id, &code, &verifier).await.body["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let their_grant =
+        theirs.get("/connections").await.form("/connections/disconnect").get("grant_id").unwrap().to_string();
+    let mut attempt = browser.get("/connections").await.form("/signout");
+    attempt.action = "/connections/disconnect".into();
+    attempt.set("grant_id", &their_grant);
+    assert_eq!(browser.submit(&attempt).await.status, 404);
+    assert_eq!(mcp_status(&server, &their_token).await, 200);
+}
+
+#[tokio::test]
+async fn revoking_a_refresh_token_revokes_the_grant() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let access = r.body["access_token"].as_str().unwrap().to_string();
+    let refresh_token = r.body["refresh_token"].as_str().unwrap().to_string();
+    let body: String = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs([("token", refresh_token.as_str()), ("client_id", "cli_someone_else")])
+        .finish();
+    let post = |body: String| {
+        server
+            .raw(Method::POST, "/revoke")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+    };
+    assert_eq!(send(post(body)).await.status, 200);
+    assert_eq!(mcp_status(&server, &access).await, 200, "another client cannot revoke it");
+    let body: String = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs([("token", refresh_token.as_str()), ("client_id", client_id.as_str())])
+        .finish();
+    assert_eq!(send(post(body)).await.status, 200);
+    assert_eq!(mcp_status(&server, &access).await, 401);
+    assert_eq!(refresh(&server, &client_id, &refresh_token).await.body["error"], "invalid_grant");
+}
+
+/// A one-file web server on loopback that answers every request with `document`.
+async fn serve_document(document: impl Fn(&str) -> String + Send + Sync + 'static) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/oauth/client.json", listener.local_addr().unwrap());
+    let body = document(&url);
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut stream, _)) = listener.accept().await else { return };
+            let body = body.clone();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                let _ = stream.read(&mut buf).await;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = stream.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test]
+async fn a_client_id_metadata_document_stands_in_for_registration() {
+    let server = TestServer::start_allowing_insecure_targets().await;
+    let (_org, email) = user(&server, "viewer").await;
+    let url = serve_document(|url| {
+        json!({ "client_id": url, "client_name": "Documented Client", "redirect_uris": [REDIRECT] })
+            .to_string()
+    })
+    .await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &url, &challenge, &email, &[]).await;
+    let r = exchange(&server, &url, &code, &verifier).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(browser.get("/connections").await.body.contains("Documented Client"));
+
+    let liar = serve_document(|_| {
+        json!({ "client_id": "https://other.example/c.json", "redirect_uris": [REDIRECT] }).to_string()
+    })
+    .await;
+    let page = browser.get(&authorize_path(&liar, &challenge, &[])).await;
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.location.is_none());
+
+    // Without --allow-insecure-targets, a loopback http document is never fetched.
+    let strict = TestServer::start().await;
+    let mut browser = Browser::new(&strict);
+    let page = browser.get(&authorize_path(&url, &challenge, &[])).await;
+    assert_eq!(page.status, 400);
+}
+
+/// A grant revoked on one replica stops its tokens on the others: at once on PostgreSQL (the
+/// revocation is announced), within the token cache's 5 s on SQLite (one process serves there;
+/// a second one on the same file is the documented bound).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grant_revoked_on_one_replica_stops_working_on_the_others() {
+    let server = TestServer::start().await;
+    let replica = server.replica().await;
+    let (_org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let access = r.body["access_token"].as_str().unwrap().to_string();
+    let first_refresh = r.body["refresh_token"].as_str().unwrap().to_string();
+    assert_eq!(mcp_status(&replica, &access).await, 200, "the replica has the token cached now");
+    // The refresh happens on the replica, the replay on the first server.
+    let rotated = refresh(&replica, &client_id, &first_refresh).await;
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    let newest = rotated.body["access_token"].as_str().unwrap().to_string();
+    assert_eq!(mcp_status(&replica, &newest).await, 200);
+    assert_eq!(refresh(&server, &client_id, &first_refresh).await.body["error"], "invalid_grant");
+    let bound = if TestServer::on_postgres() {
+        std::time::Duration::from_secs(2)
+    } else {
+        kobana_dunning::auth::TOKEN_CACHE_TTL + std::time::Duration::from_secs(1)
+    };
+    let started = std::time::Instant::now();
+    loop {
+        if mcp_status(&replica, &newest).await == 401 && mcp_status(&replica, &access).await == 401 {
+            break;
+        }
+        assert!(started.elapsed() < bound, "the replica still accepts the revoked grant's tokens");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn housekeeping_forgets_expired_codes_sessions_and_failures() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (_verifier, challenge) = pkce();
+    sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let later = time::OffsetDateTime::now_utc() + time::Duration::days(3);
+    let removed = kobana_dunning::housekeeping::run_oauth_once(&server.app, later).await.unwrap();
+    assert_eq!(removed, 2, "the code and the session");
+    assert_eq!(browser.get("/connections").await.status, 303, "the session is gone");
+}
