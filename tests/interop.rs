@@ -328,35 +328,6 @@ fn typescript_sdk_v1_client_cancels_after_approval_through_the_link() {
     );
 }
 
-/// Issue 11's browser acceptance: headless Chromium signs in through the real pages, consents
-/// to an OAuth client and approves a destructive call through its approval_url, and the
-/// client's retry runs it; screenshots of the sign-in, consent and approval pages at 360 px go to
-/// `target/screenshots/`. Needs Debian's `chromium` and `chromium-driver`.
-#[test]
-fn chromium_signs_in_consents_and_approves_through_the_link() {
-    setup();
-    let scratch = Scratch::new("chromium");
-    let server = Server::start(&scratch, None);
-    let (email, password) =
-        server.demo_user.clone().expect("serve --demo prints `demo user: <e-mail> <password>`");
-    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
-    let node = interop_dir().join("node_modules/.bin/node");
-    server.check_script(
-        "chromium_approval.mjs",
-        &scratch,
-        Command::new(node)
-            .arg("chromium_approval.mjs")
-            .arg(&server.url)
-            .arg(&shots)
-            .env("KOBANA_DUNNING_DEMO_EMAIL", email)
-            .env("KOBANA_DUNNING_DEMO_PASSWORD", password),
-    );
-    for page in ["signin", "consent", "approval", "approved"] {
-        let png = std::fs::read(shots.join(format!("{page}.png"))).unwrap_or_default();
-        assert!(png.starts_with(b"\x89PNG"), "no screenshot of the {page} page");
-    }
-}
-
 /// The official conformance suite, through the auth proxy, against expected-failures.yml.
 #[test]
 fn conformance_suite() {
