@@ -44,6 +44,18 @@ wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
 wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dunning_charges_get","arguments":{"id":"$charge"}}}'
 LUA
 
+cat >"$OUT/call2026.lua" <<LUA
+wrk.method = "POST"
+wrk.path = "/mcp"
+wrk.headers["Authorization"] = "Bearer $token"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
+wrk.headers["Mcp-Method"] = "tools/call"
+wrk.headers["Mcp-Name"] = "dunning_charges_get"
+wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dunning_charges_get","arguments":{"id":"$charge"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+LUA
+
 # Loads a kind for a number of seconds on 4 connections; prints the requests answered.
 send() {
   local script=$1 seconds=$2
@@ -51,7 +63,7 @@ send() {
   awk '/requests in/ { print $1 }' "$OUT/$script.wrk"
 }
 
-for kind in rest call; do
+for kind in rest call call2026; do
   send "$kind" 3 >/dev/null
   callgrind_control -z "$pid" >/dev/null
   done_requests=$(send "$kind" "$SECONDS_EACH")

@@ -107,6 +107,8 @@ pub enum ApiError {
     ConfirmationRequired {
         /// Why, and what would let the client confirm.
         message: String,
+        /// The page where a signed-in user approves this exact call (DESIGN.md section 8).
+        approval_url: Option<String>,
     },
     /// MCP only: the user declined a confirmation; nothing ran.
     #[error("The user did not confirm {tool}; nothing was changed.")]
@@ -194,8 +196,12 @@ impl ApiError {
             Self::PreconditionFailed { current } => json!({ "etag": current }),
             Self::MethodNotAllowed { allowed, .. } => json!({ "allowed": allowed }),
             Self::RateLimited(limited) => json!({ "retry_after": limited.retry_after }),
-            Self::ConfirmationRequired { .. } => {
-                json!({ "required_capability": { "elicitation": { "form": {} } } })
+            Self::ConfirmationRequired { approval_url, .. } => {
+                let mut details = json!({ "required_capability": { "elicitation": { "form": {} } } });
+                if let Some(url) = approval_url {
+                    details["approval_url"] = json!(url);
+                }
+                details
             }
             _ => json!({}),
         }

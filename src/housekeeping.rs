@@ -1,6 +1,7 @@
 //! Periodic clean-up of what only needs keeping for a while: idempotency keys (24 hours),
-//! consumed confirmation nonces (their states expire after 5 minutes; a day is kept), and the
-//! authorization server's expired codes, sessions and sign-in failures (a day after they stop
+//! consumed confirmation nonces (their states expire after 5 minutes; a day is kept), approvals
+//! (they expire after 10 minutes; a day is kept, and every decision stays in the events), and
+//! the authorization server's expired codes, sessions and sign-in failures (a day after they stop
 //! mattering: a code replayed within that day still revokes its grant).
 
 use std::sync::Arc;
@@ -15,14 +16,15 @@ use crate::store::StoreResult;
 
 /// How often the clean-up runs.
 pub const PERIOD: StdDuration = StdDuration::from_secs(600);
-/// How long consumed nonces are kept.
+/// How long consumed nonces, and expired approvals, are kept.
 const NONCE_RETENTION: Duration = Duration::days(1);
 
-/// One clean-up pass at `now`: (idempotency keys, nonces) removed.
-pub async fn run_once(app: &App, now: OffsetDateTime) -> StoreResult<(u64, u64)> {
+/// One clean-up pass at `now`: (idempotency keys, nonces and approvals) removed.
+pub async fn run_once(app: &App, now: OffsetDateTime) -> StoreResult<(u64, u64, u64)> {
     let keys = app.store.purge_idempotency_before(now - IDEMPOTENCY_RETENTION).await?;
     let nonces = app.store.purge_nonces_before(&format_timestamp(now - NONCE_RETENTION)).await?;
-    Ok((keys, nonces))
+    let approvals = app.store.purge_approvals_before(now - NONCE_RETENTION).await?;
+    Ok((keys, nonces, approvals))
 }
 
 /// How long the authorization server's expired records are kept.
@@ -41,8 +43,13 @@ pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
         loop {
             ticks.tick().await;
             match run_once(&app, OffsetDateTime::now_utc()).await {
-                Ok((keys, nonces)) if keys + nonces > 0 => {
-                    tracing::info!(idempotency_keys = keys, nonces, "housekeeping purged expired records");
+                Ok((keys, nonces, approvals)) if keys + nonces + approvals > 0 => {
+                    tracing::info!(
+                        idempotency_keys = keys,
+                        nonces,
+                        approvals,
+                        "housekeeping purged expired records"
+                    );
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "housekeeping failed"),

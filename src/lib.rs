@@ -9,6 +9,7 @@
 pub mod admin;
 pub mod api;
 pub mod app;
+pub mod approvals;
 pub mod auth;
 pub mod demo;
 pub mod domain;

@@ -6,6 +6,7 @@
 //! lines; a panic and a normal exit flush first.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::io::{self, Write as _};
 use std::sync::{Mutex, Once};
 use std::time::Duration;
@@ -29,18 +30,21 @@ where
     N: for<'a> FormatFields<'a> + 'static,
 {
     fn format_event(&self, _: &FmtContext<'_, S, N>, mut out: Writer<'_>, event: &Event<'_>) -> fmt::Result {
+        // The line is put together in a String of its own and handed over in one write: each
+        // piece written straight to `out` was a dynamic call.
         let meta = event.metadata();
-        out.write_str("{\"timestamp\":\"")?;
-        out.write_str(&format_timestamp(OffsetDateTime::now_utc()))?;
-        out.write_str("\",\"level\":\"")?;
-        out.write_str(meta.level().as_str())?;
-        out.write_str("\",\"fields\":{")?;
-        let mut fields = Fields { out: &mut out, first: true, result: Ok(()) };
+        let mut line = String::with_capacity(256);
+        line.push_str("{\"timestamp\":\"");
+        line.push_str(&format_timestamp(OffsetDateTime::now_utc()));
+        line.push_str("\",\"level\":\"");
+        line.push_str(meta.level().as_str());
+        line.push_str("\",\"fields\":{");
+        let mut fields = Fields { out: &mut line, first: true };
         event.record(&mut fields);
-        fields.result?;
-        out.write_str("},\"target\":")?;
-        write_json_str(&mut out, meta.target())?;
-        out.write_str("}\n")
+        line.push_str("},\"target\":");
+        write_json_str(&mut line, meta.target());
+        line.push_str("}\n");
+        out.write_str(&line)
     }
 }
 
@@ -120,89 +124,99 @@ pub fn flush() {
 }
 
 /// Writes each field as `"name":value`.
-struct Fields<'w, 'a> {
-    out: &'w mut Writer<'a>,
+struct Fields<'w> {
+    out: &'w mut String,
     first: bool,
-    result: fmt::Result,
 }
 
-impl Fields<'_, '_> {
-    fn field(&mut self, field: &Field, value: impl FnOnce(&mut Writer<'_>) -> fmt::Result) {
-        if self.result.is_err() {
-            return;
+impl Fields<'_> {
+    fn name(&mut self, field: &Field) -> &mut String {
+        if !std::mem::take(&mut self.first) {
+            self.out.push(',');
         }
-        self.result = (|| {
-            if !std::mem::take(&mut self.first) {
-                self.out.write_char(',')?;
-            }
-            write_json_str(self.out, field.name())?;
-            self.out.write_char(':')?;
-            value(self.out)
-        })();
+        write_json_str(self.out, field.name());
+        self.out.push(':');
+        self.out
     }
 }
 
-impl Visit for Fields<'_, '_> {
+impl Visit for Fields<'_> {
     fn record_str(&mut self, field: &Field, value: &str) {
-        self.field(field, |out| write_json_str(out, value));
+        write_json_str(self.name(field), value);
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.field(field, |out| write!(out, "{value}"));
+        let _ = write!(self.name(field), "{value}");
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        self.field(field, |out| write!(out, "{value}"));
+        let _ = write!(self.name(field), "{value}");
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {
-        self.field(field, |out| out.write_str(if value { "true" } else { "false" }));
+        self.name(field).push_str(if value { "true" } else { "false" });
     }
 
     fn record_f64(&mut self, field: &Field, value: f64) {
+        let out = self.name(field);
         // JSON has no NaN or infinity.
-        self.field(
-            field,
-            |out| if value.is_finite() { write!(out, "{value}") } else { out.write_str("null") },
-        );
+        if value.is_finite() {
+            let _ = write!(out, "{value}");
+        } else {
+            out.push_str("null");
+        }
     }
 
     fn record_error(&mut self, field: &Field, value: &(dyn std::error::Error + 'static)) {
         let text = value.to_string();
-        self.field(field, |out| write_json_str(out, &text));
+        write_json_str(self.name(field), &text);
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
         // `%value` fields arrive here too, as a wrapper whose Debug is the value's Display.
         let text = format!("{value:?}");
-        self.field(field, |out| write_json_str(out, &text));
+        write_json_str(self.name(field), &text);
     }
 }
 
+/// Whether a byte of a string must be escaped in JSON (a quote, a backslash, a control).
+static ESCAPED: [bool; 256] = {
+    let mut escaped = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        escaped[b] = true;
+        b += 1;
+    }
+    escaped[b'"' as usize] = true;
+    escaped[b'\\' as usize] = true;
+    escaped[0x7f] = true;
+    escaped
+};
+
 /// Writes `text` as a JSON string: quotes, backslashes and control characters escaped.
-fn write_json_str(out: &mut impl fmt::Write, text: &str) -> fmt::Result {
-    out.write_char('"')?;
+fn write_json_str(out: &mut String, text: &str) {
+    out.push('"');
+    let bytes = text.as_bytes();
     let mut plain = 0;
-    for (i, byte) in text.bytes().enumerate() {
-        let escape = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0..=0x1f | 0x7f => "",
-            _ => continue,
-        };
-        out.write_str(&text[plain..i])?;
-        if escape.is_empty() {
-            write!(out, "\\u{byte:04x}")?;
-        } else {
-            out.write_str(escape)?;
+    for (i, &byte) in bytes.iter().enumerate() {
+        if !ESCAPED[usize::from(byte)] {
+            continue;
+        }
+        out.push_str(&text[plain..i]);
+        match byte {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            _ => {
+                let _ = write!(out, "\\u{byte:04x}");
+            }
         }
         plain = i + 1;
     }
-    out.write_str(&text[plain..])?;
-    out.write_char('"')
+    out.push_str(&text[plain..]);
+    out.push('"');
 }
 
 #[cfg(test)]

@@ -11,13 +11,13 @@ use crate::auth::{Audience, BearerAuth, protected_resource_routes};
 use crate::domain::ids::new_id;
 use crate::http::{self, ConnectionLimits};
 use crate::mcp::{self, McpEndpoint};
-use crate::{oauth, operations};
+use crate::{approvals, oauth, operations};
 
 /// The whole HTTP application for a state.
 pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     api::warm_up();
     mcp::warm_up();
-    let dispatcher = Arc::new(mcp::Dispatcher::default());
+    let dispatcher = Arc::new(mcp::Dispatcher);
     let v1 = api::v1_routes().with(BearerAuth {
         state: app.clone(),
         resource_path: "/v1",
@@ -25,10 +25,11 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     });
     let well_known = protected_resource_routes(&app.public_url)
         .at("/oauth-authorization-server", oauth::metadata_endpoint(&app.public_url));
-    // The authorization server's pages and endpoints (issue 11) find the state as a trait object
-    // (`oauth` never names `App`).
+    // The authorization server's pages and endpoints, and the approval page that signs in
+    // through its session (issue 11), find the state as a trait object (`oauth` never names
+    // `App`); only their routes carry it.
     let host: oauth::Host = app.clone();
-    oauth::add_routes(Route::new(), &host)
+    approvals::add_routes(oauth::add_routes(Route::new(), &host), &host)
         .nest_no_strip("/v1", v1)
         .at("/mcp", McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"))
         .at("/", McpEndpoint::new(app.clone(), dispatcher, ""))

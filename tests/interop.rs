@@ -137,6 +137,8 @@ struct Server {
     url: String,
     /// The demo token it printed.
     token: String,
+    /// The demo user's e-mail and password it printed (the sign-in pages').
+    demo_user: Option<(String, String)>,
     log: PathBuf,
 }
 
@@ -170,6 +172,7 @@ impl Server {
         });
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         let mut token = None;
+        let mut demo_user = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = banner
@@ -177,9 +180,13 @@ impl Server {
                 .unwrap_or_else(|_| panic!("the server did not say it was listening:\n{}", read(&log)));
             if let Some(t) = line.strip_prefix("demo token: ") {
                 token = Some(t.trim().to_string());
+            } else if let Some((email, password)) =
+                line.strip_prefix("demo user: ").and_then(|u| u.trim().split_once(' '))
+            {
+                demo_user = Some((email.to_string(), password.to_string()));
             } else if let Some(url) = line.strip_prefix("listening on ") {
                 let token = token.expect("`demo token:` comes before `listening on`");
-                return Self { _process: process, url: url.trim().to_string(), token, log };
+                return Self { _process: process, url: url.trim().to_string(), token, demo_user, log };
             }
         }
     }
@@ -297,6 +304,57 @@ fn typescript_sdk_client() {
         &scratch,
         Command::new(node).arg("ts_client.mjs").arg(format!("{}/", server.url)),
     );
+}
+
+/// Issue 11's acceptance: the TypeScript SDK 1.32.2 client (`@modelcontextprotocol/sdk`, the v1
+/// line), speaking 2025-06-18, cannot cancel a charge without approval and cancels it after the
+/// demo user approves through the link, signing in and submitting the pages' forms over HTTP.
+#[test]
+fn typescript_sdk_v1_client_cancels_after_approval_through_the_link() {
+    setup();
+    let scratch = Scratch::new("typescript-v1-approval");
+    let server = Server::start(&scratch, None);
+    let (email, password) =
+        server.demo_user.clone().expect("serve --demo prints `demo user: <e-mail> <password>`");
+    let node = interop_dir().join("node_modules/.bin/node");
+    server.check_script(
+        "ts_sdk_v1_approval.mjs",
+        &scratch,
+        Command::new(node)
+            .arg("ts_sdk_v1_approval.mjs")
+            .arg(format!("{}/mcp", server.url))
+            .env("KOBANA_DUNNING_DEMO_EMAIL", email)
+            .env("KOBANA_DUNNING_DEMO_PASSWORD", password),
+    );
+}
+
+/// Issue 11's browser acceptance: headless Chromium signs in through the real pages, consents
+/// to an OAuth client and approves a destructive call through its approval_url, and the
+/// client's retry runs it; screenshots of the sign-in, consent and approval pages at 360 px go to
+/// `target/screenshots/`. Needs Debian's `chromium` and `chromium-driver`.
+#[test]
+fn chromium_signs_in_consents_and_approves_through_the_link() {
+    setup();
+    let scratch = Scratch::new("chromium");
+    let server = Server::start(&scratch, None);
+    let (email, password) =
+        server.demo_user.clone().expect("serve --demo prints `demo user: <e-mail> <password>`");
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    let node = interop_dir().join("node_modules/.bin/node");
+    server.check_script(
+        "chromium_approval.mjs",
+        &scratch,
+        Command::new(node)
+            .arg("chromium_approval.mjs")
+            .arg(&server.url)
+            .arg(&shots)
+            .env("KOBANA_DUNNING_DEMO_EMAIL", email)
+            .env("KOBANA_DUNNING_DEMO_PASSWORD", password),
+    );
+    for page in ["signin", "consent", "approval", "approved"] {
+        let png = std::fs::read(shots.join(format!("{page}.png"))).unwrap_or_default();
+        assert!(png.starts_with(b"\x89PNG"), "no screenshot of the {page} page");
+    }
 }
 
 /// The official conformance suite, through the auth proxy, against expected-failures.yml.

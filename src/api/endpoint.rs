@@ -2,6 +2,7 @@
 //! check (before the body is read), path, query and body read strictly against the spec,
 //! idempotency keys, then the handler, then the answer or the error envelope.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -15,13 +16,14 @@ use super::call::{Answer, Call, Rendered};
 use super::error::{ApiError, ApiResult, FieldError};
 use super::idempotency::{self, Claim};
 use super::validation::schemas;
-use crate::app::{App, MAX_BODY_BYTES, RequestId};
+use crate::app::{App, RequestId};
 use crate::auth::Principal;
 use crate::domain::DomainError;
 use crate::domain::json_numbers;
 use crate::domain::money::hundredths_from_text;
 use crate::error::error_response;
 use crate::operations::{Operation, ParamKind};
+use crate::request::BodyError;
 
 /// The most values a comma-separated filter takes.
 const MAX_CSV_VALUES: usize = 100;
@@ -36,28 +38,85 @@ where
     F: Fn(Call, I) -> Fut + Copy + Send + Sync + 'static,
     Fut: Future<Output = ApiResult<A>> + Send,
 {
-    poem::endpoint::make(move |req: Request| async move { handle(op, req, handler).await })
+    poem::endpoint::make(move |mut req: Request| async move {
+        let request_id = RequestId::of(&req);
+        let answer = match Invocation::from_request(op, &mut req, &request_id) {
+            Ok(invocation) => execute(op, invocation, handler).await,
+            Err(err) => Err(err),
+        };
+        answer.unwrap_or_else(|err| error_response(&err, &request_id))
+    })
 }
 
-async fn handle<I, A, F, Fut>(op: &'static Operation, mut req: Request, handler: F) -> Response
-where
-    I: DeserializeOwned,
-    A: Answer,
-    F: Fn(Call, I) -> Fut,
-    Fut: Future<Output = ApiResult<A>>,
-{
-    let request_id = RequestId::of(&req);
-    match run(op, &mut req, handler, &request_id).await {
-        Ok(response) => response,
-        Err(err) => error_response(&err, &request_id),
+/// One call of an operation as either surface hands it over (DESIGN.md section 4): REST reads
+/// it from an HTTP request, MCP from a tool's arguments, in process. From here on both take
+/// the same path: scope, path, query and body checked against the spec, idempotency, handler.
+pub struct Invocation<'a> {
+    /// Shared server state.
+    pub app: Arc<App>,
+    /// Who calls.
+    pub principal: Principal,
+    /// The request id (X-Request-Id).
+    pub request_id: &'a str,
+    /// The path parameters by name, decoded.
+    pub path: Vec<(&'static str, String)>,
+    /// The query parameters as text, in order; a list is one comma-separated value.
+    pub query: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    /// The body.
+    pub body: InvocationBody<'a>,
+    /// The idempotency key sent outside the body (a header).
+    pub idempotency_key: Option<String>,
+    /// The If-Match precondition (one or more entity tags, or `*`).
+    pub if_match: Option<String>,
+}
+
+/// The body of an [`Invocation`].
+pub enum InvocationBody<'a> {
+    /// HTTP: read (and its scope checked first) only once path and query passed.
+    Unread { body: poem::Body, content_type: Option<&'a str> },
+    /// A JSON object already parsed, whose numbers were already checked on the raw bytes.
+    Parsed(Option<Map<String, Value>>),
+}
+
+impl<'a> Invocation<'a> {
+    /// The invocation of a /v1 request, below authentication.
+    fn from_request(op: &Operation, req: &'a mut Request, request_id: &'a str) -> ApiResult<Self> {
+        let app = req
+            .data::<Arc<App>>()
+            .cloned()
+            .ok_or_else(|| ApiError::Internal("the app state is not attached to the request".into()))?;
+        let principal = req
+            .data::<Principal>()
+            .cloned()
+            .ok_or_else(|| ApiError::Unauthorized { challenge: app.challenge("/v1", false) })?;
+        let body = req.take_body();
+        // From here on the request is only read, for as long as the invocation borrows it.
+        let req: &'a Request = req;
+        let path = op
+            .path_params
+            .iter()
+            .map(|name| (*name, req.raw_path_param(name).unwrap_or_default().to_string()))
+            .collect();
+        let headers = req.headers();
+        Ok(Self {
+            app,
+            principal,
+            request_id,
+            path,
+            query: form_urlencoded::parse(req.uri().query().unwrap_or_default().as_bytes()).collect(),
+            body: InvocationBody::Unread { body, content_type: header_str(headers, "content-type") },
+            idempotency_key: header(headers, "idempotency-key")
+                .or_else(|| header(headers, "x-idempotency-key")),
+            if_match: list_header(headers, "if-match"),
+        })
     }
 }
 
-async fn run<I, A, F, Fut>(
+/// Runs one operation: the shared path of both surfaces.
+pub async fn execute<I, A, F, Fut>(
     op: &'static Operation,
-    req: &mut Request,
+    call: Invocation<'_>,
     handler: F,
-    request_id: &str,
 ) -> ApiResult<Response>
 where
     I: DeserializeOwned,
@@ -65,14 +124,8 @@ where
     F: Fn(Call, I) -> Fut,
     Fut: Future<Output = ApiResult<A>>,
 {
-    let app = req
-        .data::<Arc<App>>()
-        .cloned()
-        .ok_or_else(|| ApiError::Internal("the app state is not attached to the request".into()))?;
-    let principal = req
-        .data::<Principal>()
-        .cloned()
-        .ok_or_else(|| ApiError::Unauthorized { challenge: app.challenge("/v1", false) })?;
+    let Invocation { app, principal, request_id, path, query, body, idempotency_key: key_header, if_match } =
+        call;
     let missing = principal.missing_scopes(op);
     if !missing.is_empty() {
         // The challenge names every scope the operation needs (a client re-authorising with it
@@ -84,26 +137,24 @@ where
             granted: principal.scopes.clone(),
         });
     }
-
-    let path: Vec<(&'static str, String)> = op
-        .path_params
-        .iter()
-        .map(|name| (*name, req.raw_path_param(name).unwrap_or_default().to_string()))
-        .collect();
     // No id holds a control character (PostgreSQL could not even compare one with a NUL): such
     // a path names nothing, and is answered so without asking the store.
     if path.iter().any(|(_, value)| value.chars().any(char::is_control)) {
         return Err(ApiError::NotFound(op.tag.strip_suffix('s').unwrap_or(op.tag)));
     }
-    let query = read_query(op, req.uri().query().unwrap_or_default())?;
-    let headers = req.headers().clone();
-    let bytes = req.take_body().into_bytes_limit(MAX_BODY_BYTES).await.map_err(|e| match e {
-        poem::error::ReadBodyError::PayloadTooLarge => ApiError::PayloadTooLarge,
-        _ => ApiError::BadRequest("the request body could not be read".into()),
-    })?;
-    let mut body = read_body(op, header(&headers, "content-type").as_deref(), &bytes)?;
+    let query = read_query(op, query)?;
+    let mut body = match body {
+        InvocationBody::Unread { body, content_type } => {
+            let bytes = crate::request::read_body(body).await.map_err(|e| match e {
+                BodyError::TooLarge => ApiError::PayloadTooLarge,
+                BodyError::Unreadable => ApiError::BadRequest(e.to_string()),
+            })?;
+            read_body(op, content_type, &bytes)?
+        }
+        InvocationBody::Parsed(map) => body_map(op, map, Vec::new())?,
+    };
 
-    let key = idempotency_key(op, &headers, &mut body)?;
+    let key = idempotency_key(op, key_header, &mut body)?;
     let fingerprint = key.as_ref().map(|_| idempotency::fingerprint(op, &path, &query, &body));
     let input: I = typed_input(path, query, body)?;
     let call = Call {
@@ -111,7 +162,7 @@ where
         principal,
         op,
         request_id: request_id.to_string(),
-        if_match: list_header(&headers, "if-match"),
+        if_match,
         now: OffsetDateTime::now_utc(),
     };
     let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
@@ -168,7 +219,11 @@ fn typed_input<I: DeserializeOwned>(
 }
 
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+    header_str(headers, name).map(str::to_string)
+}
+
+fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 /// A list header sent over one or more field lines, as the one comma-separated value it is
@@ -179,10 +234,10 @@ fn list_header(headers: &HeaderMap, name: &str) -> Option<String> {
 }
 
 /// The query string as typed JSON, validated against the operation's query schema.
-fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
+fn read_query(op: &Operation, pairs: Vec<(Cow<'_, str>, Cow<'_, str>)>) -> ApiResult<Map<String, Value>> {
     let mut query = Map::new();
     let mut errors = Vec::new();
-    for (name, value) in form_urlencoded::parse(raw.as_bytes()) {
+    for (name, value) in pairs {
         let name = name.into_owned();
         let kind = op.query_params.iter().find(|p| p.name == name).map(|p| p.kind);
         let typed = match kind {
@@ -237,18 +292,11 @@ fn read_query(op: &Operation, raw: &str) -> ApiResult<Map<String, Value>> {
 /// required one is missing, whatever the `Content-Type`; a body sent is read only as
 /// `application/json` or a `+json` type (RFC 6839), as the spec declares.
 fn read_body(op: &Operation, content_type: Option<&str>, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
-    let blank = bytes.iter().all(u8::is_ascii_whitespace);
-    let Some(spec) = op.body else {
-        if blank {
-            return Ok(Map::new());
-        }
-        return Err(ApiError::BadRequest(format!("{} takes no request body", op.operation_id)));
-    };
-    if blank {
-        if spec.required {
-            return Err(ApiError::field("body", "a JSON object is required"));
-        }
-        return Ok(Map::new());
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return body_map(op, None, Vec::new());
+    }
+    if op.body.is_none() {
+        return Err(no_body_taken(op));
     }
     if !content_type.is_some_and(is_json) {
         return Err(ApiError::BadRequest(match content_type {
@@ -262,7 +310,27 @@ fn read_body(op: &Operation, content_type: Option<&str>, bytes: &[u8]) -> ApiRes
         return Err(ApiError::field("body", "must be a JSON object"));
     };
     // The parsed numbers went through f64; their third decimals are judged on the bytes.
-    validate_body(op, map, inexact_fields(bytes))
+    body_map(op, Some(map), inexact_fields(bytes))
+}
+
+/// A body object (or none) checked against the operation's body: `errors` were found on its
+/// raw bytes.
+fn body_map(
+    op: &Operation,
+    map: Option<Map<String, Value>>,
+    errors: Vec<FieldError>,
+) -> ApiResult<Map<String, Value>> {
+    match (op.body, map) {
+        (None, None) => Ok(Map::new()),
+        (None, Some(_)) => Err(no_body_taken(op)),
+        (Some(spec), None) if spec.required => Err(ApiError::field("body", "a JSON object is required")),
+        (Some(_), None) => Ok(Map::new()),
+        (Some(_), Some(map)) => validate_body(op, map, errors),
+    }
+}
+
+fn no_body_taken(op: &Operation) -> ApiError {
+    ApiError::BadRequest(format!("{} takes no request body", op.operation_id))
 }
 
 /// `application/json` or `application/<anything>+json`, with any parameters.
@@ -315,15 +383,14 @@ fn validate_body(
 /// The idempotency key: a header wins over the body field, which is removed either way.
 fn idempotency_key(
     op: &Operation,
-    headers: &HeaderMap,
+    from_header: Option<String>,
     body: &mut Map<String, Value>,
 ) -> ApiResult<Option<String>> {
     let from_body = body.remove("idempotency_key").and_then(|v| v.as_str().map(str::to_string));
     if !op.accepts_idempotency_key {
         return Ok(None);
     }
-    let key =
-        header(headers, "idempotency-key").or_else(|| header(headers, "x-idempotency-key")).or(from_body);
+    let key = from_header.or(from_body);
     match key {
         // Characters, as the spec's maxLength counts them (not bytes).
         Some(k) if k.is_empty() || k.chars().count() > MAX_IDEMPOTENCY_KEY => Err(ApiError::field(

@@ -18,12 +18,12 @@ pub mod handlers {
 include!(concat!(env!("OUT_DIR"), "/tags.rs"));
 
 pub use call::{Answer, Call, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
-pub use endpoint::endpoint;
+pub use endpoint::{Invocation, InvocationBody, endpoint, execute};
 // The envelope lives a layer lower (auth answers with it too); these names stay where handlers
 // look for them, and `super::error::…` keeps resolving in the tag modules.
 pub use crate::error::{ApiError, ApiResult, FieldError, error_response};
 pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
-pub use routes::v1_routes;
+pub use routes::{invoke, v1_routes};
 pub use validation::{schemas, warm_up};
 
 use serde_json::{Value, json};

@@ -1,6 +1,7 @@
 //! Bearer tokens, scopes, roles and passwords, and the protected-resource metadata (DESIGN.md
 //! section 6). The authorization server that issues tokens to signed-in users is `crate::oauth`.
 
+mod approvals;
 mod cache;
 mod metadata;
 mod middleware;
@@ -12,6 +13,7 @@ mod sealing;
 mod state;
 mod tokens;
 
+pub use approvals::{Decided, Redemption, approval_url, decide_approval, find_approval, redeem_approval};
 pub use cache::{TOKEN_CACHE_TTL, TokenCache};
 pub use metadata::protected_resource_routes;
 pub use middleware::{

@@ -15,8 +15,9 @@ use super::money::hundredths_from_text;
 
 /// Where a container of the document is, and which of its values is being read.
 enum Frame {
-    /// An object and the key of the value being read (`None` while a key is expected).
-    Object(Option<String>),
+    /// An object and where the key of the value being read is in the document (`None` while a
+    /// key is expected). Keys are decoded only for a path reported: most documents have none.
+    Object(Option<(usize, usize)>),
     /// An array and the index of the value being read.
     Array(usize),
 }
@@ -55,11 +56,7 @@ pub fn inexact_numbers(json: &[u8]) -> Vec<Vec<String>> {
             b'"' => {
                 let Some(end) = string_end(json, i) else { return found };
                 if let Some(Frame::Object(key @ None)) = frames.last_mut() {
-                    // The key names the value that follows; decoding it resolves its escapes.
-                    match serde_json::from_slice::<String>(&json[i..end]) {
-                        Ok(name) => *key = Some(name),
-                        Err(_) => return found,
-                    }
+                    *key = Some((i, end));
                 }
                 i = end;
             }
@@ -71,7 +68,7 @@ pub fn inexact_numbers(json: &[u8]) -> Vec<Vec<String>> {
                 // The literal is ASCII by construction; anything malformed is the parser's to refuse.
                 let text = std::str::from_utf8(&json[start..i]).unwrap_or_default();
                 if hundredths_from_text(text) == Err(DomainError::TooManyDecimals) {
-                    found.push(path(&frames));
+                    found.push(path(json, &frames));
                 }
             }
             b't' | b'f' | b'n' => {
@@ -98,11 +95,15 @@ fn string_end(json: &[u8], start: usize) -> Option<usize> {
     None
 }
 
-fn path(frames: &[Frame]) -> Vec<String> {
+fn path(json: &[u8], frames: &[Frame]) -> Vec<String> {
     frames
         .iter()
         .map(|frame| match frame {
-            Frame::Object(key) => key.clone().unwrap_or_default(),
+            // Decoding the key resolves its escapes; a key that is not a string the parser
+            // refuses next, so its raw text will do.
+            Frame::Object(Some((start, end))) => serde_json::from_slice::<String>(&json[*start..*end])
+                .unwrap_or_else(|_| String::from_utf8_lossy(&json[*start..*end]).into_owned()),
+            Frame::Object(None) => String::new(),
             Frame::Array(index) => index.to_string(),
         })
         .collect()

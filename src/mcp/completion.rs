@@ -61,7 +61,7 @@ pub async fn complete(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<
 }
 
 /// One list call, its `q` (when given) doing the search: ids, total and whether there are more.
-async fn searched(ctx: &Context<'_>, op: &Operation, value: &str) -> (Vec<Value>, i64, bool) {
+async fn searched(ctx: &Context<'_>, op: &'static Operation, value: &str) -> (Vec<Value>, i64, bool) {
     let mut query = Map::new();
     query.insert("per_page".into(), json!(MAX_VALUES));
     if !value.is_empty() {
@@ -81,7 +81,7 @@ async fn searched(ctx: &Context<'_>, op: &Operation, value: &str) -> (Vec<Value>
 /// A list without `q` (policies, notifications, events) completes ids by prefix too: its pages
 /// are read here, up to `MAX_SCANNED_PAGES`, and their ids filtered. `hasMore` when matches were
 /// left out or pages were left unread.
-async fn by_prefix(ctx: &Context<'_>, op: &Operation, value: &str) -> (Vec<Value>, i64, bool) {
+async fn by_prefix(ctx: &Context<'_>, op: &'static Operation, value: &str) -> (Vec<Value>, i64, bool) {
     let prefix = value.to_ascii_lowercase();
     let mut values: Vec<Value> = Vec::new();
     let mut total: i64 = 0;

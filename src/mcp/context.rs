@@ -122,7 +122,7 @@ impl Outcome {
                     out.extend_from_slice(
                         br#","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":"#,
                     );
-                    serde_json::to_writer(&mut *out, &server_info(era)).expect("a Value serialises to a Vec");
+                    out.extend_from_slice(server_info_json(era).as_bytes());
                     out.push(b'}');
                 }
                 out.push(b'}');
@@ -134,7 +134,13 @@ impl Outcome {
 /// A successful JSON-RPC answer, written around the result without a `Value` tree for the
 /// envelope: `{"jsonrpc":"2.0","id":…,"result":…}`.
 pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> Vec<u8> {
-    let mut out = Vec::with_capacity(512);
+    // Room for the envelope and the tool text, so the answer is written without a reallocation.
+    let text = match &outcome.written {
+        Some(Written::ToolText { literal, .. }) => literal.len(),
+        Some(Written::Finished(text)) => text.len(),
+        None => 0,
+    };
+    let mut out = Vec::with_capacity(256 + text);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
     serde_json::to_writer(&mut out, id).expect("a Value serialises to a Vec");
     out.extend_from_slice(br#","result":"#);
@@ -148,6 +154,18 @@ fn into_map(value: Value) -> Map<String, Value> {
         Value::Object(m) => m,
         _ => Map::new(),
     }
+}
+
+/// [`server_info`] as JSON text, written once per answer without building it.
+fn server_info_json(era: &Era) -> &'static str {
+    const WITH_TITLE: &str = concat!(
+        r#"{"name":"kobana-dunning","title":"Kobana Dunning","version":""#,
+        env!("CARGO_PKG_VERSION"),
+        r#""}"#
+    );
+    const WITHOUT_TITLE: &str =
+        concat!(r#"{"name":"kobana-dunning","version":""#, env!("CARGO_PKG_VERSION"), r#""}"#);
+    if era.has_titles() { WITH_TITLE } else { WITHOUT_TITLE }
 }
 
 /// `serverInfo`: 2025-03-26 has no `title`.
@@ -184,4 +202,22 @@ pub fn step_up(ctx: &Context<'_>, op: &Operation) -> RpcError {
             .app
             .step_up_challenge(ctx.resource_path, &op.required_scopes().collect::<Vec<_>>().join(" ")),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::era::{V2025_03, V2025_06};
+
+    #[test]
+    fn server_info_text_is_the_value_written() {
+        let eras = [
+            Era::Legacy { version: V2025_03 },
+            Era::Legacy { version: V2025_06 },
+            Era::Stateless { capabilities: Map::new() },
+        ];
+        for era in &eras {
+            assert_eq!(server_info_json(era), server_info(era).to_string());
+        }
+    }
 }

@@ -1,15 +1,17 @@
-//! In-process dispatch to the /v1 handlers (DESIGN.md section 4): a `poem::Request` is built
-//! from the tool's arguments and handed to the same route table REST serves, below
-//! authentication. No socket, no second implementation.
+//! In-process dispatch to the /v1 handlers (DESIGN.md section 4): a tool's arguments become
+//! the same invocation a /v1 request becomes, handed to the operation's handler through the
+//! generated dispatch table, below authentication. No socket, no HTTP request built and parsed
+//! again, no second implementation.
 
 use std::sync::Arc;
 
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
-use poem::http::{Method, StatusCode};
-use poem::{Endpoint, EndpointExt, IntoResponse, Request, endpoint::BoxEndpoint};
+use std::borrow::Cow;
+
+use poem::http::StatusCode;
 use serde_json::{Map, Value};
 
-use crate::app::{App, RequestId};
+use crate::api::{Invocation, InvocationBody, error_response};
+use crate::app::App;
 use crate::auth::Principal;
 use crate::operations::Operation;
 
@@ -42,24 +44,10 @@ pub struct Caller {
     pub request_id: String,
 }
 
-/// The /v1 route table, mounted a second time for in-process calls.
-pub struct Dispatcher {
-    v1: BoxEndpoint<'static>,
-}
-
-impl Default for Dispatcher {
-    fn default() -> Self {
-        Self { v1: crate::api::v1_routes().map_to_response().boxed() }
-    }
-}
-
-/// Everything but RFC 3986 unreserved characters is escaped in a path segment.
-const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
-
-/// Percent-encodes one path segment.
-fn encode_segment(value: &str) -> String {
-    utf8_percent_encode(value, SEGMENT).to_string()
-}
+/// The in-process caller of the /v1 operations: each call goes through the generated dispatch
+/// table to the operation's handler, by the same adapter its route uses, below authentication.
+#[derive(Default)]
+pub struct Dispatcher;
 
 /// A query value as text: arrays become CSV, the API's multi-value form.
 fn query_text(value: &Value) -> String {
@@ -75,7 +63,7 @@ impl Dispatcher {
     pub async fn call(
         &self,
         caller: &Caller,
-        op: &Operation,
+        op: &'static Operation,
         path: &[(&str, String)],
         query: &Map<String, Value>,
         body: Option<&Map<String, Value>>,
@@ -87,47 +75,40 @@ impl Dispatcher {
     pub async fn call_if_match(
         &self,
         caller: &Caller,
-        op: &Operation,
+        op: &'static Operation,
         path: &[(&str, String)],
         query: &Map<String, Value>,
         body: Option<&Map<String, Value>>,
         if_match: Option<String>,
     ) -> Answer {
-        let mut uri = op.path.to_string();
-        for (name, value) in path {
-            uri = uri.replace(&format!("{{{name}}}"), &encode_segment(value));
-        }
-        if !query.is_empty() {
-            let mut serializer = form_urlencoded::Serializer::new(String::new());
-            for (name, value) in query {
-                serializer.append_pair(name, &query_text(value));
-            }
-            uri = format!("{uri}?{}", serializer.finish());
-        }
-        let method: Method = op.method.as_poem();
-        let mut builder = Request::builder().method(method).uri_str(&uri);
-        if let Some(etag) = if_match {
-            builder = builder.header("If-Match", etag);
-        }
-        let request = match body {
-            Some(body) => {
-                builder = builder.content_type("application/json");
-                builder.body(Value::Object(body.clone()).to_string())
-            }
-            None => builder.finish(),
+        let path = op
+            .path_params
+            .iter()
+            .map(|name| {
+                let value = path.iter().find(|(given, _)| given == name).map(|(_, value)| value.clone());
+                (*name, value.unwrap_or_default())
+            })
+            .collect();
+        let invocation = Invocation {
+            app: caller.app.clone(),
+            principal: caller.principal.clone(),
+            request_id: &caller.request_id,
+            path,
+            query: query
+                .iter()
+                .map(|(name, value)| (Cow::Borrowed(name.as_str()), Cow::Owned(query_text(value))))
+                .collect(),
+            body: InvocationBody::Parsed(body.cloned()),
+            idempotency_key: None,
+            if_match,
         };
-        let mut request = request;
-        request.set_data(caller.app.clone());
-        request.set_data(caller.principal.clone());
-        request.set_data(RequestId(caller.request_id.clone()));
-        let response = match self.v1.call(request).await {
-            Ok(r) => r.into_response(),
-            Err(e) => e.into_response(),
+        let response = match crate::api::invoke(op, invocation).await {
+            Ok(response) => response,
+            Err(err) => error_response(&err, &caller.request_id),
         };
         let status = response.status();
-        let header =
-            |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
-        let retry_after = header("retry-after");
+        let retry_after =
+            response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
         let body = response.into_body().into_vec().await.unwrap_or_default();
         Answer { status, body, retry_after }
     }

@@ -2,6 +2,7 @@
 //! JSON-RPC object per POST, both protocol eras. Every tool, resource, prompt and completion
 //! gets its data through the /v1 handlers in-process (`dispatch`), never from the store.
 
+mod approval;
 mod arguments;
 mod completion;
 mod confirm;
@@ -9,9 +10,11 @@ mod context;
 mod dispatch;
 mod era;
 mod fence;
+mod gate;
 mod instructions;
 mod methods;
 mod prompts;
+mod question;
 mod resources;
 mod tool_result;
 mod tools;
@@ -26,6 +29,6 @@ pub use transport::{McpEndpoint, payload_too_large, unavailable};
 /// Compiles the confirmation templates and parses the descriptors now rather than on the first
 /// request that needs them.
 pub fn warm_up() {
-    confirm::warm_up();
+    question::warm_up();
     tools::warm_up();
 }

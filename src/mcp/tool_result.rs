@@ -168,8 +168,6 @@ impl io::Write for StringBody<'_> {
 /// literal (no `Value` tree, no intermediate text). `None` when the bytes are not one JSON
 /// value.
 pub fn endpoint_text(bytes: &[u8]) -> Option<Vec<u8>> {
-    // One JSON value, or nothing: checked without building anything.
-    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).ok()?;
     let mut literal = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
     literal.push(b'"');
     if reindent(bytes, &mut literal).is_some() {
@@ -185,12 +183,24 @@ pub fn endpoint_text(bytes: &[u8]) -> Option<Vec<u8>> {
     Some(literal)
 }
 
-/// The fast path of [`endpoint_text`]: valid JSON as serde_json writes it (every answer of this
-/// server) re-indented in one pass over its bytes, straight into the inside of a string literal.
-/// For serde_json's own output the result is what the transcoder writes for the same bytes.
-/// Numbers are copied as written (serde_json writes them in the form it reads back); a string
-/// escape serde_json would not have written, such as `\/` or `\u00e9`, gives `None` (and a
-/// partial output), and the transcoder normalises it.
+/// What the JSON grammar allows next, as [`reindent`] walks the bytes.
+#[derive(Clone, Copy, PartialEq)]
+enum Next {
+    Value,
+    Key,
+    Colon,
+    CommaOrClose,
+    /// The one top-level value is complete.
+    End,
+}
+
+/// The fast path of [`endpoint_text`]: JSON as serde_json writes it (every answer of this
+/// server) re-indented in one pass over its bytes, straight into the inside of a string literal,
+/// checking the grammar as it goes (one pass: no separate validation of the answer). For
+/// serde_json's own output the result is what the transcoder writes for the same bytes. Numbers
+/// are copied as written (serde_json writes them in the form it reads back); a string escape
+/// serde_json would not have written, such as `\/` or `\u00e9`, gives `None` (and a partial
+/// output), and the transcoder normalises it. Bytes that are not one JSON value give `None`.
 fn reindent(json: &[u8], out: &mut Vec<u8>) -> Option<()> {
     fn newline(out: &mut Vec<u8>, depth: usize) {
         out.extend_from_slice(b"\\n");
@@ -198,39 +208,96 @@ fn reindent(json: &[u8], out: &mut Vec<u8>) -> Option<()> {
             out.extend_from_slice(b"  ");
         }
     }
-    let mut depth = 0usize;
+    let mut open: Vec<u8> = Vec::with_capacity(8);
+    let mut next = Next::Value;
+    let after_value = |open: &[u8]| if open.is_empty() { Next::End } else { Next::CommaOrClose };
     let mut i = 0;
     while let Some(&b) = json.get(i) {
         match b {
             b' ' | b'\n' | b'\r' | b'\t' => {}
-            b'{' | b'[' => {
+            b'{' | b'[' if next == Next::Value => {
                 let close = if b == b'{' { b'}' } else { b']' };
-                let next = i + 1 + json[i + 1..].iter().position(|c| !c.is_ascii_whitespace())?;
+                let first = i + 1 + json[i + 1..].iter().position(|c| !c.is_ascii_whitespace())?;
                 out.push(b);
-                if json[next] == close {
+                if json[first] == close {
                     out.push(close);
-                    i = next;
+                    i = first;
+                    next = after_value(&open);
                 } else {
-                    depth += 1;
-                    newline(out, depth);
+                    open.push(close);
+                    newline(out, open.len());
+                    next = if b == b'{' { Next::Key } else { Next::Value };
                 }
             }
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                newline(out, depth);
+            b'}' | b']' if next == Next::CommaOrClose && open.last() == Some(&b) => {
+                open.pop();
+                newline(out, open.len());
                 out.push(b);
+                next = after_value(&open);
             }
-            b',' => {
+            b',' if next == Next::CommaOrClose => {
                 out.push(b',');
-                newline(out, depth);
+                newline(out, open.len());
+                next = if open.last() == Some(&b'}') { Next::Key } else { Next::Value };
             }
-            b':' => out.extend_from_slice(b": "),
-            b'"' => i = string(json, i, out)?,
-            _ => out.push(b),
+            b':' if next == Next::Colon => {
+                out.extend_from_slice(b": ");
+                next = Next::Value;
+            }
+            b'"' if next == Next::Key => {
+                i = string(json, i, out)?;
+                next = Next::Colon;
+            }
+            b'"' if next == Next::Value => {
+                i = string(json, i, out)?;
+                next = after_value(&open);
+            }
+            b'-' | b'0'..=b'9' | b't' | b'f' | b'n' if next == Next::Value => {
+                let len = json[i..]
+                    .iter()
+                    .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))
+                    .unwrap_or(json.len() - i);
+                let scalar = &json[i..i + len];
+                if !(matches!(scalar, b"true" | b"false" | b"null") || is_number(scalar)) {
+                    return None;
+                }
+                out.extend_from_slice(scalar);
+                i += len - 1;
+                next = after_value(&open);
+            }
+            _ => return None,
         }
         i += 1;
     }
-    Some(())
+    (next == Next::End).then_some(())
+}
+
+/// A JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn is_number(text: &[u8]) -> bool {
+    let digits = |rest: &[u8]| rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut rest = text.strip_prefix(b"-").unwrap_or(text);
+    match rest.first() {
+        Some(b'0') => rest = &rest[1..],
+        Some(b'1'..=b'9') => rest = &rest[digits(rest)..],
+        _ => return false,
+    }
+    if let Some(fraction) = rest.strip_prefix(b".") {
+        let n = digits(fraction);
+        if n == 0 {
+            return false;
+        }
+        rest = &fraction[n..];
+    }
+    if let Some(exponent) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
+        let exponent =
+            exponent.strip_prefix(b"+").or_else(|| exponent.strip_prefix(b"-")).unwrap_or(exponent);
+        let n = digits(exponent);
+        if n == 0 {
+            return false;
+        }
+        rest = &exponent[n..];
+    }
+    rest.is_empty()
 }
 
 /// Copies the string that starts at `json[start]` (a quote) into the literal; returns the
@@ -290,16 +357,27 @@ fn string(json: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
             0..=0x1f => return None,
             _ => {
                 // A run of plain ASCII goes in one copy, not a push per byte.
-                let run = json[i..]
-                    .iter()
-                    .position(|&c| !(0x20..0x7f).contains(&c) || c == b'"' || c == b'\\')
-                    .unwrap_or(json.len() - i);
-                out.extend_from_slice(&json[i..i + run]);
-                i += run;
+                let mut end = i + 1;
+                while json.get(end).is_some_and(|&c| PLAIN[usize::from(c)]) {
+                    end += 1;
+                }
+                out.extend_from_slice(&json[i..end]);
+                i = end;
             }
         }
     }
 }
+
+/// The bytes a string's text copies as they are: printable ASCII but the quote and the backslash.
+static PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        plain[b] = b != b'"' as usize && b != b'\\' as usize;
+        b += 1;
+    }
+    plain
+};
 
 /// The length of the UTF-8 sequence a leading byte starts.
 fn utf8_width(lead: u8) -> usize {
@@ -477,6 +555,31 @@ mod tests {
             let text: String = serde_json::from_slice(&literal).unwrap();
             let parsed: Value = serde_json::from_slice(odd).unwrap();
             assert_eq!(text, json_text_reference(&parsed), "{}", String::from_utf8_lossy(odd));
+        }
+        // Not one JSON value: the one pass refuses it, and so does the transcoder after it.
+        for bad in [
+            &b"{} {}"[..],
+            br#"{"a" 1}"#,
+            br#"{"a":1,}"#,
+            br#"[1 2]"#,
+            br#"[1,]"#,
+            br#"{1:2}"#,
+            br#"{"a":tru}"#,
+            br#"{"a":01}"#,
+            br#"{"a":1.}"#,
+            br#"{"a":-}"#,
+            br#"{"a":1e}"#,
+            br#"[}"#,
+            br#"{"a":[1}]"#,
+            br#"{"a"}"#,
+            b"]",
+            b"nul",
+        ] {
+            assert!(reindent(bad, &mut Vec::new()).is_none(), "{}", String::from_utf8_lossy(bad));
+            assert!(endpoint_text(bad).is_none(), "{}", String::from_utf8_lossy(bad));
+        }
+        for good in [&b"true"[..], b"-0.5e+10", b"[null,false,1E2]", br#"{"a":{"b":[]}}"#] {
+            assert!(reindent(good, &mut Vec::new()).is_some(), "{}", String::from_utf8_lossy(good));
         }
         assert!(endpoint_text(b"{} x").is_none());
         assert!(endpoint_text(br#"{"a":1"#).is_none());

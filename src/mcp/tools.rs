@@ -7,8 +7,9 @@ use std::sync::{Arc, LazyLock, RwLock};
 use serde_json::{Map, Value, json};
 
 use super::arguments::{self, split};
-use super::confirm::{self, Gate};
+use super::confirm;
 use super::context::{Context, Outcome, allowed, step_up};
+use super::gate::Gate;
 use super::tool_result::{endpoint_result, error_result};
 use super::wire::RpcError;
 use crate::api::{ApiError, FieldError};
@@ -182,7 +183,7 @@ mod tests {
             expires_at: time::OffsetDateTime::now_utc() + time::Duration::hours(1),
         };
         let caller = Caller { app: std::sync::Arc::new(app), principal, request_id: "req_test".into() };
-        let (era, dispatcher) = (Era::Legacy { version: V2025_06 }, Dispatcher::default());
+        let (era, dispatcher) = (Era::Legacy { version: V2025_06 }, Dispatcher);
         let ctx = Context { caller: &caller, era: &era, dispatcher: &dispatcher, resource_path: "/mcp" };
 
         let names: Vec<Value> =

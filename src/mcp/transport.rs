@@ -12,8 +12,9 @@ use super::dispatch::{Caller, Dispatcher};
 use super::era::{self, V2025_06};
 use super::methods;
 use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR};
-use crate::app::{App, MAX_BODY_BYTES, RequestId};
+use crate::app::{App, RequestId};
 use crate::auth::{Audience, Refused, admit, client_address};
+use crate::request::{BodyError, read_body};
 
 /// Request headers a browser client may send (CORS).
 const ALLOWED_HEADERS: &str =
@@ -148,11 +149,19 @@ impl McpEndpoint {
             .with_header("Allow", "POST, OPTIONS".into());
             return Answer::error(err, None, unknown_era);
         }
-        let bytes = match req.take_body().into_bytes_limit(MAX_BODY_BYTES).await {
+        let bytes = match read_body(req.take_body()).await {
             Ok(b) => b,
-            Err(_) => {
+            Err(BodyError::TooLarge) => {
                 let err =
                     RpcError::new(StatusCode::PAYLOAD_TOO_LARGE, INVALID_REQUEST, "Request body too large");
+                return Answer::error(err, None, unknown_era);
+            }
+            Err(BodyError::Unreadable) => {
+                let err = RpcError::new(
+                    StatusCode::BAD_REQUEST,
+                    INVALID_REQUEST,
+                    "Invalid Request: the body could not be read",
+                );
                 return Answer::error(err, None, unknown_era);
             }
         };

@@ -17,22 +17,22 @@ fn corrupt(column: &str) -> StoreError {
 
 /// A `YYYY-MM-DD` column.
 pub fn date(row: &Row, column: &str) -> StoreResult<Date> {
-    parse_date(&row.text(column)?).map_err(|_| corrupt(column))
+    parse_date(row.str(column)?).map_err(|_| corrupt(column))
 }
 
 /// A nullable `YYYY-MM-DD` column.
 pub fn optional_date(row: &Row, column: &str) -> StoreResult<Option<Date>> {
-    row.opt_text(column)?.map(|text| parse_date(&text).map_err(|_| corrupt(column))).transpose()
+    row.opt_str(column)?.map(|text| parse_date(text).map_err(|_| corrupt(column))).transpose()
 }
 
 /// An RFC 3339 column.
 pub fn timestamp(row: &Row, column: &str) -> StoreResult<OffsetDateTime> {
-    parse_timestamp(&row.text(column)?).map_err(|_| corrupt(column))
+    parse_timestamp(row.str(column)?).map_err(|_| corrupt(column))
 }
 
 /// A nullable RFC 3339 column.
 pub fn optional_timestamp(row: &Row, column: &str) -> StoreResult<Option<OffsetDateTime>> {
-    row.opt_text(column)?.map(|text| parse_timestamp(&text).map_err(|_| corrupt(column))).transpose()
+    row.opt_str(column)?.map(|text| parse_timestamp(text).map_err(|_| corrupt(column))).transpose()
 }
 
 /// An integer column of hundredths (centavos, hundredths of a percent).
@@ -42,12 +42,12 @@ pub fn money(row: &Row, column: &str) -> StoreResult<Hundredths> {
 
 /// A text column holding one of an enum's values.
 pub fn enumeration<T: std::str::FromStr>(row: &Row, column: &str) -> StoreResult<T> {
-    row.text(column)?.parse().map_err(|_| corrupt(column))
+    row.str(column)?.parse().map_err(|_| corrupt(column))
 }
 
 /// A JSON text column.
 pub fn json<T: DeserializeOwned>(row: &Row, column: &str) -> StoreResult<T> {
-    Ok(serde_json::from_str(&row.text(column)?)?)
+    Ok(serde_json::from_str(row.str(column)?)?)
 }
 
 /// A date as stored.

@@ -44,6 +44,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(6, "0006", "regua"),
     migration!(7, "0007", "debtor_name_order"),
     migration!(8, "0008", "oauth"),
+    migration!(9, "0009", "approvals"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

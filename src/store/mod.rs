@@ -1,6 +1,7 @@
 //! Database access, one module per aggregate, over SQLite (rusqlite) or PostgreSQL (sqlx) with
 //! the same SQL text. Knows nothing of HTTP; every query is scoped by organization.
 
+mod approvals;
 mod backend;
 mod bulk;
 mod charges;

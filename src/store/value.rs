@@ -45,6 +45,11 @@ impl From<i64> for Param {
         Param::Int(Some(v))
     }
 }
+impl From<Option<i64>> for Param {
+    fn from(v: Option<i64>) -> Self {
+        Param::Int(v)
+    }
+}
 impl From<bool> for Param {
     fn from(v: bool) -> Self {
         Param::Int(Some(i64::from(v)))
@@ -101,14 +106,24 @@ impl Row {
 
     /// A NOT NULL text column.
     pub fn text(&self, column: &str) -> StoreResult<String> {
-        self.opt_text(column)?.ok_or_else(|| StoreError::CorruptColumn(column.to_string()))
+        self.str(column).map(str::to_string)
     }
 
     /// A nullable text column.
     pub fn opt_text(&self, column: &str) -> StoreResult<Option<String>> {
+        Ok(self.opt_str(column)?.map(str::to_string))
+    }
+
+    /// A NOT NULL text column, borrowed: for values parsed into something else (no copy).
+    pub fn str(&self, column: &str) -> StoreResult<&str> {
+        self.opt_str(column)?.ok_or_else(|| StoreError::CorruptColumn(column.to_string()))
+    }
+
+    /// A nullable text column, borrowed.
+    pub fn opt_str(&self, column: &str) -> StoreResult<Option<&str>> {
         match self.cell(column)? {
             Cell::Null => Ok(None),
-            Cell::Text(t) => Ok(Some(t.clone())),
+            Cell::Text(t) => Ok(Some(t)),
             Cell::Int(_) => Err(StoreError::CorruptColumn(column.to_string())),
         }
     }
@@ -118,6 +133,15 @@ impl Row {
         match self.cell(column)? {
             Cell::Int(n) => Ok(*n),
             _ => Err(StoreError::CorruptColumn(column.to_string())),
+        }
+    }
+
+    /// A nullable integer column.
+    pub fn opt_int(&self, column: &str) -> StoreResult<Option<i64>> {
+        match self.cell(column)? {
+            Cell::Null => Ok(None),
+            Cell::Int(n) => Ok(Some(*n)),
+            Cell::Text(_) => Err(StoreError::CorruptColumn(column.to_string())),
         }
     }
 

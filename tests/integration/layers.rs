@@ -16,12 +16,13 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// `app` (the shared state every handler is given, holding auth's key and the store) sits under
 /// the layers that carry it and above `auth`, which reaches it only through `auth::AuthState`.
 /// `oauth` (the authorization server and its pages) sits beside `auth`, and reaches the state
-/// through `oauth::OAuthHost` alike.
+/// through `oauth::OAuthHost` alike; `approvals` (the approval page, built on its sign-in) sits
+/// beside `app`.
 const LAYERS: &[&[&str]] = &[
     &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine"],
     &["mcp"],
     &["api"],
-    &["app"],
+    &["app", "approvals"],
     &["auth", "oauth"],
     &["http", "error", "request"],
     &["store", "limits", "metrics", "providers"],

@@ -9,6 +9,7 @@ mod api_debtors;
 mod api_dunning;
 mod api_events;
 mod api_policies;
+mod approvals;
 mod auth;
 mod cli;
 mod contract;

@@ -119,9 +119,10 @@ async fn confirmation_required_says_what_lets_the_client_confirm() {
     let charge = s.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(5)).await;
     let params = call("dunning_charges_cancel", json!({ "id": charge["id"] }));
 
-    // A 2026-07-28 client without form elicitation: declare the capability, not switch protocol.
-    for capabilities in [json!({}), json!({ "elicitation": { "url": {} } })] {
-        let r = s.mcp_2026(&token, "tools/call", params.clone(), capabilities).await;
+    // A 2026-07-28 client without elicitation: declare the capability, not switch protocol. (One
+    // that declares URL mode is sent to the approval page instead: tests/integration/approvals.rs.)
+    {
+        let r = s.mcp_2026(&token, "tools/call", params.clone(), json!({})).await;
         assert!(r.is_tool_error(), "{}", r.body);
         let body = r.tool_json();
         assert_eq!(body["error"]["code"], "CONFIRMATION_REQUIRED");

@@ -174,12 +174,15 @@ async fn clients_that_cannot_confirm_are_refused() {
     let (_, token) = s.tenant("Org").await;
     let id = charge(&s, &token, "Maria Souza", "52998224725").await;
     let r2025 = s.mcp_2025(&token, "tools/call", cancel(&id)).await;
-    let r2026 = s.mcp_2026(&token, "tools/call", cancel(&id), json!({ "elicitation": { "url": {} } })).await;
+    let r2026 = s.mcp_2026(&token, "tools/call", cancel(&id), json!({})).await;
     for r in [r2025, r2026] {
         assert!(r.is_tool_error(), "{}", r.body);
         let body = r.tool_json();
         assert_eq!(body["error"]["code"], "CONFIRMATION_REQUIRED");
         assert_eq!(body["error"]["details"]["required_capability"], json!({ "elicitation": { "form": {} } }));
+        // The way out: a page where a signed-in user approves (tests/integration/approvals.rs).
+        let url = body["error"]["details"]["approval_url"].as_str().unwrap();
+        assert!(url.starts_with(&format!("{}/approvals/apr_", s.base)), "{url}");
     }
     assert_eq!(charge_status(&s, &token, &id).await, ("pending".to_string(), 1), "nothing ran");
 }

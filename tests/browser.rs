@@ -1,0 +1,301 @@
+//! The browser test (issue 11's acceptance): a person signs in through the real pages in headless
+//! Chromium, approves a destructive MCP call through its `approval_url`, allows an OAuth client on
+//! the consent page and disconnects it on the connections page, against the real
+//! `kobana-dunning serve --demo` on a fresh SQLite database. Screenshots of the sign-in,
+//! approval, consent and connections pages (also at 360 px wide) are written under the
+//! repository's `target/screenshots/` for people to look at.
+//!
+//! The browser is Debian's `chromium`, driven by the pinned `playwright-core` (never a browser
+//! of its own): tests/browser/setup.sh installs both, once per test binary. Like the interop
+//! tests, this one fails when it cannot set up: a browser test without a browser tested nothing.
+//! The scenario is tests/browser/sign_in_and_approve.mjs; this file starts the server, runs it,
+//! and checks what it claims against the server's own records (/v1) and the files it wrote.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kobana-dunning");
+/// A first install fetches Chromium (~100 MB) and playwright-core.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(900);
+/// The scenario takes seconds; this only bounds a hang.
+const SCRIPT_TIMEOUT: Duration = Duration::from_secs(300);
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The pages' screenshots, as the script names them: the person's browser (1024 px wide) and a
+/// 360 px phone at twice the pixel density (720 px).
+const SCREENSHOTS: [(&str, u32); 9] = [
+    ("sign-in", 1024),
+    ("sign-in-360", 720),
+    ("approval", 1024),
+    ("approval-360", 720),
+    ("approved", 1024),
+    ("consent", 1024),
+    ("consent-360", 720),
+    ("connections", 1024),
+    ("connections-360", 720),
+];
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+/// Where the screenshots go: the repository's target/ directory, which people look in.
+fn screenshot_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots")
+}
+
+/// A scratch directory (database, logs), removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("kd-browser-{name}-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).expect("create the scratch directory");
+        Self(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A child process, killed when dropped (also when the test panics or times out). Scripts run
+/// in their own process group, so a timed-out one is killed with its Chromium; the server stays
+/// in the test's group, so a Ctrl-C that kills the test run reaches it too.
+struct Process {
+    child: Child,
+    own_group: bool,
+}
+
+impl Process {
+    fn spawn(cmd: &mut Command, own_group: bool) -> Self {
+        if own_group {
+            cmd.process_group(0);
+        }
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        Self { child, own_group }
+    }
+
+    /// Waits up to `timeout`; `None` when it ran out (drop then kills it).
+    fn wait_timeout(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("wait for a child") {
+                return Some(status);
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // Only while it runs (not yet reaped), so its pid and group id are still its own.
+        if self.child.try_wait().ok().flatten().is_none() {
+            if self.own_group {
+                // The group id is the child's pid (process_group(0)); std has no killpg.
+                let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", self.child.id())]).status();
+            }
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs a command with stdout and stderr into one log file; its exit status (None on timeout)
+/// and the log.
+fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> (Option<ExitStatus>, String) {
+    let file = File::create(log).expect("create a log file");
+    cmd.stdin(Stdio::null()).stdout(file.try_clone().expect("clone the log file")).stderr(file);
+    let mut child = Process::spawn(cmd, true);
+    let status = child.wait_timeout(timeout);
+    drop(child);
+    (status, std::fs::read_to_string(log).unwrap_or_default())
+}
+
+/// Installs Chromium and playwright-core if missing; fails loudly if it cannot.
+fn setup(scratch: &Scratch) {
+    let log = scratch.0.join("setup.log");
+    let (status, output) =
+        run_logged(Command::new("bash").arg(browser_dir().join("setup.sh")), &log, SETUP_TIMEOUT);
+    match status {
+        Some(s) if s.success() => print!("{output}"),
+        Some(s) => panic!(
+            "tests/browser/setup.sh could not install Debian's chromium and the pinned playwright-core \
+             (Debian's and npm's package registries must be reachable the first time), so the browser \
+             test cannot run: exited with {s}:\n{output}"
+        ),
+        None => panic!("tests/browser/setup.sh did not finish within {SETUP_TIMEOUT:?}:\n{output}"),
+    }
+}
+
+/// `kobana-dunning serve --demo` on a fresh database and a free port.
+struct Server {
+    /// Killed when the server is dropped: declared after the `Scratch`, so it stops before its
+    /// database is removed.
+    _process: Process,
+    /// Where it listens (also its public URL, the OAuth issuer): `http://127.0.0.1:<port>`.
+    url: String,
+    token: String,
+    /// The demo user's e-mail and password it printed.
+    demo_user: (String, String),
+    log: PathBuf,
+}
+
+impl Server {
+    fn start(scratch: &Scratch) -> Self {
+        let database = format!("sqlite://{}", scratch.0.join("kobana-dunning.db").display());
+        let log = scratch.0.join("server.log");
+        let mut cmd = Command::new(BIN);
+        cmd.args(["--database", &database, "serve", "--demo", "--bind", "127.0.0.1:0"])
+            .env("RUST_LOG", "info,sqlx=warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(File::create(&log).expect("create the server log"));
+        let mut process = Process::spawn(&mut cmd, false);
+
+        // The banner is read on a thread, so a server that never prints cannot hang the test.
+        let stdout = process.child.stdout.take().expect("piped stdout");
+        let (lines, banner) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = lines.send(line);
+            }
+        });
+        let deadline = Instant::now() + STARTUP_TIMEOUT;
+        let (mut token, mut demo_user) = (None, None);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = banner
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("the server did not say it was listening:\n{}", read(&log)));
+            if let Some(t) = line.strip_prefix("demo token: ") {
+                token = Some(t.trim().to_string());
+            } else if let Some((email, password)) =
+                line.strip_prefix("demo user: ").and_then(|u| u.trim().split_once(' '))
+            {
+                demo_user = Some((email.to_string(), password.to_string()));
+            } else if let Some(url) = line.strip_prefix("listening on ") {
+                return Self {
+                    _process: process,
+                    url: url.trim().to_string(),
+                    token: token.expect("`demo token:` comes before `listening on`"),
+                    demo_user: demo_user.expect("serve --demo prints `demo user: <e-mail> <password>`"),
+                    log,
+                };
+            }
+        }
+    }
+
+    /// GET a /v1 path with the demo token; the JSON body (asserted 200).
+    fn get(&self, path: &str) -> Value {
+        let url = format!("{}{path}", self.url);
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+        runtime.block_on(async {
+            let response =
+                reqwest::Client::new().get(&url).bearer_auth(&self.token).send().await.expect("GET");
+            assert_eq!(response.status().as_u16(), 200, "GET {url}");
+            response.json().await.expect("a JSON body")
+        })
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| format!("({}: {e})", path.display()))
+}
+
+/// The width of a PNG, from its IHDR chunk; panics if the file is not a PNG.
+fn png_width(path: &Path) -> u32 {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        bytes.len() > 24 && bytes.starts_with(b"\x89PNG\r\n\x1a\n") && &bytes[12..16] == b"IHDR",
+        "{} is not a PNG",
+        path.display()
+    );
+    u32::from_be_bytes(bytes[16..20].try_into().unwrap())
+}
+
+/// The value of the script's `<prefix>: <value>` lines.
+fn lines_of<'a>(output: &'a str, prefix: &str) -> Vec<&'a str> {
+    output.lines().filter_map(|l| l.strip_prefix(prefix)).map(str::trim).collect()
+}
+
+#[test]
+fn signs_in_approves_through_the_link_and_consents_in_headless_chromium() {
+    let scratch = Scratch::new("pages");
+    setup(&scratch);
+    let server = Server::start(&scratch);
+    let (email, password) = server.demo_user.clone();
+
+    // Yesterday's screenshots must not pass for today's.
+    let shots = screenshot_dir();
+    for (name, _) in SCREENSHOTS {
+        let _ = std::fs::remove_file(shots.join(format!("{name}.png")));
+    }
+
+    let log = scratch.0.join("sign_in_and_approve.log");
+    let started = Instant::now();
+    let (status, output) = run_logged(
+        Command::new("node")
+            .arg("sign_in_and_approve.mjs")
+            .arg(&server.url)
+            .arg(&shots)
+            .current_dir(browser_dir())
+            .env("KOBANA_DUNNING_TOKEN", &server.token)
+            .env("KOBANA_DUNNING_DEMO_EMAIL", &email)
+            .env("KOBANA_DUNNING_DEMO_PASSWORD", &password),
+        &log,
+        SCRIPT_TIMEOUT,
+    );
+    println!("---- sign_in_and_approve.mjs ({:.1}s) ----\n{output}", started.elapsed().as_secs_f64());
+    match status {
+        Some(s) if s.success() => {}
+        Some(s) => panic!(
+            "sign_in_and_approve.mjs failed ({s}); its output is above. Server log:\n{}",
+            read(&server.log)
+        ),
+        None => {
+            panic!("sign_in_and_approve.mjs did not finish within {SCRIPT_TIMEOUT:?}; its output is above")
+        }
+    }
+    assert!(output.contains("sign_in_and_approve: all checks passed"), "{output}");
+
+    // The screenshots are there, fresh, and the size the script says.
+    let written = lines_of(&output, "screenshot:");
+    for (name, width) in SCREENSHOTS {
+        let path = shots.join(format!("{name}.png"));
+        assert!(written.contains(&path.to_str().unwrap()), "the script did not report {}", path.display());
+        assert_eq!(png_width(&path), width, "{}", path.display());
+        println!("checked screenshot ({width} px wide): {}", path.display());
+    }
+
+    // What the browser did, as the server recorded it: the charge canceled once, by the
+    // assistant's token, after one approval decided by the demo user.
+    let charge = *lines_of(&output, "charge:").first().expect("the script names the charge");
+    let approval_url = *lines_of(&output, "approval:").first().expect("the script names the approval_url");
+    let approval = approval_url.rsplit('/').next().unwrap();
+    assert_eq!(server.get(&format!("/v1/charges/{charge}"))["data"]["status"], "canceled");
+    let events = |query: &str| -> Vec<Value> {
+        server.get(&format!("/v1/events?{query}&per_page=100"))["data"].as_array().expect("events").clone()
+    };
+    let canceled = events(&format!("resource_id={charge}&code=charge.canceled"));
+    assert_eq!(canceled.len(), 1, "the charge was canceled once: {canceled:?}");
+    assert_eq!(canceled[0]["actor"]["type"], "token", "{:?}", canceled[0]);
+    let decided = events(&format!("resource_id={approval}"));
+    assert_eq!(decided.len(), 1, "one decision on {approval}: {decided:?}");
+    assert_eq!(decided[0]["code"], "approval.approved", "{:?}", decided[0]);
+    assert_eq!(decided[0]["actor"]["type"], "user", "decided by the signed-in user: {:?}", decided[0]);
+    assert_eq!(decided[0]["data"]["object_id"], charge, "{:?}", decided[0]);
+}
