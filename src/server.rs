@@ -25,8 +25,11 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     });
     let well_known = protected_resource_routes(&app.public_url)
         .at("/oauth-authorization-server", oauth::metadata_endpoint(&app.public_url));
-    // The approval page (issue 11) signs in through the authorization server's session.
-    approvals::add_routes(oauth::add_routes(Route::new()))
+    // The authorization server's pages and endpoints, and the approval page that signs in
+    // through its session (issue 11), find the state as a trait object (`oauth` never names
+    // `App`); only their routes carry it.
+    let host: oauth::Host = app.clone();
+    approvals::add_routes(oauth::add_routes(Route::new(), &host), &host)
         .nest_no_strip("/v1", v1)
         .at("/mcp", McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"))
         .at("/", McpEndpoint::new(app.clone(), dispatcher, ""))
@@ -34,12 +37,8 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
         .data(app.clone())
-        .around(move |ep, mut req| {
+        .around(move |ep, req| {
             let app = app.clone();
-            // The authorization server's pages and endpoints (issue 11) find the state as a
-            // trait object (`oauth` never names `App`).
-            let host: oauth::Host = app.clone();
-            req.set_data(host);
             async move { Ok(common(&app, ep.as_ref(), req).await) }
         })
 }

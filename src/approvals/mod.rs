@@ -8,10 +8,12 @@
 
 mod page;
 
-use poem::{EndpointExt, Route, get};
+use poem::{Route, get};
 
-/// Adds `GET`/`POST /approvals/:id` to `route`. The state must be in the request data as
+use crate::oauth::{Host, with_host};
+
+/// Adds `GET`/`POST /approvals/:id` to `route`, with the state in the request data as
 /// `oauth::Host`, as for the authorization server's pages.
-pub fn add_routes(route: Route) -> Route {
-    route.at("/approvals/:id", get(page::show).post(page::decide).map_to_response())
+pub fn add_routes(route: Route, host: &Host) -> Route {
+    route.at("/approvals/:id", with_host(get(page::show).post(page::decide), host))
 }

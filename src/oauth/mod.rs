@@ -14,12 +14,13 @@
 //! `SignedInUser` extractor) for the signed-in user, its organization, role and the scopes the
 //! role allows; `csrf::csrf_for` / `csrf::check_csrf` for their forms; `pages::{page, form,
 //! html_response, error_page, csrf_refused}` to render; `form::Params::of_body` to read a
-//! posted form. A browser that is not signed in is sent to `/signin?next=<the page>` and comes
-//! back after signing in.
+//! posted form; [`with_host`] to mount the page. A browser that is not signed in is sent to
+//! `/signin?next=<the page>` and comes back after signing in.
 //!
 //! Layering: this module uses `auth` (tokens, roles, passwords), `store` and `providers`
 //! (outbound fetches); it never imports `app`. The state it needs is the [`OAuthHost`] trait,
-//! which `App` implements; handlers find it in the request data as `Arc<dyn OAuthHost>`.
+//! which `App` implements; handlers find it in the request data as `Arc<dyn OAuthHost>`
+//! ([`Host`]), put there by [`with_host`] on these routes only.
 
 mod authorize;
 mod client;
@@ -46,7 +47,7 @@ mod token;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
-use poem::{EndpointExt, Route, get, post};
+use poem::{Endpoint, EndpointExt, Response, Route, get, post};
 use time::Duration;
 
 pub use client_metadata::DocumentCache;
@@ -118,18 +119,32 @@ pub fn issuer(host: &dyn OAuthHost) -> &str {
 }
 
 /// Adds the authorization server's routes to `route`. Each answers its own errors (a page, a
-/// redirect or RFC 6749 JSON), so nothing reaches the /v1 error envelope. The state must be
-/// in the request data as `Arc<dyn OAuthHost>`.
-pub fn add_routes(route: Route) -> Route {
+/// redirect or RFC 6749 JSON), so nothing reaches the /v1 error envelope.
+pub fn add_routes(route: Route, host: &Host) -> Route {
     route
-        .at("/authorize", get(authorize::show).post(authorize::decide).map_to_response())
-        .at("/token", post(token::token).map_to_response())
-        .at("/register", post(register::register).map_to_response())
-        .at("/revoke", post(revoke::revoke).map_to_response())
-        .at("/signin", get(signin::show).post(signin::submit).map_to_response())
-        .at("/signout", post(signin::sign_out).map_to_response())
-        .at("/connections", get(connections::show).map_to_response())
-        .at("/connections/disconnect", post(connections::disconnect).map_to_response())
+        .at("/authorize", with_host(get(authorize::show).post(authorize::decide), host))
+        .at("/token", with_host(post(token::token), host))
+        .at("/register", with_host(post(register::register), host))
+        .at("/revoke", with_host(post(revoke::revoke), host))
+        .at("/signin", with_host(get(signin::show).post(signin::submit), host))
+        .at("/signout", with_host(post(signin::sign_out), host))
+        .at("/connections", with_host(get(connections::show), host))
+        .at("/connections/disconnect", with_host(post(connections::disconnect), host))
+}
+
+/// An endpoint of a page or of the authorization server, with the state in its request data
+/// (as `Host`: what [`session::require_user`], the [`SignedInUser`] extractor and the handlers'
+/// `Data<&Host>` read) and its errors, an extractor's rejection included, turned into the
+/// answer itself. Only these routes pay for it, not /v1 or /mcp.
+pub fn with_host<E: Endpoint + 'static>(
+    endpoint: E,
+    host: &Host,
+) -> impl Endpoint<Output = Response> + use<E> {
+    let host = host.clone();
+    endpoint.map_to_response().around(move |ep, mut req| {
+        req.set_data(host.clone());
+        async move { ep.call(req).await }
+    })
 }
 
 /// The RFC 8414 metadata endpoint, to mount at `/.well-known/oauth-authorization-server`.

@@ -6,10 +6,10 @@
 //! - [`require_user`]: the user, or the answer to send instead (a redirect to the sign-in page
 //!   that comes back to this page afterwards);
 //! - the [`SignedInUser`] poem extractor, which does the same as `require_user` inside a
-//!   `#[handler]` (its rejection is the redirect: wrap the route with
-//!   `EndpointExt::map_to_response` so the rejection reaches the browser as it is).
+//!   `#[handler]` (its rejection is the redirect).
 //!
-//! The state must be in the request data as `Arc<dyn OAuthHost>` (the server puts it there).
+//! Mount such a page with [`super::with_host`]: it puts the state in the request data as
+//! `Arc<dyn OAuthHost>` (what all of these read) and turns a rejection into the answer itself.
 
 use std::sync::Arc;
 
