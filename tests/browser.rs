@@ -13,9 +13,8 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -52,78 +51,10 @@ fn screenshot_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots")
 }
 
-/// A scratch directory (database, logs), removed when dropped.
-struct Scratch(PathBuf);
+#[path = "support/process.rs"]
+mod process;
 
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("kd-browser-{name}-{}", uuid::Uuid::now_v7().simple()));
-        std::fs::create_dir_all(&dir).expect("create the scratch directory");
-        Self(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A child process, killed when dropped (also when the test panics or times out). Scripts run
-/// in their own process group, so a timed-out one is killed with its Chromium; the server stays
-/// in the test's group, so a Ctrl-C that kills the test run reaches it too.
-struct Process {
-    child: Child,
-    own_group: bool,
-}
-
-impl Process {
-    fn spawn(cmd: &mut Command, own_group: bool) -> Self {
-        if own_group {
-            cmd.process_group(0);
-        }
-        let program = cmd.get_program().to_string_lossy().into_owned();
-        let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-        Self { child, own_group }
-    }
-
-    /// Waits up to `timeout`; `None` when it ran out (drop then kills it).
-    fn wait_timeout(&mut self, timeout: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().expect("wait for a child") {
-                return Some(status);
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-        None
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        // Only while it runs (not yet reaped), so its pid and group id are still its own.
-        if self.child.try_wait().ok().flatten().is_none() {
-            if self.own_group {
-                // The group id is the child's pid (process_group(0)); std has no killpg.
-                let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", self.child.id())]).status();
-            }
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
-
-/// Runs a command with stdout and stderr into one log file; its exit status (None on timeout)
-/// and the log.
-fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> (Option<ExitStatus>, String) {
-    let file = File::create(log).expect("create a log file");
-    cmd.stdin(Stdio::null()).stdout(file.try_clone().expect("clone the log file")).stderr(file);
-    let mut child = Process::spawn(cmd, true);
-    let status = child.wait_timeout(timeout);
-    drop(child);
-    (status, std::fs::read_to_string(log).unwrap_or_default())
-}
+use process::{Process, Scratch, run_logged};
 
 /// Installs Chromium and playwright-core if missing; fails loudly if it cannot.
 fn setup(scratch: &Scratch) {
@@ -234,7 +165,7 @@ fn lines_of<'a>(output: &'a str, prefix: &str) -> Vec<&'a str> {
 
 #[test]
 fn signs_in_approves_through_the_link_and_consents_in_headless_chromium() {
-    let scratch = Scratch::new("pages");
+    let scratch = Scratch::new("browser", "pages");
     setup(&scratch);
     let server = Server::start(&scratch);
     let (email, password) = server.demo_user.clone();

@@ -9,9 +9,8 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::mpsc;
 use std::thread;
@@ -28,80 +27,10 @@ fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
 }
 
-/// A scratch directory for one test (database, logs, results), removed when dropped.
-struct Scratch(PathBuf);
+#[path = "support/process.rs"]
+mod process;
 
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("kd-interop-{name}-{}", uuid::Uuid::now_v7().simple()));
-        std::fs::create_dir_all(&dir).expect("create the scratch directory");
-        Self(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A child process, killed when dropped (also when a test panics or times out).
-///
-/// Scripts run in their own process group, so a timed-out one is killed with its own children
-/// (the auth proxy, node); they end by themselves otherwise. The server stays in the test's
-/// group, so a Ctrl-C that kills the test run reaches it too: nothing else would ever stop it.
-struct Process {
-    child: Child,
-    own_group: bool,
-}
-
-impl Process {
-    fn spawn(cmd: &mut Command, own_group: bool) -> Self {
-        if own_group {
-            cmd.process_group(0);
-        }
-        let program = cmd.get_program().to_string_lossy().into_owned();
-        let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-        Self { child, own_group }
-    }
-
-    /// Waits up to `timeout`; `None` when it ran out (drop then kills it).
-    fn wait_timeout(&mut self, timeout: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().expect("wait for a child") {
-                return Some(status);
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-        None
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        // Only while it runs (not yet reaped), so its pid and group id are still its own.
-        if self.child.try_wait().ok().flatten().is_none() {
-            if self.own_group {
-                // The group id is the child's pid (process_group(0)); std has no killpg.
-                let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", self.child.id())]).status();
-            }
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
-
-/// Runs a command with stdout and stderr into one log file; its exit status (None on timeout)
-/// and the log.
-fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> (Option<ExitStatus>, String) {
-    let file = File::create(log).expect("create a log file");
-    cmd.stdin(Stdio::null()).stdout(file.try_clone().expect("clone the log file")).stderr(file);
-    let mut child = Process::spawn(cmd, true);
-    let status = child.wait_timeout(timeout);
-    drop(child);
-    (status, std::fs::read_to_string(log).unwrap_or_default())
-}
+use process::{Process, Scratch, run_logged};
 
 /// Installs the pinned clients, once per test binary; every test fails loudly if it cannot.
 fn setup() {
@@ -222,7 +151,7 @@ fn free_port() -> u16 {
 #[test]
 fn python_sdk_client() {
     setup();
-    let scratch = Scratch::new("python");
+    let scratch = Scratch::new("interop", "python");
     let server = Server::start(&scratch, None);
     let python = interop_dir().join(".venv/bin/python");
     server.check_script(
@@ -259,7 +188,7 @@ fn admin_command(scratch: &Scratch, args: &[&str], stdin: &str) -> String {
 #[test]
 fn python_sdk_oauth_sign_in() {
     setup();
-    let scratch = Scratch::new("python-oauth");
+    let scratch = Scratch::new("interop", "python-oauth");
     let org = admin_command(&scratch, &["orgs", "create", "--name", "Interop OAuth"], "");
     let email = "operadora@interop.example";
     let password = "uma senha longa de teste";
@@ -296,7 +225,7 @@ fn python_sdk_oauth_sign_in() {
 #[test]
 fn typescript_sdk_client() {
     setup();
-    let scratch = Scratch::new("typescript");
+    let scratch = Scratch::new("interop", "typescript");
     let server = Server::start(&scratch, None);
     let node = interop_dir().join("node_modules/.bin/node");
     server.check_script(
@@ -312,7 +241,7 @@ fn typescript_sdk_client() {
 #[test]
 fn typescript_sdk_v1_client_cancels_after_approval_through_the_link() {
     setup();
-    let scratch = Scratch::new("typescript-v1-approval");
+    let scratch = Scratch::new("interop", "typescript-v1-approval");
     let server = Server::start(&scratch, None);
     let (email, password) =
         server.demo_user.clone().expect("serve --demo prints `demo user: <e-mail> <password>`");
@@ -332,7 +261,7 @@ fn typescript_sdk_v1_client_cancels_after_approval_through_the_link() {
 #[test]
 fn conformance_suite() {
     setup();
-    let scratch = Scratch::new("conformance");
+    let scratch = Scratch::new("interop", "conformance");
     let public_url = format!("http://127.0.0.1:{}", free_port());
     let server = Server::start(&scratch, Some(&public_url));
     server.check_script(
