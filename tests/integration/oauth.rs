@@ -443,24 +443,72 @@ async fn redirect_uris_are_matched_exactly_and_never_redirected_to_when_not_regi
     let unknown = browser.get(&authorize_path("cli_nobody", &challenge, &[])).await;
     assert_eq!(unknown.status, 400);
     assert!(unknown.location.is_none());
-    // Errors after the redirect URI is trusted go back to the client, with state and iss.
+    // Errors of a request whose redirect URI is registered are still shown on a page: nobody
+    // acted yet, and anyone can register a redirect URI (RFC 9700 section 4.11.2).
     let plain = authorize_path(&client_id, &challenge, &[])
         .replace("code_challenge_method=S256", "code_challenge_method=plain");
-    let r = browser.get(&plain).await;
-    assert_eq!(r.status, 303);
-    let params = query_of(r.location.as_deref().unwrap());
-    assert_eq!(params["error"], "invalid_request");
+    let no_pkce = authorize_path(&client_id, "", &[]).replace("&code_challenge_method=S256", "");
+    let target = authorize_path(&client_id, &challenge, &[("resource", "https://elsewhere.example/mcp")]);
+    let scope = authorize_path(&client_id, &challenge, &[("scope", "dunning.read admin")]);
+    for (path, code) in [
+        (plain, "invalid_request"),
+        (no_pkce, "invalid_request"),
+        (target, "invalid_target"),
+        (scope, "invalid_scope"),
+    ] {
+        let page = browser.get(&path).await;
+        assert_eq!(page.status, 400, "{path}: {}", page.body);
+        assert!(page.location.is_none(), "{path}: never redirected");
+        assert!(page.body.contains(code), "{path}: {}", page.body);
+    }
+}
+
+/// An open redirector needs only a registration: a GET /authorize with a registered client
+/// and redirect URI, and an error, must not send the browser there.
+#[tokio::test]
+async fn authorization_errors_before_the_user_acted_are_pages_not_redirects() {
+    let server = TestServer::start().await;
+    let evil = "https://evil.example/x";
+    let r = register(&server, json!([evil]), "Anyone").await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let client_id = r.body["client_id"].as_str().unwrap().to_string();
+    let (_verifier, challenge) = pkce();
+    let mut browser = Browser::new(&server);
+    let with_evil = |path: String| {
+        path.replace(
+            &form_urlencoded::byte_serialize(REDIRECT.as_bytes()).collect::<String>(),
+            &form_urlencoded::byte_serialize(evil.as_bytes()).collect::<String>(),
+        )
+    };
+    let bogus = with_evil(authorize_path(&client_id, &challenge, &[]))
+        .replace("response_type=code", "response_type=bogus");
+    let method = with_evil(authorize_path(&client_id, &challenge, &[]))
+        .replace("code_challenge_method=S256", "code_challenge_method=S512");
+    for (path, code) in [(bogus, "unsupported_response_type"), (method, "invalid_request")] {
+        let page = browser.get(&path).await;
+        assert_eq!(page.status, 400, "{path}: {}", page.body);
+        assert!(page.location.is_none(), "{path}: no Location");
+        assert!(page.body.starts_with("<!doctype html>"), "{}", page.body);
+        assert!(page.body.contains(code), "{}", page.body);
+        assert!(!page.body.contains(evil), "the page offers no link there: {}", page.body);
+    }
+
+    // After the user acted (signed in, consent form posted with its CSRF token), an error goes
+    // back to the client with state and iss.
+    let (_org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let page = browser.get(&authorize_path(&client_id, &challenge, &[])).await;
+    let consent = browser.sign_in(&page, &email, PASSWORD).await;
+    let mut form = consent.form("/authorize");
+    form.set("decision", "allow").set("scope", "dunning.read admin");
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let location = r.location.unwrap();
+    assert!(location.starts_with(REDIRECT), "{location}");
+    let params = query_of(&location);
+    assert_eq!(params["error"], "invalid_scope");
     assert_eq!(params["state"], "st-123");
     assert_eq!(params["iss"], server.base);
-    let no_pkce = authorize_path(&client_id, "", &[]).replace("&code_challenge_method=S256", "");
-    assert_eq!(
-        query_of(browser.get(&no_pkce).await.location.as_deref().unwrap())["error"],
-        "invalid_request"
-    );
-    let target = authorize_path(&client_id, &challenge, &[("resource", "https://elsewhere.example/mcp")]);
-    assert_eq!(query_of(browser.get(&target).await.location.as_deref().unwrap())["error"], "invalid_target");
-    let scope = authorize_path(&client_id, &challenge, &[("scope", "dunning.read admin")]);
-    assert_eq!(query_of(browser.get(&scope).await.location.as_deref().unwrap())["error"], "invalid_scope");
 }
 
 #[tokio::test]
