@@ -669,6 +669,40 @@ async fn the_sixth_sign_in_within_fifteen_minutes_is_refused_even_with_the_right
     assert_eq!(browser.submit(&form).await.status, 303);
 }
 
+/// Guesses sent at once for one e-mail cannot all pass a check made before any is recorded:
+/// at most 5 are judged, the others refused as throttled, and then the right password too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sign_ins_at_once_for_one_e_mail_are_judged_at_most_five() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "admin").await;
+    let mut browser = Browser::new(&server);
+    let mut form = browser.get("/signin").await.form("/signin");
+    form.set("email", &email).set("password", "not the password");
+    let cookie: Vec<String> = browser.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let cookie = cookie.join("; ");
+    let body: String =
+        form_urlencoded::Serializer::new(String::new()).extend_pairs(form.fields.iter()).finish();
+    let mut guesses = tokio::task::JoinSet::new();
+    for _ in 0..10 {
+        let req = browser
+            .client
+            .post(browser.url("/signin"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("cookie", cookie.clone())
+            .body(body.clone());
+        guesses.spawn(async move { req.send().await.expect("the server answers").status().as_u16() });
+    }
+    let statuses = guesses.join_all().await;
+    let judged = statuses.iter().filter(|s| **s == 401).count();
+    let throttled = statuses.iter().filter(|s| **s == 429).count();
+    assert!(judged <= 5, "{statuses:?}");
+    assert_eq!(judged + throttled, 10, "{statuses:?}");
+    form.set("password", PASSWORD);
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 429, "the right password is refused too: {}", r.body);
+    assert!(!browser.cookies.contains_key("kd_session"));
+}
+
 #[tokio::test]
 async fn sign_in_never_leads_off_site_and_cookies_are_http_only_and_lax() {
     let server = TestServer::start().await;
