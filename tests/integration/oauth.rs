@@ -805,6 +805,56 @@ async fn revoking_a_refresh_token_revokes_the_grant() {
     assert_eq!(refresh(&server, &client_id, &refresh_token).await.body["error"], "invalid_grant");
 }
 
+/// `tokens revoke` of an OAuth access token (the CLI, another process) revokes its grant: the
+/// refresh token no longer mints the next access token. `tokens list` shows the grant.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_revoke_of_an_oauth_access_token_revokes_its_grant() {
+    let server = TestServer::start().await;
+    let (org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let access = r.body["access_token"].as_str().unwrap().to_string();
+    let refresh_token = r.body["refresh_token"].as_str().unwrap().to_string();
+    let cli = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_kobana-dunning"))
+            .args(["--database", server.database_url()])
+            .args(args)
+            .env_remove("KOBANA_DUNNING_DATABASE")
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).expect("utf-8")
+    };
+    let listing = cli(&["tokens", "list", "--org", &org]);
+    let mut lines = listing.lines();
+    assert_eq!(lines.next().and_then(|h| h.split('\t').nth(8)), Some("grant"), "{listing}");
+    let row: Vec<&str> = lines.next().expect("the grant's token").split('\t').collect();
+    assert_eq!(row[3], client_id, "{listing}");
+    assert!(row[8].starts_with("grt_"), "{listing}");
+
+    assert_eq!(cli(&["tokens", "revoke", &access]).trim(), "revoked");
+    let r = refresh(&server, &client_id, &refresh_token).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.body["error"], "invalid_grant");
+    let listing = cli(&["tokens", "list", "--org", &org]);
+    let row: Vec<&str> = listing.lines().nth(1).unwrap().split('\t').collect();
+    assert_ne!(row[7], "-", "the access token is revoked: {listing}");
+
+    // A grant id revokes the grant too (and only once).
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let refresh_token = r.body["refresh_token"].as_str().unwrap().to_string();
+    let listing = cli(&["tokens", "list", "--org", &org]);
+    let grant = listing.lines().nth(2).unwrap().split('\t').nth(8).unwrap().to_string();
+    assert!(server.app.revoke_token(&grant).await.expect("revoke"));
+    assert!(!server.app.revoke_token(&grant).await.expect("revoke"), "already revoked");
+    assert_eq!(refresh(&server, &client_id, &refresh_token).await.body["error"], "invalid_grant");
+}
+
 /// A one-file web server on loopback that answers every request with `document`.
 async fn serve_document(document: impl Fn(&str) -> String + Send + Sync + 'static) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
