@@ -910,6 +910,40 @@ async fn a_client_id_metadata_document_stands_in_for_registration() {
     assert_eq!(page.status, 400);
 }
 
+/// Why a document could not be fetched (a private address, a refused connection) is logged,
+/// not shown: the page would otherwise tell anyone what this server can reach.
+#[tokio::test]
+async fn a_document_that_cannot_be_fetched_is_refused_without_saying_why() {
+    let (_verifier, challenge) = pkce();
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let insecure = TestServer::start_allowing_insecure_targets().await;
+    let strict = TestServer::start().await;
+    for (server, url) in [
+        (&insecure, format!("http://127.0.0.1:{closed}/oauth/client.json")),
+        (&strict, "https://127.0.0.1/oauth/client.json".to_string()),
+    ] {
+        let page = Browser::new(server).get(&authorize_path(&url, &challenge, &[])).await;
+        assert_eq!(page.status, 400, "{url}: {}", page.body);
+        assert!(page.location.is_none());
+        let message =
+            page.body.split("<p class=\"error\">").nth(1).unwrap_or("").split("</p>").next().unwrap_or("");
+        assert!(
+            message.contains("the client&#39;s metadata document could not be fetched"),
+            "{url}: {}",
+            page.body
+        );
+        for detail in ["private", "loopback", "connect", "refused", "TLS", "status", "resolve"] {
+            assert!(
+                !message.to_lowercase().contains(&detail.to_lowercase()),
+                "{url} says {detail}: {message}"
+            );
+        }
+    }
+}
+
 /// A grant revoked on one replica stops its tokens on the others: at once on PostgreSQL (the
 /// revocation is announced), within the token cache's 5 s on SQLite (one process serves there;
 /// a second one on the same file is the documented bound).
