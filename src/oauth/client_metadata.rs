@@ -138,6 +138,8 @@ mod tests {
         assert!(client_of(url, other.as_bytes()).is_err());
         let bad_redirect = format!(r#"{{"client_id":"{url}","redirect_uris":["http://evil.example/cb"]}}"#);
         assert!(client_of(url, bad_redirect.as_bytes()).is_err());
+        let planted = format!(r#"{{"client_id":"{url}","redirect_uris":["https://a.example/cb?state=x"]}}"#);
+        assert!(client_of(url, planted.as_bytes()).is_err());
         let secret = format!(
             r#"{{"client_id":"{url}","redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}}"#
         );

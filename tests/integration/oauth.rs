@@ -514,9 +514,17 @@ async fn authorization_errors_before_the_user_acted_are_pages_not_redirects() {
 #[tokio::test]
 async fn registration_accepts_https_and_loopback_redirects_only() {
     let server = TestServer::start().await;
-    for bad in
-        [json!([]), json!(["http://app.example/cb"]), json!(["https://app.example/cb#x"]), json!(["cb"])]
-    {
+    for bad in [
+        json!([]),
+        json!(["http://app.example/cb"]),
+        json!(["https://app.example/cb#x"]),
+        json!(["cb"]),
+        // The answer's own parameters: the client would get two of them.
+        json!(["https://app.example/cb?code=planted"]),
+        json!(["https://app.example/cb?x=1&state=s"]),
+        json!(["http://127.0.0.1:8000/cb?iss=https%3A%2F%2Fevil.example"]),
+        json!(["https://app.example/cb?error=access_denied"]),
+    ] {
         let r = register(&server, bad.clone(), "x").await;
         assert_eq!(r.status, 400, "{bad}: {}", r.body);
         assert_eq!(r.body["error"], "invalid_redirect_uri", "{bad}");
@@ -902,6 +910,21 @@ async fn a_client_id_metadata_document_stands_in_for_registration() {
     let page = browser.get(&authorize_path(&liar, &challenge, &[])).await;
     assert_eq!(page.status, 400, "{}", page.body);
     assert!(page.location.is_none());
+
+    // A document whose redirect URI already carries a response parameter is refused.
+    let planted = format!("{REDIRECT}?code=planted");
+    let planting = serve_document(move |url| {
+        json!({ "client_id": url, "redirect_uris": [planted.clone()] }).to_string()
+    })
+    .await;
+    let path = authorize_path(&planting, &challenge, &[]).replace(
+        &form_urlencoded::byte_serialize(REDIRECT.as_bytes()).collect::<String>(),
+        &form_urlencoded::byte_serialize(format!("{REDIRECT}?code=planted").as_bytes()).collect::<String>(),
+    );
+    let page = browser.get(&path).await;
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.location.is_none());
+    assert!(page.body.contains("code parameter"), "{}", page.body);
 
     // Without --allow-insecure-targets, a loopback http document is never fetched.
     let strict = TestServer::start().await;
