@@ -25,8 +25,9 @@ static VERIFYING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(VER
 /// How long a sign-in waits for a free slot before it is told the server is busy.
 const VERIFY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// `next` if it is a path of this server (`/…`, not `//…` nor `/\…`, no control characters);
-/// the home page otherwise.
+/// `next` if it is a path of this server (`/…`, not `//…` nor `/\…`, ASCII without control
+/// characters: it becomes a `Location` header, which takes nothing else); the home page
+/// otherwise. The server's own paths are percent-encoded already, so nothing it sends is lost.
 pub fn local_next(next: Option<&str>) -> &str {
     match next {
         Some(path)
@@ -34,7 +35,8 @@ pub fn local_next(next: Option<&str>) -> &str {
                 && !path.starts_with("//")
                 && !path.starts_with("/\\")
                 && path.len() <= 8192
-                && !path.chars().any(|c| c.is_control()) =>
+                && path.is_ascii()
+                && !path.chars().any(|c| c.is_ascii_control()) =>
         {
             path
         }
@@ -240,9 +242,21 @@ mod tests {
     #[test]
     fn next_stays_on_this_server() {
         assert_eq!(local_next(Some("/authorize?client_id=x")), "/authorize?client_id=x");
-        for off_site in ["https://evil.example/", "//evil.example/x", "/\\evil.example", "evil", "/a\nb"] {
+        for off_site in [
+            "https://evil.example/",
+            "//evil.example/x",
+            "/\\evil.example",
+            "evil",
+            "/a\nb",
+            "/cobran\u{e7}as",
+            "/a\u{85}b",
+        ] {
             assert_eq!(local_next(Some(off_site)), HOME, "{off_site:?}");
         }
         assert_eq!(local_next(None), HOME);
+        for next in ["/cobran\u{e7}as?q=s\u{e3}o", "/a b", "/\u{7f}", "/connections?x=%C3%A7"] {
+            let response = see_other(local_next(Some(next)));
+            assert!(response.headers().contains_key("location"), "{next:?} makes a Location");
+        }
     }
 }

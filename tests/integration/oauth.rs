@@ -724,6 +724,14 @@ async fn sign_in_never_leads_off_site_and_cookies_are_http_only_and_lax() {
     assert_eq!(r.status, 303);
     assert_eq!(r.location.as_deref(), Some("/connections"));
     assert!(!browser.set_cookies.is_empty());
+    // A next that no Location header can carry goes home too (never a 303 without Location).
+    let page = browser.get("/signin?next=%2Fcobran%C3%A7as").await;
+    assert_eq!(page.form("/signin").get("next"), Some("/connections"));
+    let mut form = page.form("/signin");
+    form.set("email", &email).set("password", PASSWORD).set("next", "/cobran\u{e7}as?q=s\u{e3}o");
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(r.location.as_deref(), Some("/connections"));
     for cookie in &browser.set_cookies {
         assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
         assert!(!cookie.contains("Secure"), "the public URL is http: {cookie}");
