@@ -95,11 +95,16 @@ pub async fn create_token(
     Ok(token)
 }
 
-/// `tokens revoke`: revokes a live token, given as the token itself or its id; false when no
-/// live token matches. On PostgreSQL every serving replica forgets it at once; a SQLite server
-/// running meanwhile (another process) forgets it within `auth::TOKEN_CACHE_TTL`.
+/// `tokens revoke`: revokes a live token, given as the token itself or its id, or an OAuth
+/// grant given by its id (`grt_…`); false when nothing live matches. On PostgreSQL every
+/// serving replica forgets it at once; a SQLite server running meanwhile (another process)
+/// forgets it within `auth::TOKEN_CACHE_TTL`.
+///
+/// A token issued through an OAuth grant takes the whole grant with it: its refresh tokens and
+/// every access token issued through it. Revoking only the access token would leave the client
+/// a refresh token that mints the next one.
 pub async fn revoke_token(store: &Store, token_or_id: &str) -> Result<bool, AdminError> {
-    Ok(crate::auth::revoke_token(store, None, token_or_id).await?)
+    Ok(crate::auth::revoke_token_or_grant(store, None, token_or_id).await?)
 }
 
 /// `users create`: a user of an organization who signs in to the authorization server with

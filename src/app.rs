@@ -83,10 +83,11 @@ impl App {
         self
     }
 
-    /// Revokes a live token (the token itself or its id) and forgets it at once on this
-    /// process, and on PostgreSQL on every replica; false when no live token matches.
+    /// Revokes a live token (the token itself or its id; a token of an OAuth grant, or a
+    /// `grt_…` id, revokes the whole grant) and forgets it at once on this process, and on
+    /// PostgreSQL on every replica; false when nothing live matches.
     pub async fn revoke_token(&self, token_or_id: &str) -> crate::store::StoreResult<bool> {
-        auth::revoke_token(&self.store, Some(&self.tokens), token_or_id).await
+        auth::revoke_token_or_grant(&self.store, Some(&self.tokens), token_or_id).await
     }
 
     /// The origin (`scheme://host[:port]`) of the public URL.

@@ -171,16 +171,17 @@ enum TokensCommand {
         expires_in: i64,
     },
     /// Lists tokens, one a line (id, organization, user, client, audience, scopes, expiry,
-    /// revocation), never their secret.
+    /// revocation, OAuth grant), never their secret.
     List {
         /// Only this organization's.
         #[arg(long)]
         org: Option<String>,
     },
-    /// Revokes a token, given as the token itself or its id. On PostgreSQL every running
+    /// Revokes a token, given as the token itself or its id; a token issued through an OAuth
+    /// grant revokes the whole grant (its refresh tokens too). On PostgreSQL every running
     /// server refuses it at once; a SQLite server already running does within 5 s.
     Revoke {
-        /// The token (kd_at_…) or its id (tok_…).
+        /// The token (kd_at_…), its id (tok_…), or an OAuth grant (grt_…).
         token: String,
     },
 }
@@ -326,18 +327,18 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Tokens { command: TokensCommand::Revoke { token } } => {
             if !admin::revoke_token(&store, &token).await? {
-                anyhow::bail!("no live token with that value or id");
+                anyhow::bail!("no live token (or grant) with that value or id");
             }
             println!("revoked");
             Ok(())
         }
         Command::Tokens { command: TokensCommand::List { org } } => {
             let mut out = std::io::stdout().lock();
-            writeln!(out, "id\torganization\tuser\tclient\taudience\tscopes\texpires_at\trevoked_at")?;
+            writeln!(out, "id\torganization\tuser\tclient\taudience\tscopes\texpires_at\trevoked_at\tgrant")?;
             for t in admin::list_tokens(&store, org.as_deref()).await? {
                 writeln!(
                     out,
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     t.id,
                     t.organization_id,
                     t.user_id.as_deref().unwrap_or("-"),
@@ -346,6 +347,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     t.scopes.replace(' ', ","),
                     t.expires_at,
                     t.revoked_at.as_deref().unwrap_or("-"),
+                    t.grant_id.as_deref().unwrap_or("-"),
                 )?;
             }
             Ok(())

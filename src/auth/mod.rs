@@ -21,7 +21,7 @@ pub use middleware::{
 };
 pub use nonces::{consume_nonce, nonce_consumed};
 pub use password::{MIN_PASSWORD_CHARS, PasswordError, hash_password, verify_nobody, verify_password};
-pub use revocation::{RevocationWatch, revoke_token, watch_revocations};
+pub use revocation::{RevocationWatch, revoke_token, revoke_token_or_grant, watch_revocations};
 pub use roles::Role;
 pub use sealing::{KeyError, ServerKey, rotate_stored_key};
 pub use state::{AuthState, challenge, resource_metadata_url, step_up_challenge};

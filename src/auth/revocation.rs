@@ -28,6 +28,40 @@ pub async fn revoke_token(store: &Store, cache: Option<&TokenCache>, token_or_id
     Ok(revoked.is_some())
 }
 
+/// Revokes a live token, given as the token itself or its id, or an OAuth grant given by its
+/// id (`grt_…`); false when nothing live matches. A token issued through a grant takes the
+/// whole grant with it: the grant's refresh tokens and every access token issued through it
+/// (revoking the access token alone would leave the client a refresh token that mints the
+/// next one). `cache` forgets the token, or everything when a grant goes (a grant may have
+/// several tokens cached), as reuse detection does.
+pub async fn revoke_token_or_grant(
+    store: &Store,
+    cache: Option<&TokenCache>,
+    token_or_id: &str,
+) -> StoreResult<bool> {
+    let token_or_id = token_or_id.trim();
+    let is_grant = token_or_id.starts_with("grt_");
+    let grant_id = if is_grant {
+        Some(token_or_id.to_string())
+    } else {
+        let key =
+            if looks_like_token(token_or_id) { hash_token(token_or_id) } else { token_or_id.to_string() };
+        store.grant_of_token(&key).await?.and_then(|(_, grant_id)| grant_id)
+    };
+    let mut grant_revoked = false;
+    if let Some(grant_id) = &grant_id {
+        grant_revoked = store.revoke_grant(grant_id, &format_timestamp(OffsetDateTime::now_utc())).await?;
+        if grant_revoked {
+            if let Some(cache) = cache {
+                cache.clear();
+            }
+            tracing::info!(grant_id = grant_id.as_str(), "oauth grant revoked with its tokens");
+        }
+    }
+    let token_revoked = !is_grant && revoke_token(store, cache, token_or_id).await?;
+    Ok(grant_revoked || token_revoked)
+}
+
 /// The task that keeps a cache true to revocations heard from the database; it stops when
 /// this is dropped (with the state that owns the cache).
 pub struct RevocationWatch(tokio::task::AbortHandle);

@@ -2,8 +2,12 @@
 //! pages.
 //!
 //! Until the client and its redirect URI are known good, errors are shown on a page and
-//! nobody is redirected anywhere (no open redirect). After that, errors go back to the client
-//! as RFC 6749 section 4.1.2.1 says, with `state` and the RFC 9207 `iss`. The consent form
+//! nobody is redirected anywhere (no open redirect). Anyone can register a redirect URI (or
+//! publish a metadata document naming one), so a known redirect URI is not yet a reason to
+//! send a browser there: errors of the `GET` (a bad response_type, PKCE, scope or resource)
+//! are shown on a page too (RFC 9700 section 4.11.2). Only after the user acted on the consent
+//! page (signed in, CSRF checked) do errors go back to the client as RFC 6749 section 4.1.2.1
+//! says, with `state` and the RFC 9207 `iss`. The consent form
 //! carries the request's parameters and is checked again in full when it comes back: nothing
 //! of the request is kept on the server until the user allows it.
 
@@ -57,6 +61,16 @@ enum Refusal {
     Page(OAuthError),
     /// Back to the client.
     Redirect { redirect_uri: String, state: Option<String>, error: OAuthError },
+}
+
+impl Refusal {
+    /// The same refusal, said on a page: before the user acted, nobody is redirected.
+    fn on_page(self) -> Self {
+        match self {
+            Refusal::Redirect { error, .. } => Refusal::Page(error),
+            page => page,
+        }
+    }
 }
 
 async fn check(host: &dyn OAuthHost, params: &Params) -> Result<Checked, Refusal> {
@@ -196,7 +210,7 @@ pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
     };
     let checked = match check(host, &params).await {
         Ok(checked) => checked,
-        Err(refusal) => return refused(host, refusal),
+        Err(refusal) => return refused(host, refusal.on_page()),
     };
     match signed_in(host, req).await {
         Ok(Some(user)) => consent_page(host, req, &params, &checked, &user).await,

@@ -19,6 +19,8 @@ use crate::providers::fetch_document;
 const MAX_DOCUMENT_BYTES: usize = 16 * 1024;
 const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_CACHED: usize = 1000;
+/// What a client and its user are told when the document could not be fetched.
+const FETCH_FAILED: &str = "the client's metadata document could not be fetched";
 
 /// Documents fetched recently, by URL.
 #[derive(Default)]
@@ -109,9 +111,13 @@ pub async fn client_from_document(host: &dyn OAuthHost, url: &str) -> OAuthResul
     if let Some(client) = config.documents.get(url) {
         return Ok(client);
     }
-    let bytes = fetch_document(url, config.allow_insecure_targets, MAX_DOCUMENT_BYTES, FETCH_TIMEOUT)
-        .await
-        .map_err(|e| invalid(format!("the client metadata document could not be read: {e}")))?;
+    // Why a fetch failed (a private address, a refused connection, TLS, a status) is for the
+    // log: shown on a page, it would let anyone probe what this server can reach.
+    let fetched = fetch_document(url, config.allow_insecure_targets, MAX_DOCUMENT_BYTES, FETCH_TIMEOUT).await;
+    let bytes = fetched.map_err(|e| {
+        tracing::warn!(client_id = url, error = %e, "a client metadata document could not be fetched");
+        invalid(FETCH_FAILED)
+    })?;
     let client = client_of(url, &bytes)?;
     config.documents.put(url, client.clone());
     Ok(client)
@@ -132,6 +138,8 @@ mod tests {
         assert!(client_of(url, other.as_bytes()).is_err());
         let bad_redirect = format!(r#"{{"client_id":"{url}","redirect_uris":["http://evil.example/cb"]}}"#);
         assert!(client_of(url, bad_redirect.as_bytes()).is_err());
+        let planted = format!(r#"{{"client_id":"{url}","redirect_uris":["https://a.example/cb?state=x"]}}"#);
+        assert!(client_of(url, planted.as_bytes()).is_err());
         let secret = format!(
             r#"{{"client_id":"{url}","redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}}"#
         );

@@ -33,6 +33,9 @@ use crate::domain::dates::format_timestamp;
 pub const BROWSER_COOKIE: &str = "kd_browser";
 /// The name of the server secret the CSRF key is kept under.
 const KEY_NAME: &str = "oauth_csrf_key";
+/// The shortest browser cookie accepted (the server makes them from 32 random bytes, 43
+/// characters): a shorter one was not made here and is replaced, never checked against.
+const MIN_BROWSER_COOKIE_LEN: usize = 32;
 
 /// The CSRF token of one rendered page, and the cookie to set when the browser had none.
 #[derive(Debug, Clone)]
@@ -78,11 +81,17 @@ fn derive(key: &[u8], browser: &str, session: &str) -> String {
     URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
 }
 
+/// The request's browser cookie, if it is one this server could have made; [`csrf_for`] and
+/// [`check_csrf`] both go by it, so a cookie a page would replace never passes a check.
+fn browser_cookie(req: &Request) -> Option<String> {
+    cookie(req, BROWSER_COOKIE).filter(|v| v.len() >= MIN_BROWSER_COOKIE_LEN)
+}
+
 /// The CSRF token for a page rendered for this request (making the browser cookie if needed).
 pub async fn csrf_for(host: &dyn OAuthHost, req: &Request) -> OAuthResult<Csrf> {
     let key = key(host).await?;
     let session = cookie(req, SESSION_COOKIE).unwrap_or_default();
-    match cookie(req, BROWSER_COOKIE).filter(|v| v.len() >= 32) {
+    match browser_cookie(req) {
         Some(browser) => Ok(Csrf { token: derive(key, &browser, &session), set_cookie: None }),
         None => {
             let mut bytes = [0u8; 32];
@@ -96,7 +105,7 @@ pub async fn csrf_for(host: &dyn OAuthHost, req: &Request) -> OAuthResult<Csrf> 
 
 /// Checks a submitted form's `csrf` field against this browser's cookies.
 pub async fn check_csrf(host: &dyn OAuthHost, req: &Request, submitted: Option<&str>) -> OAuthResult<()> {
-    let (Some(submitted), Some(browser)) = (submitted, cookie(req, BROWSER_COOKIE)) else {
+    let (Some(submitted), Some(browser)) = (submitted, browser_cookie(req)) else {
         return Err(OAuthError::Csrf);
     };
     let session = cookie(req, SESSION_COOKIE).unwrap_or_default();
@@ -117,5 +126,15 @@ mod tests {
         assert_ne!(a, derive(&key, "browser-a", "session"));
         assert_ne!(a, derive(&[8u8; 32], "browser-a", ""));
         assert_ne!(derive(&key, "ab", "c"), derive(&key, "a", "bc"), "the parts are delimited");
+    }
+
+    #[test]
+    fn a_short_browser_cookie_is_no_browser_cookie() {
+        let with =
+            |value: &str| Request::builder().header("cookie", format!("{BROWSER_COOKIE}={value}")).finish();
+        assert_eq!(browser_cookie(&with(&"a".repeat(31))), None);
+        assert_eq!(browser_cookie(&with("")), None);
+        let made = URL_SAFE_NO_PAD.encode([0u8; 32]);
+        assert_eq!(browser_cookie(&with(&made)), Some(made));
     }
 }

@@ -7,8 +7,14 @@ use url::{Host, Url};
 /// The longest redirect URI accepted.
 const MAX_URI_LEN: usize = 2000;
 
+/// The parameters this server adds to a redirect URI's query when it answers: a redirect URI
+/// that already carries one would reach the client with two values (which one it reads is
+/// the client's guess, and a planted `code` or `error` could be the one).
+const RESPONSE_PARAMETERS: [&str; 6] = ["code", "state", "iss", "error", "error_description", "error_uri"];
+
 /// Why a redirect URI cannot be registered, if it cannot: https, or http on loopback
-/// (127.0.0.1, [::1], localhost); no fragment, no credentials.
+/// (127.0.0.1, [::1], localhost); no fragment, no credentials, none of the response's
+/// parameters in its query.
 pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
     if uri.len() > MAX_URI_LEN {
         return Err("a redirect URI is longer than 2000 characters".into());
@@ -19,6 +25,10 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
     let url = Url::parse(uri).map_err(|_| format!("{uri} is not an absolute URI"))?;
     if !url.username().is_empty() || url.password().is_some() {
         return Err(format!("the redirect URI {uri} carries credentials"));
+    }
+    let planted = url.query_pairs().find(|(name, _)| RESPONSE_PARAMETERS.contains(&name.as_ref()));
+    if let Some((name, _)) = planted {
+        return Err(format!("the redirect URI {uri} already has a {name} parameter, which the answer adds"));
     }
     match (url.scheme(), url.host()) {
         ("https", Some(_)) => Ok(()),
@@ -75,6 +85,7 @@ mod tests {
         for ok in [
             "https://app.example.com/callback",
             "https://app.example.com/cb?x=1",
+            "https://app.example.com/cb?codes=1&issuer=x",
             "http://127.0.0.1/callback",
             "http://127.0.0.1:8765/callback",
             "http://[::1]:9000/cb",
@@ -91,6 +102,11 @@ mod tests {
             "https://user:pw@app.example.com/cb",
             "http://10.0.0.1/cb",
             "ftp://127.0.0.1/cb",
+            "https://app.example.com/cb?code=planted",
+            "https://app.example.com/cb?x=1&state=s",
+            "http://127.0.0.1/cb?iss=https://evil.example",
+            "https://app.example.com/cb?error=access_denied",
+            "https://app.example.com/cb?%65rror=x",
         ] {
             assert!(check_redirect_uri(bad).is_err(), "{bad}");
         }

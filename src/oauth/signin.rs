@@ -19,8 +19,15 @@ use crate::auth::{verify_nobody, verify_password};
 /// Where a browser goes after signing in when it came from nowhere in particular.
 pub const HOME: &str = "/connections";
 
-/// `next` if it is a path of this server (`/…`, not `//…` nor `/\…`, no control characters);
-/// the home page otherwise.
+/// Password checks running at once, at most (argon2 takes ~19 MiB each).
+const VERIFY_SLOTS: usize = 2;
+static VERIFYING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(VERIFY_SLOTS);
+/// How long a sign-in waits for a free slot before it is told the server is busy.
+const VERIFY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `next` if it is a path of this server (`/…`, not `//…` nor `/\…`, ASCII without control
+/// characters: it becomes a `Location` header, which takes nothing else); the home page
+/// otherwise. The server's own paths are percent-encoded already, so nothing it sends is lost.
 pub fn local_next(next: Option<&str>) -> &str {
     match next {
         Some(path)
@@ -28,7 +35,8 @@ pub fn local_next(next: Option<&str>) -> &str {
                 && !path.starts_with("//")
                 && !path.starts_with("/\\")
                 && path.len() <= 8192
-                && !path.chars().any(|c| c.is_control()) =>
+                && path.is_ascii()
+                && !path.chars().any(|c| c.is_ascii_control()) =>
         {
             path
         }
@@ -114,10 +122,24 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
     let typed = params.get("email").unwrap_or("").trim();
     let email = typed.to_lowercase();
     let password = params.get("password").unwrap_or("");
-    let now = OffsetDateTime::now_utc();
-    match throttle::is_locked(host.store(), &email, now).await {
-        Ok(false) => {}
-        Ok(true) => {
+    let wrong = || {
+        sign_in_page(
+            host,
+            req,
+            &next,
+            Some(("E-mail ou senha incorretos.", "Wrong e-mail or password.")),
+            StatusCode::UNAUTHORIZED,
+            typed,
+        )
+    };
+    if email.is_empty() {
+        // Nobody to sign in, and nothing to count the attempt against: no password is checked.
+        return wrong().await;
+    }
+    // The attempt is recorded (and counted) before the password is checked.
+    match throttle::admit(host.store(), &email, OffsetDateTime::now_utc()).await {
+        Ok(true) => {}
+        Ok(false) => {
             return sign_in_page(
                 host,
                 req,
@@ -137,33 +159,34 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
         Ok(user) => user,
         Err(err) => return server_error(err.into()),
     };
-    // argon2 takes tens of milliseconds of CPU: off the async workers.
+    // argon2 takes ~19 MiB and tens of milliseconds of CPU: a few at a time, off the async
+    // workers, so that sign-ins for many e-mails at once cannot exhaust memory.
+    let Ok(Ok(slot)) = tokio::time::timeout(VERIFY_WAIT, VERIFYING.acquire()).await else {
+        return pages::error_page(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "O servidor está ocupado. Tente de novo em instantes.",
+            "The server is busy. Try again in a moment.",
+        );
+    };
     let password = password.to_string();
     let stored = user.as_ref().map(|u| u.password_hash.clone());
-    let matches = tokio::task::spawn_blocking(move || match stored {
-        Some(hash) => verify_password(&password, &hash),
-        None => {
-            verify_nobody(&password);
-            false
+    // The slot goes with the check: it is freed when the check ends, even if this request was
+    // dropped meanwhile.
+    let matches = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        match stored {
+            Some(hash) => verify_password(&password, &hash),
+            None => {
+                verify_nobody(&password);
+                false
+            }
         }
     })
     .await
     .unwrap_or(false);
     let Some(user) = user.filter(|_| matches) else {
-        if !email.is_empty()
-            && let Err(err) = throttle::record_failure(host.store(), &email, now).await
-        {
-            return server_error(err);
-        }
-        return sign_in_page(
-            host,
-            req,
-            &next,
-            Some(("E-mail ou senha incorretos.", "Wrong e-mail or password.")),
-            StatusCode::UNAUTHORIZED,
-            typed,
-        )
-        .await;
+        // The attempt stays recorded: it counts as a failure.
+        return wrong().await;
     };
     if let Err(err) = throttle::clear(host.store(), &email).await {
         return server_error(err);
@@ -219,9 +242,21 @@ mod tests {
     #[test]
     fn next_stays_on_this_server() {
         assert_eq!(local_next(Some("/authorize?client_id=x")), "/authorize?client_id=x");
-        for off_site in ["https://evil.example/", "//evil.example/x", "/\\evil.example", "evil", "/a\nb"] {
+        for off_site in [
+            "https://evil.example/",
+            "//evil.example/x",
+            "/\\evil.example",
+            "evil",
+            "/a\nb",
+            "/cobran\u{e7}as",
+            "/a\u{85}b",
+        ] {
             assert_eq!(local_next(Some(off_site)), HOME, "{off_site:?}");
         }
         assert_eq!(local_next(None), HOME);
+        for next in ["/cobran\u{e7}as?q=s\u{e3}o", "/a b", "/\u{7f}", "/connections?x=%C3%A7"] {
+            let response = see_other(local_next(Some(next)));
+            assert!(response.headers().contains_key("location"), "{next:?} makes a Location");
+        }
     }
 }

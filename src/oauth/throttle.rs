@@ -1,7 +1,9 @@
-//! Sign-in throttling against password guessing: 5 failures for one e-mail within 15 minutes
-//! refuse every further attempt for that e-mail, the right password included, until the oldest
-//! of them is 15 minutes old. Failures are rows in the database, so every replica counts the
-//! same ones; a successful sign-in clears them.
+//! Sign-in throttling against password guessing: at most 5 attempts for one e-mail within 15
+//! minutes are judged; every further attempt for that e-mail is refused, the right password
+//! included, until fewer than 5 attempts remain in the window. An attempt is recorded (a row
+//! in the database, so every replica counts the same ones) before its password is checked,
+//! and counted with the attempts before it: attempts made at once cannot all pass a check
+//! made before any of them is recorded. A successful sign-in clears the e-mail's attempts.
 
 use time::{Duration, OffsetDateTime};
 
@@ -9,28 +11,25 @@ use super::error::OAuthResult;
 use crate::domain::dates::format_timestamp;
 use crate::store::Store;
 
-/// Failures allowed within [`WINDOW`].
-pub const MAX_FAILURES: i64 = 5;
-/// The window failures are counted over.
+/// Attempts judged within [`WINDOW`].
+pub const MAX_ATTEMPTS: i64 = 5;
+/// The window attempts are counted over.
 pub const WINDOW: Duration = Duration::minutes(15);
 
-/// Whether `failures` within the window lock the e-mail.
-pub fn locked(failures: i64) -> bool {
-    failures >= MAX_FAILURES
+/// Whether an attempt that is the `attempts`-th within the window is refused unjudged.
+pub fn over_limit(attempts: i64) -> bool {
+    attempts > MAX_ATTEMPTS
 }
 
-/// Whether sign-in is refused for an e-mail at `now`.
-pub async fn is_locked(store: &Store, email: &str, now: OffsetDateTime) -> OAuthResult<bool> {
-    let failures = store.sign_in_failures_since(email, &format_timestamp(now - WINDOW)).await?;
-    Ok(locked(failures))
+/// Records a sign-in attempt for an e-mail at `now`; whether its password may be checked
+/// (false: too many attempts for this e-mail in the window, this one refused).
+pub async fn admit(store: &Store, email: &str, now: OffsetDateTime) -> OAuthResult<bool> {
+    let attempts =
+        store.record_sign_in_attempt(email, &format_timestamp(now), &format_timestamp(now - WINDOW)).await?;
+    Ok(!over_limit(attempts))
 }
 
-/// Records a failure for an e-mail at `now`.
-pub async fn record_failure(store: &Store, email: &str, now: OffsetDateTime) -> OAuthResult<()> {
-    Ok(store.record_sign_in_failure(email, &format_timestamp(now), &format_timestamp(now - WINDOW)).await?)
-}
-
-/// Forgets an e-mail's failures (it signed in).
+/// Forgets an e-mail's attempts (it signed in).
 pub async fn clear(store: &Store, email: &str) -> OAuthResult<()> {
     Ok(store.clear_sign_in_failures(email).await?)
 }
@@ -39,33 +38,53 @@ pub async fn clear(store: &Store, email: &str) -> OAuthResult<()> {
 mod tests {
     use super::*;
 
+    fn temp_store_path() -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("kd-throttle-{}.db", uuid::Uuid::now_v7().simple()))
+    }
+
+    fn remove(path: &std::path::Path) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
     #[tokio::test]
-    async fn five_failures_in_the_window_lock_and_old_ones_do_not_count() {
-        let path = std::env::temp_dir().join(format!("kd-throttle-{}.db", uuid::Uuid::now_v7().simple()));
+    async fn five_attempts_in_the_window_are_judged_and_old_ones_do_not_count() {
+        let path = temp_store_path();
         let store = Store::open(&format!("sqlite://{}", path.display())).await.unwrap();
         let now = OffsetDateTime::now_utc();
         let email = "ana@example.com";
         for minutes in [40, 30, 20, 16, 15] {
-            record_failure(&store, email, now - Duration::minutes(minutes) - Duration::seconds(1))
-                .await
-                .unwrap();
+            let old = now - Duration::minutes(minutes) - Duration::seconds(1);
+            assert!(admit(&store, email, old).await.unwrap());
         }
-        assert!(!is_locked(&store, email, now).await.unwrap(), "failures older than 15 minutes do not count");
-        for _ in 0..4 {
-            record_failure(&store, email, now).await.unwrap();
+        for attempt in 1..=5 {
+            assert!(admit(&store, email, now).await.unwrap(), "attempt {attempt}: older ones do not count");
         }
-        assert!(!is_locked(&store, email, now).await.unwrap(), "four failures leave a fifth attempt");
-        record_failure(&store, email, now).await.unwrap();
-        assert!(is_locked(&store, email, now).await.unwrap(), "the sixth attempt is refused");
-        assert!(!is_locked(&store, "other@example.com", now).await.unwrap(), "per e-mail");
+        assert!(!admit(&store, email, now).await.unwrap(), "the sixth attempt is refused");
+        assert!(admit(&store, "other@example.com", now).await.unwrap(), "per e-mail");
+        clear(&store, email).await.unwrap();
+        assert!(admit(&store, email, now).await.unwrap(), "a sign-in clears the attempts");
+        while admit(&store, email, now).await.unwrap() {}
         assert!(
-            !is_locked(&store, email, now + WINDOW + Duration::seconds(1)).await.unwrap(),
+            admit(&store, email, now + WINDOW + Duration::seconds(1)).await.unwrap(),
             "the window passes"
         );
-        clear(&store, email).await.unwrap();
-        assert!(!is_locked(&store, email, now).await.unwrap());
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        remove(&path);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn attempts_at_once_are_judged_at_most_five() {
+        let path = temp_store_path();
+        let store = std::sync::Arc::new(Store::open(&format!("sqlite://{}", path.display())).await.unwrap());
+        let now = OffsetDateTime::now_utc();
+        let mut set = tokio::task::JoinSet::new();
+        for _ in 0..20 {
+            let store = store.clone();
+            set.spawn(async move { admit(&store, "ana@example.com", now).await.unwrap() });
         }
+        let admitted = set.join_all().await.into_iter().filter(|a| *a).count();
+        assert_eq!(admitted, MAX_ATTEMPTS as usize);
+        remove(&path);
     }
 }

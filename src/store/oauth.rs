@@ -333,11 +333,15 @@ impl Store {
         self.db.rows(&sql, &args![user_id]).await?.iter().map(grant_from_row).collect()
     }
 
-    /// The grant an access token was issued through, by the token's hash.
-    pub async fn grant_of_token(&self, token_hash: &str) -> StoreResult<Option<(String, Option<String>)>> {
+    /// An access token's id and the grant it was issued through, by the token's id or hash,
+    /// revoked or not.
+    pub async fn grant_of_token(&self, id_or_hash: &str) -> StoreResult<Option<(String, Option<String>)>> {
         let row = self
             .db
-            .find("SELECT id, grant_id FROM access_tokens WHERE token_hash = $1", &args![token_hash])
+            .row(
+                "SELECT id, grant_id FROM access_tokens WHERE id = $1 OR token_hash = $1",
+                &args![id_or_hash],
+            )
             .await?;
         row.map(|r| Ok((r.text("id")?, r.opt_text("grant_id")?))).transpose()
     }

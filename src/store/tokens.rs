@@ -92,6 +92,8 @@ pub struct TokenListing {
     pub expires_at: String,
     /// Revocation (RFC 3339), if revoked.
     pub revoked_at: Option<String>,
+    /// The OAuth grant it was issued through (`grt_…`), if any.
+    pub grant_id: Option<String>,
 }
 
 impl Store {
@@ -107,7 +109,7 @@ impl Store {
         let rows = self
             .db
             .rows(
-                "SELECT id, organization_id, user_id, client_id, audience, scopes, expires_at, revoked_at \
+                "SELECT id, organization_id, user_id, client_id, audience, scopes, expires_at, revoked_at, grant_id \
                  FROM access_tokens WHERE ($1 = '' OR organization_id = $1) ORDER BY created_at, id",
                 &args![organization_id.unwrap_or("")],
             )
@@ -123,6 +125,7 @@ impl Store {
                     scopes: row.text("scopes")?,
                     expires_at: row.text("expires_at")?,
                     revoked_at: row.opt_text("revoked_at")?,
+                    grant_id: row.opt_text("grant_id")?,
                 })
             })
             .collect()

@@ -78,8 +78,27 @@ impl Store {
             == 1)
     }
 
-    /// Failed sign-ins for an e-mail since `since` (RFC 3339).
-    pub async fn sign_in_failures_since(&self, email: &str, since: &str) -> StoreResult<i64> {
+    /// Records a sign-in attempt for an e-mail at `at` (forgetting that e-mail's attempts older
+    /// than `since`), then counts its attempts since `since` (RFC 3339), this one included.
+    ///
+    /// The attempt is committed before it is counted, so of attempts racing for one e-mail the
+    /// n-th to commit counts at least n, on SQLite and on PostgreSQL alike: no more of them
+    /// than the limit can see a count within it. (Counting inside the inserting transaction
+    /// would not do on PostgreSQL, where concurrent transactions do not see each other's rows.)
+    pub async fn record_sign_in_attempt(&self, email: &str, at: &str, since: &str) -> StoreResult<i64> {
+        use super::backend::Step;
+        self.db
+            .write(&[
+                Step::new(
+                    "DELETE FROM sign_in_failures WHERE email = $1 AND failed_at < $2",
+                    args![email, since],
+                ),
+                Step::new(
+                    "INSERT INTO sign_in_failures (email, failed_at) VALUES ($1, $2)",
+                    args![email, at],
+                ),
+            ])
+            .await?;
         let row = self
             .db
             .row(
@@ -90,30 +109,7 @@ impl Store {
         row.map_or(Ok(0), |r| r.first_int())
     }
 
-    /// Records a failed sign-in, forgetting that e-mail's failures older than `forget_before`.
-    pub async fn record_sign_in_failure(
-        &self,
-        email: &str,
-        at: &str,
-        forget_before: &str,
-    ) -> StoreResult<()> {
-        use super::backend::Step;
-        self.db
-            .write(&[
-                Step::new(
-                    "DELETE FROM sign_in_failures WHERE email = $1 AND failed_at < $2",
-                    args![email, forget_before],
-                ),
-                Step::new(
-                    "INSERT INTO sign_in_failures (email, failed_at) VALUES ($1, $2)",
-                    args![email, at],
-                ),
-            ])
-            .await?;
-        Ok(())
-    }
-
-    /// Forgets an e-mail's failures (after a successful sign-in).
+    /// Forgets an e-mail's attempts (after a successful sign-in).
     pub async fn clear_sign_in_failures(&self, email: &str) -> StoreResult<()> {
         self.db.execute("DELETE FROM sign_in_failures WHERE email = $1", &args![email]).await?;
         Ok(())

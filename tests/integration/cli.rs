@@ -820,6 +820,7 @@ async fn users_create_reads_the_password_from_stdin_and_tokens_list_shows_no_sec
         fields[0].starts_with("tok_") && fields[1] == org && fields[4] == "all" && fields[7] == "-",
         "{listed}"
     );
+    assert_eq!(fields.get(8), Some(&"-"), "no OAuth grant: {listed}");
     assert!(!listed.contains(&token) && !listed.contains("kd_at_"), "never the secret: {listed}");
     let all = String::from_utf8(run(&db, &["tokens", "list"]).stdout).expect("UTF-8");
     assert_eq!(all.lines().count(), 3, "{all}");

@@ -443,32 +443,88 @@ async fn redirect_uris_are_matched_exactly_and_never_redirected_to_when_not_regi
     let unknown = browser.get(&authorize_path("cli_nobody", &challenge, &[])).await;
     assert_eq!(unknown.status, 400);
     assert!(unknown.location.is_none());
-    // Errors after the redirect URI is trusted go back to the client, with state and iss.
+    // Errors of a request whose redirect URI is registered are still shown on a page: nobody
+    // acted yet, and anyone can register a redirect URI (RFC 9700 section 4.11.2).
     let plain = authorize_path(&client_id, &challenge, &[])
         .replace("code_challenge_method=S256", "code_challenge_method=plain");
-    let r = browser.get(&plain).await;
-    assert_eq!(r.status, 303);
-    let params = query_of(r.location.as_deref().unwrap());
-    assert_eq!(params["error"], "invalid_request");
+    let no_pkce = authorize_path(&client_id, "", &[]).replace("&code_challenge_method=S256", "");
+    let target = authorize_path(&client_id, &challenge, &[("resource", "https://elsewhere.example/mcp")]);
+    let scope = authorize_path(&client_id, &challenge, &[("scope", "dunning.read admin")]);
+    for (path, code) in [
+        (plain, "invalid_request"),
+        (no_pkce, "invalid_request"),
+        (target, "invalid_target"),
+        (scope, "invalid_scope"),
+    ] {
+        let page = browser.get(&path).await;
+        assert_eq!(page.status, 400, "{path}: {}", page.body);
+        assert!(page.location.is_none(), "{path}: never redirected");
+        assert!(page.body.contains(code), "{path}: {}", page.body);
+    }
+}
+
+/// An open redirector needs only a registration: a GET /authorize with a registered client
+/// and redirect URI, and an error, must not send the browser there.
+#[tokio::test]
+async fn authorization_errors_before_the_user_acted_are_pages_not_redirects() {
+    let server = TestServer::start().await;
+    let evil = "https://evil.example/x";
+    let r = register(&server, json!([evil]), "Anyone").await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let client_id = r.body["client_id"].as_str().unwrap().to_string();
+    let (_verifier, challenge) = pkce();
+    let mut browser = Browser::new(&server);
+    let with_evil = |path: String| {
+        path.replace(
+            &form_urlencoded::byte_serialize(REDIRECT.as_bytes()).collect::<String>(),
+            &form_urlencoded::byte_serialize(evil.as_bytes()).collect::<String>(),
+        )
+    };
+    let bogus = with_evil(authorize_path(&client_id, &challenge, &[]))
+        .replace("response_type=code", "response_type=bogus");
+    let method = with_evil(authorize_path(&client_id, &challenge, &[]))
+        .replace("code_challenge_method=S256", "code_challenge_method=S512");
+    for (path, code) in [(bogus, "unsupported_response_type"), (method, "invalid_request")] {
+        let page = browser.get(&path).await;
+        assert_eq!(page.status, 400, "{path}: {}", page.body);
+        assert!(page.location.is_none(), "{path}: no Location");
+        assert!(page.body.starts_with("<!doctype html>"), "{}", page.body);
+        assert!(page.body.contains(code), "{}", page.body);
+        assert!(!page.body.contains(evil), "the page offers no link there: {}", page.body);
+    }
+
+    // After the user acted (signed in, consent form posted with its CSRF token), an error goes
+    // back to the client with state and iss.
+    let (_org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let page = browser.get(&authorize_path(&client_id, &challenge, &[])).await;
+    let consent = browser.sign_in(&page, &email, PASSWORD).await;
+    let mut form = consent.form("/authorize");
+    form.set("decision", "allow").set("scope", "dunning.read admin");
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let location = r.location.unwrap();
+    assert!(location.starts_with(REDIRECT), "{location}");
+    let params = query_of(&location);
+    assert_eq!(params["error"], "invalid_scope");
     assert_eq!(params["state"], "st-123");
     assert_eq!(params["iss"], server.base);
-    let no_pkce = authorize_path(&client_id, "", &[]).replace("&code_challenge_method=S256", "");
-    assert_eq!(
-        query_of(browser.get(&no_pkce).await.location.as_deref().unwrap())["error"],
-        "invalid_request"
-    );
-    let target = authorize_path(&client_id, &challenge, &[("resource", "https://elsewhere.example/mcp")]);
-    assert_eq!(query_of(browser.get(&target).await.location.as_deref().unwrap())["error"], "invalid_target");
-    let scope = authorize_path(&client_id, &challenge, &[("scope", "dunning.read admin")]);
-    assert_eq!(query_of(browser.get(&scope).await.location.as_deref().unwrap())["error"], "invalid_scope");
 }
 
 #[tokio::test]
 async fn registration_accepts_https_and_loopback_redirects_only() {
     let server = TestServer::start().await;
-    for bad in
-        [json!([]), json!(["http://app.example/cb"]), json!(["https://app.example/cb#x"]), json!(["cb"])]
-    {
+    for bad in [
+        json!([]),
+        json!(["http://app.example/cb"]),
+        json!(["https://app.example/cb#x"]),
+        json!(["cb"]),
+        // The answer's own parameters: the client would get two of them.
+        json!(["https://app.example/cb?code=planted"]),
+        json!(["https://app.example/cb?x=1&state=s"]),
+        json!(["http://127.0.0.1:8000/cb?iss=https%3A%2F%2Fevil.example"]),
+        json!(["https://app.example/cb?error=access_denied"]),
+    ] {
         let r = register(&server, bad.clone(), "x").await;
         assert_eq!(r.status, 400, "{bad}: {}", r.body);
         assert_eq!(r.body["error"], "invalid_redirect_uri", "{bad}");
@@ -621,6 +677,40 @@ async fn the_sixth_sign_in_within_fifteen_minutes_is_refused_even_with_the_right
     assert_eq!(browser.submit(&form).await.status, 303);
 }
 
+/// Guesses sent at once for one e-mail cannot all pass a check made before any is recorded:
+/// at most 5 are judged, the others refused as throttled, and then the right password too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sign_ins_at_once_for_one_e_mail_are_judged_at_most_five() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "admin").await;
+    let mut browser = Browser::new(&server);
+    let mut form = browser.get("/signin").await.form("/signin");
+    form.set("email", &email).set("password", "not the password");
+    let cookie: Vec<String> = browser.cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let cookie = cookie.join("; ");
+    let body: String =
+        form_urlencoded::Serializer::new(String::new()).extend_pairs(form.fields.iter()).finish();
+    let mut guesses = tokio::task::JoinSet::new();
+    for _ in 0..10 {
+        let req = browser
+            .client
+            .post(browser.url("/signin"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("cookie", cookie.clone())
+            .body(body.clone());
+        guesses.spawn(async move { req.send().await.expect("the server answers").status().as_u16() });
+    }
+    let statuses = guesses.join_all().await;
+    let judged = statuses.iter().filter(|s| **s == 401).count();
+    let throttled = statuses.iter().filter(|s| **s == 429).count();
+    assert!(judged <= 5, "{statuses:?}");
+    assert_eq!(judged + throttled, 10, "{statuses:?}");
+    form.set("password", PASSWORD);
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 429, "the right password is refused too: {}", r.body);
+    assert!(!browser.cookies.contains_key("kd_session"));
+}
+
 #[tokio::test]
 async fn sign_in_never_leads_off_site_and_cookies_are_http_only_and_lax() {
     let server = TestServer::start().await;
@@ -634,6 +724,14 @@ async fn sign_in_never_leads_off_site_and_cookies_are_http_only_and_lax() {
     assert_eq!(r.status, 303);
     assert_eq!(r.location.as_deref(), Some("/connections"));
     assert!(!browser.set_cookies.is_empty());
+    // A next that no Location header can carry goes home too (never a 303 without Location).
+    let page = browser.get("/signin?next=%2Fcobran%C3%A7as").await;
+    assert_eq!(page.form("/signin").get("next"), Some("/connections"));
+    let mut form = page.form("/signin");
+    form.set("email", &email).set("password", PASSWORD).set("next", "/cobran\u{e7}as?q=s\u{e3}o");
+    let r = browser.submit(&form).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(r.location.as_deref(), Some("/connections"));
     for cookie in &browser.set_cookies {
         assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
         assert!(!cookie.contains("Secure"), "the public URL is http: {cookie}");
@@ -723,6 +821,56 @@ async fn revoking_a_refresh_token_revokes_the_grant() {
     assert_eq!(refresh(&server, &client_id, &refresh_token).await.body["error"], "invalid_grant");
 }
 
+/// `tokens revoke` of an OAuth access token (the CLI, another process) revokes its grant: the
+/// refresh token no longer mints the next access token. `tokens list` shows the grant.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_revoke_of_an_oauth_access_token_revokes_its_grant() {
+    let server = TestServer::start().await;
+    let (org, email) = user(&server, "viewer").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let access = r.body["access_token"].as_str().unwrap().to_string();
+    let refresh_token = r.body["refresh_token"].as_str().unwrap().to_string();
+    let cli = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_kobana-dunning"))
+            .args(["--database", server.database_url()])
+            .args(args)
+            .env_remove("KOBANA_DUNNING_DATABASE")
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).expect("utf-8")
+    };
+    let listing = cli(&["tokens", "list", "--org", &org]);
+    let mut lines = listing.lines();
+    assert_eq!(lines.next().and_then(|h| h.split('\t').nth(8)), Some("grant"), "{listing}");
+    let row: Vec<&str> = lines.next().expect("the grant's token").split('\t').collect();
+    assert_eq!(row[3], client_id, "{listing}");
+    assert!(row[8].starts_with("grt_"), "{listing}");
+
+    assert_eq!(cli(&["tokens", "revoke", &access]).trim(), "revoked");
+    let r = refresh(&server, &client_id, &refresh_token).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.body["error"], "invalid_grant");
+    let listing = cli(&["tokens", "list", "--org", &org]);
+    let row: Vec<&str> = listing.lines().nth(1).unwrap().split('\t').collect();
+    assert_ne!(row[7], "-", "the access token is revoked: {listing}");
+
+    // A grant id revokes the grant too (and only once).
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let refresh_token = r.body["refresh_token"].as_str().unwrap().to_string();
+    let listing = cli(&["tokens", "list", "--org", &org]);
+    let grant = listing.lines().nth(2).unwrap().split('\t').nth(8).unwrap().to_string();
+    assert!(server.app.revoke_token(&grant).await.expect("revoke"));
+    assert!(!server.app.revoke_token(&grant).await.expect("revoke"), "already revoked");
+    assert_eq!(refresh(&server, &client_id, &refresh_token).await.body["error"], "invalid_grant");
+}
+
 /// A one-file web server on loopback that answers every request with `document`.
 async fn serve_document(document: impl Fn(&str) -> String + Send + Sync + 'static) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -771,11 +919,60 @@ async fn a_client_id_metadata_document_stands_in_for_registration() {
     assert_eq!(page.status, 400, "{}", page.body);
     assert!(page.location.is_none());
 
+    // A document whose redirect URI already carries a response parameter is refused.
+    let planted = format!("{REDIRECT}?code=planted");
+    let planting = serve_document(move |url| {
+        json!({ "client_id": url, "redirect_uris": [planted.clone()] }).to_string()
+    })
+    .await;
+    let path = authorize_path(&planting, &challenge, &[]).replace(
+        &form_urlencoded::byte_serialize(REDIRECT.as_bytes()).collect::<String>(),
+        &form_urlencoded::byte_serialize(format!("{REDIRECT}?code=planted").as_bytes()).collect::<String>(),
+    );
+    let page = browser.get(&path).await;
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.location.is_none());
+    assert!(page.body.contains("code parameter"), "{}", page.body);
+
     // Without --allow-insecure-targets, a loopback http document is never fetched.
     let strict = TestServer::start().await;
     let mut browser = Browser::new(&strict);
     let page = browser.get(&authorize_path(&url, &challenge, &[])).await;
     assert_eq!(page.status, 400);
+}
+
+/// Why a document could not be fetched (a private address, a refused connection) is logged,
+/// not shown: the page would otherwise tell anyone what this server can reach.
+#[tokio::test]
+async fn a_document_that_cannot_be_fetched_is_refused_without_saying_why() {
+    let (_verifier, challenge) = pkce();
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let insecure = TestServer::start_allowing_insecure_targets().await;
+    let strict = TestServer::start().await;
+    for (server, url) in [
+        (&insecure, format!("http://127.0.0.1:{closed}/oauth/client.json")),
+        (&strict, "https://127.0.0.1/oauth/client.json".to_string()),
+    ] {
+        let page = Browser::new(server).get(&authorize_path(&url, &challenge, &[])).await;
+        assert_eq!(page.status, 400, "{url}: {}", page.body);
+        assert!(page.location.is_none());
+        let message =
+            page.body.split("<p class=\"error\">").nth(1).unwrap_or("").split("</p>").next().unwrap_or("");
+        assert!(
+            message.contains("the client&#39;s metadata document could not be fetched"),
+            "{url}: {}",
+            page.body
+        );
+        for detail in ["private", "loopback", "connect", "refused", "TLS", "status", "resolve"] {
+            assert!(
+                !message.to_lowercase().contains(&detail.to_lowercase()),
+                "{url} says {detail}: {message}"
+            );
+        }
+    }
 }
 
 /// A grant revoked on one replica stops its tokens on the others: at once on PostgreSQL (the
