@@ -17,8 +17,7 @@ use crate::auth::{Decided, decide_approval, find_approval};
 use crate::domain::approval::{Approval, Decision, Standing};
 use crate::domain::dates::{ORGANIZATION_OFFSET, format_date_br};
 use crate::error::ApiError;
-use crate::oauth::csrf::{Csrf, check_csrf, csrf_for};
-use crate::oauth::form::Params;
+use crate::oauth::csrf::{Csrf, csrf_for};
 use crate::oauth::pages::{self, bilingual, esc};
 use crate::oauth::session::{SignedInUser, require_user, see_other};
 use crate::oauth::{Host, OAuthError, OAuthHost};
@@ -38,11 +37,7 @@ enum PageError {
 
 fn server_error(err: PageError) -> Response {
     tracing::error!(error = %err, "approval page failed");
-    pages::error_page(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "O servidor não conseguiu concluir o pedido.",
-        "The server could not complete the request.",
-    )
+    pages::server_error_page()
 }
 
 fn not_found() -> Response {
@@ -241,17 +236,11 @@ pub async fn show(req: &Request, Path(id): Path<String>, Data(host): Data<&Host>
 pub async fn decide(req: &Request, Path(id): Path<String>, body: Body, Data(host): Data<&Host>) -> Response {
     let host = host.as_ref();
     // An urlencoded body, each field at most once (the authorization server's own parser).
-    let Ok(params) = Params::of_body(req, body).await else {
-        return pages::error_page(
-            StatusCode::BAD_REQUEST,
-            "O formulário não pôde ser lido.",
-            "The form could not be read.",
-        );
-    };
     // Before anything else: a form another site made the browser send does nothing.
-    if check_csrf(host, req, params.get("csrf")).await.is_err() {
-        return pages::csrf_refused();
-    }
+    let params = match pages::checked_form(host, req, body).await {
+        Ok(params) => params,
+        Err(page) => return page,
+    };
     let user = match require_user(host, req).await {
         Ok(user) => user,
         Err(answer) => return answer,

@@ -187,15 +187,6 @@ fn authorize_path(params: &Params) -> String {
     format!("/authorize?{}", query.finish())
 }
 
-fn server_error(err: OAuthError) -> Response {
-    err.log();
-    pages::error_page(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "O servidor não conseguiu concluir o pedido.",
-        "The server could not complete the request.",
-    )
-}
-
 /// `GET /authorize`: the sign-in page, or the consent page for a signed-in browser.
 #[handler]
 pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
@@ -215,7 +206,7 @@ pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
     match signed_in(host, req).await {
         Ok(Some(user)) => consent_page(host, req, &params, &checked, &user).await,
         Ok(None) => sign_in_page(host, req, &authorize_path(&params), None, StatusCode::OK, "").await,
-        Err(err) => server_error(err),
+        Err(err) => pages::server_error(err),
     }
 }
 
@@ -228,7 +219,7 @@ async fn consent_page(
 ) -> Response {
     let csrf = match csrf_for(host, req).await {
         Ok(csrf) => csrf,
-        Err(err) => return server_error(err),
+        Err(err) => return pages::server_error(err),
     };
     let granted = user.role.grantable(&checked.requested);
     let refused_scopes: Vec<&str> =
@@ -331,7 +322,7 @@ pub async fn decide(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
     let user = match signed_in(host, req).await {
         Ok(Some(user)) => user,
         Ok(None) => return sign_in_page(host, req, &authorize_path(&params), None, StatusCode::OK, "").await,
-        Err(err) => return server_error(err),
+        Err(err) => return pages::server_error(err),
     };
     let checked = match check(host, &params).await {
         Ok(checked) => checked,
@@ -351,7 +342,7 @@ pub async fn decide(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
     }
     let code = match issue_code(host, &checked, &user, &granted).await {
         Ok(code) => code,
-        Err(err) => return server_error(err),
+        Err(err) => return pages::server_error(err),
     };
     tracing::info!(
         user_id = user.id.as_str(),

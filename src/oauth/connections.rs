@@ -5,21 +5,10 @@ use poem::http::StatusCode;
 use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 
-use super::csrf::{check_csrf, csrf_for};
-use super::error::OAuthError;
-use super::form::Params;
+use super::csrf::csrf_for;
 use super::pages::{self, bilingual, esc};
 use super::session::{require_user, see_other};
 use super::{Host, grants};
-
-fn server_error(err: OAuthError) -> Response {
-    err.log();
-    pages::error_page(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "O servidor não conseguiu concluir o pedido.",
-        "The server could not complete the request.",
-    )
-}
 
 /// `GET /connections`.
 #[handler]
@@ -31,11 +20,11 @@ pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
     };
     let csrf = match csrf_for(host, req).await {
         Ok(csrf) => csrf,
-        Err(err) => return server_error(err),
+        Err(err) => return pages::server_error(err),
     };
     let grants = match host.store().live_grants_of_user(&user.id).await {
         Ok(grants) => grants,
-        Err(err) => return server_error(err.into()),
+        Err(err) => return pages::server_error(err.into()),
     };
     let mut body = format!(
         "<p class=\"muted\">{}</p>",
@@ -85,19 +74,10 @@ pub async fn show(req: &Request, Data(host): Data<&Host>) -> Response {
 #[handler]
 pub async fn disconnect(req: &Request, body: Body, Data(host): Data<&Host>) -> Response {
     let host = host.as_ref();
-    let params = match Params::of_body(req, body).await {
+    let params = match pages::checked_form(host, req, body).await {
         Ok(params) => params,
-        Err(_) => {
-            return pages::error_page(
-                StatusCode::BAD_REQUEST,
-                "O formulário não pôde ser lido.",
-                "The form could not be read.",
-            );
-        }
+        Err(page) => return page,
     };
-    if check_csrf(host, req, params.get("csrf")).await.is_err() {
-        return pages::csrf_refused();
-    }
     let user = match require_user(host, req).await {
         Ok(user) => user,
         Err(answer) => return answer,
@@ -106,11 +86,11 @@ pub async fn disconnect(req: &Request, body: Body, Data(host): Data<&Host>) -> R
     match host.store().grant(grant_id).await {
         Ok(Some(grant)) if grant.user_id == user.id => {
             if let Err(err) = grants::revoke(host, &grant.id).await {
-                return server_error(err);
+                return pages::server_error(err);
             }
             see_other("/connections")
         }
         Ok(_) => pages::error_page(StatusCode::NOT_FOUND, "Conexão não encontrada.", "Connection not found."),
-        Err(err) => server_error(err.into()),
+        Err(err) => pages::server_error(err.into()),
     }
 }

@@ -6,7 +6,10 @@
 use poem::http::StatusCode;
 use poem::{IntoResponse, Response};
 
-use super::csrf::Csrf;
+use super::OAuthHost;
+use super::csrf::{Csrf, check_csrf};
+use super::error::OAuthError;
+use super::form::Params;
 
 /// HTML-escapes text for an element or a quoted attribute.
 pub fn esc(text: &str) -> String {
@@ -106,6 +109,42 @@ pub fn error_page(status: StatusCode, pt: &str, en: &str) -> Response {
         bilingual("Volte ao aplicativo e tente de novo.", "Go back to the application and try again.")
     );
     html_response(status, page("Não foi possível continuar", "Cannot continue", &body), None)
+}
+
+/// The 500 page: what failed goes to the log, never to the page.
+pub fn server_error(err: OAuthError) -> Response {
+    err.log();
+    server_error_page()
+}
+
+/// The 500 page, for a failure already logged.
+pub fn server_error_page() -> Response {
+    error_page(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "O servidor não conseguiu concluir o pedido.",
+        "The server could not complete the request.",
+    )
+}
+
+/// A page's posted form, read and checked against the browser's CSRF token before anything
+/// else: the form, or the page to answer instead (400 unreadable; 403 without the right token,
+/// and nothing done).
+pub async fn checked_form(
+    host: &dyn OAuthHost,
+    req: &poem::Request,
+    body: poem::Body,
+) -> Result<Params, Response> {
+    let Ok(params) = Params::of_body(req, body).await else {
+        return Err(error_page(
+            StatusCode::BAD_REQUEST,
+            "O formulário não pôde ser lido.",
+            "The form could not be read.",
+        ));
+    };
+    if check_csrf(host, req, params.get("csrf")).await.is_err() {
+        return Err(csrf_refused());
+    }
+    Ok(params)
 }
 
 /// The 403 page of a form without the right CSRF token.

@@ -7,8 +7,7 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 use time::OffsetDateTime;
 
-use super::csrf::{check_csrf, csrf_for};
-use super::error::OAuthError;
+use super::csrf::csrf_for;
 use super::form::Params;
 use super::grants::limit_anonymous;
 use super::pages::{self, bilingual, esc};
@@ -44,15 +43,6 @@ pub fn local_next(next: Option<&str>) -> &str {
     }
 }
 
-fn server_error(err: OAuthError) -> Response {
-    err.log();
-    pages::error_page(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "O servidor não conseguiu concluir o pedido.",
-        "The server could not complete the request.",
-    )
-}
-
 /// The sign-in page, coming back to `next` afterwards; `notice` is an error to show first.
 pub(super) async fn sign_in_page(
     host: &dyn OAuthHost,
@@ -64,7 +54,7 @@ pub(super) async fn sign_in_page(
 ) -> Response {
     let csrf = match csrf_for(host, req).await {
         Ok(csrf) => csrf,
-        Err(err) => return server_error(err),
+        Err(err) => return pages::server_error(err),
     };
     let mut body = String::new();
     if let Some((pt, en)) = notice {
@@ -105,19 +95,10 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
             &format!("Too many requests: {description}"),
         );
     }
-    let params = match Params::of_body(req, body).await {
+    let params = match pages::checked_form(host, req, body).await {
         Ok(params) => params,
-        Err(_) => {
-            return pages::error_page(
-                StatusCode::BAD_REQUEST,
-                "O formulário não pôde ser lido.",
-                "The form could not be read.",
-            );
-        }
+        Err(page) => return page,
     };
-    if check_csrf(host, req, params.get("csrf")).await.is_err() {
-        return pages::csrf_refused();
-    }
     let next = local_next(params.get("next")).to_string();
     let typed = params.get("email").unwrap_or("").trim();
     let email = typed.to_lowercase();
@@ -153,11 +134,11 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
             )
             .await;
         }
-        Err(err) => return server_error(err),
+        Err(err) => return pages::server_error(err),
     }
     let user = match host.store().user_by_email(&email).await {
         Ok(user) => user,
-        Err(err) => return server_error(err.into()),
+        Err(err) => return pages::server_error(err.into()),
     };
     // argon2 takes ~19 MiB and tens of milliseconds of CPU: a few at a time, off the async
     // workers, so that sign-ins for many e-mails at once cannot exhaust memory.
@@ -189,15 +170,15 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
         return wrong().await;
     };
     if let Err(err) = throttle::clear(host.store(), &email).await {
-        return server_error(err);
+        return pages::server_error(err);
     }
     // A browser signing in again leaves no older session of its own behind.
     if let Err(err) = end_session(host, req).await {
-        return server_error(err);
+        return pages::server_error(err);
     }
     let cookie = match start_session(host, &user.id).await {
         Ok(cookie) => cookie,
-        Err(err) => return server_error(err),
+        Err(err) => return pages::server_error(err),
     };
     tracing::info!(user_id = user.id.as_str(), "signed in");
     let mut response = see_other(&next);
@@ -211,22 +192,12 @@ pub async fn submit(req: &Request, body: Body, Data(host): Data<&Host>) -> Respo
 #[handler]
 pub async fn sign_out(req: &Request, body: Body, Data(host): Data<&Host>) -> Response {
     let host = host.as_ref();
-    let params = match Params::of_body(req, body).await {
-        Ok(params) => params,
-        Err(_) => {
-            return pages::error_page(
-                StatusCode::BAD_REQUEST,
-                "O formulário não pôde ser lido.",
-                "The form could not be read.",
-            );
-        }
-    };
-    if check_csrf(host, req, params.get("csrf")).await.is_err() {
-        return pages::csrf_refused();
+    if let Err(page) = pages::checked_form(host, req, body).await {
+        return page;
     }
     let cookie = match end_session(host, req).await {
         Ok(cookie) => cookie,
-        Err(err) => return server_error(err),
+        Err(err) => return pages::server_error(err),
     };
     let mut response = see_other("/signin");
     if let Ok(value) = cookie.parse() {
