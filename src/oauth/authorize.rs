@@ -246,7 +246,7 @@ async fn consent_page(
             "<p class=\"muted\">{}</p>",
             bilingual(
                 &format!("Identificado por <code>{}</code>", esc(&checked.client.id)),
-                "Identified by its metadata document"
+                &format!("Identified by its metadata document <code>{}</code>", esc(&checked.client.id))
             )
         ));
     }
