@@ -12,11 +12,8 @@
 //! and checks what it claims against the server's own records (/v1) and the files it wrote.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -54,7 +51,7 @@ fn screenshot_dir() -> PathBuf {
 #[path = "support/process.rs"]
 mod process;
 
-use process::{Process, Scratch, run_logged};
+use process::{Process, Scratch, printed_lines, run_logged};
 
 /// Installs Chromium and playwright-core if missing; fails loudly if it cannot.
 fn setup(scratch: &Scratch) {
@@ -97,14 +94,7 @@ impl Server {
             .stderr(File::create(&log).expect("create the server log"));
         let mut process = Process::spawn(&mut cmd, false);
 
-        // The banner is read on a thread, so a server that never prints cannot hang the test.
-        let stdout = process.child.stdout.take().expect("piped stdout");
-        let (lines, banner) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = lines.send(line);
-            }
-        });
+        let banner = printed_lines(process.child.stdout.take().expect("piped stdout"));
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         let (mut token, mut demo_user) = (None, None);
         loop {

@@ -7,13 +7,10 @@
 //! so do these tests: an interop test that cannot reach its clients has tested nothing.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_kobana-dunning");
@@ -30,7 +27,7 @@ fn interop_dir() -> PathBuf {
 #[path = "support/process.rs"]
 mod process;
 
-use process::{Process, Scratch, run_logged};
+use process::{Process, Scratch, printed_lines, run_logged};
 
 /// Installs the pinned clients, once per test binary; every test fails loudly if it cannot.
 fn setup() {
@@ -90,15 +87,7 @@ impl Server {
             .stderr(File::create(&log).expect("create the server log"));
         let mut process = Process::spawn(&mut cmd, false);
 
-        // Read the banner on a thread, so a server that never prints cannot hang the test; the
-        // thread then drains stdout until the server exits.
-        let stdout = process.child.stdout.take().expect("piped stdout");
-        let (lines, banner) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = lines.send(line);
-            }
-        });
+        let banner = printed_lines(process.child.stdout.take().expect("piped stdout"));
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         let mut token = None;
         let mut demo_user = None;

@@ -3,9 +3,11 @@
 //! Included by each as a module (`#[path]`), since every file under tests/ is its own crate.
 
 use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -83,4 +85,16 @@ pub fn run_logged(cmd: &mut Command, log: &Path, timeout: Duration) -> (Option<E
     let status = child.wait_timeout(timeout);
     drop(child);
     (status, std::fs::read_to_string(log).unwrap_or_default())
+}
+
+/// The lines a child prints, read on a thread, so a server that never prints cannot hang the
+/// test; the thread then drains the output until the child exits.
+pub fn printed_lines(stdout: ChildStdout) -> mpsc::Receiver<String> {
+    let (lines, received) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    received
 }
