@@ -241,7 +241,9 @@ pub fn error_response(err: &ApiError, request_id: &str) -> Response {
     if let ApiError::Internal(cause) = err {
         tracing::error!(request_id, error = %cause, "internal error");
     }
-    let mut builder = Response::builder().status(err.status()).content_type("application/json");
+    let mut builder = Response::builder()
+        .status(err.status())
+        .header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON);
     for (name, value) in err.headers() {
         builder = builder.header(name, value);
     }

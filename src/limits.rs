@@ -2,7 +2,6 @@
 //! REST and MCP (an MCP request counts once, its in-process call does not count again), and a
 //! bound on requests in flight, beyond which (and while draining) the answer is 503.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -61,7 +60,7 @@ struct Bucket {
 pub struct RateLimiter {
     per_minute: u32,
     burst: u32,
-    buckets: Mutex<HashMap<String, Bucket>>,
+    buckets: Mutex<foldhash::HashMap<String, Bucket>>,
     pruned: Mutex<Instant>,
 }
 
@@ -71,7 +70,12 @@ const PRUNE_ABOVE: usize = 10_000;
 impl RateLimiter {
     /// A limiter of `per_minute` requests a minute per key, `burst` at once.
     pub fn new(per_minute: u32, burst: u32) -> Self {
-        Self { per_minute, burst, buckets: Mutex::new(HashMap::new()), pruned: Mutex::new(Instant::now()) }
+        Self {
+            per_minute,
+            burst,
+            buckets: Mutex::new(foldhash::HashMap::default()),
+            pruned: Mutex::new(Instant::now()),
+        }
     }
 
     fn rate_per_second(&self) -> f64 {

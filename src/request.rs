@@ -4,6 +4,14 @@
 /// The body cap of /v1 and /mcp: 2 MiB.
 pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
 
+/// `Content-Type: application/json`, built once (poem's `content_type` copies its text into a
+/// new header value on every answer).
+pub const APPLICATION_JSON: poem::http::HeaderValue =
+    poem::http::HeaderValue::from_static("application/json");
+
+/// `Cache-Control: no-store`, on every answer.
+pub const NO_STORE: poem::http::HeaderValue = poem::http::HeaderValue::from_static("no-store");
+
 /// The id of the request being served (also the `X-Request-Id` response header).
 #[derive(Debug, Clone)]
 pub struct RequestId(pub String);

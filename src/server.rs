@@ -122,9 +122,9 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     // A body refused as too large stays (partly) unread, so the connection cannot carry another
     // request: say so, or a client would send its next one on a connection about to close.
     if status == poem::http::StatusCode::PAYLOAD_TOO_LARGE {
-        headers.insert("connection", "close".parse().expect("static header"));
+        headers.insert(poem::http::header::CONNECTION, poem::http::HeaderValue::from_static("close"));
     }
-    headers.insert("cache-control", "no-store".parse().expect("static header"));
+    headers.insert(poem::http::header::CACHE_CONTROL, crate::request::NO_STORE);
     if let Ok(value) = request_id.parse() {
         headers.insert("x-request-id", value);
     }
@@ -147,7 +147,7 @@ pub fn metrics_app(app: Arc<App>) -> impl Endpoint<Output = Response> {
             Err(err) => err.into_response(),
         };
         let headers = response.headers_mut();
-        headers.insert("cache-control", "no-store".parse().expect("static header"));
+        headers.insert(poem::http::header::CACHE_CONTROL, crate::request::NO_STORE);
         if let Ok(id) = new_id("req").parse() {
             headers.insert("x-request-id", id);
         }

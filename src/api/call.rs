@@ -178,6 +178,18 @@ impl<T> Reply<T> {
 #[derive(Debug)]
 pub struct NoContent;
 
+/// The form a JSON answer is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AnswerForm {
+    /// Compact JSON: the /v1 body (and what the idempotency store keeps).
+    #[default]
+    Rest,
+    /// The JSON string literal of a tool's text item (`crate::tool_text`): an MCP tools/call
+    /// serialises its answer once, straight into the text it shows, instead of writing compact
+    /// JSON and re-indenting it (issue 8).
+    ToolText,
+}
+
 /// A handler's answer, rendered once for HTTP and the idempotency store.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Rendered {
@@ -187,24 +199,31 @@ pub struct Rendered {
     pub etag: Option<String>,
     /// The JSON text, if any.
     pub body: Option<String>,
+    /// The form of `body`; only ever [`AnswerForm::Rest`] once stored.
+    #[serde(skip)]
+    pub form: AnswerForm,
 }
 
 /// What a handler may answer: [`Reply`] or [`NoContent`].
 pub trait Answer {
-    /// The answer as bytes, with the operation's success status.
-    fn render(self, success_status: u16) -> ApiResult<Rendered>;
+    /// The answer as bytes in `form` (when it is JSON), with the operation's success status.
+    fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered>;
 }
 
 impl<T: Serialize> Answer for Reply<T> {
-    fn render(self, success_status: u16) -> ApiResult<Rendered> {
-        let body = serde_json::to_string(&self.body).map_err(|e| ApiError::Internal(Box::new(e)))?;
-        Ok(Rendered { status: success_status, etag: self.etag, body: Some(body) })
+    fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered> {
+        let body = match form {
+            AnswerForm::Rest => serde_json::to_string(&self.body),
+            AnswerForm::ToolText => crate::tool_text::literal(&self.body),
+        }
+        .map_err(|e| ApiError::Internal(Box::new(e)))?;
+        Ok(Rendered { status: success_status, etag: self.etag, body: Some(body), form })
     }
 }
 
 impl Answer for NoContent {
-    fn render(self, _: u16) -> ApiResult<Rendered> {
-        Ok(Rendered { status: 204, etag: None, body: None })
+    fn render(self, _: u16, _: AnswerForm) -> ApiResult<Rendered> {
+        Ok(Rendered { status: 204, etag: None, body: None, form: AnswerForm::Rest })
     }
 }
 

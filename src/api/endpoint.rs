@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use super::call::{Answer, Call, Rendered};
+use super::call::{Answer, AnswerForm, Call, Rendered};
 use super::error::{ApiError, ApiResult, FieldError};
 use super::idempotency::{self, Claim};
 use super::validation::schemas;
@@ -68,6 +68,8 @@ pub struct Invocation<'a> {
     pub idempotency_key: Option<String>,
     /// The If-Match precondition (one or more entity tags, or `*`).
     pub if_match: Option<String>,
+    /// The form of a successful JSON answer (an idempotent call's is always stored as REST).
+    pub form: AnswerForm,
 }
 
 /// The body of an [`Invocation`].
@@ -108,6 +110,7 @@ impl<'a> Invocation<'a> {
             idempotency_key: header(headers, "idempotency-key")
                 .or_else(|| header(headers, "x-idempotency-key")),
             if_match: list_header(headers, "if-match"),
+            form: AnswerForm::Rest,
         })
     }
 }
@@ -124,8 +127,17 @@ where
     F: Fn(Call, I) -> Fut,
     Fut: Future<Output = ApiResult<A>>,
 {
-    let Invocation { app, principal, request_id, path, query, body, idempotency_key: key_header, if_match } =
-        call;
+    let Invocation {
+        app,
+        principal,
+        request_id,
+        path,
+        query,
+        body,
+        idempotency_key: key_header,
+        if_match,
+        form,
+    } = call;
     let missing = principal.missing_scopes(op);
     if !missing.is_empty() {
         // The challenge names every scope the operation needs (a client re-authorising with it
@@ -166,7 +178,7 @@ where
         now: OffsetDateTime::now_utc(),
     };
     let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
-        return Ok(rendered_response(handler(call, input).await?.render(op.success_status)?));
+        return Ok(rendered_response(handler(call, input).await?.render(op.success_status, form)?));
     };
 
     match idempotency::claim(&app.store, call.org_id(), &key, op.operation_id, &fingerprint, call.now).await?
@@ -176,7 +188,7 @@ where
             let org_id = call.org_id().to_string();
             let guard = idempotency::ClaimGuard::new(&app.store, &org_id, &key);
             let outcome = match handler(call, input).await {
-                Ok(answer) => answer.render(op.success_status),
+                Ok(answer) => answer.render(op.success_status, AnswerForm::Rest),
                 Err(err) => Err(err),
             };
             let stored = match outcome {
@@ -401,15 +413,21 @@ fn idempotency_key(
     }
 }
 
-/// Turns a handler's rendered answer into an HTTP response.
+/// Turns a handler's rendered answer into an HTTP response; a tool's text is marked so (it
+/// never leaves the process: the MCP dispatcher reads it).
 fn rendered_response(rendered: Rendered) -> Response {
     let mut builder =
         Response::builder().status(StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK));
     if let Some(etag) = rendered.etag {
         builder = builder.header("ETag", etag);
     }
+    if rendered.form == AnswerForm::ToolText {
+        builder = builder.extension(AnswerForm::ToolText);
+    }
     match rendered.body {
-        Some(body) => builder.content_type("application/json").body(body),
+        Some(body) => {
+            builder.header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON).body(body)
+        }
         None => builder.finish(),
     }
 }

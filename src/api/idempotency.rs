@@ -41,7 +41,7 @@ pub struct Stored {
 impl Stored {
     /// The answer of a successful handler.
     pub fn from_rendered(rendered: Rendered) -> Self {
-        let Rendered { status, etag, body } = rendered;
+        let Rendered { status, etag, body, .. } = rendered;
         Self { status, etag, body, headers: Vec::new() }
     }
 
@@ -71,7 +71,9 @@ impl Stored {
             builder = builder.header("Idempotent-Replayed", "true");
         }
         match &self.body {
-            Some(body) => builder.content_type("application/json").body(body.clone()),
+            Some(body) => builder
+                .header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON)
+                .body(body.clone()),
             None => builder.finish(),
         }
     }

@@ -17,7 +17,7 @@ pub mod handlers {
 // `pub mod <tag>;` for every tag of the spec, each at `src/api/<tag>.rs`.
 include!(concat!(env!("OUT_DIR"), "/tags.rs"));
 
-pub use call::{Answer, Call, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
+pub use call::{Answer, AnswerForm, Call, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
 pub use endpoint::{Invocation, InvocationBody, endpoint, execute};
 // The envelope lives a layer lower (auth answers with it too); these names stay where handlers
 // look for them, and `super::error::…` keeps resolving in the tag modules.

@@ -9,7 +9,6 @@
 //! token revoked by another process on SQLite (the CLI while a server runs), or changed in the
 //! database by hand.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -29,7 +28,7 @@ pub struct TokenCache {
 }
 
 struct Inner {
-    entries: HashMap<String, (Principal, Instant)>,
+    entries: foldhash::HashMap<String, (Principal, Instant)>,
     /// Moves on at every eviction: a lookup that started before one may have read a token
     /// revoked since, so what it found is not kept ([`TokenCache::insert`]).
     generation: u64,
@@ -50,7 +49,7 @@ impl TokenCache {
     pub fn new(ttl: Duration) -> Self {
         Self {
             ttl: ttl.min(TOKEN_CACHE_TTL),
-            inner: Mutex::new(Inner { entries: HashMap::new(), generation: 0 }),
+            inner: Mutex::new(Inner { entries: foldhash::HashMap::default(), generation: 0 }),
         }
     }
 
@@ -106,9 +105,10 @@ mod tests {
     use time::OffsetDateTime;
 
     use super::*;
+    use crate::auth::PrincipalData;
 
     fn principal(id: &str) -> Principal {
-        Principal {
+        PrincipalData {
             token_id: id.into(),
             organization_id: "org_1".into(),
             user_id: None,
@@ -117,6 +117,7 @@ mod tests {
             audience: "all".into(),
             expires_at: OffsetDateTime::now_utc(),
         }
+        .into()
     }
 
     #[test]

@@ -27,6 +27,8 @@ pub use sealing::{KeyError, ServerKey, rotate_stored_key};
 pub use state::{AuthState, challenge, resource_metadata_url, step_up_challenge};
 pub use tokens::{TOKEN_PREFIX, hash_token, looks_like_token, mint_secret, mint_token};
 
+use std::sync::Arc;
+
 use time::OffsetDateTime;
 
 use crate::operations::Operation;
@@ -35,9 +37,14 @@ use crate::store::TokenRow;
 /// Every scope a token can carry (generated with the spec's scope vocabulary).
 pub use crate::operations::SCOPES as ALL_SCOPES;
 
-/// The authenticated caller of a request.
+/// The authenticated caller of a request: shared, so that handing it from the token cache to
+/// the request and on to the handler copies a pointer, not its strings (issue 8).
 #[derive(Debug, Clone)]
-pub struct Principal {
+pub struct Principal(Arc<PrincipalData>);
+
+/// What a [`Principal`] holds.
+#[derive(Debug)]
+pub struct PrincipalData {
     /// The token's row id.
     pub token_id: String,
     /// The organization everything is scoped to.
@@ -54,10 +61,24 @@ pub struct Principal {
     pub expires_at: OffsetDateTime,
 }
 
+impl From<PrincipalData> for Principal {
+    fn from(grant: PrincipalData) -> Self {
+        Self(Arc::new(grant))
+    }
+}
+
+impl std::ops::Deref for Principal {
+    type Target = PrincipalData;
+
+    fn deref(&self) -> &PrincipalData {
+        &self.0
+    }
+}
+
 // The store returns rows; this layer makes principals of them (DESIGN.md section 2).
 impl From<TokenRow> for Principal {
     fn from(row: TokenRow) -> Self {
-        Self {
+        PrincipalData {
             token_id: row.id,
             organization_id: row.organization_id,
             user_id: row.user_id,
@@ -66,6 +87,7 @@ impl From<TokenRow> for Principal {
             audience: row.audience,
             expires_at: row.expires_at,
         }
+        .into()
     }
 }
 

@@ -10,10 +10,10 @@ use std::borrow::Cow;
 use poem::http::StatusCode;
 use serde_json::{Map, Value};
 
-use crate::api::{Invocation, InvocationBody, error_response};
+use crate::api::{AnswerForm, Invocation, InvocationBody, error_response};
 use crate::app::App;
 use crate::auth::Principal;
-use crate::operations::Operation;
+use crate::operations::{Operation, ResponseKind};
 
 /// What the endpoint answered.
 #[derive(Debug)]
@@ -24,6 +24,9 @@ pub struct Answer {
     pub body: Vec<u8>,
     /// Retry-After, for 503.
     pub retry_after: Option<String>,
+    /// Whether `body` is already the JSON string literal of a tool's text item
+    /// ([`AnswerForm::ToolText`]), rather than the endpoint's JSON.
+    pub tool_text: bool,
 }
 
 impl Answer {
@@ -68,11 +71,13 @@ impl Dispatcher {
         query: &Map<String, Value>,
         body: Option<&Map<String, Value>>,
     ) -> Answer {
-        self.call_if_match(caller, op, path, query, body, None).await
+        self.invoke(caller, op, path, query, body, None, AnswerForm::Rest).await
     }
 
-    /// `call` with an `If-Match` precondition (a confirmed call binds the version confirmed).
-    pub async fn call_if_match(
+    /// The call of a tool: a successful JSON answer comes as the tool's text
+    /// ([`AnswerForm::ToolText`]), and `if_match` is the precondition of a confirmed call (the
+    /// version the user confirmed).
+    pub async fn call_tool(
         &self,
         caller: &Caller,
         op: &'static Operation,
@@ -80,6 +85,22 @@ impl Dispatcher {
         query: &Map<String, Value>,
         body: Option<&Map<String, Value>>,
         if_match: Option<String>,
+    ) -> Answer {
+        // A file is described from its bytes, never shown as text.
+        let form = if op.response == ResponseKind::Json { AnswerForm::ToolText } else { AnswerForm::Rest };
+        self.invoke(caller, op, path, query, body, if_match, form).await
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn invoke(
+        &self,
+        caller: &Caller,
+        op: &'static Operation,
+        path: &[(&str, String)],
+        query: &Map<String, Value>,
+        body: Option<&Map<String, Value>>,
+        if_match: Option<String>,
+        form: AnswerForm,
     ) -> Answer {
         let path = op
             .path_params
@@ -101,6 +122,7 @@ impl Dispatcher {
             body: InvocationBody::Parsed(body.cloned()),
             idempotency_key: None,
             if_match,
+            form,
         };
         let response = match crate::api::invoke(op, invocation).await {
             Ok(response) => response,
@@ -109,7 +131,8 @@ impl Dispatcher {
         let status = response.status();
         let retry_after =
             response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let tool_text = response.extensions().get::<AnswerForm>() == Some(&AnswerForm::ToolText);
         let body = response.into_body().into_vec().await.unwrap_or_default();
-        Answer { status, body, retry_after }
+        Answer { status, body, retry_after, tool_text }
     }
 }

@@ -2,10 +2,7 @@
 //! a file's descriptor, or an error in the same envelope /v1 writes (`ApiError::body`), so both
 //! surfaces read alike. Shared by tools/call and the confirmation flow.
 
-use std::io;
-
 use poem::http::StatusCode;
-use serde::Serialize as _;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -14,8 +11,9 @@ use super::context::{Context, Outcome};
 use super::dispatch::Answer;
 use super::wire::{INTERNAL_ERROR, RpcError, SERVER_ERROR};
 use crate::api::ApiError;
-use crate::domain::text::is_format;
 use crate::operations::{Operation, ResponseKind};
+pub use crate::tool_text::json_text;
+use crate::tool_text::{StringBody, hidden, shown};
 
 /// A tool result with one text item.
 pub fn text_result(text: String, is_error: bool) -> Outcome {
@@ -31,136 +29,6 @@ pub fn error_result(ctx: &Context<'_>, err: &ApiError) -> Outcome {
 
 fn pretty(value: &Value) -> String {
     json_text(value)
-}
-
-/// Whether a character is written as a `\uXXXX` escape in text shown to a model (see
-/// [`json_text`]). Outside strings JSON text is ASCII, so every such character is inside one.
-fn hidden(c: char) -> bool {
-    c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || is_format(c)
-}
-
-/// serde_json's pretty printer (2 spaces), which also writes DEL, C1 controls and format
-/// characters as `\uXXXX` escapes (UTF-16 units, lowercase hex).
-struct ShownFormatter(serde_json::ser::PrettyFormatter<'static>);
-
-impl serde_json::ser::Formatter for ShownFormatter {
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        // Almost every fragment is plain ASCII, where nothing is hidden.
-        if fragment.bytes().all(|b| b < 0x7f) {
-            return writer.write_all(fragment.as_bytes());
-        }
-        let mut plain = 0;
-        for (at, c) in fragment.char_indices() {
-            if hidden(c) {
-                writer.write_all(&fragment.as_bytes()[plain..at])?;
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
-                }
-                plain = at + c.len_utf8();
-            }
-        }
-        writer.write_all(&fragment.as_bytes()[plain..])
-    }
-
-    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_array(writer)
-    }
-
-    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array(writer)
-    }
-
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_array_value(writer, first)
-    }
-
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array_value(writer)
-    }
-
-    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object(writer)
-    }
-
-    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object(writer)
-    }
-
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_object_key(writer, first)
-    }
-
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object_value(writer)
-    }
-
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object_value(writer)
-    }
-}
-
-fn shown() -> ShownFormatter {
-    ShownFormatter(serde_json::ser::PrettyFormatter::new())
-}
-
-/// A JSON value as indented text a model reads safely: text stored before input was checked may
-/// hold DEL, C1 controls or format characters (bidi overrides, zero-width), which serde_json
-/// writes raw. They are written as `\uXXXX` escapes instead, so the text is still the same JSON
-/// once parsed, but nothing in it is invisible or reorders what is shown.
-pub fn json_text(value: &Value) -> String {
-    let mut out = Vec::with_capacity(128);
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, shown());
-    let _ = value.serialize(&mut serializer);
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// Writes what it is given as the inside of a JSON string literal (serde_json's escapes).
-struct StringBody<'a>(&'a mut Vec<u8>);
-
-impl io::Write for StringBody<'_> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let out = &mut *self.0;
-        let mut plain = 0;
-        for (at, &b) in bytes.iter().enumerate() {
-            let escape: &[u8] = match b {
-                b'"' => b"\\\"",
-                b'\\' => b"\\\\",
-                b'\n' => b"\\n",
-                b'\r' => b"\\r",
-                b'\t' => b"\\t",
-                0x08 => b"\\b",
-                0x0c => b"\\f",
-                0..=0x1f => b"",
-                _ => continue,
-            };
-            out.extend_from_slice(&bytes[plain..at]);
-            if escape.is_empty() {
-                out.extend_from_slice(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 0xf)],
-                ]);
-            } else {
-                out.extend_from_slice(escape);
-            }
-            plain = at + 1;
-        }
-        out.extend_from_slice(&bytes[plain..]);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// An endpoint's JSON answer as the JSON string literal of a tool's text item: the same text
@@ -418,6 +286,10 @@ pub fn endpoint_result(
     if let ResponseKind::Binary { content_type, .. } = op.response {
         return Ok(text_result(pretty(&binary_descriptor(op, split, content_type, &answer.body)), false));
     }
+    if answer.tool_text {
+        // Serialised by the handler's adapter straight into the text (`AnswerForm::ToolText`).
+        return Ok(Outcome::tool_text(answer.body, false));
+    }
     match endpoint_text(&answer.body) {
         Some(literal) => Ok(Outcome::tool_text(literal, false)),
         None => Err(RpcError::new(
@@ -449,6 +321,8 @@ fn binary_descriptor(op: &Operation, split: &Split, content_type: &str, bytes: &
 #[cfg(test)]
 mod tests {
     use serde_json::Map;
+
+    use crate::domain::text::is_format;
 
     use super::*;
     use crate::mcp::arguments::split;
@@ -585,6 +459,48 @@ mod tests {
         assert!(endpoint_text(br#"{"a":1"#).is_none());
         assert!(endpoint_text(b"<html>").is_none());
         assert!(endpoint_text(b"").is_none());
+    }
+
+    #[test]
+    fn an_answer_serialised_straight_to_its_text_matches_the_reindented_rest_body() {
+        #[derive(serde::Serialize)]
+        struct Typed {
+            id: &'static str,
+            amount: f64,
+            paid_at: Option<&'static str>,
+            tags: Vec<&'static str>,
+            metadata: Value,
+        }
+        let typed = Typed {
+            id: "chg_1",
+            amount: 1850.5,
+            paid_at: None,
+            tags: vec!["a\"b", "\u{202e}x\u{7f}\u{9f}"],
+            metadata: json!({ "k\u{2066}": [1, -2.25, {}, []], "n": "x\u{1}\n\t\u{8}y", "e": {} }),
+        };
+        let value = json!({
+            "data": {
+                "name": "Maria\u{202e}anele\u{200b}\u{7f}\u{85} José 🎉\u{e0041}",
+                "quoted": "a\"b\\c\n\t\r\u{1}\u{8}\u{c}\u{1f} </script>",
+                "big": 1e300,
+                "small": 0.001,
+                "list": [],
+                "nested": [1, { "a": null, "b": [true, false] }],
+            },
+            "meta": { "total": 18446744073709551615u64 }
+        });
+        for literal in
+            [crate::tool_text::literal(&typed).unwrap(), crate::tool_text::literal(&value).unwrap()]
+        {
+            let text: String = serde_json::from_str(&literal).unwrap();
+            let parsed: Value = serde_json::from_str(&text).unwrap();
+            let rest = serde_json::to_vec(&parsed).unwrap();
+            assert_eq!(literal.as_bytes(), endpoint_text(&rest).unwrap(), "{text}");
+        }
+        assert_eq!(
+            crate::tool_text::literal(&typed).unwrap().as_bytes(),
+            endpoint_text(&serde_json::to_vec(&typed).unwrap()).unwrap()
+        );
     }
 
     #[test]

@@ -130,7 +130,7 @@ async fn call_in(
     // A confirmed call runs only on the version the user saw: a change in between is a 412.
     let answer = ctx
         .dispatcher
-        .call_if_match(ctx.caller, op, &split.path, &split.query, split.body.as_ref(), if_match)
+        .call_tool(ctx.caller, op, &split.path, &split.query, split.body.as_ref(), if_match)
         .await;
     endpoint_result(ctx, op, &split, answer)
 }
@@ -154,7 +154,7 @@ fn inexact_arguments(raw: &[u8]) -> Vec<FieldError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::{ALL_SCOPES, Principal, ServerKey};
+    use crate::auth::{ALL_SCOPES, Principal, PrincipalData, ServerKey};
     use crate::mcp::dispatch::{Caller, Dispatcher};
     use crate::mcp::era::{Era, V2025_06};
     use crate::operations::ops;
@@ -173,7 +173,7 @@ mod tests {
         let org = crate::admin::create_organization(&store, "Org", "sandbox", None, false).await.unwrap();
         let key = ServerKey::load(&store, None).await.unwrap();
         let app = crate::app::App::with_limits(store, "http://127.0.0.1:8080", key, Default::default());
-        let principal = Principal {
+        let principal: Principal = PrincipalData {
             token_id: "tok_test".into(),
             organization_id: org.clone(),
             user_id: None,
@@ -181,7 +181,8 @@ mod tests {
             scopes: ALL_SCOPES.iter().map(|s| s.to_string()).collect(),
             audience: "all".into(),
             expires_at: time::OffsetDateTime::now_utc() + time::Duration::hours(1),
-        };
+        }
+        .into();
         let caller = Caller { app: std::sync::Arc::new(app), principal, request_id: "req_test".into() };
         let (era, dispatcher) = (Era::Legacy { version: V2025_06 }, Dispatcher);
         let ctx = Context { caller: &caller, era: &era, dispatcher: &dispatcher, resource_path: "/mcp" };

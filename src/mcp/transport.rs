@@ -43,7 +43,7 @@ pub fn unavailable() -> Response {
         .status(err.status)
         .header("MCP-Protocol-Version", V2025_06)
         .header("Retry-After", "1")
-        .content_type("application/json")
+        .header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON)
         .body(err.body(None).to_string())
 }
 
@@ -53,7 +53,7 @@ pub fn payload_too_large() -> Response {
     Response::builder()
         .status(err.status)
         .header("MCP-Protocol-Version", V2025_06)
-        .content_type("application/json")
+        .header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON)
         .body(err.body(None).to_string())
 }
 
@@ -95,7 +95,9 @@ impl Endpoint for McpEndpoint {
                 .header("Vary", "Origin");
         }
         Ok(match answer.body {
-            Some(body) => builder.content_type("application/json").body(body),
+            Some(body) => {
+                builder.header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON).body(body)
+            }
             None => builder.finish(),
         })
     }

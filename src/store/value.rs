@@ -64,31 +64,54 @@ macro_rules! args {
 }
 pub(crate) use args;
 
-/// One value read back.
+/// One value read back; text lives in its row's buffer.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Cell {
+enum Cell {
     /// NULL.
     Null,
     /// An integer.
     Int(i64),
-    /// Text.
-    Text(String),
+    /// Text: this range of the row's `text`.
+    Text(std::ops::Range<usize>),
 }
 
-/// One row read back, its cells looked up by column name.
+/// One row read back, its cells looked up by column name. All its text is kept in one buffer:
+/// a charge has a dozen and a half text columns, and a `String` each was most of a lookup's
+/// allocations (issue 8).
 #[derive(Debug, Clone)]
 pub struct Row {
     names: Arc<[String]>,
     cells: Vec<Cell>,
+    text: String,
     /// Where the next lookup starts: mappings read columns mostly in the table's order, so
     /// the next name is usually right after the last one found.
     next: std::cell::Cell<usize>,
 }
 
 impl Row {
-    /// A row of cells named by `names` (same order).
-    pub fn new(names: Arc<[String]>, cells: Vec<Cell>) -> Self {
-        Self { names, cells, next: std::cell::Cell::new(0) }
+    /// An empty row, to be filled with one cell per name of `names`, in their order.
+    pub fn with_names(names: Arc<[String]>) -> Self {
+        let width = names.len();
+        // About what a charge's text needs, so that filling it rarely grows the buffer.
+        let text = String::with_capacity(width * 24);
+        Self { names, cells: Vec::with_capacity(width), text, next: std::cell::Cell::new(0) }
+    }
+
+    /// Appends a NULL cell.
+    pub fn push_null(&mut self) {
+        self.cells.push(Cell::Null);
+    }
+
+    /// Appends an integer cell.
+    pub fn push_int(&mut self, value: i64) {
+        self.cells.push(Cell::Int(value));
+    }
+
+    /// Appends a text cell.
+    pub fn push_text(&mut self, value: &str) {
+        let start = self.text.len();
+        self.text.push_str(value);
+        self.cells.push(Cell::Text(start..self.text.len()));
     }
 
     fn cell(&self, column: &str) -> StoreResult<&Cell> {
@@ -123,7 +146,7 @@ impl Row {
     pub fn opt_str(&self, column: &str) -> StoreResult<Option<&str>> {
         match self.cell(column)? {
             Cell::Null => Ok(None),
-            Cell::Text(t) => Ok(Some(t)),
+            Cell::Text(range) => Ok(self.text.get(range.clone())),
             Cell::Int(_) => Err(StoreError::CorruptColumn(column.to_string())),
         }
     }

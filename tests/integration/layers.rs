@@ -17,14 +17,15 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// the layers that carry it and above `auth`, which reaches it only through `auth::AuthState`.
 /// `oauth` (the authorization server and its pages) sits beside `auth`, and reaches the state
 /// through `oauth::OAuthHost` alike; `approvals` (the approval page, built on its sign-in) sits
-/// beside `app`.
+/// beside `app`. `tool_text` (a JSON answer as the text a tool shows) sits with the other
+/// forms of an answer, under `api`, which writes a tool's answer in it, and `mcp`.
 const LAYERS: &[&[&str]] = &[
     &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine"],
     &["mcp"],
     &["api"],
     &["app", "approvals"],
     &["auth", "oauth"],
-    &["http", "error", "request"],
+    &["http", "error", "request", "tool_text"],
     &["store", "limits", "metrics", "providers"],
     &["domain", "types", "operations"],
 ];

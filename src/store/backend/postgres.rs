@@ -10,7 +10,7 @@ use sqlx::{Column, Executor, Row as _, TypeInfo, ValueRef};
 
 use super::Step;
 use crate::store::migrations::{MIGRATIONS, Migration};
-use crate::store::value::{Cell, Param, Row};
+use crate::store::value::{Param, Row};
 use crate::store::{StoreError, StoreResult};
 
 /// Connections per replica.
@@ -44,22 +44,22 @@ fn prepare<'q>(sql: &str, params: &[Param]) -> Query<'q> {
 fn to_row(row: &PgRow, names: &mut Option<Arc<[String]>>) -> StoreResult<Row> {
     let names =
         names.get_or_insert_with(|| row.columns().iter().map(|c| c.name().to_string()).collect()).clone();
-    let mut cells = Vec::with_capacity(names.len());
+    let mut out = Row::with_names(names);
     for (i, column) in row.columns().iter().enumerate() {
         if row.try_get_raw(i)?.is_null() {
-            cells.push(Cell::Null);
+            out.push_null();
             continue;
         }
-        cells.push(match column.type_info().name() {
-            "INT8" => Cell::Int(row.try_get::<i64, _>(i)?),
-            "INT4" => Cell::Int(i64::from(row.try_get::<i32, _>(i)?)),
-            "INT2" => Cell::Int(i64::from(row.try_get::<i16, _>(i)?)),
-            "BOOL" => Cell::Int(i64::from(row.try_get::<bool, _>(i)?)),
-            "TEXT" | "VARCHAR" | "BPCHAR" | "NAME" => Cell::Text(row.try_get::<String, _>(i)?),
+        match column.type_info().name() {
+            "INT8" => out.push_int(row.try_get::<i64, _>(i)?),
+            "INT4" => out.push_int(i64::from(row.try_get::<i32, _>(i)?)),
+            "INT2" => out.push_int(i64::from(row.try_get::<i16, _>(i)?)),
+            "BOOL" => out.push_int(i64::from(row.try_get::<bool, _>(i)?)),
+            "TEXT" | "VARCHAR" | "BPCHAR" | "NAME" => out.push_text(row.try_get::<&str, _>(i)?),
             _ => return Err(StoreError::CorruptColumn(column.name().to_string())),
-        });
+        }
     }
-    Ok(Row::new(names, cells))
+    Ok(out)
 }
 
 impl Postgres {

@@ -18,7 +18,7 @@ use tokio::sync::Semaphore;
 
 use super::Step;
 use crate::store::migrations::{MIGRATIONS, Migration};
-use crate::store::value::{Cell, Param, Row};
+use crate::store::value::{Param, Row};
 use crate::store::{StoreError, StoreResult};
 
 /// Readers in the pool: enough for the cores this server is meant for.
@@ -216,21 +216,21 @@ fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>
     let mut rows = stmt.raw_query();
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
-        let mut cells = Vec::with_capacity(width);
+        let mut cells = Row::with_names(names.clone());
         for i in 0..width {
-            cells.push(match row.get_ref(i)? {
-                ValueRef::Null => Cell::Null,
-                ValueRef::Integer(n) => Cell::Int(n),
-                ValueRef::Text(t) => Cell::Text(match std::str::from_utf8(t) {
-                    Ok(text) => text.to_owned(),
-                    Err(_) => String::from_utf8_lossy(t).into_owned(),
-                }),
+            match row.get_ref(i)? {
+                ValueRef::Null => cells.push_null(),
+                ValueRef::Integer(n) => cells.push_int(n),
+                ValueRef::Text(t) => match std::str::from_utf8(t) {
+                    Ok(text) => cells.push_text(text),
+                    Err(_) => cells.push_text(&String::from_utf8_lossy(t)),
+                },
                 ValueRef::Real(_) | ValueRef::Blob(_) => {
                     return Err(StoreError::CorruptColumn(names[i].clone()));
                 }
-            });
+            }
         }
-        out.push(Row::new(names.clone(), cells));
+        out.push(cells);
     }
     Ok(out)
 }
@@ -241,7 +241,10 @@ fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>
 /// added or dropped under `SELECT *`) renews it; checking every name cost a tenth of a small
 /// request's instructions (callgrind, docs/PERFORMANCE.md).
 fn column_names(sql: &str, stmt: &Statement<'_>) -> Arc<[String]> {
-    static NAMES: LazyLock<Mutex<HashMap<String, Arc<[String]>>>> = LazyLock::new(Mutex::default);
+    // Keyed by our own SQL texts (no one else's input): a fixed fast hash; SipHash over a
+    // statement's text was a percent of a lookup.
+    type Names = HashMap<String, Arc<[String]>, foldhash::fast::FixedState>;
+    static NAMES: LazyLock<Mutex<Names>> = LazyLock::new(Mutex::default);
     /// List queries vary with their filters; past this many texts the map starts again.
     const MAX_TEXTS: usize = 1024;
     let mut names = NAMES.lock().unwrap_or_else(|p| p.into_inner());
