@@ -145,8 +145,157 @@ impl io::Write for StringBody<'_> {
 pub fn literal<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
     let mut literal = Vec::with_capacity(1024);
     literal.push(b'"');
-    value.serialize(&mut serde_json::Serializer::with_formatter(StringBody(&mut literal), shown()))?;
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(&mut literal, LiteralFormatter::default()))?;
     literal.push(b'"');
-    // Serialised JSON, escaped byte for byte as ASCII or whole UTF-8 sequences, is UTF-8.
+    // JSON text and escapes are ASCII; fragments are copied from `str`s whole.
     String::from_utf8(literal).map_err(serde::ser::Error::custom)
+}
+
+/// The pretty printer of [`ShownFormatter`] writing, instead of the JSON text, that text as the
+/// inside of a string literal: every quote and backslash of the text escaped, each newline `\n`.
+/// It writes to a `Vec` directly (an escaping `io::Write` in between cost more than the
+/// serialisation itself: a call per punctuation mark).
+#[derive(Default)]
+struct LiteralFormatter {
+    depth: usize,
+    has_value: bool,
+}
+
+impl LiteralFormatter {
+    fn newline<W: ?Sized + io::Write>(&self, writer: &mut W) -> io::Result<()> {
+        const SPACES: &[u8] = b"\\n                                                                ";
+        let mut width = 2 + 2 * self.depth;
+        writer.write_all(&SPACES[..width.min(SPACES.len())])?;
+        width = width.saturating_sub(SPACES.len());
+        while width > 0 {
+            let run = width.min(SPACES.len() - 2);
+            writer.write_all(&SPACES[2..2 + run])?;
+            width -= run;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for LiteralFormatter {
+    fn begin_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b"\\\"")
+    }
+
+    fn end_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b"\\\"")
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        // serde_json hands quotes, backslashes and control characters to `write_char_escape`;
+        // what is left to escape here is what a model would not see, as in ShownFormatter.
+        if fragment.bytes().all(|b| b < 0x7f) {
+            return writer.write_all(fragment.as_bytes());
+        }
+        let mut plain = 0;
+        for (at, c) in fragment.char_indices() {
+            if hidden(c) {
+                writer.write_all(&fragment.as_bytes()[plain..at])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\\\u{unit:04x}")?;
+                }
+                plain = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[plain..])
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        escape: serde_json::ser::CharEscape,
+    ) -> io::Result<()> {
+        use serde_json::ser::CharEscape;
+        // The escape serde_json writes in the text, with its backslash (and a quote or
+        // backslash after it) escaped again for the literal.
+        let escaped: &[u8] = match escape {
+            CharEscape::Quote => b"\\\\\\\"",
+            CharEscape::ReverseSolidus => b"\\\\\\\\",
+            CharEscape::Solidus => b"\\\\/",
+            CharEscape::Backspace => b"\\\\b",
+            CharEscape::FormFeed => b"\\\\f",
+            CharEscape::LineFeed => b"\\\\n",
+            CharEscape::CarriageReturn => b"\\\\r",
+            CharEscape::Tab => b"\\\\t",
+            CharEscape::AsciiControl(byte) => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                return writer.write_all(&[
+                    b'\\',
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(byte >> 4)],
+                    HEX[usize::from(byte & 0xf)],
+                ]);
+            }
+        };
+        writer.write_all(escaped)
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline(writer)?;
+        }
+        writer.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if !first {
+            writer.write_all(b",")?;
+        }
+        self.newline(writer)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline(writer)?;
+        }
+        writer.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if !first {
+            writer.write_all(b",")?;
+        }
+        self.newline(writer)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
