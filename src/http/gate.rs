@@ -520,24 +520,24 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Gate<S> {
 impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Gate<S> {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        let n = match Pin::new(&mut this.io).poll_write(cx, data) {
-            Poll::Ready(result) => result?,
-            Poll::Pending => {
-                // A client that does not read its answers cannot hold the connection forever.
-                let limit = this.limits.write_timeout;
-                let timer = this.write_timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-                if timer.as_mut().poll(cx).is_ready() {
-                    return Poll::Ready(Err(io::ErrorKind::TimedOut.into()));
-                }
-                return Poll::Pending;
-            }
-        };
-        this.write_timer = None;
-        if n > 0 {
-            this.wrote = true;
-            this.last_write = Some(Instant::now());
-        }
-        Poll::Ready(Ok(n))
+        let written = Pin::new(&mut this.io).poll_write(cx, data);
+        this.wrote(cx, written)
+    }
+
+    // Vectored writes pass through: without them hyper copies every answer's body into its
+    // own buffer before writing (for tools/list, 40 KB a request).
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let written = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.wrote(cx, written)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -562,6 +562,28 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Gate<S> {
 }
 
 impl<S> Gate<S> {
+    /// Accounts for a write: a client that does not read its answers cannot hold the connection
+    /// forever (the write deadline runs while the socket takes nothing).
+    fn wrote(&mut self, cx: &mut Context<'_>, written: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
+        let n = match written {
+            Poll::Ready(result) => result?,
+            Poll::Pending => {
+                let limit = self.limits.write_timeout;
+                let timer = self.write_timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+                if timer.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Err(io::ErrorKind::TimedOut.into()));
+                }
+                return Poll::Pending;
+            }
+        };
+        self.write_timer = None;
+        if n > 0 {
+            self.wrote = true;
+            self.last_write = Some(Instant::now());
+        }
+        Poll::Ready(Ok(n))
+    }
+
     /// Reads chunk framing from `cursor`: releases the request once its last chunk and trailers
     /// are in; refuses broken framing, and a body over the cap (decoded, or as framed bytes).
     fn advance_chunked(&mut self, start: usize, mut cursor: usize, mut decoded: usize) {

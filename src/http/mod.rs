@@ -7,6 +7,7 @@
 mod descriptors;
 mod gate;
 mod per_address;
+mod pieces;
 mod refusal;
 
 use per_address::PerAddress;
@@ -24,6 +25,7 @@ use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
 pub use gate::{BufferBudget, GateLimits};
+pub use pieces::Pieces;
 
 /// The limits of the listener.
 #[derive(Debug, Clone)]

@@ -55,7 +55,7 @@ pub enum Written {
         is_error: bool,
     },
     /// The whole result, era envelope included (computed once per era, `tools/list`).
-    Finished(std::sync::Arc<str>),
+    Finished(bytes::Bytes),
 }
 
 impl Outcome {
@@ -79,7 +79,7 @@ impl Outcome {
     }
 
     /// A result already finished for its era (`finish` and serialisation done once, earlier).
-    pub fn finished(text: std::sync::Arc<str>) -> Self {
+    pub fn finished(text: bytes::Bytes) -> Self {
         Self { result: Map::new(), kind: Kind::Complete, written: Some(Written::Finished(text)) }
     }
 
@@ -109,7 +109,7 @@ impl Outcome {
                 let value = self.finish(era);
                 serde_json::to_writer(&mut *out, &value).expect("a Value serialises to a Vec");
             }
-            Some(Written::Finished(text)) => out.extend_from_slice(text.as_bytes()),
+            Some(Written::Finished(text)) => out.extend_from_slice(&text),
             Some(Written::ToolText { literal, is_error }) => {
                 out.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
                 out.extend_from_slice(&literal);
@@ -132,21 +132,27 @@ impl Outcome {
 }
 
 /// A successful JSON-RPC answer, written around the result without a `Value` tree for the
-/// envelope: `{"jsonrpc":"2.0","id":…,"result":…}`.
-pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> Vec<u8> {
-    // Room for the envelope and the tool text, so the answer is written without a reallocation.
+/// envelope: `{"jsonrpc":"2.0","id":…,"result":…}`. A finished result (the cached catalogue) is
+/// sent as it is kept, between the envelope's pieces, not copied.
+pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> poem::Body {
+    let mut head = Vec::with_capacity(64);
+    head.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    serde_json::to_writer(&mut head, id).expect("a Value serialises to a Vec");
+    head.extend_from_slice(br#","result":"#);
+    if let Some(Written::Finished(text)) = &outcome.written {
+        let pieces = [bytes::Bytes::from(head), text.clone(), bytes::Bytes::from_static(b"}")];
+        return crate::http::Pieces::new(pieces).into();
+    }
+    // Room for the tool text, so the answer is written without a reallocation.
     let text = match &outcome.written {
         Some(Written::ToolText { literal, .. }) => literal.len(),
-        Some(Written::Finished(text)) => text.len(),
-        None => 0,
+        _ => 0,
     };
-    let mut out = Vec::with_capacity(256 + text);
-    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    serde_json::to_writer(&mut out, id).expect("a Value serialises to a Vec");
-    out.extend_from_slice(br#","result":"#);
+    let mut out = head;
+    out.reserve(256 + text);
     outcome.write_to(era, &mut out);
     out.push(b'}');
-    out
+    out.into()
 }
 
 fn into_map(value: Value) -> Map<String, Value> {

@@ -2,7 +2,7 @@
 //! dispatch of each call to its /v1 handler.
 
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, RwLock};
+use std::sync::{LazyLock, RwLock};
 
 use serde_json::{Map, Value, json};
 
@@ -35,7 +35,7 @@ pub fn warm_up() {
 /// written once per (era, set of tools) and kept (issue 8: it was rebuilt from `Value` trees on
 /// every request). The cache is bounded by the eras (3) times the scope combinations.
 pub fn list(ctx: &Context<'_>) -> Outcome {
-    static WRITTEN: LazyLock<RwLock<HashMap<ListKey, Arc<str>>>> = LazyLock::new(Default::default);
+    static WRITTEN: LazyLock<RwLock<HashMap<ListKey, bytes::Bytes>>> = LazyLock::new(Default::default);
     let mut shown = vec![0u64; OPERATIONS.len().div_ceil(64)];
     for (i, op) in OPERATIONS.iter().enumerate() {
         if allowed(ctx, op) {
@@ -46,7 +46,7 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
     if let Some(text) = WRITTEN.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Outcome::finished(text.clone());
     }
-    let text: Arc<str> = build_list(ctx).finish(ctx.era).to_string().into();
+    let text = bytes::Bytes::from(build_list(ctx).finish(ctx.era).to_string());
     WRITTEN.write().unwrap_or_else(|p| p.into_inner()).insert(key, text.clone());
     Outcome::finished(text)
 }

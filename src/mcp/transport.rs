@@ -61,7 +61,7 @@ pub fn payload_too_large() -> Response {
 struct Answer {
     status: StatusCode,
     /// The JSON body, as written.
-    body: Option<Vec<u8>>,
+    body: Option<poem::Body>,
     version: &'static str,
     headers: Vec<(&'static str, String)>,
 }
@@ -69,7 +69,7 @@ struct Answer {
 impl Answer {
     fn error(err: RpcError, id: Option<&Value>, version: &'static str) -> Self {
         let body = serde_json::to_vec(&err.body(id)).expect("a Value serialises to a Vec");
-        Self { status: err.status, body: Some(body), version, headers: err.headers }
+        Self { status: err.status, body: Some(body.into()), version, headers: err.headers }
     }
 }
 
