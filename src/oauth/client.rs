@@ -25,3 +25,29 @@ impl Client {
         }
     }
 }
+
+/// A `client_name` as the pages show it, whoever gave it (a registration or a metadata
+/// document): trimmed, without control characters, at most 100 characters; `None` when nothing
+/// is left.
+pub fn clean_name(name: Option<String>) -> Option<String> {
+    name.map(|n| n.trim().chars().filter(|c| !c.is_control()).take(100).collect::<String>())
+        .filter(|n| !n.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_trimmed_cleaned_and_capped() {
+        assert_eq!(clean_name(Some("  Claude \u{7}Desktop\n ".into())).as_deref(), Some("Claude Desktop"));
+        assert_eq!(clean_name(Some("x".repeat(150))).map(|n| n.chars().count()), Some(100));
+        assert_eq!(
+            clean_name(Some("ç".repeat(150))).map(|n| n.chars().count()),
+            Some(100),
+            "characters, not bytes"
+        );
+        assert_eq!(clean_name(Some(" \t\u{1b} ".into())), None, "nothing left");
+        assert_eq!(clean_name(None), None);
+    }
+}

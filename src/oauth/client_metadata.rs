@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use super::client::Client;
+use super::client::{Client, clean_name};
 use super::error::{ErrorCode, OAuthError, OAuthResult};
 use super::redirect::check_redirect_uri;
 use super::{DOCUMENT_CACHE_TTL, OAuthHost};
@@ -96,11 +96,7 @@ fn client_of(url: &str, bytes: &[u8]) -> OAuthResult<Client> {
     {
         return Err(invalid(format!("token_endpoint_auth_method {method} is not supported; use none")));
     }
-    let name = doc
-        .client_name
-        .map(|n| n.trim().chars().filter(|c| !c.is_control()).take(100).collect::<String>())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| url.to_string());
+    let name = clean_name(doc.client_name).unwrap_or_else(|| url.to_string());
     Ok(Client { id: url.to_string(), name, redirect_uris: doc.redirect_uris })
 }
 

@@ -23,9 +23,9 @@ use poem::{Request, Response};
 use sha2::Sha256;
 use time::OffsetDateTime;
 
+use super::constant_time::constant_time_eq;
 use super::cookies::{SESSION_COOKIE, cookie, set_cookie};
 use super::error::{OAuthError, OAuthResult};
-use super::pkce::constant_time_eq;
 use super::{OAuthHost, SESSION_LIFETIME};
 use crate::domain::dates::format_timestamp;
 

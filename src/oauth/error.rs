@@ -126,15 +126,21 @@ impl OAuthError {
             _ => code.status(),
         };
         let mut response =
-            poem::web::Json(json!({ "error": code.as_str(), "error_description": description }))
-                .with_status(status)
-                .into_response();
+            no_cache_json(status, json!({ "error": code.as_str(), "error_description": description }));
         if let OAuthError::RateLimited(secs) = self {
             response.headers_mut().insert("retry-after", secs.to_string().parse().expect("digits"));
         }
-        response.headers_mut().insert("pragma", "no-cache".parse().expect("static"));
         response
     }
+}
+
+/// A JSON answer of the token and revocation endpoints, errors included: `Pragma: no-cache`
+/// beside the `Cache-Control: no-store` the server gives every answer (RFC 6749 section 5.1,
+/// for HTTP/1.0 caches).
+pub fn no_cache_json(status: StatusCode, body: serde_json::Value) -> Response {
+    let mut response = poem::web::Json(body).with_status(status).into_response();
+    response.headers_mut().insert("pragma", poem::http::HeaderValue::from_static("no-cache"));
+    response
 }
 
 /// A result of the authorization server.

@@ -8,7 +8,7 @@
 //! (documents), `client` (the type) and `clients` (who a client_id is), `cookies`, `redirect` (redirect URI rules), `resource`
 //! (RFC 8707 audiences), `authorize`, `signin`, `connections`, `token`, `revoke`, `grants`,
 //! `pkce`, `throttle`, `session` and `csrf` (what other pages reuse), `pages` (HTML), `form`
-//! (urlencoded parameters), `error`.
+//! (urlencoded parameters), `constant_time` (comparing secrets), `error`.
 //!
 //! Other pages (approval links, for one) reuse the sign-in: `session::require_user` (or the
 //! `SignedInUser` extractor) for the signed-in user, its organization, role and the scopes the
@@ -27,6 +27,7 @@ mod client;
 mod client_metadata;
 mod clients;
 mod connections;
+mod constant_time;
 pub mod cookies;
 pub mod csrf;
 mod error;

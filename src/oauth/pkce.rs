@@ -5,6 +5,8 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
 
+use super::constant_time::constant_time_eq;
+
 /// Whether a challenge has the shape of an S256 challenge: base64url of 32 bytes.
 pub fn valid_challenge(challenge: &str) -> bool {
     challenge.len() == 43 && challenge.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
@@ -24,11 +26,6 @@ pub fn s256(verifier: &str) -> String {
 /// Whether `verifier` answers `challenge`.
 pub fn verify(verifier: &str, challenge: &str) -> bool {
     valid_verifier(verifier) && constant_time_eq(s256(verifier).as_bytes(), challenge.as_bytes())
-}
-
-/// Compares two secrets in time that depends only on their lengths.
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]

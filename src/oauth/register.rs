@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde_json::json;
 use time::OffsetDateTime;
 
+use super::client::clean_name;
 use super::error::{ErrorCode, OAuthError, OAuthResult};
 use super::redirect::check_redirect_uri;
 use super::{Host, OAuthHost, form::MAX_FORM_BYTES, grants::limit_anonymous};
@@ -69,10 +70,7 @@ async fn registration(host: &dyn OAuthHost, req: &Request, body: Body) -> OAuthR
     {
         return Err(metadata_error("only the response type code is supported"));
     }
-    let client_name = asked
-        .client_name
-        .map(|n| n.trim().chars().filter(|c| !c.is_control()).take(100).collect::<String>())
-        .filter(|n| !n.is_empty());
+    let client_name = clean_name(asked.client_name);
     let now = OffsetDateTime::now_utc();
     let row = ClientRow {
         id: new_id("cli"),

@@ -3,11 +3,12 @@
 //! token was (RFC 7009 section 2.2: an unknown token is not an error); a token issued to
 //! another client, or not through OAuth (the CLI's), is left alone.
 
-use poem::web::{Data, Json};
-use poem::{Body, IntoResponse, Request, Response, handler};
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Body, Request, Response, handler};
 use serde_json::json;
 
-use super::error::OAuthResult;
+use super::error::{OAuthResult, no_cache_json};
 use super::form::Params;
 use super::grants::{self, limit_anonymous};
 use super::{Host, OAuthHost, REFRESH_PREFIX};
@@ -17,11 +18,7 @@ use crate::auth::{hash_token, looks_like_token, revoke_token};
 #[handler]
 pub async fn revoke(req: &Request, body: Body, Data(host): Data<&Host>) -> Response {
     match revocation(host.as_ref(), req, body).await {
-        Ok(()) => {
-            let mut response = Json(json!({})).into_response();
-            response.headers_mut().insert("pragma", "no-cache".parse().expect("static"));
-            response
-        }
+        Ok(()) => no_cache_json(StatusCode::OK, json!({})),
         Err(err) => err.json_response(),
     }
 }

@@ -4,12 +4,13 @@
 //! every token issued through it. Errors are RFC 6749 section 5.2 JSON; every answer carries
 //! `Cache-Control: no-store` (the server adds it to all) and `Pragma: no-cache`.
 
-use poem::web::{Data, Json};
-use poem::{Body, IntoResponse, Request, Response, handler};
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Body, Request, Response, handler};
 use serde_json::json;
 use time::OffsetDateTime;
 
-use super::error::{ErrorCode, OAuthError, OAuthResult};
+use super::error::{ErrorCode, OAuthError, OAuthResult, no_cache_json};
 use super::form::Params;
 use super::grants::{self, Issued, limit_anonymous};
 use super::resource::audience_of;
@@ -51,16 +52,16 @@ fn expired(at: &str, now: OffsetDateTime) -> bool {
 }
 
 fn answer(issued: &Issued, scopes: &str) -> Response {
-    let mut response = Json(json!({
-        "access_token": issued.access_token,
-        "token_type": "Bearer",
-        "expires_in": ACCESS_TOKEN_LIFETIME.whole_seconds(),
-        "refresh_token": issued.refresh_token,
-        "scope": scopes,
-    }))
-    .into_response();
-    response.headers_mut().insert("pragma", "no-cache".parse().expect("static"));
-    response
+    no_cache_json(
+        StatusCode::OK,
+        json!({
+            "access_token": issued.access_token,
+            "token_type": "Bearer",
+            "expires_in": ACCESS_TOKEN_LIFETIME.whole_seconds(),
+            "refresh_token": issued.refresh_token,
+            "scope": scopes,
+        }),
+    )
 }
 
 async fn authorization_code(host: &dyn OAuthHost, params: &Params, client_id: &str) -> OAuthResult<Response> {

@@ -352,6 +352,7 @@ async fn a_browser_signs_in_consents_and_the_client_refreshes_until_a_replay_rev
     let r = exchange(&server, &client_id, &params["code"], &verifier).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.header("cache-control"), Some("no-store"));
+    assert_eq!(r.header("pragma"), Some("no-cache"), "RFC 6749 section 5.1");
     assert_eq!(r.body["token_type"], "Bearer");
     assert_eq!(r.body["expires_in"], 3600);
     assert_eq!(r.body["scope"], "dunning.read dunning.write dunning.notify");
@@ -365,11 +366,13 @@ async fn a_browser_signs_in_consents_and_the_client_refreshes_until_a_replay_rev
     let second_access = r.body["access_token"].as_str().unwrap().to_string();
     let second_refresh = r.body["refresh_token"].as_str().unwrap().to_string();
     assert_ne!(second_refresh, first_refresh, "refresh tokens rotate");
+    assert_eq!(r.header("pragma"), Some("no-cache"));
     assert_eq!(tool_names(&server, &second_access).await, tools_of(&granted));
 
     let replay = refresh(&server, &client_id, &first_refresh).await;
     assert_eq!(replay.status, 400);
     assert_eq!(replay.body["error"], "invalid_grant");
+    assert_eq!(replay.header("pragma"), Some("no-cache"), "errors too (section 5.2)");
     assert_eq!(mcp_status(&server, &second_access).await, 401, "the grant's access tokens are revoked");
     assert_eq!(mcp_status(&server, &access).await, 401);
     let after = refresh(&server, &client_id, &second_refresh).await;
@@ -811,7 +814,9 @@ async fn revoking_a_refresh_token_revokes_the_grant() {
             .header("content-type", "application/x-www-form-urlencoded")
             .body(body)
     };
-    assert_eq!(send(post(body)).await.status, 200);
+    let answer = send(post(body)).await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.header("pragma"), Some("no-cache"));
     assert_eq!(mcp_status(&server, &access).await, 200, "another client cannot revoke it");
     let body: String = form_urlencoded::Serializer::new(String::new())
         .extend_pairs([("token", refresh_token.as_str()), ("client_id", client_id.as_str())])
