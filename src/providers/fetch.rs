@@ -6,15 +6,13 @@
 
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Empty};
-use hyper::body::{Body, Bytes, Incoming};
+use http_body_util::Empty;
+use hyper::body::Bytes;
 use hyper::{Method, Request};
-use hyper_util::rt::TokioIo;
-use rustls::pki_types::ServerName;
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_rustls::TlsConnector;
-use url::{Host, Url};
+use url::Url;
 
+use super::http1::{Unread, authority_and_target, exchange, server_name};
 use super::target::{self, Policy};
 use super::{ProviderError, excerpt};
 
@@ -44,14 +42,7 @@ pub async fn fetch_document(
     let port = parsed.port_or_known_default().ok_or_else(|| refuse("no port"))?;
     let policy = Policy::new(encrypted, allow_insecure).map_err(|why| refuse(&why))?;
     policy.check_host(&host).map_err(|why| refuse(&why))?;
-    let authority = match parsed.port() {
-        Some(port) => format!("{host}:{port}"),
-        None => host.to_string(),
-    };
-    let path = match parsed.query() {
-        Some(query) => format!("{}?{query}", parsed.path()),
-        None => parsed.path().to_owned(),
-    };
+    let (authority, path) = authority_and_target(&parsed, &host);
     let request = Request::builder()
         .method(Method::GET)
         .uri(path)
@@ -64,21 +55,26 @@ pub async fn fetch_document(
     let exchange = async {
         let addrs = target::resolve(NAME, &host, port, policy).await?;
         let stream = target::connect(NAME, &addrs).await?;
-        if encrypted {
-            let name = match &host {
-                Host::Domain(name) => ServerName::try_from(name.clone()),
-                Host::Ipv4(v4) => Ok(ServerName::from(std::net::IpAddr::V4(*v4))),
-                Host::Ipv6(v6) => Ok(ServerName::from(std::net::IpAddr::V6(*v6))),
-            }
-            .map_err(|_| refuse("the host is not a valid TLS server name"))?;
+        let answer = if encrypted {
+            let name = server_name(&host).ok_or_else(|| refuse("the host is not a valid TLS server name"))?;
             let config = super::gateway::client_config(&[]).map_err(|e| refuse(&e.to_string()))?;
             let stream = TlsConnector::from(config).connect(name, stream).await.map_err(|e| {
                 ProviderError::Transient(format!("{NAME}: TLS: {}", excerpt(&e.to_string(), 160)))
             })?;
-            get(stream, request, limit).await
+            exchange(NAME, stream, request, limit).await?
         } else {
-            get(stream, request, limit).await
+            exchange(NAME, stream, request, limit).await?
+        };
+        if answer.status != hyper::StatusCode::OK {
+            // Redirects included: the document must be at the URL that names the client.
+            return Err(ProviderError::Permanent(format!("{NAME}: answered {}", answer.status)));
         }
+        answer.body.map_err(|unread| match unread {
+            Unread::TooLarge => {
+                ProviderError::Permanent(format!("{NAME}: the document is larger than {limit} bytes"))
+            }
+            Unread::Broken(why) => ProviderError::Transient(format!("{NAME}: {why}")),
+        })
     };
     match tokio::time::timeout(timeout, exchange).await {
         Ok(outcome) => outcome,
@@ -86,46 +82,6 @@ pub async fn fetch_document(
             Err(ProviderError::Transient(format!("{NAME}: no answer within {} s", timeout.as_secs_f32())))
         }
     }
-}
-
-async fn get<S>(stream: S, request: Request<Empty<Bytes>>, limit: usize) -> Result<Vec<u8>, ProviderError>
-where
-    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
-    let broken =
-        |e: hyper::Error| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160)));
-    let (mut sender, connection) =
-        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(broken)?;
-    let exchange = async move {
-        let response = sender.send_request(request).await.map_err(broken)?;
-        drop(sender);
-        let status = response.status();
-        if status != hyper::StatusCode::OK {
-            // Redirects included: the document must be at the URL that names the client.
-            return Err(ProviderError::Permanent(format!("{NAME}: answered {status}")));
-        }
-        read_capped(response.into_body(), limit).await
-    };
-    let (outcome, _closed) = tokio::join!(exchange, connection);
-    outcome
-}
-
-async fn read_capped(mut body: Incoming, limit: usize) -> Result<Vec<u8>, ProviderError> {
-    let too_big = || ProviderError::Permanent(format!("{NAME}: the document is larger than {limit} bytes"));
-    if body.size_hint().lower() > limit as u64 {
-        return Err(too_big());
-    }
-    let mut out = Vec::new();
-    while let Some(frame) = body.frame().await {
-        let frame = frame
-            .map_err(|e| ProviderError::Transient(format!("{NAME}: {}", excerpt(&e.to_string(), 160))))?;
-        let Ok(data) = frame.into_data() else { continue };
-        if out.len() + data.len() > limit {
-            return Err(too_big());
-        }
-        out.extend_from_slice(&data);
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -11,10 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hmac::{Hmac, Mac};
-use http_body_util::{BodyExt, Full};
-use hyper::body::{Body, Bytes, Incoming};
+use http_body_util::Full;
+use hyper::body::Bytes;
 use hyper::{Method, Request, StatusCode};
-use hyper_util::rt::TokioIo;
 use rustls::pki_types::{CertificateDer, ServerName};
 use serde::Serialize;
 use sha2::Sha256;
@@ -22,6 +21,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_rustls::TlsConnector;
 use url::{Host, Url};
 
+use super::http1::{authority_and_target, exchange, server_name};
 use super::target::{self, Policy};
 use super::{Channel, Outgoing, ProviderError, ProviderSetupError, Sent, excerpt};
 
@@ -90,21 +90,9 @@ impl Gateway {
         let port = url.port_or_known_default().ok_or_else(|| bad("no port"))?;
         let policy = Policy::new(encrypted, allow_insecure).map_err(ProviderSetupError::GatewayUrl)?;
         policy.check_host(&host).map_err(ProviderSetupError::GatewayUrl)?;
-        let authority = match url.port() {
-            Some(port) => format!("{host}:{port}"),
-            None => host.to_string(),
-        };
-        let target = match url.query() {
-            Some(query) => format!("{}?{query}", url.path()),
-            None => url.path().to_owned(),
-        };
+        let (authority, target) = authority_and_target(&url, &host);
         let tls = if encrypted {
-            let name = match &host {
-                Host::Domain(name) => ServerName::try_from(name.clone()),
-                Host::Ipv4(v4) => Ok(ServerName::from(std::net::IpAddr::V4(*v4))),
-                Host::Ipv6(v6) => Ok(ServerName::from(std::net::IpAddr::V6(*v6))),
-            }
-            .map_err(|_| bad("the host is not a valid TLS server name"))?;
+            let name = server_name(&host).ok_or_else(|| bad("the host is not a valid TLS server name"))?;
             Some((TlsConnector::from(client_config(extra_roots)?), name))
         } else {
             None
@@ -193,37 +181,9 @@ async fn send<S>(stream: S, request: Request<Full<Bytes>>) -> Result<Sent, Provi
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let broken =
-        |e: hyper::Error| ProviderError::Transient(format!("gateway: {}", excerpt(&e.to_string(), 160)));
-    let (mut sender, connection) =
-        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(broken)?;
-    // The connection is driven here, not spawned: a timeout drops it with the exchange.
-    let exchange = async move {
-        let response = sender.send_request(request).await.map_err(broken)?;
-        drop(sender);
-        let status = response.status();
-        let answer = read_up_to(response.into_body(), ANSWER_LIMIT).await;
-        Ok::<_, ProviderError>((status, answer))
-    };
-    let (outcome, _closed) = tokio::join!(exchange, connection);
-    let (status, answer) = outcome?;
-    judge(status, answer.as_deref())
-}
-
-/// Up to `limit` bytes of a body; `None` when it is longer or breaks off.
-async fn read_up_to(mut body: Incoming, limit: usize) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    if body.size_hint().lower() > limit as u64 {
-        return None;
-    }
-    while let Some(frame) = body.frame().await {
-        let Ok(data) = frame.ok()?.into_data() else { continue };
-        if out.len() + data.len() > limit {
-            return None;
-        }
-        out.extend_from_slice(&data);
-    }
-    Some(out)
+    let answer = exchange(NAME, stream, request, ANSWER_LIMIT).await?;
+    // A body too long, or broken off, is judged by the status alone.
+    judge(answer.status, answer.body.ok().as_deref())
 }
 
 fn judge(status: StatusCode, answer: Option<&[u8]>) -> Result<Sent, ProviderError> {

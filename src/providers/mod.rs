@@ -18,6 +18,7 @@
 
 mod fetch;
 mod gateway;
+mod http1;
 mod outbox;
 mod smtp;
 mod target;
