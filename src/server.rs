@@ -65,7 +65,7 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         .and_then(|v| v.parse::<usize>().ok());
     let path = req.uri().path().to_string();
     let method = req.method().clone();
-    let preflight = is_cors_preflight(&req);
+    let preflight = http::is_cors_preflight(&req);
     let started = std::time::Instant::now();
     // Beyond the requests in flight it can serve, or while draining, the server sheds load
     // before doing any work (liveness and metrics probes excepted). The permit lives until
@@ -129,13 +129,6 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         headers.insert("x-request-id", value);
     }
     response
-}
-
-/// A browser's CORS preflight: OPTIONS with an `Origin` and the method it asks about.
-fn is_cors_preflight(req: &Request) -> bool {
-    req.method() == poem::http::Method::OPTIONS
-        && req.headers().contains_key("origin")
-        && req.headers().contains_key("access-control-request-method")
 }
 
 /// `/metrics` alone, for the `--metrics-bind` listener: kept off the API listener, where anyone

@@ -8,12 +8,12 @@
 
 mod page;
 
-use poem::{Route, get};
+use poem::Route;
 
-use crate::oauth::{Host, with_host};
+use crate::oauth::{Host, Methods, with_host};
 
 /// Adds `GET`/`POST /approvals/:id` to `route`, with the state in the request data as
-/// `oauth::Host`, as for the authorization server's pages.
+/// `oauth::Host`, as for the authorization server's pages (other methods: a 405 page).
 pub fn add_routes(route: Route, host: &Host) -> Route {
-    route.at("/approvals/:id", with_host(get(page::show).post(page::decide), host))
+    route.at("/approvals/:id", with_host(Methods::page().get(page::show).post(page::decide), host))
 }

@@ -27,6 +27,14 @@ use tokio::task::JoinSet;
 pub use gate::{BufferBudget, GateLimits};
 pub use pieces::Pieces;
 
+/// A browser's CORS preflight: OPTIONS with an `Origin` and the method it asks about. It is not
+/// a request for the resource, so it never gets a 405 for OPTIONS (no route answers one).
+pub fn is_cors_preflight(req: &poem::Request) -> bool {
+    req.method() == poem::http::Method::OPTIONS
+        && req.headers().contains_key("origin")
+        && req.headers().contains_key("access-control-request-method")
+}
+
 /// The limits of the listener.
 #[derive(Debug, Clone)]
 pub struct ConnectionLimits {

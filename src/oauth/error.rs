@@ -70,6 +70,9 @@ pub enum OAuthError {
     /// A form without the right CSRF token: refused, nothing done.
     #[error("the form's csrf token is missing or wrong")]
     Csrf,
+    /// A method the endpoint does not take: 405, with `Allow`.
+    #[error("{method} is not allowed here; use {allow}")]
+    MethodNotAllowed { method: String, allow: String },
     /// Too many requests from this address.
     #[error("too many requests; retry in {0} s")]
     RateLimited(u64),
@@ -101,6 +104,7 @@ impl OAuthError {
             OAuthError::Csrf => {
                 (ErrorCode::InvalidRequest, "the form's csrf token is missing or wrong".into())
             }
+            OAuthError::MethodNotAllowed { .. } => (ErrorCode::InvalidRequest, self.to_string()),
             OAuthError::RateLimited(secs) => {
                 (ErrorCode::TemporarilyUnavailable, format!("too many requests; retry in {secs} s"))
             }
@@ -123,6 +127,7 @@ impl OAuthError {
         let (code, description) = self.public();
         let status = match self {
             OAuthError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            OAuthError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             _ => code.status(),
         };
         let mut response =

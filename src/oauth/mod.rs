@@ -34,6 +34,7 @@ mod error;
 pub mod form;
 mod grants;
 mod metadata;
+mod methods;
 pub mod pages;
 mod pkce;
 mod redirect;
@@ -48,13 +49,14 @@ mod token;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
-use poem::{Endpoint, EndpointExt, Response, Route, get, post};
+use poem::{Endpoint, EndpointExt, Response, Route};
 use time::Duration;
 
 pub use client_metadata::DocumentCache;
 pub use csrf::{Csrf, check_csrf, csrf_for};
 pub use error::{ErrorCode, OAuthError};
 pub use metadata::metadata_document;
+pub use methods::Methods;
 pub use session::{SignedInUser, require_user, signed_in};
 
 use crate::auth::AuthState;
@@ -120,17 +122,18 @@ pub fn issuer(host: &dyn OAuthHost) -> &str {
 }
 
 /// Adds the authorization server's routes to `route`. Each answers its own errors (a page, a
-/// redirect or RFC 6749 JSON), so nothing reaches the /v1 error envelope.
+/// redirect or RFC 6749 JSON), a method it does not take included ([`Methods`]), so nothing
+/// reaches the /v1 error envelope.
 pub fn add_routes(route: Route, host: &Host) -> Route {
     route
-        .at("/authorize", with_host(get(authorize::show).post(authorize::decide), host))
-        .at("/token", with_host(post(token::token), host))
-        .at("/register", with_host(post(register::register), host))
-        .at("/revoke", with_host(post(revoke::revoke), host))
-        .at("/signin", with_host(get(signin::show).post(signin::submit), host))
-        .at("/signout", with_host(post(signin::sign_out), host))
-        .at("/connections", with_host(get(connections::show), host))
-        .at("/connections/disconnect", with_host(post(connections::disconnect), host))
+        .at("/authorize", with_host(Methods::page().get(authorize::show).post(authorize::decide), host))
+        .at("/token", with_host(Methods::json().post(token::token), host))
+        .at("/register", with_host(Methods::json().post(register::register), host))
+        .at("/revoke", with_host(Methods::json().post(revoke::revoke), host))
+        .at("/signin", with_host(Methods::page().get(signin::show).post(signin::submit), host))
+        .at("/signout", with_host(Methods::page().post(signin::sign_out), host))
+        .at("/connections", with_host(Methods::page().get(connections::show), host))
+        .at("/connections/disconnect", with_host(Methods::page().post(connections::disconnect), host))
 }
 
 /// An endpoint of a page or of the authorization server, with the state in its request data
@@ -151,7 +154,7 @@ pub fn with_host<E: Endpoint + 'static>(
 /// The RFC 8414 metadata endpoint, to mount at `/.well-known/oauth-authorization-server`.
 pub fn metadata_endpoint(public_url: &str) -> impl poem::Endpoint<Output = poem::Response> + use<> {
     let document = metadata_document(public_url);
-    get(poem::endpoint::make_sync(move |_| poem::web::Json(document.clone())))
+    Methods::json().get(poem::endpoint::make_sync(move |_| poem::web::Json(document.clone())))
 }
 
 /// The state handlers see.

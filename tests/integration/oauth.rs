@@ -1030,3 +1030,62 @@ async fn housekeeping_forgets_expired_codes_sessions_and_failures() {
     assert_eq!(removed, 2, "the code and the session");
     assert_eq!(browser.get("/connections").await.status, 303, "the session is gone");
 }
+
+/// A method a route does not take is 405 with `Allow`, as on /v1 (RFC 9110 section 15.5.6): RFC
+/// 6749 JSON at the endpoints clients call, a page where browsers go. Not a 404, which would say
+/// the endpoint is not there.
+#[tokio::test]
+async fn other_methods_are_405_with_the_methods_each_route_takes() {
+    let server = TestServer::start().await;
+    let json_routes = [
+        (Method::GET, "/token", "POST"),
+        (Method::GET, "/register", "POST"),
+        (Method::GET, "/revoke", "POST"),
+        (Method::PUT, "/token", "POST"),
+        (Method::POST, "/.well-known/oauth-authorization-server", "GET, HEAD"),
+    ];
+    for (method, path, allow) in json_routes {
+        let r = send(server.raw(method.clone(), path)).await;
+        assert_eq!(r.status, 405, "{method} {path}: {}", r.body);
+        assert_eq!(r.header("allow"), Some(allow), "{method} {path}");
+        assert_eq!(r.body["error"], "invalid_request", "{method} {path}: {}", r.body);
+        let description = r.body["error_description"].as_str().unwrap_or_default();
+        assert!(description.contains(method.as_str()) && description.contains(allow), "{description}");
+        assert_eq!(r.header("pragma"), Some("no-cache"), "{method} {path}");
+    }
+    let pages = [
+        (Method::GET, "/signout", "POST"),
+        (Method::GET, "/connections/disconnect", "POST"),
+        (Method::DELETE, "/connections", "GET, HEAD"),
+        (Method::PUT, "/authorize", "GET, HEAD, POST"),
+        (Method::PATCH, "/signin", "GET, HEAD, POST"),
+        (Method::DELETE, "/approvals/apr_00000000000000000000000000000000", "GET, HEAD, POST"),
+    ];
+    for (method, path, allow) in pages {
+        let r = server.raw(method.clone(), path).send().await.expect("the server answers");
+        assert_eq!(r.status(), 405, "{method} {path}");
+        assert_eq!(r.headers().get("allow").and_then(|v| v.to_str().ok()), Some(allow), "{method} {path}");
+        let kind = r.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default();
+        assert!(kind.starts_with("text/html"), "{method} {path}: {kind}");
+        let body = r.text().await.unwrap();
+        assert!(body.contains(&format!("does not take the method {method}; use {allow}")), "{body}");
+    }
+    // HEAD of a POST-only endpoint: no GET to borrow a head from.
+    let head = server.raw(Method::HEAD, "/token").send().await.expect("the server answers");
+    assert_eq!(
+        (head.status().as_u16(), head.headers().get("allow").map(|v| v.to_str().unwrap())),
+        (405, Some("POST"))
+    );
+    // The methods taken still work, and a CORS preflight is not asked for the resource.
+    assert_eq!(send(server.raw(Method::GET, "/.well-known/oauth-authorization-server")).await.status, 200);
+    assert_eq!(token_request(&server, &[("grant_type", "password")]).await.body["error"], "invalid_request");
+    let preflight = send(
+        server
+            .raw(Method::OPTIONS, "/token")
+            .header("origin", "https://app.example")
+            .header("access-control-request-method", "POST"),
+    )
+    .await;
+    assert_eq!(preflight.status, 404, "as on /v1: {}", preflight.body);
+    assert_eq!(preflight.header("allow"), None);
+}
