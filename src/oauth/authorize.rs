@@ -7,7 +7,8 @@
 //! send a browser there: errors of the `GET` (a bad response_type, PKCE, scope or resource)
 //! are shown on a page too (RFC 9700 section 4.11.2). Only after the user acted on the consent
 //! page (signed in, CSRF checked) do errors go back to the client as RFC 6749 section 4.1.2.1
-//! says, with `state` and the RFC 9207 `iss`. The consent form
+//! says, with `state` and the RFC 9207 `iss`. Scopes this server does not know are ignored
+//! (`scopes`), and the request is refused only when it asked for none it knows. The consent form
 //! carries the request's parameters and is checked again in full when it comes back: nothing
 //! of the request is kept on the server until the user allows it.
 
@@ -24,10 +25,11 @@ use super::form::Params;
 use super::grants::limit_anonymous;
 use super::pages::{self, bilingual, esc};
 use super::resource::audience_of;
+use super::scopes::Asked;
 use super::session::{SignedInUser, signed_in};
 use super::signin::sign_in_page;
 use super::{CODE_LIFETIME, CODE_PREFIX, Host, OAuthHost, issuer, pkce};
-use crate::auth::{ALL_SCOPES, mint_secret};
+use crate::auth::mint_secret;
 use crate::domain::dates::format_timestamp;
 use crate::store::{CodeRow, NewCode};
 
@@ -51,7 +53,10 @@ struct Checked {
     redirect_uri_given: bool,
     state: Option<String>,
     code_challenge: String,
+    /// The known scopes asked for (empty: none asked, so whatever the role allows).
     requested: Vec<String>,
+    /// Scopes asked for that this server does not know: ignored.
+    ignored: Vec<String>,
     audience: &'static str,
 }
 
@@ -106,18 +111,30 @@ async fn check(host: &dyn OAuthHost, params: &Params) -> Result<Checked, Refusal
             ));
         }
     };
-    let requested: Vec<String> =
-        params.get("scope").unwrap_or("").split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
-    if let Some(unknown) = requested.iter().find(|s| !ALL_SCOPES.contains(&s.as_str())) {
-        return Err(refuse(ErrorCode::InvalidScope, &format!("unknown scope {unknown}")));
-    }
+    // Unknown scopes are ignored (RFC 6749 section 3.3); the consent page names them.
+    let asked = Asked::parse(params.get("scope"));
+    let ignored = asked.ignored.clone();
+    let requested = match asked.known_or_refuse() {
+        Ok(known) => known,
+        Err(OAuthError::Protocol { code, description }) => return Err(refuse(code, &description)),
+        Err(other) => return Err(Refusal::Page(other)),
+    };
     let audience = match audience_of(host.public_url(), params.get("resource")) {
         Ok(audience) => audience,
         Err(OAuthError::Protocol { code, description }) => return Err(refuse(code, &description)),
         Err(other) => return Err(Refusal::Page(other)),
     };
     let redirect_uri_given = params.get("redirect_uri").is_some();
-    Ok(Checked { client, redirect_uri, redirect_uri_given, state, code_challenge, requested, audience })
+    Ok(Checked {
+        client,
+        redirect_uri,
+        redirect_uri_given,
+        state,
+        code_challenge,
+        requested,
+        ignored,
+        audience,
+    })
 }
 
 /// `redirect_uri` with the answer's parameters added to its query, and `iss` (RFC 9207).
@@ -289,6 +306,16 @@ async fn consent_page(
             "<p class=\"muted\">{}</p>{}",
             bilingual("Pedido, mas o seu perfil não permite:", "Requested, but your role does not allow:"),
             pages::scope_list(&refused_scopes)
+        ));
+    }
+    if !checked.ignored.is_empty() {
+        let ignored = esc(&checked.ignored.join(" "));
+        body.push_str(&format!(
+            "<p class=\"muted\">{}</p>",
+            bilingual(
+                &format!("Pedido, mas desconhecido aqui e ignorado: <code>{ignored}</code>"),
+                &format!("Requested, but unknown here and ignored: <code>{ignored}</code>"),
+            )
         ));
     }
     let hidden: Vec<(&str, &str)> = CARRIED.iter().filter_map(|n| params.get(n).map(|v| (*n, v))).collect();

@@ -5,10 +5,12 @@
 //! rotate; a reused one revokes its whole grant.
 //!
 //! One concern per file: `metadata` (RFC 8414), `register` (RFC 7591), `client_metadata`
-//! (documents), `client` (the type) and `clients` (who a client_id is), `cookies`, `redirect` (redirect URI rules), `resource`
-//! (RFC 8707 audiences), `authorize`, `signin`, `connections`, `token`, `revoke`, `grants`,
-//! `pkce`, `throttle`, `session` and `csrf` (what other pages reuse), `pages` (HTML), `form`
-//! (urlencoded parameters), `constant_time` (comparing secrets), `error`.
+//! (documents), `client` (the type) and `clients` (who a client_id is), `cookies`, `redirect`
+//! (redirect URI rules), `resource` (RFC 8707 audiences), `scopes` (the scope parameter),
+//! `authorize`, `signin`, `connections`, `token`, `revoke`, `grants`, `pkce`, `throttle`,
+//! `session` and `csrf` (what other pages reuse), `pages` (HTML), `form` (urlencoded
+//! parameters), `methods` (the methods each route takes), `constant_time` (comparing secrets),
+//! `error`.
 //!
 //! Other pages (approval links, for one) reuse the sign-in: `session::require_user` (or the
 //! `SignedInUser` extractor) for the signed-in user, its organization, role and the scopes the
@@ -41,6 +43,7 @@ mod redirect;
 mod register;
 mod resource;
 mod revoke;
+mod scopes;
 pub mod session;
 mod signin;
 mod throttle;

@@ -14,6 +14,7 @@ use super::error::{ErrorCode, OAuthError, OAuthResult, no_cache_json};
 use super::form::Params;
 use super::grants::{self, Issued, limit_anonymous};
 use super::resource::audience_of;
+use super::scopes::Asked;
 use super::{ACCESS_TOKEN_LIFETIME, Host, OAuthHost, pkce};
 use crate::auth::hash_token;
 use crate::domain::dates::{format_timestamp, parse_timestamp};
@@ -167,11 +168,11 @@ async fn refresh_token(host: &dyn OAuthHost, params: &Params, client_id: &str) -
     }
     let granted: Vec<String> =
         grant.scopes.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
-    // A refresh may narrow the scopes of the new access token, never widen them.
-    let scopes = match params.get("scope") {
-        None => granted.clone(),
-        Some(asked) => {
-            let asked: Vec<String> = asked.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect();
+    // A refresh may narrow the scopes of the new access token, never widen them. Scopes unknown
+    // here are ignored, as at /authorize (a client may repeat its first request's scope).
+    let scopes = match Asked::parse(params.get("scope")).known_or_refuse()? {
+        asked if asked.is_empty() => granted.clone(),
+        asked => {
             if let Some(extra) = asked.iter().find(|s| !granted.contains(s)) {
                 return Err(OAuthError::protocol(
                     ErrorCode::InvalidScope,

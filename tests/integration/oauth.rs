@@ -452,7 +452,8 @@ async fn redirect_uris_are_matched_exactly_and_never_redirected_to_when_not_regi
         .replace("code_challenge_method=S256", "code_challenge_method=plain");
     let no_pkce = authorize_path(&client_id, "", &[]).replace("&code_challenge_method=S256", "");
     let target = authorize_path(&client_id, &challenge, &[("resource", "https://elsewhere.example/mcp")]);
-    let scope = authorize_path(&client_id, &challenge, &[("scope", "dunning.read admin")]);
+    // Unknown scopes are ignored; a request that asked only for unknown ones is refused.
+    let scope = authorize_path(&client_id, &challenge, &[("scope", "admin offline_access")]);
     for (path, code) in [
         (plain, "invalid_request"),
         (no_pkce, "invalid_request"),
@@ -503,7 +504,7 @@ async fn authorization_errors_before_the_user_acted_are_pages_not_redirects() {
     let page = browser.get(&authorize_path(&client_id, &challenge, &[])).await;
     let consent = browser.sign_in(&page, &email, PASSWORD).await;
     let mut form = consent.form("/authorize");
-    form.set("decision", "allow").set("scope", "dunning.read admin");
+    form.set("decision", "allow").set("scope", "admin offline_access");
     let r = browser.submit(&form).await;
     assert_eq!(r.status, 303, "{}", r.body);
     let location = r.location.unwrap();
@@ -512,6 +513,69 @@ async fn authorization_errors_before_the_user_acted_are_pages_not_redirects() {
     assert_eq!(params["error"], "invalid_scope");
     assert_eq!(params["state"], "st-123");
     assert_eq!(params["iss"], server.base);
+}
+
+/// RFC 6749 section 3.3 lets the server ignore scopes: `offline_access`, which some MCP clients
+/// add, is not a reason to refuse the sign-in. The token answer says what was granted.
+#[tokio::test]
+async fn unknown_scopes_such_as_offline_access_are_ignored() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "operator").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let asked = [("scope", "dunning.read offline_access")];
+    let page = browser.get(&authorize_path(&client_id, &challenge, &asked)).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let consent = browser.sign_in(&page, &email, PASSWORD).await;
+    assert_eq!(consent.status, 200, "{}", consent.body);
+    assert!(consent.body.contains("<code class=\"muted\">dunning.read</code>"), "{}", consent.body);
+    assert!(!consent.body.contains(">dunning.write</code>"), "not asked for: {}", consent.body);
+    assert!(
+        consent.body.contains("unknown here and ignored: <code>offline_access</code>"),
+        "the page says what is ignored: {}",
+        consent.body
+    );
+    let mut form = consent.form("/authorize");
+    form.set("decision", "allow");
+    let answer = browser.submit(&form).await;
+    assert_eq!(answer.status, 303, "{}", answer.body);
+    let params = query_of(answer.location.as_deref().unwrap());
+    assert!(!params.contains_key("error"), "{params:?}");
+    let r = exchange(&server, &client_id, &params["code"], &verifier).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["scope"], "dunning.read", "only what is known, and asked for, is granted");
+    let access = r.body["access_token"].as_str().unwrap().to_string();
+    assert_eq!(tool_names(&server, &access).await, tools_of(&["dunning.read"]));
+
+    // A refresh that repeats the first request's scope is read the same way.
+    let refresh_token = r.body["refresh_token"].as_str().unwrap();
+    let again = token_request(
+        &server,
+        &[
+            ("grant_type", "refresh_token"),
+            ("client_id", &client_id),
+            ("refresh_token", refresh_token),
+            ("scope", "dunning.read offline_access"),
+        ],
+    )
+    .await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.body["scope"], "dunning.read");
+    let next = again.body["refresh_token"].as_str().unwrap();
+    for (scope, why) in [("offline_access", "nothing known asked"), ("dunning.write", "never granted")] {
+        let refused = token_request(
+            &server,
+            &[
+                ("grant_type", "refresh_token"),
+                ("client_id", &client_id),
+                ("refresh_token", next),
+                ("scope", scope),
+            ],
+        )
+        .await;
+        assert_eq!((refused.status, refused.body["error"].as_str()), (400, Some("invalid_scope")), "{why}");
+    }
 }
 
 #[tokio::test]
