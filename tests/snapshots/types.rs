@@ -2401,9 +2401,9 @@ pub struct ErrorError {
 pub struct Event {
     /// The event's id (evt_…).
     pub id: String,
-    /// What happened, e.g. charge.overdue, charge.paid, debtor.db.updated.
+    /// What happened, prefixed by the kind of object: the writes (charge.db.created, debtor.db.updated, collection_policy.db.deleted, step.db.created…), the state changes (charge.overdue, charge.paid, charge.canceled, debtor.archived, notification.sent…), and a person's decision on an approval link (approval.approved, approval.declined; data names the tool, the object, who asked, who decided and when).
     pub code: String,
-    /// The kind of object (charge, debtor).
+    /// The kind of object (charge, debtor, collection_policy, step, notification, approval).
     pub resource_type: String,
     /// The object's id.
     pub resource_id: String,
