@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 
+use crate::domain::approval::Asker;
 use crate::operations::Operation;
 use crate::store::TokenRow;
 
@@ -106,6 +107,12 @@ impl Principal {
     /// Whether the token may run an operation.
     pub fn may_run(&self, op: &Operation) -> bool {
         op.required_scopes().all(|scope| self.has_scope(scope))
+    }
+
+    /// Who asks for a confirmation, as sealed states and approvals bind it: the user and the
+    /// client of an OAuth token (so a refresh keeps it, and another client does not share it).
+    pub fn asker(&self) -> Asker {
+        Asker::of(self.user_id.as_deref(), self.client_id.as_deref(), &self.token_id)
     }
 
     /// Who acts, for events: the user, else the client, else the token itself.

@@ -94,12 +94,72 @@ impl Decision {
     }
 }
 
+/// Who asked for a confirmation, as sealed states and approvals bind it (DESIGN.md section 8):
+/// never the token string, so that the next token of the same grant (a refresh) is the same
+/// asker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asker {
+    /// A user through an OAuth client (`user:<id> client:<id>`): any token of that user's grants
+    /// to that client, refreshed or not. The same user through another client is another asker,
+    /// so a decision given for one assistant is never used by another.
+    UserViaClient { user_id: String, client_id: String },
+    /// A user without a client (`user:<id>`).
+    User(String),
+    /// A client acting for no user (`client:<id>`).
+    Client(String),
+    /// A token with neither, such as the CLI's (`token:<id>`): its own principal.
+    Token(String),
+}
+
+impl Asker {
+    /// The asker of a token with these ids.
+    pub fn of(user_id: Option<&str>, client_id: Option<&str>, token_id: &str) -> Self {
+        match (user_id, client_id) {
+            (Some(user), Some(client)) => {
+                Self::UserViaClient { user_id: user.to_string(), client_id: client.to_string() }
+            }
+            (Some(user), None) => Self::User(user.to_string()),
+            (None, Some(client)) => Self::Client(client.to_string()),
+            (None, None) => Self::Token(token_id.to_string()),
+        }
+    }
+
+    /// As a binding stores it.
+    pub fn key(&self) -> String {
+        match self {
+            Self::UserViaClient { user_id, client_id } => format!("user:{user_id} client:{client_id}"),
+            Self::User(id) => format!("user:{id}"),
+            Self::Client(id) => format!("client:{id}"),
+            Self::Token(id) => format!("token:{id}"),
+        }
+    }
+
+    /// From a binding's text; `None` for text of no known shape. User ids never hold a space,
+    /// so the first ` client:` ends the user's id (a client id may be a URL).
+    pub fn parse(key: &str) -> Option<Self> {
+        let nonempty = |id: &str| (!id.is_empty()).then(|| id.to_string());
+        if let Some(rest) = key.strip_prefix("user:") {
+            return Some(match rest.split_once(" client:") {
+                Some((user, client)) => {
+                    Self::UserViaClient { user_id: nonempty(user)?, client_id: nonempty(client)? }
+                }
+                None if !rest.contains(' ') => Self::User(nonempty(rest)?),
+                None => return None,
+            });
+        }
+        if let Some(id) = key.strip_prefix("client:") {
+            return nonempty(id).map(Self::Client);
+        }
+        key.strip_prefix("token:").and_then(nonempty).map(Self::Token)
+    }
+}
+
 /// What a call binds, compared field by field with an approval's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binding {
     /// Organization.
     pub organization_id: String,
-    /// `user:…`, `client:…` or `token:…`.
+    /// Who asked: an [`Asker`]'s key (`user:… client:…`, `user:…`, `client:…` or `token:…`).
     pub principal: String,
     /// Tool name.
     pub tool: String,
@@ -242,6 +302,37 @@ mod tests {
         assert!(!a.binds(&Binding { object_version: Some(2), ..binding() }));
         assert!(!a.binds(&Binding { principal: "client:cli_2".into(), ..binding() }));
         assert!(!a.binds(&Binding { args_digest: "e".into(), ..binding() }));
+    }
+
+    #[test]
+    fn askers_round_trip_and_bind_the_client_with_the_user() {
+        let cases = [
+            (Asker::of(Some("usr_1"), Some("cli_1"), "tok_1"), "user:usr_1 client:cli_1"),
+            (
+                Asker::of(Some("usr_1"), Some("https://a.example/c.json"), "tok_1"),
+                "user:usr_1 client:https://a.example/c.json",
+            ),
+            (Asker::of(Some("usr_1"), None, "tok_1"), "user:usr_1"),
+            (Asker::of(None, Some("cli_1"), "tok_1"), "client:cli_1"),
+            (Asker::of(None, None, "tok_1"), "token:tok_1"),
+        ];
+        for (asker, key) in cases {
+            assert_eq!(asker.key(), key);
+            assert_eq!(Asker::parse(key), Some(asker), "{key}");
+        }
+        // A refresh mints another token for the same user and client: the same asker.
+        assert_eq!(
+            Asker::of(Some("usr_1"), Some("cli_1"), "tok_1").key(),
+            Asker::of(Some("usr_1"), Some("cli_1"), "tok_2").key()
+        );
+        // Another client of the same user is not.
+        assert_ne!(
+            Asker::of(Some("usr_1"), Some("cli_1"), "tok_1").key(),
+            Asker::of(Some("usr_1"), Some("cli_2"), "tok_1").key()
+        );
+        for bad in ["", "user:", "token:", "client:", "usr_1", "user:usr_1 client:", "user:a b", "group:x"] {
+            assert_eq!(Asker::parse(bad), None, "{bad}");
+        }
     }
 
     #[test]

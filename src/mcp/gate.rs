@@ -23,10 +23,11 @@ pub fn digest(tool: &str, args: &Map<String, Value>) -> String {
     hex::encode(Sha256::digest(format!("{tool}\n{}", canonical(&Value::Object(args.clone()))).as_bytes()))
 }
 
-/// Who asks, as states and approvals bind it: never the token string, so a refresh keeps it.
+/// Who asks, as states and approvals bind it: never the token string, so a refresh keeps it;
+/// for an OAuth token the user and the client, so another client of the same user is another
+/// principal (`domain::approval::Asker`).
 pub fn principal_id(ctx: &Context<'_>) -> String {
-    let (kind, id) = ctx.caller.principal.actor();
-    format!("{kind}:{id}")
+    ctx.caller.principal.asker().key()
 }
 
 /// The JSON-RPC internal error of a confirmation flow that failed (logged, never shown).

@@ -1153,3 +1153,72 @@ async fn other_methods_are_405_with_the_methods_each_route_takes() {
     assert_eq!(preflight.status, 404, "as on /v1: {}", preflight.body);
     assert_eq!(preflight.header("allow"), None);
 }
+
+/// The tool_json of a CONFIRMATION_REQUIRED answer: its approval page's path.
+fn approval_path(server: &TestServer, r: &Resp) -> String {
+    assert_eq!(r.status, 200, "{}", r.body);
+    let body = r.tool_json();
+    assert_eq!(body["error"]["code"], "CONFIRMATION_REQUIRED", "{body}");
+    let url = body["error"]["details"]["approval_url"].as_str().expect("an approval_url");
+    url.strip_prefix(&server.base).expect("a page of this server").to_string()
+}
+
+/// An approval asked with an OAuth access token binds the user and the client, not the token:
+/// the client's next access token (a refresh of the same grant) uses it, while another client
+/// the same user connected cannot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_binds_user_and_client_so_a_refresh_keeps_it_and_another_client_cannot_use_it() {
+    let server = TestServer::start().await;
+    let (org, email) = user(&server, "operator").await;
+    let setup = server.token(&org, crate::common::ALL).await;
+    let debtor = server.create_debtor(&setup, "Maria Souza", "52998224725").await;
+    let charge = server
+        .create_charge(&setup, debtor["id"].as_str().unwrap(), 1250.0, &crate::common::date_in(5))
+        .await;
+    let charge_id = charge["id"].as_str().unwrap().to_string();
+    let cancel = json!({ "name": "dunning_charges_cancel", "arguments": { "id": charge_id } });
+    let status = || async {
+        server.read_id(&setup, "charges_get", &charge_id).await.data()["status"].as_str().unwrap().to_string()
+    };
+
+    let mut browser = Browser::new(&server);
+    let assistant = client(&server).await;
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &assistant, &challenge, &email, &[]).await;
+    let first = exchange(&server, &assistant, &code, &verifier).await;
+    let access = first.body["access_token"].as_str().unwrap().to_string();
+    let refresh_token = first.body["refresh_token"].as_str().unwrap().to_string();
+    let r = register(&server, json!([REDIRECT]), "Outro Assistente").await;
+    let other_client = r.body["client_id"].as_str().unwrap().to_string();
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(&server, &mut browser, &other_client, &challenge, &email, &[]).await;
+    let other_access = exchange(&server, &other_client, &code, &verifier).await.body["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let path = approval_path(&server, &server.mcp_2025(&access, "tools/call", cancel.clone()).await);
+    // The user approves on the page.
+    let page = browser.get(&path).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let mut form = page.form(&path);
+    form.set("decision", "approve");
+    assert_eq!(browser.submit(&form).await.status, 303);
+
+    // The same user through another client: not this approval, and nothing runs.
+    let elsewhere = server.mcp_2025(&other_access, "tools/call", cancel.clone()).await;
+    assert_ne!(approval_path(&server, &elsewhere), path, "another client gets its own approval");
+    assert_eq!(status().await, "pending");
+
+    // A refresh of the first client's grant: its new token is the same asker, and runs once.
+    let refreshed = refresh(&server, &assistant, &refresh_token).await;
+    assert_eq!(refreshed.status, 200, "{}", refreshed.body);
+    let next_access = refreshed.body["access_token"].as_str().unwrap().to_string();
+    assert_ne!(next_access, access);
+    let ran = server.mcp_2025(&next_access, "tools/call", cancel.clone()).await;
+    assert!(!ran.is_tool_error(), "{}", ran.body);
+    assert_eq!(ran.tool_json()["data"]["status"], "canceled", "{}", ran.body);
+    assert_eq!(status().await, "canceled");
+    let page = browser.get(&path).await;
+    assert!(page.body.contains("and done"), "{}", page.body);
+}
