@@ -14,7 +14,7 @@ use poem::{Body, Request, Response, handler};
 use time::OffsetDateTime;
 
 use crate::auth::{Decided, decide_approval, find_approval};
-use crate::domain::approval::{Approval, Decision, Standing};
+use crate::domain::approval::{Approval, Asker, Decision, Standing};
 use crate::domain::dates::{ORGANIZATION_OFFSET, format_date_br};
 use crate::error::ApiError;
 use crate::oauth::csrf::{Csrf, csrf_for};
@@ -108,13 +108,63 @@ async fn user_email(host: &dyn OAuthHost, id: &str) -> Option<String> {
     host.store().user(id).await.ok().flatten().map(|u| u.email)
 }
 
-/// Who asked, as the page says it: the person an assistant acts for, else the client or token.
-async fn asker(host: &dyn OAuthHost, approval: &Approval) -> String {
-    let principal = &approval.binding.principal;
-    match principal.split_once(':') {
-        Some(("user", id)) => user_email(host, id).await.unwrap_or_else(|| principal.clone()),
-        _ => principal.clone(),
+/// The name a client was allowed under (the consent page's), else its id.
+async fn client_name(host: &dyn OAuthHost, client_id: &str, user_id: Option<&str>) -> String {
+    match host.store().client_name(client_id, user_id).await {
+        Ok(Some(name)) => name,
+        Ok(None) => client_id.to_string(),
+        Err(err) => {
+            tracing::warn!(error = %err, "the approval page could not read a client's name");
+            client_id.to_string()
+        }
     }
+}
+
+/// Who asked and with which tool, as the page says it in pt-BR and English (already HTML): an
+/// assistant by the name it was allowed under and the person it acts for, or the CLI's token.
+async fn asked_by(host: &dyn OAuthHost, approval: &Approval) -> (String, String) {
+    let tool = esc(&approval.binding.tool);
+    let principal = &approval.binding.principal;
+    let email = |id: String| async move { esc(&user_email(host, &id).await.unwrap_or(id)) };
+    let (pt, en) = match Asker::parse(principal) {
+        Some(Asker::UserViaClient { user_id, client_id }) => {
+            let name = esc(&client_name(host, &client_id, Some(&user_id)).await);
+            let person = email(user_id).await;
+            (
+                format!("Pedido pelo assistente <strong>{name}</strong>, em nome de {person}"),
+                format!("Asked by the assistant <strong>{name}</strong>, on behalf of {person}"),
+            )
+        }
+        Some(Asker::User(user_id)) => {
+            let person = email(user_id).await;
+            (
+                format!("Pedido por um assistente conectado em nome de {person}"),
+                format!("Asked by an assistant connected on behalf of {person}"),
+            )
+        }
+        Some(Asker::Client(client_id)) => {
+            let name = esc(&client_name(host, &client_id, None).await);
+            (
+                format!("Pedido pelo assistente <strong>{name}</strong>"),
+                format!("Asked by the assistant <strong>{name}</strong>"),
+            )
+        }
+        Some(Asker::Token(token_id)) => {
+            let id = esc(&token_id);
+            (
+                format!("Pedido com um token de acesso da linha de comando (<code>{id}</code>)"),
+                format!("Asked with a command-line access token (<code>{id}</code>)"),
+            )
+        }
+        None => {
+            let who = esc(principal);
+            (format!("Pedido por {who}"), format!("Asked by {who}"))
+        }
+    };
+    (
+        format!("{pt}, com a ferramenta <code>{tool}</code>."),
+        format!("{en}, with the tool <code>{tool}</code>."),
+    )
 }
 
 async fn render(
@@ -125,14 +175,8 @@ async fn render(
     now: OffsetDateTime,
 ) -> String {
     let question = format!("<p><strong>{}</strong></p>", esc(&approval.question));
-    let (asker, tool) = (esc(&asker(host, approval).await), esc(&approval.binding.tool));
-    let about = format!(
-        "<p class=\"muted\">{}</p>",
-        bilingual(
-            &format!("Pedido por um assistente conectado ({asker}) com a ferramenta <code>{tool}</code>."),
-            &format!("Asked by a connected assistant ({asker}) with the tool <code>{tool}</code>."),
-        )
-    );
+    let (asked_pt, asked_en) = asked_by(host, approval).await;
+    let about = format!("<p class=\"muted\">{}</p>", bilingual(&asked_pt, &asked_en));
     let state = match approval.standing(now) {
         Standing::Open => {
             let until = when(approval.expires_at, now);

@@ -324,6 +324,24 @@ impl Store {
         self.db.find(&sql, &args![id]).await?.as_ref().map(grant_from_row).transpose()
     }
 
+    /// The name a client was shown under when it was allowed: by `user_id`'s newest grant to
+    /// it when a user is given, else by any grant, else by its registration. `None` when none
+    /// of them names it (a client ID metadata document is stored only through its grants).
+    pub async fn client_name(&self, client_id: &str, user_id: Option<&str>) -> StoreResult<Option<String>> {
+        let row = self
+            .db
+            .row(
+                "SELECT client_name FROM oauth_grants WHERE client_id = $1 AND ($2 = '' OR user_id = $2) \
+                 ORDER BY created_at DESC, id DESC LIMIT 1",
+                &args![client_id, user_id.unwrap_or("")],
+            )
+            .await?;
+        if let Some(row) = row {
+            return Ok(Some(row.text("client_name")?));
+        }
+        Ok(self.oauth_client(client_id).await?.and_then(|c| c.client_name))
+    }
+
     /// A user's live grants, newest first.
     pub async fn live_grants_of_user(&self, user_id: &str) -> StoreResult<Vec<GrantRow>> {
         let sql = format!(

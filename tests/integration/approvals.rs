@@ -448,6 +448,13 @@ async fn a_person_approves_on_the_page_and_the_retry_runs_once() {
     let approval = find_approval(&*s.app, approval_id(&url)).await.unwrap().unwrap();
     assert!(page.body.contains(&approval.question), "{}", page.body);
     assert!(page.body.contains(&format!("Cancelar a cobrança “{id}” de R$ 1.250,00")), "{}", page.body);
+    // Who asked, in words: this token is the CLI's, named by its id.
+    let token_id = approval.binding.principal.strip_prefix("token:").expect("a CLI token asked");
+    assert!(
+        page.body.contains(&format!("Asked with a command-line access token (<code>{token_id}</code>)")),
+        "{}",
+        page.body
+    );
     assert!(page.body.contains("value=\"approve\"") && page.body.contains("value=\"decline\""));
 
     let answer = browser.press(&page, &url, "approve").await;

@@ -1165,7 +1165,8 @@ fn approval_path(server: &TestServer, r: &Resp) -> String {
 
 /// An approval asked with an OAuth access token binds the user and the client, not the token:
 /// the client's next access token (a refresh of the same grant) uses it, while another client
-/// the same user connected cannot.
+/// the same user connected cannot. The page says who asked in words: the client's name and the
+/// person it acts for.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approval_binds_user_and_client_so_a_refresh_keeps_it_and_another_client_cannot_use_it() {
     let server = TestServer::start().await;
@@ -1198,7 +1199,7 @@ async fn an_approval_binds_user_and_client_so_a_refresh_keeps_it_and_another_cli
         .to_string();
 
     let path = approval_path(&server, &server.mcp_2025(&access, "tools/call", cancel.clone()).await);
-    // The user approves on the page.
+    // The user approves on the page (its words are checked at the end, once the call ran).
     let page = browser.get(&path).await;
     assert_eq!(page.status, 200, "{}", page.body);
     let mut form = page.form(&path);
@@ -1221,4 +1222,16 @@ async fn an_approval_binds_user_and_client_so_a_refresh_keeps_it_and_another_cli
     assert_eq!(status().await, "canceled");
     let page = browser.get(&path).await;
     assert!(page.body.contains("and done"), "{}", page.body);
+    let person = email.to_lowercase();
+    assert!(
+        page.body.contains(&format!(
+            "Asked by the assistant <strong>Assistente de Teste</strong>, on behalf of {person}"
+        )),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains(&format!(
+        "Pedido pelo assistente <strong>Assistente de Teste</strong>, em nome de {person}"
+    )));
+    assert!(!page.body.contains("user:usr_") && !page.body.contains(&assistant), "no raw ids: {}", page.body);
 }
