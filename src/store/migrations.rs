@@ -45,6 +45,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(7, "0007", "debtor_name_order"),
     migration!(8, "0008", "oauth"),
     migration!(9, "0009", "approvals"),
+    migration!(10, "0010", "oauth_housekeeping"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

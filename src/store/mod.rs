@@ -34,7 +34,7 @@ pub use events::{EventFilter, EventRow, NewEvent};
 pub use idempotency::IdempotencyRecord;
 pub use listing::ListWindow;
 pub use notifications::{Lease, NotificationFilter};
-pub use oauth::{ClientRow, CodeRow, GrantRow, NewCode, NewRefresh, RefreshRow};
+pub use oauth::{ClientRow, CodeRow, GrantRow, NewCode, NewRefresh, OAuthPurged, RefreshRow};
 pub use orgs::OrganizationRow;
 pub use policies::PolicyFilter;
 pub use tokens::{NewToken, Revocation, Revocations, TokenListing, TokenRow};

@@ -410,17 +410,69 @@ impl Store {
         Ok(())
     }
 
-    /// Forgets what can no longer be used: codes, sessions and sign-in failures older than
-    /// `cutoff` (RFC 3339); returns how many rows went.
-    pub async fn purge_oauth_before(&self, cutoff: &str) -> StoreResult<u64> {
-        let mut gone = 0;
-        for sql in [
-            "DELETE FROM oauth_codes WHERE expires_at < $1",
-            "DELETE FROM browser_sessions WHERE expires_at < $1",
-            "DELETE FROM sign_in_failures WHERE failed_at < $1",
-        ] {
-            gone += self.db.execute(sql, &args![cutoff]).await?;
-        }
-        Ok(gone)
+    /// Forgets what can no longer be used, `cutoff` (RFC 3339) being a retention before now
+    /// (housekeeping keeps a day); returns how many rows of each kind went. In this order, so that
+    /// no row outlives what it points to:
+    /// - codes, browser sessions and sign-in failures that expired (or failed) before `cutoff`;
+    /// - refresh tokens that expired before `cutoff`, used or not: a used one is kept until then,
+    ///   so presenting it again still revokes its grant for as long as it could otherwise work;
+    ///   and every refresh token of a grant revoked before `cutoff`;
+    /// - access tokens issued through a grant (OAuth's, never the CLI's, which `tokens list`
+    ///   shows until revoked by hand) that expired before `cutoff`, or whose grant goes now;
+    /// - grants revoked before `cutoff`, and grants left without a refresh token (the newest
+    ///   expired before `cutoff`: nothing can renew them);
+    /// - registered clients older than `cutoff` with no grant and no code left: never used, or
+    ///   every grant gone. Clients known by a metadata document have no row here: their
+    ///   grants follow the grant rules, and the document is fetched again when next used.
+    pub async fn purge_oauth_before(&self, cutoff: &str) -> StoreResult<OAuthPurged> {
+        const GONE_GRANT: &str = "(revoked_at < $1 OR NOT EXISTS \
+             (SELECT 1 FROM oauth_refresh_tokens r WHERE r.grant_id = oauth_grants.id))";
+        let run = |sql: String| async move { self.db.execute(&sql, &args![cutoff]).await };
+        let codes = run("DELETE FROM oauth_codes WHERE expires_at < $1".into()).await?;
+        let sessions = run("DELETE FROM browser_sessions WHERE expires_at < $1".into()).await?;
+        let sign_in_failures = run("DELETE FROM sign_in_failures WHERE failed_at < $1".into()).await?;
+        let refresh_tokens = run("DELETE FROM oauth_refresh_tokens WHERE expires_at < $1 \
+             OR grant_id IN (SELECT id FROM oauth_grants WHERE revoked_at < $1)"
+            .into())
+        .await?;
+        let access_tokens = run(format!(
+            "DELETE FROM access_tokens WHERE grant_id IS NOT NULL AND (expires_at < $1 \
+             OR grant_id IN (SELECT id FROM oauth_grants WHERE {GONE_GRANT}))"
+        ))
+        .await?;
+        let grants = run(format!("DELETE FROM oauth_grants WHERE {GONE_GRANT}")).await?;
+        let clients = run("DELETE FROM oauth_clients WHERE created_at < $1 \
+             AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id) \
+             AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.client_id = oauth_clients.id)"
+            .into())
+        .await?;
+        Ok(OAuthPurged { codes, sessions, sign_in_failures, refresh_tokens, access_tokens, grants, clients })
+    }
+}
+
+/// What one clean-up of the authorization server's records removed, by kind.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct OAuthPurged {
+    pub codes: u64,
+    pub sessions: u64,
+    pub sign_in_failures: u64,
+    pub refresh_tokens: u64,
+    /// Access tokens issued through grants.
+    pub access_tokens: u64,
+    pub grants: u64,
+    /// Registered clients.
+    pub clients: u64,
+}
+
+impl OAuthPurged {
+    /// Every row removed.
+    pub fn total(&self) -> u64 {
+        self.codes
+            + self.sessions
+            + self.sign_in_failures
+            + self.refresh_tokens
+            + self.access_tokens
+            + self.grants
+            + self.clients
     }
 }

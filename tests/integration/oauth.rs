@@ -1087,12 +1087,153 @@ async fn housekeeping_forgets_expired_codes_sessions_and_failures() {
     let (_org, email) = user(&server, "viewer").await;
     let client_id = client(&server).await;
     let mut browser = Browser::new(&server);
+    let page = browser.get("/signin").await;
+    let mut form = page.form("/signin");
+    // A failure for another e-mail (the user's own would be cleared by signing in).
+    form.set("email", "someone.else@example.com").set("password", "not the password");
+    assert_eq!(browser.submit(&form).await.status, 401, "one failure recorded");
     let (_verifier, challenge) = pkce();
     sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[]).await;
     let later = time::OffsetDateTime::now_utc() + time::Duration::days(3);
     let removed = kobana_dunning::housekeeping::run_oauth_once(&server.app, later).await.unwrap();
-    assert_eq!(removed, 2, "the code and the session");
+    assert_eq!((removed.codes, removed.sessions, removed.sign_in_failures), (1, 1, 1), "{removed:?}");
+    assert_eq!(removed.clients, 1, "the client got no grant from its code: {removed:?}");
+    assert_eq!(removed.total(), 4, "{removed:?}");
     assert_eq!(browser.get("/connections").await.status, 303, "the session is gone");
+    let again = kobana_dunning::housekeeping::run_oauth_once(&server.app, later).await.unwrap();
+    assert_eq!(again.total(), 0, "nothing twice: {again:?}");
+}
+
+/// Signs `email` in, allows `client_id` and exchanges the code: (access token, refresh token).
+async fn connect(
+    server: &TestServer,
+    browser: &mut Browser,
+    client_id: &str,
+    email: &str,
+) -> (String, String) {
+    let (verifier, challenge) = pkce();
+    let code = sign_in_and_allow(server, browser, client_id, &challenge, email, &[]).await;
+    let r = exchange(server, client_id, &code, &verifier).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    (
+        r.body["access_token"].as_str().unwrap().to_string(),
+        r.body["refresh_token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// What can no longer be used goes a day after it stopped mattering, on both databases, and
+/// what can still be used stays: a live grant's refresh tokens, used ones included (a replay
+/// still revokes the grant), and clients with grants. A client known by its metadata document
+/// has no registration to forget; its grant follows the grant rules. CLI tokens are not the
+/// authorization server's to forget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn housekeeping_forgets_used_refresh_tokens_revoked_grants_and_unused_clients_and_keeps_the_rest() {
+    use kobana_dunning::auth::hash_token;
+    use kobana_dunning::housekeeping::run_oauth_once;
+
+    let server = TestServer::start_allowing_insecure_targets().await;
+    let store = &server.app.store;
+    let (org, email) = user(&server, "viewer").await;
+    let cli_token = server.token(&org, "dunning.read").await;
+    let mut browser = Browser::new(&server);
+    let grant_of = |access: String| async move {
+        store
+            .grant_of_token(&hash_token(&access))
+            .await
+            .unwrap()
+            .and_then(|(_, grant)| grant)
+            .expect("a grant")
+    };
+    // A: connected, and its refresh token rotated once (the first one is used now).
+    let used = client(&server).await;
+    let (access, first_refresh) = connect(&server, &mut browser, &used, &email).await;
+    let used_grant = grant_of(access).await;
+    let rotated = refresh(&server, &used, &first_refresh).await;
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    let second_refresh = rotated.body["refresh_token"].as_str().unwrap().to_string();
+    // B: registered, never used.
+    let never = client(&server).await;
+    // C: connected, then its grant revoked.
+    let revoked = client(&server).await;
+    let (access, revoked_refresh) = connect(&server, &mut browser, &revoked, &email).await;
+    let revoked_grant = grant_of(access).await;
+    let body = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs([("token", revoked_refresh.as_str()), ("client_id", revoked.as_str())])
+        .finish();
+    let revoke = server
+        .raw(Method::POST, "/revoke")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body);
+    assert_eq!(send(revoke).await.status, 200);
+    // D: a client ID metadata document, connected.
+    let document = serve_document(|url| {
+        json!({ "client_id": url, "client_name": "Documented", "redirect_uris": [REDIRECT] }).to_string()
+    })
+    .await;
+    let (access, document_refresh) = connect(&server, &mut browser, &document, &email).await;
+    let document_grant = grant_of(access).await;
+
+    // Two days on: what stopped mattering more than a day ago goes.
+    let now = time::OffsetDateTime::now_utc();
+    let purged = run_oauth_once(&server.app, now + time::Duration::days(2)).await.unwrap();
+    let expected = kobana_dunning::store::OAuthPurged {
+        codes: 3,    // A's, C's and D's, exchanged a minute after they were issued
+        sessions: 1, // the browser's, 12 hours
+        sign_in_failures: 0,
+        refresh_tokens: 1, // C's: its grant was revoked
+        access_tokens: 4,  // A's two, C's and D's: an hour each
+        grants: 1,         // C's
+        clients: 2,        // B (never used) and C (its only grant gone)
+    };
+    assert_eq!(purged, expected);
+    assert!(store.oauth_client(&never).await.unwrap().is_none());
+    assert!(store.oauth_client(&revoked).await.unwrap().is_none());
+    assert!(store.grant(&revoked_grant).await.unwrap().is_none());
+    assert!(store.refresh_by_hash(&hash_token(&revoked_refresh)).await.unwrap().is_none());
+    assert!(store.oauth_client(&used).await.unwrap().is_some(), "A has a live grant");
+    assert!(store.grant(&used_grant).await.unwrap().is_some());
+    assert!(store.grant(&document_grant).await.unwrap().is_some());
+    let used_row = store.refresh_by_hash(&hash_token(&first_refresh)).await.unwrap();
+    assert!(used_row.is_some_and(|r| r.used_at.is_some()), "a used refresh token stays until its expiry");
+    let tokens = store.list_tokens(Some(&org)).await.unwrap();
+    assert_eq!(tokens.len(), 1, "the CLI token only: {tokens:?}");
+    assert!(tokens[0].grant_id.is_none());
+    assert_eq!(server.read(&cli_token, "me", "").await.status, 200);
+
+    // What stays works: the forgotten client is unknown, the others sign in and refresh.
+    let (_verifier, challenge) = pkce();
+    let page = Browser::new(&server).get(&authorize_path(&never, &challenge, &[])).await;
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("invalid_client"), "{}", page.body);
+    assert_eq!(Browser::new(&server).get(&authorize_path(&used, &challenge, &[])).await.status, 200);
+    assert_eq!(refresh(&server, &revoked, &revoked_refresh).await.body["error"], "invalid_grant");
+    let document_rotated = refresh(&server, &document, &document_refresh).await;
+    assert_eq!(document_rotated.status, 200, "{}", document_rotated.body);
+    let newest = refresh(&server, &used, &second_refresh).await;
+    assert_eq!(newest.status, 200, "{}", newest.body);
+    let newest_refresh = newest.body["refresh_token"].as_str().unwrap().to_string();
+    let newest_access = newest.body["access_token"].as_str().unwrap().to_string();
+    // Reuse detection still works: the kept used token revokes the grant.
+    assert_eq!(refresh(&server, &used, &first_refresh).await.body["error"], "invalid_grant");
+    assert_eq!(mcp_status(&server, &newest_access).await, 401, "the replay revoked the grant");
+    assert_eq!(refresh(&server, &used, &newest_refresh).await.body["error"], "invalid_grant");
+
+    // A month and two days on, every refresh token issued today has expired a day ago: the
+    // revoked grant A and the grant D nothing can renew go, and A's registration with them.
+    let purged = run_oauth_once(&server.app, now + time::Duration::days(32)).await.unwrap();
+    let expected = kobana_dunning::store::OAuthPurged {
+        refresh_tokens: 5, // A's three, D's two
+        access_tokens: 2,  // A's and D's newest
+        grants: 2,
+        clients: 1,
+        ..Default::default()
+    };
+    assert_eq!(purged, expected);
+    assert!(store.oauth_client(&used).await.unwrap().is_none());
+    assert!(store.grant(&used_grant).await.unwrap().is_none());
+    assert!(store.grant(&document_grant).await.unwrap().is_none());
+    assert!(store.refresh_by_hash(&hash_token(&first_refresh)).await.unwrap().is_none());
+    assert_eq!(store.list_tokens(Some(&org)).await.unwrap().len(), 1, "the CLI token stays");
 }
 
 /// A method a route does not take is 405 with `Allow`, as on /v1 (RFC 9110 section 15.5.6): RFC

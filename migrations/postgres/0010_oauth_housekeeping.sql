@@ -1,0 +1,5 @@
+-- As migrations/sqlite/0010: indexes for the authorization server's housekeeping.
+CREATE INDEX oauth_refresh_tokens_expires ON oauth_refresh_tokens (expires_at);
+CREATE INDEX access_tokens_grant_expires ON access_tokens (expires_at) WHERE grant_id IS NOT NULL;
+CREATE INDEX oauth_grants_client ON oauth_grants (client_id);
+CREATE INDEX oauth_codes_client ON oauth_codes (client_id);
