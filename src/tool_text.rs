@@ -175,6 +175,30 @@ impl LiteralFormatter {
         }
         Ok(())
     }
+
+    /// `[` or `{`: one level deeper, nothing in it yet.
+    fn open<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    /// `]` or `}`, on a line of its own unless the container was empty.
+    fn close<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline(writer)?;
+        }
+        writer.write_all(bracket)
+    }
+
+    /// Before an element or a key: a comma after the first, then a new line.
+    fn item<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if !first {
+            writer.write_all(b",")?;
+        }
+        self.newline(writer)
+    }
 }
 
 impl serde_json::ser::Formatter for LiteralFormatter {
@@ -244,24 +268,15 @@ impl serde_json::ser::Formatter for LiteralFormatter {
     }
 
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"[")
+        self.open(writer, b"[")
     }
 
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline(writer)?;
-        }
-        writer.write_all(b"]")
+        self.close(writer, b"]")
     }
 
     fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        if !first {
-            writer.write_all(b",")?;
-        }
-        self.newline(writer)
+        self.item(writer, first)
     }
 
     fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
@@ -270,24 +285,15 @@ impl serde_json::ser::Formatter for LiteralFormatter {
     }
 
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"{")
+        self.open(writer, b"{")
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline(writer)?;
-        }
-        writer.write_all(b"}")
+        self.close(writer, b"}")
     }
 
     fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        if !first {
-            writer.write_all(b",")?;
-        }
-        self.newline(writer)
+        self.item(writer, first)
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
