@@ -102,18 +102,21 @@ fn template_data(api: &Api) -> Result<Value> {
         .into_iter()
         .map(|(name, ops)| json!({ "name": name, "trait_name": trait_name(&name), "ops": ops }))
         .collect();
-    // Routes group the operations of one path; poem writes `{id}` as `:id`.
-    let mut routes: Vec<(String, Vec<Value>)> = Vec::new();
+    // Routes group the operations of one path. Each is a slice pattern over the path's segments,
+    // a parameter binding one non-empty segment; a literal segment sorts before a parameter at
+    // the same place, so a literal route is tried first where the two could both match.
+    // A path as (is a parameter, name or literal) per segment: the key routes sort by.
+    type PathKey = Vec<(bool, String)>;
+    let mut routes: Vec<(PathKey, Vec<Value>)> = Vec::new();
     for op in sorted_ops(api) {
-        let poem_path = op
+        let key: PathKey = op
             .path
             .split('/')
             .map(|seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                Some(name) => format!(":{name}"),
-                None => seg.to_string(),
+                Some(name) => (true, name.to_string()),
+                None => (false, seg.to_string()),
             })
-            .collect::<Vec<_>>()
-            .join("/");
+            .collect();
         let entry = json!({
             "method": op.method,
             "module": op.tag,
@@ -122,22 +125,56 @@ fn template_data(api: &Api) -> Result<Value> {
             "handler_type": pascal(&op.tag),
             "trait_name": trait_name(&op.tag),
         });
-        match routes.iter_mut().find(|(p, _)| *p == poem_path) {
+        match routes.iter_mut().find(|(k, _)| *k == key) {
             Some((_, methods)) => methods.push(entry),
-            None => routes.push((poem_path, vec![entry])),
+            None => routes.push((key, vec![entry])),
         }
     }
     routes.sort_by(|a, b| a.0.cmp(&b.0));
+    let max_params = routes.iter().map(|(key, _)| key.iter().filter(|(param, _)| *param).count()).max();
+    let max_params = max_params.unwrap_or(0).max(1);
     let routes: Vec<Value> = routes
         .into_iter()
-        .map(|(path, methods)| {
+        .map(|(key, methods)| {
+            let path: Vec<String> = key
+                .iter()
+                .map(|(param, name)| if *param { format!("{{{name}}}") } else { name.clone() })
+                .collect();
+            let mut params = Vec::new();
+            let segments: Vec<String> = key
+                .iter()
+                .map(|(param, name)| {
+                    if *param {
+                        params.push(format!("p{}", params.len()));
+                        params.last().cloned().unwrap_or_default()
+                    } else {
+                        format!("{name:?}")
+                    }
+                })
+                .collect();
+            let guard: Vec<String> = params.iter().map(|p| format!("!{p}.is_empty()")).collect();
+            let mut values: Vec<String> = params.iter().map(|p| format!("*{p}")).collect();
+            values.resize(max_params, "\"\"".to_string());
             let (first, rest) = methods.split_first().expect("a route has a method");
-            json!({ "path": path, "first": first, "rest": rest })
+            json!({
+                "path": path.join("/"),
+                "pattern": segments.join(", "),
+                "guard": if guard.is_empty() { String::new() } else { format!("if {}", guard.join(" && ")) },
+                "params": values.join(", "),
+                "first": first,
+                "rest": rest,
+            })
         })
         .collect();
     let scopes: Vec<&str> = crate::model::KNOWN_SCOPES.iter().copied().filter(|s| *s != "any").collect();
-    let mut data =
-        json!({ "version": api.version, "ops": ops, "routes": routes, "scopes": scopes, "tags": tags });
+    let mut data = json!({
+        "version": api.version,
+        "ops": ops,
+        "routes": routes,
+        "max_params": max_params,
+        "scopes": scopes,
+        "tags": tags,
+    });
     if let (Some(data), Value::Object(types)) = (data.as_object_mut(), types.data()) {
         data.extend(types);
     }

@@ -432,7 +432,10 @@ fn init_logs(format: LogFormat) {
         tracing_subscriber::fmt().with_env_filter(filter).with_writer(kobana_dunning::logs::Batched::start());
     match format {
         LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.event_format(kobana_dunning::logs::JsonLines).init(),
+        LogFormat::Json => {
+            builder.event_format(kobana_dunning::logs::JsonLines).init();
+            kobana_dunning::logs::write_request_lines_directly();
+        }
     }
 }
 

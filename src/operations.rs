@@ -219,52 +219,18 @@ impl HttpMethod {
     }
 }
 
-/// The methods a request path takes, as its `Allow` header lists them (RFC 9110 section
-/// 10.2.1): those of the operations whose path template it matches (a `{parameter}` matches one
-/// non-empty segment), and HEAD wherever GET is, since GET answers it. Empty for a path no
-/// operation has.
-pub fn allowed_methods(path: &str) -> Vec<&'static str> {
-    let matches = |template: &str| {
-        let (mut want, mut got) = (template.split('/'), path.split('/'));
-        loop {
-            match (want.next(), got.next()) {
-                (None, None) => return true,
-                (Some(w), Some(g)) if w.starts_with('{') && w.ends_with('}') => {
-                    if g.is_empty() {
-                        return false;
-                    }
-                }
-                (Some(w), Some(g)) if w == g => {}
-                _ => return false,
-            }
-        }
-    };
-    let mut allowed = Vec::new();
-    for op in OPERATIONS.iter().filter(|op| matches(op.path)) {
-        allowed.push(op.method.as_str());
-        if op.method == HttpMethod::Get {
-            allowed.push("HEAD");
-        }
-    }
-    // A stable order: the order RFC 9110 lists them in.
-    const ORDER: [&str; 6] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
-    allowed.sort_by_key(|m| ORDER.iter().position(|o| o == m));
-    allowed.dedup();
-    allowed
-}
+/// The most segments a path of an operation has, the empty one before the first slash included
+/// (`/v1/collection_policies/{cp_id}/steps/{step_id}` has 6): a longer path is nobody's.
+pub const MAX_PATH_SEGMENTS: usize = 8;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn allowed_methods_follow_the_path_templates() {
-        assert_eq!(allowed_methods("/v1/debtors"), ["GET", "HEAD", "POST"]);
-        assert_eq!(allowed_methods("/v1/debtors/dbt_1"), ["GET", "HEAD", "PATCH", "DELETE"]);
-        assert_eq!(allowed_methods("/v1/charges/x/cancel"), ["POST"]);
-        assert!(allowed_methods("/v1/debtors//archive").is_empty());
-        assert!(allowed_methods("/v1/debtors/x/y/z").is_empty());
-        assert!(allowed_methods("/v1/nowhere").is_empty());
-        assert!(allowed_methods("/mcp").is_empty());
+/// The segments of a request path, for the generated route table to match: `None` past
+/// [`MAX_PATH_SEGMENTS`].
+pub fn path_segments(path: &str) -> Option<([&str; MAX_PATH_SEGMENTS], usize)> {
+    let mut segments = [""; MAX_PATH_SEGMENTS];
+    let mut count = 0;
+    for segment in path.split('/') {
+        *segments.get_mut(count)? = segment;
+        count += 1;
     }
+    Some((segments, count))
 }

@@ -7,22 +7,17 @@ use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, h
 
 use crate::api::{self, ApiError, error_response};
 use crate::app::{App, MAX_BODY_BYTES, RequestId};
-use crate::auth::{Audience, BearerAuth, protected_resource_routes};
+use crate::auth::protected_resource_routes;
 use crate::domain::ids::new_id;
 use crate::http::{self, ConnectionLimits};
 use crate::mcp::{self, McpEndpoint};
-use crate::{approvals, oauth, operations};
+use crate::{approvals, oauth};
 
 /// The whole HTTP application for a state.
 pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     api::warm_up();
     mcp::warm_up();
     let dispatcher = Arc::new(mcp::Dispatcher);
-    let v1 = api::v1_routes().with(BearerAuth {
-        state: app.clone(),
-        resource_path: "/v1",
-        audience: Audience::Api,
-    });
     let well_known = protected_resource_routes(&app.public_url)
         .at("/oauth-authorization-server", oauth::metadata_endpoint(&app.public_url));
     // The authorization server's pages and endpoints, and the approval page that signs in
@@ -30,7 +25,6 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     // `App`); only their routes carry it.
     let host: oauth::Host = app.clone();
     approvals::add_routes(oauth::add_routes(Route::new(), &host), &host)
-        .nest_no_strip("/v1", v1)
         .at("/mcp", McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"))
         .at("/", McpEndpoint::new(app.clone(), dispatcher, ""))
         .nest("/.well-known", well_known)
@@ -45,7 +39,7 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
 
 /// What every answer gets: a request id, `Cache-Control: no-store`, load shedding, the body
 /// cap, and the error envelope for requests no route took.
-async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
+async fn common<E: Endpoint>(app: &Arc<App>, ep: &E, mut req: Request) -> Response {
     let request_id = req
         .headers()
         .get("x-request-id")
@@ -57,7 +51,6 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
         })
         .map(str::to_string)
         .unwrap_or_else(|| new_id("req"));
-    req.set_data(RequestId(request_id.clone()));
     let declared = req
         .headers()
         .get("content-length")
@@ -86,13 +79,21 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     } else if too_large {
         error_response(&ApiError::PayloadTooLarge, &request_id)
     } else {
-        match ep.call(req).await {
-            Ok(resp) => resp.into_response(),
+        // /v1 has a route table of its own (generated from the spec); the other paths go
+        // through the router, which finds the request id among the request's data.
+        let answer = if path == "/v1" || path.starts_with("/v1/") {
+            api::v1::serve(app, req, &request_id).await
+        } else {
+            req.set_data(RequestId(request_id.clone()));
+            ep.call(req).await.map(IntoResponse::into_response)
+        };
+        match answer {
+            Ok(resp) => resp,
             Err(err) => {
                 // A method the path does not take is 405 with the methods it does (RFC 9110
                 // section 15.5.6); a CORS preflight is not a request for the resource, and /v1
                 // answers none. No operation at this path is an operation that does not exist.
-                let allowed = operations::allowed_methods(&path);
+                let allowed = api::v1::allowed_methods(&path);
                 let api_err = match err.status().as_u16() {
                     405 if !preflight && !allowed.is_empty() => {
                         ApiError::MethodNotAllowed { method: method.to_string(), allowed }
@@ -108,15 +109,13 @@ async fn common<E: Endpoint>(app: &App, ep: &E, mut req: Request) -> Response {
     app.metrics.record(&path, method.as_str(), response.status().as_u16(), started.elapsed());
     // One line per request; the path never carries secrets (tokens travel in a header) and
     // query strings are left out (they may carry documents).
-    // Text fields as &str: they are written as they are, without going through Display.
-    tracing::info!(
-        request_id = request_id.as_str(),
-        method = method.as_str(),
-        path = path.as_str(),
-        status = response.status().as_u16(),
-        duration_ms = started.elapsed().as_secs_f64() * 1000.0,
-        "request"
-    );
+    crate::logs::request(&crate::logs::RequestLine {
+        request_id: &request_id,
+        method: method.as_str(),
+        path: &path,
+        status: response.status().as_u16(),
+        duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+    });
     let status = response.status();
     let headers = response.headers_mut();
     // A body refused as too large stays (partly) unread, so the connection cannot carry another

@@ -7,7 +7,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use poem::http::{HeaderMap, StatusCode};
-use poem::{Endpoint, Request, Response};
+use poem::{Request, Response};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
@@ -16,12 +16,11 @@ use super::call::{Answer, AnswerForm, Call, Rendered};
 use super::error::{ApiError, ApiResult, FieldError};
 use super::idempotency::{self, Claim};
 use super::validation::schemas;
-use crate::app::{App, RequestId};
+use crate::app::App;
 use crate::auth::Principal;
 use crate::domain::DomainError;
 use crate::domain::json_numbers;
 use crate::domain::money::hundredths_from_text;
-use crate::error::error_response;
 use crate::operations::{Operation, ParamKind};
 use crate::request::BodyError;
 
@@ -29,24 +28,6 @@ use crate::request::BodyError;
 const MAX_CSV_VALUES: usize = 100;
 /// The longest idempotency key accepted.
 const MAX_IDEMPOTENCY_KEY: usize = 255;
-
-/// Wraps an operation handler into the poem endpoint the generated route table mounts.
-pub fn endpoint<I, A, F, Fut>(op: &'static Operation, handler: F) -> impl Endpoint<Output = Response>
-where
-    I: DeserializeOwned + Send,
-    A: Answer,
-    F: Fn(Call, I) -> Fut + Copy + Send + Sync + 'static,
-    Fut: Future<Output = ApiResult<A>> + Send,
-{
-    poem::endpoint::make(move |mut req: Request| async move {
-        let request_id = RequestId::of(&req);
-        let answer = match Invocation::from_request(op, &mut req, &request_id) {
-            Ok(invocation) => execute(op, invocation, handler).await,
-            Err(err) => Err(err),
-        };
-        answer.unwrap_or_else(|err| error_response(&err, &request_id))
-    })
-}
 
 /// One call of an operation as either surface hands it over (DESIGN.md section 4): REST reads
 /// it from an HTTP request, MCP from a tool's arguments, in process. From here on both take
@@ -81,26 +62,20 @@ pub enum InvocationBody<'a> {
 }
 
 impl<'a> Invocation<'a> {
-    /// The invocation of a /v1 request, below authentication.
-    fn from_request(op: &Operation, req: &'a mut Request, request_id: &'a str) -> ApiResult<Self> {
-        let app = req
-            .data::<Arc<App>>()
-            .cloned()
-            .ok_or_else(|| ApiError::Internal("the app state is not attached to the request".into()))?;
-        let principal = req
-            .data::<Principal>()
-            .cloned()
-            .ok_or_else(|| ApiError::Unauthorized { challenge: app.challenge("/v1", false) })?;
+    /// The invocation of a /v1 request: its caller admitted, its operation found and the
+    /// path's parameters decoded by the route table.
+    pub(super) fn from_request(
+        app: Arc<App>,
+        principal: Principal,
+        path: Vec<(&'static str, String)>,
+        req: &'a mut Request,
+        request_id: &'a str,
+    ) -> Self {
         let body = req.take_body();
         // From here on the request is only read, for as long as the invocation borrows it.
         let req: &'a Request = req;
-        let path = op
-            .path_params
-            .iter()
-            .map(|name| (*name, req.raw_path_param(name).unwrap_or_default().to_string()))
-            .collect();
         let headers = req.headers();
-        Ok(Self {
+        Self {
             app,
             principal,
             request_id,
@@ -111,7 +86,7 @@ impl<'a> Invocation<'a> {
                 .or_else(|| header(headers, "x-idempotency-key")),
             if_match: list_header(headers, "if-match"),
             form: AnswerForm::Rest,
-        })
+        }
     }
 }
 

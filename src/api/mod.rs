@@ -7,6 +7,7 @@ mod endpoint;
 mod idempotency;
 mod routes;
 mod rules;
+pub mod v1;
 mod validation;
 
 /// The generated handler traits, one per tag (see `templates/handlers.rs.hbs`).
@@ -18,12 +19,12 @@ pub mod handlers {
 include!(concat!(env!("OUT_DIR"), "/tags.rs"));
 
 pub use call::{Answer, AnswerForm, Call, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
-pub use endpoint::{Invocation, InvocationBody, endpoint, execute};
+pub use endpoint::{Invocation, InvocationBody, execute};
 // The envelope lives a layer lower (auth answers with it too); these names stay where handlers
 // look for them, and `super::error::…` keeps resolving in the tag modules.
 pub use crate::error::{ApiError, ApiResult, FieldError, error_response};
 pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
-pub use routes::{invoke, v1_routes};
+pub use routes::{V1Route, invoke, v1_route};
 pub use validation::{schemas, warm_up};
 
 use serde_json::{Value, json};

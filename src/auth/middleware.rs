@@ -1,17 +1,16 @@
 //! Bearer authentication in front of a protected resource: no or bad token is a 401 with the
-//! RFC 9728 challenge; a good one puts the `Principal` in the request.
+//! RFC 9728 challenge; a good one gives the caller's `Principal`.
 
 use std::net::IpAddr;
-use std::sync::Arc;
 
-use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
+use poem::Request;
+use poem::http::HeaderMap;
 use time::OffsetDateTime;
 
 use super::tokens::looks_like_token;
 use super::{AuthState, Principal, hash_token};
-use crate::error::{ApiError, error_response};
+use crate::error::ApiError;
 use crate::limits::Limited;
-use crate::request::RequestId;
 
 /// Which token audiences a resource accepts (RFC 8707).
 #[derive(Debug, Clone, Copy)]
@@ -28,55 +27,24 @@ impl Audience {
     }
 }
 
-/// The middleware; `resource_path` names the protected resource in challenges.
-pub struct BearerAuth<S> {
-    /// The server state.
-    pub state: Arc<S>,
-    /// `/v1`, `/mcp` or `` (the `POST /` alias).
-    pub resource_path: &'static str,
-    /// Accepted audiences.
-    pub audience: Audience,
-}
-
-impl<E: Endpoint, S: AuthState> Middleware<E> for BearerAuth<S> {
-    type Output = BearerAuthEndpoint<E, S>;
-
-    fn transform(&self, inner: E) -> Self::Output {
-        BearerAuthEndpoint {
-            inner,
-            state: self.state.clone(),
-            resource_path: self.resource_path,
-            audience: self.audience,
-        }
-    }
-}
-
-/// The endpoint the middleware wraps.
-pub struct BearerAuthEndpoint<E, S> {
-    inner: E,
-    state: Arc<S>,
-    resource_path: &'static str,
+/// Admits a request to a protected resource: its principal, or the error to answer with (a
+/// 401 with the RFC 9728 challenge naming `resource_path`, a 429, or a failure to check the
+/// token).
+pub async fn admit_request<S: AuthState + ?Sized>(
+    state: &S,
+    headers: &HeaderMap,
+    client: Option<IpAddr>,
+    resource_path: &str,
     audience: Audience,
-}
-
-impl<E: Endpoint, S: AuthState> Endpoint for BearerAuthEndpoint<E, S> {
-    type Output = Response;
-
-    async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
-        let header = req.headers().get("authorization").and_then(|v| v.to_str().ok()).map(str::to_string);
-        let client = client_address(&req);
-        let err = match admit(self.state.as_ref(), header.as_deref(), self.audience, client).await {
-            Ok(principal) => {
-                req.set_data(principal);
-                return Ok(self.inner.call(req).await?.into_response());
-            }
-            Err(Refused::Unauthorized) => ApiError::Unauthorized {
-                challenge: super::challenge(self.state.public_url(), self.resource_path, header.is_some()),
-            },
-            Err(Refused::RateLimited(limited)) => ApiError::RateLimited(limited),
-            Err(Refused::Failed(err)) => err,
-        };
-        Ok(error_response(&err, &RequestId::of(&req)))
+) -> Result<Principal, ApiError> {
+    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok());
+    match admit(state, authorization, audience, client).await {
+        Ok(principal) => Ok(principal),
+        Err(Refused::Unauthorized) => Err(ApiError::Unauthorized {
+            challenge: super::challenge(state.public_url(), resource_path, authorization.is_some()),
+        }),
+        Err(Refused::RateLimited(limited)) => Err(ApiError::RateLimited(limited)),
+        Err(Refused::Failed(err)) => Err(err),
     }
 }
 

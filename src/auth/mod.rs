@@ -17,7 +17,7 @@ pub use approvals::{Decided, Redemption, approval_url, decide_approval, find_app
 pub use cache::{TOKEN_CACHE_TTL, TokenCache};
 pub use metadata::protected_resource_routes;
 pub use middleware::{
-    Audience, BearerAuth, Refused, address_key, admit, authenticate, bearer_token, client_address,
+    Audience, Refused, address_key, admit, admit_request, authenticate, bearer_token, client_address,
 };
 pub use nonces::{consume_nonce, nonce_consumed};
 pub use password::{MIN_PASSWORD_CHARS, PasswordError, hash_password, verify_nobody, verify_password};
