@@ -7,6 +7,7 @@
 //! mcp-server.md, kobana-domain.md): they live in `../shared/` beside the repository.
 
 pub mod admin;
+pub mod allocator;
 pub mod api;
 pub mod app;
 pub mod approvals;

@@ -12,10 +12,9 @@ use kobana_dunning::providers::{ProviderConfig, Providers};
 use kobana_dunning::{admin, app::App, demo, engine, housekeeping, operations, server, spec, store::Store};
 use time::Duration;
 
-/// mimalloc instead of the system allocator: under load, glibc's malloc and free were 8 % of a
-/// request's CPU (docs/PERFORMANCE.md).
+/// mimalloc instead of the system allocator (see `allocator.rs`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: kobana_dunning::allocator::Allocator = kobana_dunning::allocator::Allocator;
 
 #[derive(Parser)]
 #[command(name = "kobana-dunning", version, about = "Régua de Cobrança REST API and MCP server")]

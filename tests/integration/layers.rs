@@ -27,7 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["auth", "oauth"],
     &["http", "error", "request", "tool_text"],
     &["store", "limits", "metrics", "providers"],
-    &["domain", "types", "operations"],
+    &["domain", "types", "operations", "allocator"],
 ];
 
 /// Edges forbidden although they run down: MCP gets its data through /v1, never the store.
