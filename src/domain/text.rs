@@ -26,6 +26,10 @@ fn is_zero_width(c: char) -> bool {
 /// Unicode general category Cf (format characters, Unicode 15): invisible characters that
 /// change how the text around them is shown. Written out to avoid a table dependency.
 pub fn is_format(c: char) -> bool {
+    // Below U+0600 (Latin, Greek, Cyrillic: most text this server sees) only the soft hyphen is.
+    if c < '\u{0600}' {
+        return c == '\u{00ad}';
+    }
     matches!(
         c,
         '\u{00ad}'
