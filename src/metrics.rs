@@ -20,7 +20,7 @@ struct Histogram {
 /// The counters of one process.
 #[derive(Default)]
 pub struct Metrics {
-    requests: Mutex<BTreeMap<(&'static str, String, u16), u64>>,
+    requests: Mutex<BTreeMap<(&'static str, &'static str, u16), u64>>,
     durations: Mutex<BTreeMap<&'static str, Histogram>>,
 }
 
@@ -40,8 +40,14 @@ impl Metrics {
         let surface = surface(path);
         // Only standard methods become labels; anything else is counted as OTHER.
         let method = match method {
-            "GET" | "POST" | "PATCH" | "PUT" | "DELETE" | "OPTIONS" | "HEAD" => method.to_string(),
-            _ => "OTHER".to_string(),
+            "GET" => "GET",
+            "POST" => "POST",
+            "PATCH" => "PATCH",
+            "PUT" => "PUT",
+            "DELETE" => "DELETE",
+            "OPTIONS" => "OPTIONS",
+            "HEAD" => "HEAD",
+            _ => "OTHER",
         };
         let mut requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
         *requests.entry((surface, method, status)).or_default() += 1;

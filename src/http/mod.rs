@@ -164,8 +164,11 @@ impl<E: Endpoint + 'static> Connection<E> {
             }
         });
         let io = TokioIo::new(gate::Gate::new(stream, self.limits.clone()));
+        // The gate enforces the head's deadline (and the body's and the idle one); hyper's own
+        // header timer, re-armed for every request, would only repeat it.
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
+            .header_read_timeout(None)
             .keep_alive(true)
             .serve_connection(io, service);
         tokio::pin!(connection);
