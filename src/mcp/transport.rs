@@ -20,6 +20,10 @@ use crate::request::{BodyError, read_body};
 const ALLOWED_HEADERS: &str =
     "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name";
 
+/// The header naming the protocol revision of an answer (built once: parsing the name and
+/// checking the value on every answer showed in the profile).
+const PROTOCOL_VERSION: poem::http::HeaderName = poem::http::HeaderName::from_static("mcp-protocol-version");
+
 /// One mount of the MCP endpoint.
 pub struct McpEndpoint {
     app: Arc<App>,
@@ -83,8 +87,9 @@ impl Endpoint for McpEndpoint {
             return Ok(self.preflight(origin.as_deref(), origin_ok));
         }
         let answer = self.answer(&mut req, origin_ok).await;
-        let mut builder =
-            Response::builder().status(answer.status).header("MCP-Protocol-Version", answer.version);
+        let mut builder = Response::builder()
+            .status(answer.status)
+            .header(PROTOCOL_VERSION, poem::http::HeaderValue::from_static(answer.version));
         for (name, value) in answer.headers {
             builder = builder.header(name, value);
         }
@@ -115,8 +120,8 @@ fn is_json(content_type: &str) -> bool {
 /// Whether an Accept header admits a JSON answer.
 fn accepts_json(accept: &str) -> bool {
     accept.split(',').any(|item| {
-        let media = item.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-        matches!(media.as_str(), "application/json" | "application/*" | "*/*")
+        let media = item.split(';').next().unwrap_or_default().trim();
+        ["application/json", "application/*", "*/*"].iter().any(|m| media.eq_ignore_ascii_case(m))
     })
 }
 
