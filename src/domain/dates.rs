@@ -70,12 +70,16 @@ fn push_date(out: &mut String, d: Date) {
     push_digits(out, u32::from(d.day()), 2);
 }
 
-/// Appends the last `width` decimal digits of `n`, zero-padded.
+/// Appends the last `width` (at most 10) decimal digits of `n`, zero-padded, in one copy.
 fn push_digits(out: &mut String, n: u32, width: u32) {
-    for place in (0..width).rev() {
-        let digit = (n / 10u32.pow(place)) % 10;
-        out.push(char::from(b'0' + digit as u8));
+    let mut digits = [b'0'; 10];
+    let width = (width as usize).min(digits.len());
+    let mut rest = n;
+    for slot in digits[..width].iter_mut().rev() {
+        *slot = b'0' + (rest % 10) as u8;
+        rest /= 10;
     }
+    out.push_str(std::str::from_utf8(&digits[..width]).unwrap_or_default());
 }
 
 /// Formats a date the Brazilian way, `DD/MM/YYYY`.
