@@ -111,8 +111,10 @@ async fn call_in(
         Some(value @ Value::Object(map)) => (value, map),
         Some(_) => return Err(RpcError::invalid_params("params.arguments must be an object")),
     };
-    // `params` went through f64: a third decimal is judged on the bytes, like /v1 bodies.
-    let inexact = inexact_arguments(raw);
+    // `params` went through f64: a third decimal is judged on the bytes, like /v1 bodies. Only
+    // a number written with a fraction or an exponent can have one, and serde_json reads exactly
+    // those as f64: arguments without such a number need no scan of the bytes.
+    let inexact = if has_fraction(arguments) { inexact_arguments(raw) } else { Vec::new() };
     if !inexact.is_empty() {
         return Ok(error_result(ctx, &ApiError::Validation(inexact)));
     }
@@ -133,6 +135,17 @@ async fn call_in(
         .call_tool(ctx.caller, op, &split.path, &split.query, split.body.as_ref(), if_match)
         .await;
     endpoint_result(ctx, op, &split, answer)
+}
+
+/// Whether a value holds a number serde_json read as a float (written with a fraction or an
+/// exponent, or too large for an integer).
+fn has_fraction(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => n.is_f64(),
+        Value::Array(items) => items.iter().any(has_fraction),
+        Value::Object(map) => map.values().any(has_fraction),
+        Value::Null | Value::Bool(_) | Value::String(_) => false,
+    }
 }
 
 /// The arguments of a tools/call body that are numbers with more than 2 decimals, named as the
@@ -217,6 +230,20 @@ mod tests {
         assert!(unknown.message.contains("Unknown tool: dunning_whoareyou"), "{}", unknown.message);
     }
 
+    #[test]
+    fn every_number_the_scan_could_flag_is_read_as_a_float() {
+        for written in
+            ["1.005", "1.000", "1e-3", "1E2", "-0.125", "12345678901234567890123", "[1, {\"a\": 0.001}]"]
+        {
+            let value: Value = serde_json::from_str(written).unwrap();
+            assert!(has_fraction(&value), "{written}");
+        }
+        for written in ["150", "-2", "\"1.005\"", "[1, {\"a\": true}]", "null"] {
+            let value: Value = serde_json::from_str(written).unwrap();
+            assert!(!has_fraction(&value), "{written}");
+            assert!(json_numbers::inexact_numbers(written.as_bytes()).is_empty(), "{written}");
+        }
+    }
     #[test]
     fn only_arguments_are_judged_and_named_without_their_prefix() {
         let raw = br#"{"jsonrpc":"2.0","id":1.001,"method":"tools/call","params":{"name":"x",
