@@ -104,16 +104,27 @@ fn template_data(api: &Api) -> Result<Value> {
         .collect();
     // Routes group the operations of one path. Each is a slice pattern over the path's segments,
     // a parameter binding one non-empty segment; a literal segment sorts before a parameter at
-    // the same place, so a literal route is tried first where the two could both match.
-    // A path as (is a parameter, name or literal) per segment: the key routes sort by.
-    type PathKey = Vec<(bool, String)>;
-    let mut routes: Vec<(PathKey, Vec<Value>)> = Vec::new();
+    // the same place, so a literal route is tried first where the two could both match. Paths
+    // are grouped by shape (a parameter's name aside): two that differ only in their parameters'
+    // names would be two arms of which the second never matches, so the spec is refused.
+    // A path's shape as (is a parameter, literal) per segment: the key routes group and sort by.
+    type Shape = Vec<(bool, String)>;
+    struct Route {
+        shape: Shape,
+        names: Vec<String>,
+        methods: Vec<Value>,
+    }
+    let mut routes: Vec<Route> = Vec::new();
     for op in sorted_ops(api) {
-        let key: PathKey = op
+        let mut names = Vec::new();
+        let shape: Shape = op
             .path
             .split('/')
             .map(|seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                Some(name) => (true, name.to_string()),
+                Some(name) => {
+                    names.push(name.to_string());
+                    (true, String::new())
+                }
                 None => (false, seg.to_string()),
             })
             .collect();
@@ -125,42 +136,46 @@ fn template_data(api: &Api) -> Result<Value> {
             "handler_type": pascal(&op.tag),
             "trait_name": trait_name(&op.tag),
         });
-        match routes.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, methods)) => methods.push(entry),
-            None => routes.push((key, vec![entry])),
+        match routes.iter_mut().find(|route| route.shape == shape) {
+            Some(route) if route.names != names => {
+                return Err(SpecError::new(format!(
+                    "{} names its path parameters {:?}, another operation at the same path {:?}",
+                    op.operation_id, names, route.names
+                )));
+            }
+            Some(route) => route.methods.push(entry),
+            None => routes.push(Route { shape, names, methods: vec![entry] }),
         }
     }
-    routes.sort_by(|a, b| a.0.cmp(&b.0));
-    let max_params = routes.iter().map(|(key, _)| key.iter().filter(|(param, _)| *param).count()).max();
-    let max_params = max_params.unwrap_or(0).max(1);
+    routes.sort_by(|a, b| a.shape.cmp(&b.shape));
+    let max_params = routes.iter().map(|route| route.names.len()).max().unwrap_or(0).max(1);
+    let padded = |mut items: Vec<String>| {
+        items.resize(max_params, "\"\"".to_string());
+        items.join(", ")
+    };
     let routes: Vec<Value> = routes
         .into_iter()
-        .map(|(key, methods)| {
-            let path: Vec<String> = key
-                .iter()
-                .map(|(param, name)| if *param { format!("{{{name}}}") } else { name.clone() })
-                .collect();
+        .map(|route| {
             let mut params = Vec::new();
-            let segments: Vec<String> = key
+            let segments: Vec<String> = route
+                .shape
                 .iter()
-                .map(|(param, name)| {
+                .map(|(param, literal)| {
                     if *param {
                         params.push(format!("p{}", params.len()));
                         params.last().cloned().unwrap_or_default()
                     } else {
-                        format!("{name:?}")
+                        format!("{literal:?}")
                     }
                 })
                 .collect();
             let guard: Vec<String> = params.iter().map(|p| format!("!{p}.is_empty()")).collect();
-            let mut values: Vec<String> = params.iter().map(|p| format!("*{p}")).collect();
-            values.resize(max_params, "\"\"".to_string());
-            let (first, rest) = methods.split_first().expect("a route has a method");
+            let (first, rest) = route.methods.split_first().expect("a route has a method");
             json!({
-                "path": path.join("/"),
                 "pattern": segments.join(", "),
                 "guard": if guard.is_empty() { String::new() } else { format!("if {}", guard.join(" && ")) },
-                "params": values.join(", "),
+                "names": padded(route.names.iter().map(|n| format!("{n:?}")).collect()),
+                "params": padded(params.iter().map(|p| format!("*{p}")).collect()),
                 "first": first,
                 "rest": rest,
             })

@@ -123,6 +123,24 @@ fn refuses_a_path_parameter_colliding_with_a_body_or_query_field() {
 }
 
 #[test]
+fn refuses_two_operations_at_one_path_with_differently_named_parameters() {
+    let mut s = spec();
+    let mut update = s["paths"]["/v1/charges/{id}"].as_object_mut().unwrap().remove("patch").unwrap();
+    for param in update["parameters"].as_array_mut().unwrap() {
+        if param["name"] == "id" {
+            param["name"] = json!("charge_id");
+        }
+    }
+    let complete = update["x-mcp"]["complete"].as_object_mut().unwrap();
+    let list = complete.remove("id").unwrap();
+    complete.insert("charge_id".into(), list);
+    s["paths"]["/v1/charges/{charge_id}"] = json!({ "patch": update });
+    let message = refused(&s);
+    assert!(message.contains("another operation at the same path"), "{message}");
+    assert!(message.contains("charges_update") && message.contains("charge_id"), "{message}");
+}
+
+#[test]
 fn refuses_refs_outside_the_document_and_other_versions() {
     let mut s = spec();
     op(&mut s, "/v1/me", "get")["responses"]["200"] = json!({ "$ref": "https://example.com/x.yaml#/Me" });

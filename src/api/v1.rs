@@ -37,10 +37,10 @@ pub async fn serve(app: &Arc<App>, mut req: Request, request_id: &str) -> poem::
     let op =
         *route.operations.iter().find(|op| op.method.as_poem() == method).ok_or(MethodNotAllowedError)?;
     let mut path = Vec::with_capacity(op.path_params.len());
-    for (name, raw) in op.path_params.iter().zip(route.params) {
+    for (name, raw) in route.names.into_iter().zip(route.params).filter(|(name, _)| !name.is_empty()) {
         // A parameter that is not UTF-8 once decoded names nothing that exists.
         let value = percent_decode_str(raw).decode_utf8().map_err(|_| NotFoundError)?;
-        path.push((*name, value.into_owned()));
+        path.push((name, value.into_owned()));
     }
     let invocation = Invocation::from_request(app.clone(), principal, path, &mut req, request_id);
     let mut response = invoke(op, invocation).await.unwrap_or_else(|err| error_response(&err, request_id));
@@ -104,10 +104,17 @@ mod tests {
                 sent,
                 op.operation_id
             );
-            let params: Vec<String> = (0..op.path_params.len()).map(|i| format!("v{i}")).collect();
-            assert_eq!(route.params[..op.path_params.len()], params, "{sent}");
+            // Each name with the value sent for it, whatever order the spec lists them in.
+            for (name, value) in route.names.iter().zip(route.params) {
+                if let Some(i) = op.path_params.iter().position(|p| p == name) {
+                    assert_eq!(value, format!("v{i}"), "{sent}: {name}");
+                }
+            }
+            let named = route.names.iter().filter(|n| !n.is_empty()).count();
+            assert_eq!(named, op.path_params.len(), "{sent}");
         }
         let route = v1_route("/v1/collection_policies/cp_1/steps/st%5F2").expect("a step's path");
+        assert_eq!(route.names, ["cp_id", "step_id"]);
         assert_eq!(route.params, ["cp_1", "st%5F2"]);
         assert!(
             route
