@@ -18,7 +18,7 @@ OUT=${OUT:-$(mktemp -d /tmp/kd-instr.XXXXXX)}
 mkdir -p "$OUT"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
-valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.out" "$BIN" serve --demo --no-engine \
+valgrind --tool=callgrind --compress-strings=no --callgrind-out-file="$OUT/cg.out" "$BIN" serve --demo --no-engine \
   --database "sqlite://$OUT/db.sqlite" --bind "127.0.0.1:$port" --log-format json \
   --rate-limit 1000000000 --rate-limit-burst 1000000 >"$OUT/server.out" 2>"$OUT/server.log" &
 pid=$!

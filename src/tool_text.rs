@@ -8,7 +8,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::domain::text::is_format;
+use crate::domain::text::{below_del, is_format};
 
 /// Whether a character is written as a `\uXXXX` escape in text shown to a model (see
 /// [`json_text`]). Outside strings JSON text is ASCII, so every such character is inside one.
@@ -26,22 +26,7 @@ impl serde_json::ser::Formatter for ShownFormatter {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        // Almost every fragment is plain ASCII, where nothing is hidden.
-        if fragment.bytes().all(|b| b < 0x7f) {
-            return writer.write_all(fragment.as_bytes());
-        }
-        let mut plain = 0;
-        for (at, c) in fragment.char_indices() {
-            if hidden(c) {
-                writer.write_all(&fragment.as_bytes()[plain..at])?;
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
-                }
-                plain = at + c.len_utf8();
-            }
-        }
-        writer.write_all(&fragment.as_bytes()[plain..])
+        write_shown(writer, fragment, "\\u")
     }
 
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
@@ -79,6 +64,27 @@ impl serde_json::ser::Formatter for ShownFormatter {
     fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.end_object_value(writer)
     }
+}
+
+/// Writes a fragment of a JSON string with each [`hidden`] character as `escape` followed by
+/// its UTF-16 units in lowercase hex (`\u` in JSON text, `\\u` inside a literal of it).
+fn write_shown<W: ?Sized + io::Write>(writer: &mut W, fragment: &str, escape: &str) -> io::Result<()> {
+    // Almost every fragment is plain ASCII, where nothing is hidden.
+    if below_del(fragment.as_bytes()) {
+        return writer.write_all(fragment.as_bytes());
+    }
+    let mut plain = 0;
+    for (at, c) in fragment.char_indices() {
+        if hidden(c) {
+            writer.write_all(&fragment.as_bytes()[plain..at])?;
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                write!(writer, "{escape}{unit:04x}")?;
+            }
+            plain = at + c.len_utf8();
+        }
+    }
+    writer.write_all(&fragment.as_bytes()[plain..])
 }
 
 pub fn shown() -> ShownFormatter {
@@ -163,15 +169,18 @@ struct LiteralFormatter {
 }
 
 impl LiteralFormatter {
-    fn newline<W: ?Sized + io::Write>(&self, writer: &mut W) -> io::Result<()> {
-        const SPACES: &[u8] = b"\\n                                                                ";
-        let mut width = 2 + 2 * self.depth;
-        writer.write_all(&SPACES[..width.min(SPACES.len())])?;
-        width = width.saturating_sub(SPACES.len());
-        while width > 0 {
-            let run = width.min(SPACES.len() - 2);
-            writer.write_all(&SPACES[2..2 + run])?;
-            width -= run;
+    /// A new line (`\n` in the literal) indented to the depth, after a comma when `comma`: one
+    /// write for both up to 32 levels deep.
+    fn newline<W: ?Sized + io::Write>(&self, writer: &mut W, comma: bool) -> io::Result<()> {
+        const LINE: &[u8] = b",\\n                                                                ";
+        const INDENT: usize = 3;
+        let end = INDENT + 2 * self.depth;
+        writer.write_all(&LINE[usize::from(!comma)..end.min(LINE.len())])?;
+        let mut rest = end.saturating_sub(LINE.len());
+        while rest > 0 {
+            let run = rest.min(LINE.len() - INDENT);
+            writer.write_all(&LINE[INDENT..INDENT + run])?;
+            rest -= run;
         }
         Ok(())
     }
@@ -187,17 +196,14 @@ impl LiteralFormatter {
     fn close<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
         self.depth -= 1;
         if self.has_value {
-            self.newline(writer)?;
+            self.newline(writer, false)?;
         }
         writer.write_all(bracket)
     }
 
     /// Before an element or a key: a comma after the first, then a new line.
     fn item<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        if !first {
-            writer.write_all(b",")?;
-        }
-        self.newline(writer)
+        self.newline(writer, !first)
     }
 }
 
@@ -216,22 +222,9 @@ impl serde_json::ser::Formatter for LiteralFormatter {
         fragment: &str,
     ) -> io::Result<()> {
         // serde_json hands quotes, backslashes and control characters to `write_char_escape`;
-        // what is left to escape here is what a model would not see, as in ShownFormatter.
-        if fragment.bytes().all(|b| b < 0x7f) {
-            return writer.write_all(fragment.as_bytes());
-        }
-        let mut plain = 0;
-        for (at, c) in fragment.char_indices() {
-            if hidden(c) {
-                writer.write_all(&fragment.as_bytes()[plain..at])?;
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\\\u{unit:04x}")?;
-                }
-                plain = at + c.len_utf8();
-            }
-        }
-        writer.write_all(&fragment.as_bytes()[plain..])
+        // what is left to escape here is what a model would not see, as in ShownFormatter,
+        // with the escape's backslash itself escaped for the literal.
+        write_shown(writer, fragment, "\\\\u")
     }
 
     fn write_char_escape<W: ?Sized + io::Write>(
@@ -686,9 +679,16 @@ mod tests {
             },
             "meta": { "total": 18446744073709551615u64 }
         });
-        for literal in
-            [crate::tool_text::literal(&typed).unwrap(), crate::tool_text::literal(&value).unwrap()]
-        {
+        // Deeper than the indentation written at once.
+        let mut deep = json!({ "leaf": [1, "x"], "next": {} });
+        for depth in 0..40 {
+            deep = if depth % 2 == 0 { json!([deep, 2]) } else { json!({ "d": deep, "e": [] }) };
+        }
+        for literal in [
+            crate::tool_text::literal(&typed).unwrap(),
+            crate::tool_text::literal(&value).unwrap(),
+            crate::tool_text::literal(&deep).unwrap(),
+        ] {
             let text: String = serde_json::from_str(&literal).unwrap();
             let parsed: Value = serde_json::from_str(&text).unwrap();
             let rest = serde_json::to_vec(&parsed).unwrap();

@@ -72,10 +72,10 @@ fn push_date(out: &mut String, d: Date) {
 
 /// Appends the last `width` decimal digits of `n`, zero-padded.
 fn push_digits(out: &mut String, n: u32, width: u32) {
-    for place in (0..width).rev() {
-        let digit = (n / 10u32.pow(place)) % 10;
-        out.push(char::from(b'0' + digit as u8));
-    }
+    let mut digits = [0u8; 10];
+    let slot = &mut digits[..(width as usize).min(10)];
+    put_digits(slot, n);
+    out.extend(slot.iter().map(|&b| char::from(b)));
 }
 
 /// Writes the last `slot.len()` decimal digits of `n` into `slot`, zero-padded.
@@ -118,7 +118,7 @@ pub fn format_timestamp(t: OffsetDateTime) -> String {
         put_digits(&mut text[14..16], u32::from(u.minute()));
         put_digits(&mut text[17..19], u32::from(u.second()));
         put_digits(&mut text[20..26], u.microsecond());
-        return String::from_utf8_lossy(&text).into_owned();
+        return super::text::ascii_string(&text);
     }
     let mut out = String::with_capacity(27);
     push_date(&mut out, u.date());

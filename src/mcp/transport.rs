@@ -11,7 +11,7 @@ use super::context::{Context, result_body};
 use super::dispatch::{Caller, Dispatcher};
 use super::era::{self, V2025_06};
 use super::methods;
-use super::wire::{INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR};
+use super::wire::{Body, INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR};
 use crate::app::{App, RequestId};
 use crate::auth::{Audience, Refused, admit, client_address};
 use crate::request::{BodyError, read_body};
@@ -188,28 +188,28 @@ impl McpEndpoint {
             );
             return Answer::error(err, None, unknown_era);
         }
-        let value: Value = match serde_json::from_slice(&bytes) {
-            Ok(v) => v,
+        let members = match Body::parse(&bytes) {
+            Ok(Body::Object(members)) => members,
+            Ok(Body::Batch) => {
+                let err = RpcError::new(
+                    StatusCode::BAD_REQUEST,
+                    INVALID_REQUEST,
+                    "Invalid Request: batches are not supported",
+                );
+                return Answer::error(err, None, unknown_era);
+            }
+            Ok(Body::NotObject) => {
+                let err =
+                    RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, "Invalid Request: not an object");
+                return Answer::error(err, None, unknown_era);
+            }
             Err(_) => {
                 let err =
                     RpcError::new(StatusCode::BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not JSON");
                 return Answer::error(err, None, unknown_era);
             }
         };
-        if value.is_array() {
-            let err = RpcError::new(
-                StatusCode::BAD_REQUEST,
-                INVALID_REQUEST,
-                "Invalid Request: batches are not supported",
-            );
-            return Answer::error(err, None, unknown_era);
-        }
-        if !value.is_object() {
-            let err =
-                RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, "Invalid Request: not an object");
-            return Answer::error(err, None, unknown_era);
-        }
-        let readable_id = value.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+        let readable_id = members.readable_id();
         if !origin_ok {
             let err = RpcError::new(
                 StatusCode::FORBIDDEN,
@@ -251,17 +251,17 @@ impl McpEndpoint {
                 return Answer::error(err, readable_id.as_ref(), unknown_era);
             }
         };
-        let message = match Message::parse(value) {
+        let message = match Message::parse(members) {
             Ok(m) => m,
             Err(err) => return Answer::error(err, readable_id.as_ref(), unknown_era),
         };
-        let id = message.id.clone();
         let era = match era::select(&message, req.headers()) {
             Ok(era) => era,
-            Err(err) => return Answer::error(err, id.as_ref(), unknown_era),
+            Err(err) => return Answer::error(err, message.id.as_ref(), unknown_era),
         };
         let version = era.version();
-        let (Some(id), Some(method)) = (id, message.method.clone()) else {
+        let Message { id, method, params } = message;
+        let (Some(id), Some(method)) = (id, method) else {
             // Notifications and client responses: accepted, nothing to answer.
             return Answer { status: StatusCode::ACCEPTED, body: None, version, headers: Vec::new() };
         };
@@ -273,7 +273,7 @@ impl McpEndpoint {
             dispatcher: &self.dispatcher,
             resource_path: self.resource_path,
         };
-        match methods::handle(&ctx, &method, &message.params, &bytes).await {
+        match methods::handle(&ctx, &method, &params, &bytes).await {
             Ok(outcome) => Answer {
                 status: StatusCode::OK,
                 body: Some(result_body(&id, outcome, &era)),

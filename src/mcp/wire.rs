@@ -5,7 +5,10 @@
 //! `id`, HTTP statuses per error), which no single SDK model type expresses, and the shapes here
 //! are small enough that owning them is cheaper than adapting them.
 
+use std::fmt;
+
 use poem::http::StatusCode;
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 /// Parse error.
@@ -81,6 +84,156 @@ impl RpcError {
     }
 }
 
+/// A body read as JSON-RPC reads it: an array (a batch), another non-object, or an object's
+/// members. Read straight from the bytes without a `Value` tree for the top level (issue 8: its
+/// map and keys were most of what parsing an envelope cost); each member keeps the value of its
+/// last occurrence, as a JSON object does once parsed.
+#[derive(Debug)]
+// Read once and taken apart at once: a box would be one more allocation per request.
+#[allow(clippy::large_enum_variant)]
+pub enum Body {
+    /// A JSON array.
+    Batch,
+    /// A JSON value that is neither an array nor an object.
+    NotObject,
+    /// A JSON object.
+    Object(Members),
+}
+
+/// The members of a JSON-RPC object, not yet judged.
+#[derive(Debug, Default)]
+pub struct Members {
+    jsonrpc: Option<Value>,
+    id: Option<Value>,
+    method: Option<Value>,
+    params: Option<Value>,
+    has_result: bool,
+    has_error: bool,
+}
+
+impl Body {
+    /// Reads a body; an error means it is not one JSON value.
+    pub fn parse(bytes: &[u8]) -> serde_json::Result<Self> {
+        serde_json::from_slice(bytes)
+    }
+}
+
+impl Members {
+    /// The id when it is one a JSON-RPC answer can repeat (a string or a number).
+    pub fn readable_id(&self) -> Option<Value> {
+        self.id.as_ref().filter(|id| id.is_string() || id.is_number()).cloned()
+    }
+}
+
+impl<'de> Deserialize<'de> for Body {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(BodyVisitor)
+    }
+}
+
+struct BodyVisitor;
+
+impl<'de> Visitor<'de> for BodyVisitor {
+    type Value = Body;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Body, E> {
+        Ok(Body::NotObject)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Body, E> {
+        Ok(Body::NotObject)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Body, E> {
+        Ok(Body::NotObject)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Body, E> {
+        Ok(Body::NotObject)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Body, E> {
+        Ok(Body::NotObject)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Body, E> {
+        Ok(Body::NotObject)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Body, A::Error> {
+        // Read to the end: a batch is refused only when it is JSON.
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Body::Batch)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Body, A::Error> {
+        let mut members = Members::default();
+        while let Some(member) = map.next_key::<Member>()? {
+            match member {
+                Member::Jsonrpc => members.jsonrpc = Some(map.next_value()?),
+                Member::Id => members.id = Some(map.next_value()?),
+                Member::Method => members.method = Some(map.next_value()?),
+                Member::Params => members.params = Some(map.next_value()?),
+                Member::Result => {
+                    map.next_value::<IgnoredAny>()?;
+                    members.has_result = true;
+                }
+                Member::Error => {
+                    map.next_value::<IgnoredAny>()?;
+                    members.has_error = true;
+                }
+                Member::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Body::Object(members))
+    }
+}
+
+/// A member name of a JSON-RPC object.
+enum Member {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    Result,
+    Error,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Member {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(MemberVisitor)
+    }
+}
+
+struct MemberVisitor;
+
+impl Visitor<'_> for MemberVisitor {
+    type Value = Member;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Member, E> {
+        Ok(match name {
+            "jsonrpc" => Member::Jsonrpc,
+            "id" => Member::Id,
+            "method" => Member::Method,
+            "params" => Member::Params,
+            "result" => Member::Result,
+            "error" => Member::Error,
+            _ => Member::Other,
+        })
+    }
+}
+
 /// One parsed JSON-RPC message.
 #[derive(Debug, Clone)]
 pub struct Message {
@@ -93,49 +246,25 @@ pub struct Message {
 }
 
 impl Message {
-    /// Reads a JSON-RPC object, refusing what is not one.
-    pub fn parse(value: Value) -> Result<Self, RpcError> {
-        let Value::Object(mut object) = value else {
-            return Err(RpcError::new(
-                StatusCode::BAD_REQUEST,
-                INVALID_REQUEST,
-                "Invalid Request: not an object",
-            ));
-        };
-        let id = object.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
-        if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            return Err(RpcError::new(
-                StatusCode::BAD_REQUEST,
-                INVALID_REQUEST,
-                "Invalid Request: jsonrpc must be \"2.0\"",
-            ));
+    /// Judges an object's members by the JSON-RPC rules, refusing what is not a message.
+    pub fn parse(members: Members) -> Result<Self, RpcError> {
+        let invalid = |message: &str| RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
+        if members.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
+            return Err(invalid("Invalid Request: jsonrpc must be \"2.0\""));
         }
-        if object.contains_key("id") && id.is_none() {
-            return Err(RpcError::new(
-                StatusCode::BAD_REQUEST,
-                INVALID_REQUEST,
-                "Invalid Request: id must be a string or a number",
-            ));
+        let id = members.readable_id();
+        if members.id.is_some() && id.is_none() {
+            return Err(invalid("Invalid Request: id must be a string or a number"));
         }
-        let method = match object.get("method") {
+        let method = match members.method {
             None => None,
-            Some(Value::String(m)) => Some(m.clone()),
-            Some(_) => {
-                return Err(RpcError::new(
-                    StatusCode::BAD_REQUEST,
-                    INVALID_REQUEST,
-                    "Invalid Request: method must be a string",
-                ));
-            }
+            Some(Value::String(m)) => Some(m),
+            Some(_) => return Err(invalid("Invalid Request: method must be a string")),
         };
-        if method.is_none() && !(object.contains_key("result") || object.contains_key("error")) {
-            return Err(RpcError::new(
-                StatusCode::BAD_REQUEST,
-                INVALID_REQUEST,
-                "Invalid Request: no method",
-            ));
+        if method.is_none() && !(members.has_result || members.has_error) {
+            return Err(invalid("Invalid Request: no method"));
         }
-        let params = match object.remove("params") {
+        let params = match members.params {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(p)) => p,
             Some(_) => {
@@ -147,5 +276,60 @@ impl Message {
             }
         };
         Ok(Self { id, method, params })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(body: &str) -> Result<Message, RpcError> {
+        match Body::parse(body.as_bytes()).expect("JSON") {
+            Body::Object(members) => Message::parse(members),
+            other => panic!("not an object: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bodies_are_told_apart_as_a_value_tree_would() {
+        assert!(matches!(Body::parse(b"[]"), Ok(Body::Batch)));
+        assert!(matches!(Body::parse(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#), Ok(Body::Batch)));
+        for scalar in ["1", "-2.5", "true", "null", r#""x""#, "18446744073709551616"] {
+            assert!(matches!(Body::parse(scalar.as_bytes()), Ok(Body::NotObject)), "{scalar}");
+        }
+        // Not JSON anywhere, ignored members and batches included, is a parse error.
+        for broken in ["", "{", "[1,]", r#"{"x": [1,}"#, r#"{"id":1} x"#, r#"{"id":1,}"#, "{'id':1}"] {
+            assert!(Body::parse(broken.as_bytes()).is_err(), "{broken}");
+        }
+    }
+
+    #[test]
+    fn members_keep_their_last_value_and_escaped_names_count() {
+        let m = message(
+            r#"{"jsonrpc":"1.0","id":"a","\u006aso\u006erpc":"2.0","method":"x","id":7,"params":{"k":1}}"#,
+        )
+        .unwrap();
+        assert_eq!(m.id, Some(json!(7)));
+        assert_eq!(m.method.as_deref(), Some("x"));
+        assert_eq!(Value::Object(m.params), json!({ "k": 1 }));
+    }
+
+    #[test]
+    fn messages_are_judged_in_order() {
+        let refused = |body: &str| message(body).expect_err(body);
+        assert!(refused(r#"{"id":1,"method":"x"}"#).message.contains("jsonrpc"));
+        assert!(refused(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#).message.contains("id must be"));
+        assert!(refused(r#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#).message.contains("id must be"));
+        assert!(refused(r#"{"jsonrpc":"2.0","id":1,"method":2}"#).message.contains("method must be"));
+        assert!(refused(r#"{"jsonrpc":"2.0","id":1}"#).message.contains("no method"));
+        let params = refused(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#);
+        assert_eq!(params.code, INVALID_PARAMS);
+        // Client responses have no method; notifications no id; absent or null params are empty.
+        assert!(message(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).unwrap().method.is_none());
+        assert!(message(r#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#).is_ok());
+        let note =
+            message(r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":null}"#).unwrap();
+        assert!(note.id.is_none() && note.params.is_empty());
+        assert_eq!(message(r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#).unwrap().id, Some(json!(1.5)));
     }
 }

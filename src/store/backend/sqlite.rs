@@ -18,7 +18,7 @@ use tokio::sync::Semaphore;
 
 use super::Step;
 use crate::store::migrations::{MIGRATIONS, Migration};
-use crate::store::value::{Param, Row};
+use crate::store::value::{Param, Row, RowBytes};
 use crate::store::{StoreError, StoreResult};
 
 /// Readers in the pool: enough for the cores this server is meant for.
@@ -216,21 +216,18 @@ fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>
     let mut rows = stmt.raw_query();
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
-        let mut cells = Row::with_names(names.clone());
+        let mut cells = RowBytes::with_names(names.clone());
         for i in 0..width {
             match row.get_ref(i)? {
                 ValueRef::Null => cells.push_null(),
                 ValueRef::Integer(n) => cells.push_int(n),
-                ValueRef::Text(t) => match std::str::from_utf8(t) {
-                    Ok(text) => cells.push_text(text),
-                    Err(_) => cells.push_text(&String::from_utf8_lossy(t)),
-                },
+                ValueRef::Text(t) => cells.push_text(t),
                 ValueRef::Real(_) | ValueRef::Blob(_) => {
                     return Err(StoreError::CorruptColumn(names[i].clone()));
                 }
             }
         }
-        out.push(cells);
+        out.push(cells.finish());
     }
     Ok(out)
 }
