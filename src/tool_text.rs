@@ -8,7 +8,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::domain::text::{below_del, is_format};
+use crate::domain::text::{is_format, word_below_del};
 
 /// Whether a character is written as a `\uXXXX` escape in text shown to a model (see
 /// [`json_text`]). Outside strings JSON text is ASCII, so every such character is inside one.
@@ -16,79 +16,55 @@ pub fn hidden(c: char) -> bool {
     c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || is_format(c)
 }
 
-/// serde_json's pretty printer (2 spaces), which also writes DEL, C1 controls and format
-/// characters as `\uXXXX` escapes (UTF-16 units, lowercase hex).
-pub struct ShownFormatter(serde_json::ser::PrettyFormatter<'static>);
-
-impl serde_json::ser::Formatter for ShownFormatter {
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        write_shown(writer, fragment, "\\u")
-    }
-
-    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_array(writer)
-    }
-
-    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array(writer)
-    }
-
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_array_value(writer, first)
-    }
-
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array_value(writer)
-    }
-
-    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object(writer)
-    }
-
-    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object(writer)
-    }
-
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_object_key(writer, first)
-    }
-
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object_value(writer)
-    }
-
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object_value(writer)
-    }
-}
-
-/// Writes a fragment of a JSON string with each [`hidden`] character as `escape` followed by
-/// its UTF-16 units in lowercase hex (`\u` in JSON text, `\\u` inside a literal of it).
-fn write_shown<W: ?Sized + io::Write>(writer: &mut W, fragment: &str, escape: &str) -> io::Result<()> {
-    // Almost every fragment is plain ASCII, where nothing is hidden.
-    if below_del(fragment.as_bytes()) {
-        return writer.write_all(fragment.as_bytes());
-    }
-    let mut plain = 0;
-    for (at, c) in fragment.char_indices() {
+/// JSON text with each [`hidden`] character written as `escape` followed by its UTF-16 units
+/// in lowercase hex: `\u` in JSON text, `\\u` in the inside of a string literal of it. Outside
+/// strings JSON text is ASCII, so every such character is inside a string, where the escape
+/// reads back as the same character. Done once over the finished text rather than per string
+/// fragment (a call and a check for each of a charge's forty strings, issue 8): only bytes from
+/// 0x7f up can start a hidden character, and those are found eight bytes at a time.
+fn escape_hidden(text: String, escape: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut escaped: Option<String> = None;
+    let (mut copied, mut at) = (0, 0);
+    while let Some(found) = first_from_del(&bytes[at..]) {
+        // `at` is always a character boundary, so the first byte from 0x7f up leads one.
+        let start = at + found;
+        let Some(c) = text[start..].chars().next() else { break };
+        at = start + c.len_utf8();
         if hidden(c) {
-            writer.write_all(&fragment.as_bytes()[plain..at])?;
+            let out = escaped.get_or_insert_with(|| String::with_capacity(text.len() + 16));
+            out.push_str(&text[copied..start]);
             let mut units = [0u16; 2];
             for unit in c.encode_utf16(&mut units) {
-                write!(writer, "{escape}{unit:04x}")?;
+                out.push_str(escape);
+                push_hex4(out, *unit);
             }
-            plain = at + c.len_utf8();
+            copied = at;
         }
     }
-    writer.write_all(&fragment.as_bytes()[plain..])
+    match escaped {
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            out
+        }
+        None => text,
+    }
 }
 
-pub fn shown() -> ShownFormatter {
-    ShownFormatter(serde_json::ser::PrettyFormatter::new())
+/// The index of the first byte from 0x7f (DEL) up, eight bytes at a time.
+fn first_from_del(bytes: &[u8]) -> Option<usize> {
+    let (words, _) = bytes.as_chunks::<8>();
+    let clean = words.iter().take_while(|word| word_below_del(**word)).count();
+    let from = clean * 8;
+    bytes[from..].iter().position(|&b| b >= 0x7f).map(|i| from + i)
+}
+
+/// Four lowercase hex digits.
+fn push_hex4(out: &mut String, unit: u16) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for shift in [12, 8, 4, 0] {
+        out.push(char::from(HEX[usize::from((unit >> shift) & 0xf)]));
+    }
 }
 
 /// A JSON value as indented text a model reads safely: text stored before input was checked may
@@ -96,10 +72,7 @@ pub fn shown() -> ShownFormatter {
 /// writes raw. They are written as `\uXXXX` escapes instead, so the text is still the same JSON
 /// once parsed, but nothing in it is invisible or reorders what is shown.
 pub fn json_text(value: &Value) -> String {
-    let mut out = Vec::with_capacity(128);
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, shown());
-    let _ = value.serialize(&mut serializer);
-    String::from_utf8(out).unwrap_or_default()
+    escape_hidden(serde_json::to_string_pretty(value).unwrap_or_default(), "\\u")
 }
 
 /// Writes what it is given as the inside of a JSON string literal (serde_json's escapes).
@@ -155,10 +128,11 @@ pub fn literal<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
         .serialize(&mut serde_json::Serializer::with_formatter(&mut literal, LiteralFormatter::default()))?;
     literal.push(b'"');
     // JSON text and escapes are ASCII; fragments are copied from `str`s whole.
-    String::from_utf8(literal).map_err(serde::ser::Error::custom)
+    let literal = String::from_utf8(literal).map_err(serde::ser::Error::custom)?;
+    Ok(escape_hidden(literal, "\\\\u"))
 }
 
-/// The pretty printer of [`ShownFormatter`] writing, instead of the JSON text, that text as the
+/// serde_json's pretty printer (2 spaces) writing, instead of the JSON text, that text as the
 /// inside of a string literal: every quote and backslash of the text escaped, each newline `\n`.
 /// It writes to a `Vec` directly (an escaping `io::Write` in between cost more than the
 /// serialisation itself: a call per punctuation mark).
@@ -214,17 +188,6 @@ impl serde_json::ser::Formatter for LiteralFormatter {
 
     fn end_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         writer.write_all(b"\\\"")
-    }
-
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        // serde_json hands quotes, backslashes and control characters to `write_char_escape`;
-        // what is left to escape here is what a model would not see, as in ShownFormatter,
-        // with the escape's backslash itself escaped for the literal.
-        write_shown(writer, fragment, "\\\\u")
     }
 
     fn write_char_escape<W: ?Sized + io::Write>(
@@ -312,11 +275,12 @@ pub fn endpoint_text(bytes: &[u8]) -> Option<Vec<u8>> {
     }
     literal.truncate(1);
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let mut serializer = serde_json::Serializer::with_formatter(StringBody(&mut literal), shown());
+    let mut serializer = serde_json::Serializer::pretty(StringBody(&mut literal));
     serde_transcode::transcode(&mut deserializer, &mut serializer).ok()?;
     deserializer.end().ok()?;
     literal.push(b'"');
-    Some(literal)
+    let literal = String::from_utf8(literal).ok()?;
+    Some(escape_hidden(literal, "\\\\u").into_bytes())
 }
 
 /// What the JSON grammar allows next, as [`reindent`] walks the bytes.
@@ -552,7 +516,38 @@ mod tests {
         assert_eq!(json_text(&json!({"a": 1})), serde_json::to_string_pretty(&json!({"a": 1})).unwrap());
     }
 
-    /// `json_text` as it was before it wrote through `ShownFormatter`: the reference.
+    #[test]
+    fn hidden_characters_are_escaped_wherever_they_fall_in_the_words_scanned() {
+        let reference = |text: &str, escape: &str| -> String {
+            let mut out = String::new();
+            for c in text.chars() {
+                if hidden(c) {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("{escape}{unit:04x}"));
+                    }
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        };
+        let base = "0123456789abcdefghijklmnopq";
+        for c in ['\u{7f}', '\u{85}', '\u{ad}', '\u{e9}', '\u{202e}', '\u{feff}', '🎉', '\u{e0041}'] {
+            for at in 0..=base.len() {
+                for neighbour in ["", "ç", "\u{200b}"] {
+                    let text = format!("{}{c}{neighbour}{}", &base[..at], &base[at..]);
+                    for escape in ["\\u", "\\\\u"] {
+                        assert_eq!(escape_hidden(text.clone(), escape), reference(&text, escape), "{text:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(escape_hidden(String::new(), "\\u"), "");
+        assert_eq!(escape_hidden("José".into(), "\\u"), "José");
+    }
+
+    /// `json_text` as it was first written, a character at a time: the reference.
     fn json_text_reference(value: &Value) -> String {
         let text = serde_json::to_string_pretty(value).unwrap();
         let mut out = String::new();
