@@ -101,16 +101,16 @@ async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> 
     } else if too_large {
         error_response(&ApiError::PayloadTooLarge, &request_id)
     } else {
-        // /v1 has a route table of its own (generated from the spec); MCP and the other paths
-        // find the request id among the request's data.
-        let answer = if path == "/v1" || path.starts_with("/v1/") {
-            api::v1::serve(app, req, &request_id).await
-        } else {
-            req.set_data(RequestId(request_id.clone()));
-            match path.as_str() {
-                "/mcp" => application.mcp.call(req).await,
-                "/" => application.mcp_root.call(req).await,
-                _ => application.routes.call(req).await.map(IntoResponse::into_response),
+        // MCP and /v1 (its route table generated from the spec) are answered by path, with the
+        // request id handed over; poem's router keeps the rest.
+        let answer = match path.as_str() {
+            "/mcp" => Ok(application.mcp.serve(req, &request_id).await),
+            "/" => Ok(application.mcp_root.serve(req, &request_id).await),
+            _ if path == "/v1" || path.starts_with("/v1/") => api::v1::serve(app, req, &request_id).await,
+            _ => {
+                // The other paths find the request id among the request's data.
+                req.set_data(RequestId(request_id.clone()));
+                application.routes.call(req).await.map(IntoResponse::into_response)
             }
         };
         match answer {

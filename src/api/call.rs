@@ -204,6 +204,23 @@ pub struct Rendered {
     pub form: AnswerForm,
 }
 
+impl Rendered {
+    /// The HTTP response: status, ETag, and the JSON body when there is one.
+    pub fn into_response(self) -> poem::Response {
+        let status = poem::http::StatusCode::from_u16(self.status).unwrap_or(poem::http::StatusCode::OK);
+        let mut builder = poem::Response::builder().status(status);
+        if let Some(etag) = self.etag {
+            builder = builder.header("ETag", etag);
+        }
+        match self.body {
+            Some(body) => {
+                builder.header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON).body(body)
+            }
+            None => builder.finish(),
+        }
+    }
+}
+
 /// What a handler may answer: [`Reply`] or [`NoContent`].
 pub trait Answer {
     /// The answer as bytes in `form` (when it is JSON), with the operation's success status.

@@ -6,15 +6,15 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
 
-use poem::http::{HeaderMap, StatusCode};
-use poem::{Request, Response};
+use poem::Request;
+use poem::http::HeaderMap;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
 use super::call::{Answer, AnswerForm, Call, Rendered};
 use super::error::{ApiError, ApiResult, FieldError};
-use super::idempotency::{self, Claim};
+use super::idempotency::{self, Claim, Stored};
 use super::validation::schemas;
 use crate::app::App;
 use crate::auth::Principal;
@@ -90,12 +90,39 @@ impl<'a> Invocation<'a> {
     }
 }
 
+/// What an operation answered, before it is HTTP: the /v1 route writes it as a response
+/// ([`Answered::into_response`]); the MCP dispatcher reads it as it is, without building a
+/// response and reading its body back (issue 8).
+#[derive(Debug)]
+pub enum Answered {
+    /// The handler's answer, rendered in the form asked for.
+    Rendered(Rendered),
+    /// An answer the idempotency store keeps, as /v1 JSON: the first, or a replay of it.
+    Stored {
+        /// What is kept.
+        stored: Stored,
+        /// Whether this is a replay (`Idempotent-Replayed: true`).
+        replayed: bool,
+    },
+}
+
+impl Answered {
+    /// The HTTP response.
+    pub fn into_response(self) -> poem::Response {
+        match self {
+            Self::Rendered(rendered) => rendered.into_response(),
+            Self::Stored { stored, replayed: false } => stored.into_first_response(),
+            Self::Stored { stored, replayed: true } => stored.into_replay_response(),
+        }
+    }
+}
+
 /// Runs one operation: the shared path of both surfaces.
 pub async fn execute<I, A, F, Fut>(
     op: &'static Operation,
     call: Invocation<'_>,
     handler: F,
-) -> ApiResult<Response>
+) -> ApiResult<Answered>
 where
     I: DeserializeOwned,
     A: Answer,
@@ -153,12 +180,12 @@ where
         now: OffsetDateTime::now_utc(),
     };
     let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
-        return Ok(rendered_response(handler(call, input).await?.render(op.success_status, form)?));
+        return Ok(Answered::Rendered(handler(call, input).await?.render(op.success_status, form)?));
     };
 
     match idempotency::claim(&app.store, call.org_id(), &key, op.operation_id, &fingerprint, call.now).await?
     {
-        Claim::Replay(stored) => Ok(stored.into_replay_response()),
+        Claim::Replay(stored) => Ok(Answered::Stored { stored, replayed: true }),
         Claim::Started => {
             let org_id = call.org_id().to_string();
             let guard = idempotency::ClaimGuard::new(&app.store, &org_id, &key);
@@ -179,7 +206,7 @@ where
             };
             idempotency::finish(&app.store, &org_id, &key, &stored).await?;
             guard.disarm();
-            Ok(stored.into_first_response())
+            Ok(Answered::Stored { stored, replayed: false })
         }
     }
 }
@@ -385,24 +412,5 @@ fn idempotency_key(
             format!("must have 1 to {MAX_IDEMPOTENCY_KEY} characters"),
         )),
         other => Ok(other),
-    }
-}
-
-/// Turns a handler's rendered answer into an HTTP response; a tool's text is marked so (it
-/// never leaves the process: the MCP dispatcher reads it).
-fn rendered_response(rendered: Rendered) -> Response {
-    let mut builder =
-        Response::builder().status(StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK));
-    if let Some(etag) = rendered.etag {
-        builder = builder.header("ETag", etag);
-    }
-    if rendered.form == AnswerForm::ToolText {
-        builder = builder.extension(AnswerForm::ToolText);
-    }
-    match rendered.body {
-        Some(body) => {
-            builder.header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON).body(body)
-        }
-        None => builder.finish(),
     }
 }

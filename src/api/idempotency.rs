@@ -30,7 +30,7 @@ pub enum Claim {
 }
 
 /// A stored answer (kept as JSON in the key's row).
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Stored {
     status: u16,
     etag: Option<String>,

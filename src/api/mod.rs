@@ -19,7 +19,7 @@ pub mod handlers {
 include!(concat!(env!("OUT_DIR"), "/tags.rs"));
 
 pub use call::{Answer, AnswerForm, Call, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
-pub use endpoint::{Invocation, InvocationBody, execute};
+pub use endpoint::{Answered, Invocation, InvocationBody, execute};
 // The envelope lives a layer lower (auth answers with it too); these names stay where handlers
 // look for them, and `super::error::…` keeps resolving in the tag modules.
 pub use crate::error::{ApiError, ApiResult, FieldError, error_response};

@@ -43,7 +43,10 @@ pub async fn serve(app: &Arc<App>, mut req: Request, request_id: &str) -> poem::
         path.push((name, value.into_owned()));
     }
     let invocation = Invocation::from_request(app.clone(), principal, path, &mut req, request_id);
-    let mut response = invoke(op, invocation).await.unwrap_or_else(|err| error_response(&err, request_id));
+    let mut response = match invoke(op, invocation).await {
+        Ok(answered) => answered.into_response(),
+        Err(err) => error_response(&err, request_id),
+    };
     if head {
         response.set_body(());
     }

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use poem::http::StatusCode;
 use serde_json::{Map, Value};
 
-use crate::api::{AnswerForm, Invocation, InvocationBody, error_response};
+use crate::api::{AnswerForm, Answered, Invocation, InvocationBody, error_response};
 use crate::app::App;
 use crate::auth::Principal;
 use crate::operations::{Operation, ResponseKind};
@@ -125,14 +125,24 @@ impl Dispatcher {
             form,
         };
         let response = match crate::api::invoke(op, invocation).await {
-            Ok(response) => response,
+            // The handler's own answer is read as it is: no response built and read back.
+            Ok(Answered::Rendered(rendered)) => {
+                let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK);
+                return Answer {
+                    status,
+                    body: rendered.body.map(String::into_bytes).unwrap_or_default(),
+                    retry_after: None,
+                    tool_text: rendered.form == AnswerForm::ToolText,
+                };
+            }
+            Ok(stored) => stored.into_response(),
             Err(err) => error_response(&err, &caller.request_id),
         };
         let status = response.status();
         let retry_after =
             response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
-        let tool_text = response.extensions().get::<AnswerForm>() == Some(&AnswerForm::ToolText);
         let body = response.into_body().into_vec().await.unwrap_or_default();
-        Answer { status, body, retry_after, tool_text }
+        // A stored answer and an error are /v1 JSON, whatever form was asked for.
+        Answer { status, body, retry_after, tool_text: false }
     }
 }

@@ -3,7 +3,7 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use poem::http::{HeaderMap, StatusCode};
+use poem::http::{HeaderMap, HeaderName, StatusCode};
 use serde_json::{Map, Value, json};
 
 use super::wire::{HEADER_MISMATCH, INVALID_PARAMS, Message, RpcError, UNSUPPORTED_VERSION};
@@ -55,7 +55,13 @@ impl Era {
     }
 }
 
-fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+/// `MCP-Protocol-Version`.
+pub const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
+
+/// A request header by its name (a `HeaderName`, not text: no parse of the name per lookup).
+fn header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim)
 }
 
@@ -101,7 +107,7 @@ pub fn decode_name(value: &str) -> Result<String, ()> {
 /// Decides the era of a request (or the 400 that refuses it).
 pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
     let method = message.method.as_deref().unwrap_or_default();
-    let header_version = header(headers, "mcp-protocol-version");
+    let header_version = header(headers, &PROTOCOL_VERSION);
     let meta = message.params.get("_meta").and_then(Value::as_object);
     let envelope = meta.and_then(|m| m.get(META_VERSION));
 
@@ -171,7 +177,7 @@ pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
     if envelope != V2026 {
         return Err(unsupported_in_envelope(envelope));
     }
-    match header(headers, "mcp-method") {
+    match header(headers, &MCP_METHOD) {
         None => return Err(mismatch("Mcp-Method header is required".into())),
         Some(h) if h != method => {
             return Err(mismatch(format!("Mcp-Method header {h} does not match the method {method}")));
@@ -186,13 +192,13 @@ pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
     // Mcp-Name on tools/call repeats params.name: without a string name there, the header has
     // nothing to agree with, which is the same disagreement as naming another tool.
     if method == "tools/call" && body_name.is_none() {
-        return Err(mismatch(match header(headers, "mcp-name") {
+        return Err(mismatch(match header(headers, &MCP_NAME) {
             Some(_) => "Mcp-Name header is sent but params.name is not a string".into(),
             None => "tools/call needs params.name (a string) and the Mcp-Name header".into(),
         }));
     }
     if let Some(body_name) = body_name {
-        match header(headers, "mcp-name") {
+        match header(headers, &MCP_NAME) {
             None if method == "tools/call" => {
                 return Err(mismatch("Mcp-Name header is required on tools/call".into()));
             }

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use poem::http::{HeaderMap, Method, StatusCode};
-use poem::{Endpoint, Request, Response};
+use poem::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, ORIGIN};
+use poem::http::{HeaderMap, HeaderName, Method, StatusCode};
+use poem::{Request, Response};
 use serde_json::{Value, json};
 
 use super::context::{Context, result_body};
@@ -12,7 +13,7 @@ use super::dispatch::{Caller, Dispatcher};
 use super::era::{self, V2025_06};
 use super::methods;
 use super::wire::{Body, INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR};
-use crate::app::{App, RequestId};
+use crate::app::App;
 use crate::auth::{Audience, Refused, admit, client_address};
 use crate::request::{BodyError, read_body};
 
@@ -22,7 +23,7 @@ const ALLOWED_HEADERS: &str =
 
 /// The header naming the protocol revision of an answer (built once: parsing the name and
 /// checking the value on every answer showed in the profile).
-const PROTOCOL_VERSION: poem::http::HeaderName = poem::http::HeaderName::from_static("mcp-protocol-version");
+const PROTOCOL_VERSION: HeaderName = era::PROTOCOL_VERSION;
 
 /// One mount of the MCP endpoint.
 pub struct McpEndpoint {
@@ -77,16 +78,15 @@ impl Answer {
     }
 }
 
-impl Endpoint for McpEndpoint {
-    type Output = Response;
-
-    async fn call(&self, mut req: Request) -> poem::Result<Response> {
-        let origin = req.headers().get("origin").and_then(|v| v.to_str().ok()).map(str::to_string);
+impl McpEndpoint {
+    /// Answers one request to the endpoint; `request_id` is the one the server gave it.
+    pub async fn serve(&self, mut req: Request, request_id: &str) -> Response {
+        let origin = req.headers().get(ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_string);
         let origin_ok = origin.as_deref().is_none_or(|o| self.app.accepts_origin(o));
         if req.method() == Method::OPTIONS {
-            return Ok(self.preflight(origin.as_deref(), origin_ok));
+            return self.preflight(origin.as_deref(), origin_ok);
         }
-        let answer = self.answer(&mut req, origin_ok).await;
+        let answer = self.answer(&mut req, origin_ok, request_id).await;
         let mut builder = Response::builder()
             .status(answer.status)
             .header(PROTOCOL_VERSION, poem::http::HeaderValue::from_static(answer.version));
@@ -99,16 +99,17 @@ impl Endpoint for McpEndpoint {
                 .header("Access-Control-Expose-Headers", "MCP-Protocol-Version")
                 .header("Vary", "Origin");
         }
-        Ok(match answer.body {
+        match answer.body {
             Some(body) => {
                 builder.header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON).body(body)
             }
             None => builder.finish(),
-        })
+        }
     }
 }
 
-fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+/// A request header by its name (a `HeaderName`, not text: no parse of the name per lookup).
+fn header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
@@ -145,7 +146,7 @@ impl McpEndpoint {
         }
     }
 
-    async fn answer(&self, req: &mut Request, origin_ok: bool) -> Answer {
+    async fn answer(&self, req: &mut Request, origin_ok: bool, request_id: &str) -> Answer {
         let unknown_era = V2025_06;
         if req.method() != Method::POST {
             let err = RpcError::new(
@@ -172,7 +173,7 @@ impl McpEndpoint {
                 return Answer::error(err, None, unknown_era);
             }
         };
-        if !header(req.headers(), "content-type").is_some_and(is_json) {
+        if !header(req.headers(), &CONTENT_TYPE).is_some_and(is_json) {
             let err = RpcError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 INVALID_REQUEST,
@@ -180,7 +181,7 @@ impl McpEndpoint {
             );
             return Answer::error(err, None, unknown_era);
         }
-        if header(req.headers(), "accept").is_some_and(|a| !accepts_json(a)) {
+        if header(req.headers(), &ACCEPT).is_some_and(|a| !accepts_json(a)) {
             let err = RpcError::new(
                 StatusCode::NOT_ACCEPTABLE,
                 INVALID_REQUEST,
@@ -218,14 +219,14 @@ impl McpEndpoint {
             );
             return Answer::error(err, readable_id.as_ref(), unknown_era);
         }
-        let authorization = header(req.headers(), "authorization");
+        let authorization = header(req.headers(), &AUTHORIZATION);
         let principal = match admit(self.app.as_ref(), authorization, Audience::Mcp, client_address(req))
             .await
         {
             Ok(p) => p,
             Err(Refused::Unauthorized) => {
                 let challenge =
-                    self.app.challenge(self.resource_path, header(req.headers(), "authorization").is_some());
+                    self.app.challenge(self.resource_path, header(req.headers(), &AUTHORIZATION).is_some());
                 let err = RpcError::new(
                     StatusCode::UNAUTHORIZED,
                     INVALID_REQUEST,
@@ -265,8 +266,7 @@ impl McpEndpoint {
             // Notifications and client responses: accepted, nothing to answer.
             return Answer { status: StatusCode::ACCEPTED, body: None, version, headers: Vec::new() };
         };
-        let request_id = RequestId::of(req);
-        let caller = Caller { app: self.app.clone(), principal, request_id };
+        let caller = Caller { app: self.app.clone(), principal, request_id: request_id.to_string() };
         let ctx = Context {
             caller: &caller,
             era: &era,

@@ -213,7 +213,7 @@ pub fn invoke<'a>(
 ) -> std::pin::Pin<
     Box<
         dyn std::future::Future<
-            Output = crate::api::ApiResult<poem::Response>,
+            Output = crate::api::ApiResult<crate::api::Answered>,
         > + Send + 'a,
     >,
 > {
