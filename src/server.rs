@@ -132,7 +132,8 @@ async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> 
         }
     };
     drop(permit);
-    app.metrics.record(&path, method.as_str(), response.status().as_u16(), started.elapsed());
+    let elapsed = started.elapsed();
+    app.metrics.record(&path, method.as_str(), response.status().as_u16(), elapsed);
     // One line per request; the path never carries secrets (tokens travel in a header) and
     // query strings are left out (they may carry documents).
     crate::logs::request(&crate::logs::RequestLine {
@@ -140,7 +141,7 @@ async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> 
         method: method.as_str(),
         path: &path,
         status: response.status().as_u16(),
-        duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+        duration_ms: elapsed.as_secs_f64() * 1000.0,
     });
     let status = response.status();
     let headers = response.headers_mut();

@@ -117,7 +117,13 @@ impl Row {
     fn cell(&self, column: &str) -> StoreResult<&Cell> {
         let width = self.names.len();
         let start = self.next.get();
-        let found = (0..width).map(|k| (start + k) % width).find(|&i| self.names[i] == column);
+        // Mappings read the columns in the order selected: the hint is almost always right.
+        let hinted = self.names.get(start).is_some_and(|name| name == column);
+        let found = if hinted {
+            Some(start)
+        } else {
+            (0..width).map(|k| (start + k) % width).find(|&i| self.names[i] == column)
+        };
         match found.and_then(|i| Some((i, self.cells.get(i)?))) {
             Some((i, cell)) => {
                 self.next.set(i + 1);
