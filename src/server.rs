@@ -58,13 +58,16 @@ impl<R: Endpoint> Endpoint for Application<R> {
     }
 }
 
+/// `X-Request-Id`, read from requests and written on every answer.
+const X_REQUEST_ID: poem::http::HeaderName = poem::http::HeaderName::from_static("x-request-id");
+
 /// What every answer gets: a request id, `Cache-Control: no-store`, load shedding, the body
 /// cap, and the error envelope for requests no route took.
 async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> Response {
     let app = &application.app;
     let request_id = req
         .headers()
-        .get("x-request-id")
+        .get(&X_REQUEST_ID)
         .and_then(|v| v.to_str().ok())
         .filter(|v| {
             !v.is_empty()
@@ -75,7 +78,7 @@ async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> 
         .unwrap_or_else(|| new_id("req"));
     let declared = req
         .headers()
-        .get("content-length")
+        .get(poem::http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
     let path = req.uri().path().to_string();
@@ -152,7 +155,7 @@ async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> 
     }
     headers.insert(poem::http::header::CACHE_CONTROL, crate::request::NO_STORE);
     if let Ok(value) = request_id.parse() {
-        headers.insert("x-request-id", value);
+        headers.insert(X_REQUEST_ID, value);
     }
     response
 }
@@ -168,7 +171,7 @@ pub fn metrics_app(app: Arc<App>) -> impl Endpoint<Output = Response> {
         let headers = response.headers_mut();
         headers.insert(poem::http::header::CACHE_CONTROL, crate::request::NO_STORE);
         if let Ok(id) = new_id("req").parse() {
-            headers.insert("x-request-id", id);
+            headers.insert(X_REQUEST_ID, id);
         }
         Ok(response)
     })

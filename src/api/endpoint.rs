@@ -7,7 +7,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use poem::Request;
-use poem::http::HeaderMap;
+use poem::http::header::{CONTENT_TYPE, IF_MATCH};
+use poem::http::{HeaderMap, HeaderName};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
@@ -81,10 +82,10 @@ impl<'a> Invocation<'a> {
             request_id,
             path,
             query: form_urlencoded::parse(req.uri().query().unwrap_or_default().as_bytes()).collect(),
-            body: InvocationBody::Unread { body, content_type: header_str(headers, "content-type") },
-            idempotency_key: header(headers, "idempotency-key")
-                .or_else(|| header(headers, "x-idempotency-key")),
-            if_match: list_header(headers, "if-match"),
+            body: InvocationBody::Unread { body, content_type: header_str(headers, &CONTENT_TYPE) },
+            idempotency_key: header(headers, &IDEMPOTENCY_KEY)
+                .or_else(|| header(headers, &X_IDEMPOTENCY_KEY)),
+            if_match: list_header(headers, &IF_MATCH),
             form: AnswerForm::Rest,
         }
     }
@@ -232,17 +233,21 @@ fn typed_input<I: DeserializeOwned>(
     })
 }
 
-fn header(headers: &HeaderMap, name: &str) -> Option<String> {
+/// The headers an invocation reads, by `HeaderName` (no parse of the name per lookup).
+const IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+const X_IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("x-idempotency-key");
+
+fn header(headers: &HeaderMap, name: &HeaderName) -> Option<String> {
     header_str(headers, name).map(str::to_string)
 }
 
-fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+fn header_str<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 /// A list header sent over one or more field lines, as the one comma-separated value it is
 /// (RFC 9110 section 5.3); a line that is not text is kept as an unreadable element.
-fn list_header(headers: &HeaderMap, name: &str) -> Option<String> {
+fn list_header(headers: &HeaderMap, name: &HeaderName) -> Option<String> {
     let lines: Vec<&str> = headers.get_all(name).iter().map(|v| v.to_str().unwrap_or("\u{fffd}")).collect();
     (!lines.is_empty()).then(|| lines.join(", "))
 }

@@ -37,7 +37,7 @@ pub async fn admit_request<S: AuthState + ?Sized>(
     resource_path: &str,
     audience: Audience,
 ) -> Result<Principal, ApiError> {
-    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok());
+    let authorization = headers.get(poem::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     match admit(state, authorization, audience, client).await {
         Ok(principal) => Ok(principal),
         Err(Refused::Unauthorized) => Err(ApiError::Unauthorized {
