@@ -518,27 +518,17 @@ mod tests {
 
     #[test]
     fn hidden_characters_are_escaped_wherever_they_fall_in_the_words_scanned() {
-        let reference = |text: &str, escape: &str| -> String {
-            let mut out = String::new();
-            for c in text.chars() {
-                if hidden(c) {
-                    let mut units = [0u16; 2];
-                    for unit in c.encode_utf16(&mut units) {
-                        out.push_str(&format!("{escape}{unit:04x}"));
-                    }
-                } else {
-                    out.push(c);
-                }
-            }
-            out
-        };
         let base = "0123456789abcdefghijklmnopq";
         for c in ['\u{7f}', '\u{85}', '\u{ad}', '\u{e9}', '\u{202e}', '\u{feff}', '🎉', '\u{e0041}'] {
             for at in 0..=base.len() {
                 for neighbour in ["", "ç", "\u{200b}"] {
                     let text = format!("{}{c}{neighbour}{}", &base[..at], &base[at..]);
                     for escape in ["\\u", "\\\\u"] {
-                        assert_eq!(escape_hidden(text.clone(), escape), reference(&text, escape), "{text:?}");
+                        assert_eq!(
+                            escape_hidden(text.clone(), escape),
+                            escaped_reference(&text, escape),
+                            "{text:?}"
+                        );
                     }
                 }
             }
@@ -547,21 +537,26 @@ mod tests {
         assert_eq!(escape_hidden("José".into(), "\\u"), "José");
     }
 
-    /// `json_text` as it was first written, a character at a time: the reference.
-    fn json_text_reference(value: &Value) -> String {
-        let text = serde_json::to_string_pretty(value).unwrap();
+    /// Each hidden character of `text` written as `escape` and its UTF-16 units, a character at
+    /// a time: the reference for [`escape_hidden`].
+    fn escaped_reference(text: &str, escape: &str) -> String {
         let mut out = String::new();
         for c in text.chars() {
             if hidden(c) {
                 let mut units = [0u16; 2];
                 for unit in c.encode_utf16(&mut units) {
-                    out.push_str(&format!("\\u{unit:04x}"));
+                    out.push_str(&format!("{escape}{unit:04x}"));
                 }
             } else {
                 out.push(c);
             }
         }
         out
+    }
+
+    /// `json_text` as it was first written, a character at a time: the reference.
+    fn json_text_reference(value: &Value) -> String {
+        escaped_reference(&serde_json::to_string_pretty(value).unwrap(), "\\u")
     }
 
     #[test]
