@@ -18,6 +18,7 @@ pub mod engine;
 pub mod error;
 pub mod housekeeping;
 pub mod http;
+pub mod json_writer;
 pub mod limits;
 pub mod logs;
 pub mod mcp;

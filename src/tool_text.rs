@@ -8,13 +8,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::domain::text::{is_format, word_below_del};
-
-/// Whether a character is written as a `\uXXXX` escape in text shown to a model (see
-/// [`json_text`]). Outside strings JSON text is ASCII, so every such character is inside one.
-pub fn hidden(c: char) -> bool {
-    c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || is_format(c)
-}
+use crate::domain::text::{hidden, word_below_del};
 
 /// JSON text with each [`hidden`] character written as `escape` followed by its UTF-16 units
 /// in lowercase hex: `\u` in JSON text, `\\u` in the inside of a string literal of it. Outside
@@ -122,144 +116,11 @@ impl io::Write for StringBody<'_> {
 /// A serialisable answer as the JSON string literal of a tool's text item, quotes included:
 /// the same text as [`json_text`] of the answer parsed back, without the compact text between.
 pub fn literal<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
-    let mut literal = Vec::with_capacity(1024);
-    literal.push(b'"');
-    value
-        .serialize(&mut serde_json::Serializer::with_formatter(&mut literal, LiteralFormatter::default()))?;
-    literal.push(b'"');
-    // JSON text and escapes are ASCII; fragments are copied from `str`s whole.
-    let literal = String::from_utf8(literal).map_err(serde::ser::Error::custom)?;
-    Ok(escape_hidden(literal, "\\\\u"))
-}
-
-/// serde_json's pretty printer (2 spaces) writing, instead of the JSON text, that text as the
-/// inside of a string literal: every quote and backslash of the text escaped, each newline `\n`.
-/// It writes to a `Vec` directly (an escaping `io::Write` in between cost more than the
-/// serialisation itself: a call per punctuation mark).
-#[derive(Default)]
-struct LiteralFormatter {
-    depth: usize,
-    has_value: bool,
-}
-
-impl LiteralFormatter {
-    /// A new line (`\n` in the literal) indented to the depth, after a comma when `comma`: one
-    /// write for both up to 32 levels deep.
-    fn newline<W: ?Sized + io::Write>(&self, writer: &mut W, comma: bool) -> io::Result<()> {
-        const LINE: &[u8] = b",\\n                                                                ";
-        const INDENT: usize = 3;
-        let end = INDENT + 2 * self.depth;
-        writer.write_all(&LINE[usize::from(!comma)..end.min(LINE.len())])?;
-        let mut rest = end.saturating_sub(LINE.len());
-        while rest > 0 {
-            let run = rest.min(LINE.len() - INDENT);
-            writer.write_all(&LINE[INDENT..INDENT + run])?;
-            rest -= run;
-        }
-        Ok(())
-    }
-
-    /// `[` or `{`: one level deeper, nothing in it yet.
-    fn open<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(bracket)
-    }
-
-    /// `]` or `}`, on a line of its own unless the container was empty.
-    fn close<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline(writer, false)?;
-        }
-        writer.write_all(bracket)
-    }
-
-    /// Before an element or a key: a comma after the first, then a new line.
-    fn item<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.newline(writer, !first)
-    }
-}
-
-impl serde_json::ser::Formatter for LiteralFormatter {
-    fn begin_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        writer.write_all(b"\\\"")
-    }
-
-    fn end_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        writer.write_all(b"\\\"")
-    }
-
-    fn write_char_escape<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        escape: serde_json::ser::CharEscape,
-    ) -> io::Result<()> {
-        use serde_json::ser::CharEscape;
-        // The escape serde_json writes in the text, with its backslash (and a quote or
-        // backslash after it) escaped again for the literal.
-        let escaped: &[u8] = match escape {
-            CharEscape::Quote => b"\\\\\\\"",
-            CharEscape::ReverseSolidus => b"\\\\\\\\",
-            CharEscape::Solidus => b"\\\\/",
-            CharEscape::Backspace => b"\\\\b",
-            CharEscape::FormFeed => b"\\\\f",
-            CharEscape::LineFeed => b"\\\\n",
-            CharEscape::CarriageReturn => b"\\\\r",
-            CharEscape::Tab => b"\\\\t",
-            CharEscape::AsciiControl(byte) => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                return writer.write_all(&[
-                    b'\\',
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(byte >> 4)],
-                    HEX[usize::from(byte & 0xf)],
-                ]);
-            }
-        };
-        writer.write_all(escaped)
-    }
-
-    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.open(writer, b"[")
-    }
-
-    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.close(writer, b"]")
-    }
-
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.item(writer, first)
-    }
-
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.open(writer, b"{")
-    }
-
-    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.close(writer, b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.item(writer, first)
-    }
-
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        writer.write_all(b": ")
-    }
-
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
+    let mut literal = String::with_capacity(1024);
+    literal.push('"');
+    crate::json_writer::write_literal(&mut literal, value)?;
+    literal.push('"');
+    Ok(literal)
 }
 
 /// An endpoint's JSON answer as the JSON string literal of a tool's text item: the same text
@@ -499,6 +360,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::domain::text::is_format;
 
     #[test]
     fn invisible_characters_are_escaped_and_the_json_is_unchanged() {

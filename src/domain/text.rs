@@ -23,6 +23,13 @@ fn is_zero_width(c: char) -> bool {
     matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
 }
 
+/// Whether a character is written as a `\uXXXX` escape in text shown to a model
+/// (`crate::tool_text`): DEL, the C1 controls and the format characters, which text stored
+/// before input was checked may hold.
+pub fn hidden(c: char) -> bool {
+    c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || is_format(c)
+}
+
 /// Unicode general category Cf (format characters, Unicode 15): invisible characters that
 /// change how the text around them is shown. Written out to avoid a table dependency.
 pub fn is_format(c: char) -> bool {

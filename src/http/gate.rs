@@ -139,7 +139,14 @@ pub struct Gate<S> {
     held: usize,
     /// Whether the current request is to the MCP endpoint (its refusals speak JSON-RPC).
     to_mcp: bool,
+    /// A small answer's head and body gathered for one `send` (see [`GATHER_UP_TO`]).
+    gathered: Vec<u8>,
 }
+
+/// Answers up to this size are copied into one buffer and written with `send(2)`: the kernel's
+/// `writev` path (importing the vector, locking the file position) cost more per request than
+/// copying a kilobyte (issue 8). Larger answers, such as `tools/list`, go out vectored.
+const GATHER_UP_TO: usize = 4 * 1024;
 
 impl<S> Drop for Gate<S> {
     fn drop(&mut self) {
@@ -171,6 +178,7 @@ impl<S> Gate<S> {
             write_timer: None,
             held: 0,
             to_mcp: false,
+            gathered: Vec::new(),
         }
     }
 
@@ -524,14 +532,25 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Gate<S> {
         this.wrote(cx, written)
     }
 
-    // Vectored writes pass through: without them hyper copies every answer's body into its
-    // own buffer before writing (for tools/list, 40 KB a request).
+    // Vectored writes stay on for hyper, which would otherwise copy every answer's body into
+    // its own buffer (for tools/list, 40 KB a request); small answers are gathered here.
     fn poll_write_vectored(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        let total = bufs.iter().map(|buf| buf.len()).sum::<usize>();
+        if bufs.len() > 1 && total <= GATHER_UP_TO {
+            // Gathered again if the write is retried; hyper advances its slices by what was
+            // written, which is a prefix of their concatenation either way.
+            this.gathered.clear();
+            for buf in bufs {
+                this.gathered.extend_from_slice(buf);
+            }
+            let written = Pin::new(&mut this.io).poll_write(cx, &this.gathered);
+            return this.wrote(cx, written);
+        }
         let written = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
         this.wrote(cx, written)
     }
@@ -818,5 +837,38 @@ mod tests {
         let head = b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n";
         let range = framing(head).unwrap().expect_continue.unwrap();
         assert_eq!(&head[range], b"Expect: 100-continue\r\n");
+    }
+
+    #[tokio::test]
+    async fn small_vectored_answers_are_gathered_into_one_write() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let limits = Arc::new(crate::http::ConnectionLimits::default().gate);
+        let head = io::IoSlice::new(b"HTTP/1.1 200 OK\r\n");
+        let body = io::IoSlice::new(b"body");
+
+        // One write takes both slices.
+        let (near, mut far) = tokio::io::duplex(1024);
+        let mut gate = Gate::new(near, limits.clone());
+        assert_eq!(gate.write_vectored(&[head, body]).await.unwrap(), 21);
+        let mut got = [0u8; 21];
+        far.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"HTTP/1.1 200 OK\r\nbody");
+
+        // A short write reports a prefix of the concatenation, which hyper then skips.
+        let (near, mut far) = tokio::io::duplex(8);
+        let mut gate = Gate::new(near, limits.clone());
+        assert_eq!(gate.write_vectored(&[head, body]).await.unwrap(), 8);
+        let mut got = [0u8; 8];
+        far.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"HTTP/1.1");
+
+        assert_eq!(gate.gathered.len(), 21);
+
+        // A large answer is passed through vectored, not copied.
+        let (near, _far) = tokio::io::duplex(64 * 1024);
+        let mut gate = Gate::new(near, limits);
+        let big = vec![b'x'; GATHER_UP_TO];
+        assert_eq!(gate.write_vectored(&[head, io::IoSlice::new(&big)]).await.unwrap(), 17 + GATHER_UP_TO);
+        assert!(gate.gathered.is_empty());
     }
 }

@@ -25,7 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["api"],
     &["app", "approvals"],
     &["auth", "oauth"],
-    &["http", "error", "request", "tool_text"],
+    &["http", "error", "request", "tool_text", "json_writer"],
     &["store", "limits", "metrics", "providers"],
     &["domain", "types", "operations", "allocator"],
 ];
