@@ -182,14 +182,60 @@ fn word_needs_care(word: [u8; 8], from_del: bool) -> bool {
     control || quote || backslash || (from_del && (w | w.wrapping_add(ONES)) & TOPS != 0)
 }
 
+/// Whether a byte needs writing other than as itself: a control, a quote or a backslash, and
+/// with `from_del` (the second table) any byte from 0x7f up. For strings shorter than a word.
+const NEEDS_CARE: [[bool; 256]; 2] = {
+    let mut table = [[false; 256]; 2];
+    let mut b = 0;
+    while b < 256 {
+        let escaped = b < 0x20 || b == b'"' as usize || b == b'\\' as usize;
+        table[0][b] = escaped;
+        table[1][b] = escaped || b >= 0x7f;
+        b += 1;
+    }
+    table
+};
+
+/// How many bytes from the start certainly need no care: all of them for a plain string (most
+/// are: keys, ids, dates, names), else at least up to the word holding the first that may.
+fn plain_prefix(bytes: &[u8], from_del: bool) -> usize {
+    if bytes.len() < 8 {
+        let table = &NEEDS_CARE[usize::from(from_del)];
+        return bytes.iter().position(|&b| table[usize::from(b)]).unwrap_or(bytes.len());
+    }
+    let (words, _) = bytes.as_chunks::<8>();
+    if let Some(word) = words.iter().position(|word| word_needs_care(*word, from_del)) {
+        return word * 8;
+    }
+    // The last eight bytes, overlapping the words already checked.
+    match bytes.last_chunk::<8>() {
+        Some(last) if word_needs_care(*last, from_del) => words.len() * 8,
+        _ => bytes.len(),
+    }
+}
+
 /// A string, quoted and escaped as the layout writes it.
 fn write_str<L: Layout>(out: &mut String, s: &str) {
+    let bytes = s.as_bytes();
+    let plain = plain_prefix(bytes, L::ESCAPES_HIDDEN);
+    out.reserve(bytes.len() + 2 * L::QUOTE.len());
     out.push_str(L::QUOTE);
+    if plain == bytes.len() {
+        out.push_str(s);
+    } else {
+        write_escaped::<L>(out, s, plain);
+    }
+    out.push_str(L::QUOTE);
+}
+
+/// The inside of a string that needs care somewhere from `from` on (`from` is a character
+/// boundary, and every byte before it is written as itself).
+fn write_escaped<L: Layout>(out: &mut String, s: &str, from: usize) {
     let bytes = s.as_bytes();
     // Runs are cut only before an ASCII byte or a whole character, so both ends of every copied
     // run are character boundaries; `at` itself may sit inside a character only in a compact
     // layout's skipped word, where nothing is cut.
-    let (mut copied, mut at) = (0, 0);
+    let (mut copied, mut at) = (0, from);
     while at < bytes.len() {
         if let Some(word) = bytes.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok())
             && !word_needs_care(word, L::ESCAPES_HIDDEN)
@@ -223,7 +269,6 @@ fn write_str<L: Layout>(out: &mut String, s: &str) {
         }
     }
     out.push_str(&s[copied..]);
-    out.push_str(L::QUOTE);
 }
 
 /// The serialiser: a layout writing into a string.
@@ -898,6 +943,27 @@ mod tests {
                 // Two in one word, and one at the very end.
                 assert_as_serde_json(&format!("{text}{special}{special}"));
             }
+        }
+    }
+
+    #[test]
+    fn the_plain_prefix_stops_at_or_before_the_first_byte_needing_care() {
+        for len in 0..24 {
+            for at in 0..len {
+                for byte in [0u8, 0x1f, b'"', b'\\', 0x7f, 0xc3] {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = byte;
+                    let from_del = byte >= 0x7f;
+                    let plain = plain_prefix(&bytes, from_del);
+                    assert!(plain <= at && (at - plain < 8), "{byte:#x} at {at} of {len}: {plain}");
+                    if !from_del {
+                        assert_eq!(plain_prefix(&bytes, false), plain);
+                    } else {
+                        assert_eq!(plain_prefix(&bytes, false), len, "{byte:#x} is plain in compact text");
+                    }
+                }
+            }
+            assert_eq!(plain_prefix(&vec![b'a'; len], true), len);
         }
     }
 
