@@ -116,17 +116,21 @@ fn push_request_line(out: &mut String, now: OffsetDateTime, line: &RequestLine<'
     write_json_str(out, line.method);
     out.push_str(",\"path\":");
     write_json_str(out, line.path);
-    let _ = write!(out, ",\"status\":{},\"duration_ms\":", line.status);
+    out.push_str(",\"status\":");
+    out.push_str(itoa::Buffer::new().format(line.status));
+    out.push_str(",\"duration_ms\":");
     push_f64(out, line.duration_ms);
     out.push_str("},\"target\":");
     write_json_str(out, REQUEST_TARGET);
     out.push_str("}\n");
 }
 
-/// A float as JSON: as Display writes it, or null (JSON has no NaN or infinity).
+/// A float as JSON: its shortest round-trip digits, as serde_json writes them (`Display` went
+/// through the formatting machinery: a fiftieth of a GET, issue 8), or null (JSON has no NaN or
+/// infinity).
 fn push_f64(out: &mut String, value: f64) {
     if value.is_finite() {
-        let _ = write!(out, "{value}");
+        out.push_str(zmij::Buffer::new().format_finite(value));
     } else {
         out.push_str("null");
     }
@@ -230,11 +234,11 @@ impl Visit for Fields<'_> {
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        let _ = write!(self.name(field), "{value}");
+        self.name(field).push_str(itoa::Buffer::new().format(value));
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        let _ = write!(self.name(field), "{value}");
+        self.name(field).push_str(itoa::Buffer::new().format(value));
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {

@@ -72,6 +72,12 @@ struct Answer {
 }
 
 impl Answer {
+    /// A refusal of the request as a whole, before its message is read: no id, and the era a
+    /// client that sent no version understands.
+    fn refused(status: StatusCode, code: i64, message: &str) -> Self {
+        Self::error(RpcError::new(status, code, message), None, V2025_06)
+    }
+
     fn error(err: RpcError, id: Option<&Value>, version: &'static str) -> Self {
         let body = serde_json::to_vec(&err.body(id)).expect("a Value serialises to a Vec");
         Self { status: err.status, body: Some(body.into()), version, headers: err.headers }
@@ -160,54 +166,44 @@ impl McpEndpoint {
         let bytes = match read_body(req.take_body()).await {
             Ok(b) => b,
             Err(BodyError::TooLarge) => {
-                let err =
-                    RpcError::new(StatusCode::PAYLOAD_TOO_LARGE, INVALID_REQUEST, "Request body too large");
-                return Answer::error(err, None, unknown_era);
+                return Answer::refused(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    INVALID_REQUEST,
+                    "Request body too large",
+                );
             }
             Err(BodyError::Unreadable) => {
-                let err = RpcError::new(
-                    StatusCode::BAD_REQUEST,
-                    INVALID_REQUEST,
-                    "Invalid Request: the body could not be read",
-                );
-                return Answer::error(err, None, unknown_era);
+                let message = "Invalid Request: the body could not be read";
+                return Answer::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
             }
         };
         if !header(req.headers(), &CONTENT_TYPE).is_some_and(is_json) {
-            let err = RpcError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                INVALID_REQUEST,
-                "Content-Type must be application/json",
-            );
-            return Answer::error(err, None, unknown_era);
+            let message = "Content-Type must be application/json";
+            return Answer::refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, message);
         }
         if header(req.headers(), &ACCEPT).is_some_and(|a| !accepts_json(a)) {
-            let err = RpcError::new(
-                StatusCode::NOT_ACCEPTABLE,
-                INVALID_REQUEST,
-                "Accept must admit application/json",
-            );
-            return Answer::error(err, None, unknown_era);
+            let message = "Accept must admit application/json";
+            return Answer::refused(StatusCode::NOT_ACCEPTABLE, INVALID_REQUEST, message);
         }
         let members = match Body::parse(&bytes) {
             Ok(Body::Object(members)) => members,
             Ok(Body::Batch) => {
-                let err = RpcError::new(
-                    StatusCode::BAD_REQUEST,
-                    INVALID_REQUEST,
-                    "Invalid Request: batches are not supported",
-                );
-                return Answer::error(err, None, unknown_era);
+                let message = "Invalid Request: batches are not supported";
+                return Answer::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
             }
             Ok(Body::NotObject) => {
-                let err =
-                    RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, "Invalid Request: not an object");
-                return Answer::error(err, None, unknown_era);
+                return Answer::refused(
+                    StatusCode::BAD_REQUEST,
+                    INVALID_REQUEST,
+                    "Invalid Request: not an object",
+                );
             }
             Err(_) => {
-                let err =
-                    RpcError::new(StatusCode::BAD_REQUEST, PARSE_ERROR, "Parse error: the body is not JSON");
-                return Answer::error(err, None, unknown_era);
+                return Answer::refused(
+                    StatusCode::BAD_REQUEST,
+                    PARSE_ERROR,
+                    "Parse error: the body is not JSON",
+                );
             }
         };
         let readable_id = members.readable_id();
