@@ -31,7 +31,7 @@ fn escape_hidden(text: String, escape: &str) -> String {
             let mut units = [0u16; 2];
             for unit in c.encode_utf16(&mut units) {
                 out.push_str(escape);
-                push_hex4(out, *unit);
+                crate::json_writer::push_hex(out, *unit, 4);
             }
             copied = at;
         }
@@ -51,14 +51,6 @@ fn first_from_del(bytes: &[u8]) -> Option<usize> {
     let clean = words.iter().take_while(|word| word_below_del(**word)).count();
     let from = clean * 8;
     bytes[from..].iter().position(|&b| b >= 0x7f).map(|i| from + i)
-}
-
-/// Four lowercase hex digits.
-fn push_hex4(out: &mut String, unit: u16) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for shift in [12, 8, 4, 0] {
-        out.push(char::from(HEX[usize::from((unit >> shift) & 0xf)]));
-    }
 }
 
 /// A JSON value as indented text a model reads safely: text stored before input was checked may

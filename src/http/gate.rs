@@ -139,13 +139,12 @@ pub struct Gate<S> {
     held: usize,
     /// Whether the current request is to the MCP endpoint (its refusals speak JSON-RPC).
     to_mcp: bool,
-    /// A small answer's head and body gathered for one `send` (see [`GATHER_UP_TO`]).
-    gathered: Vec<u8>,
 }
 
 /// Answers up to this size are copied into one buffer and written with `send(2)`: the kernel's
 /// `writev` path (importing the vector, locking the file position) cost more per request than
-/// copying a kilobyte (issue 8). Larger answers, such as `tools/list`, go out vectored.
+/// copying a kilobyte (issue 8). Larger answers, such as `tools/list`, go out vectored. The
+/// buffer lives for one write only, so idle connections hold nothing for it.
 const GATHER_UP_TO: usize = 4 * 1024;
 
 impl<S> Drop for Gate<S> {
@@ -178,7 +177,6 @@ impl<S> Gate<S> {
             write_timer: None,
             held: 0,
             to_mcp: false,
-            gathered: Vec::new(),
         }
     }
 
@@ -544,11 +542,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Gate<S> {
         if bufs.len() > 1 && total <= GATHER_UP_TO {
             // Gathered again if the write is retried; hyper advances its slices by what was
             // written, which is a prefix of their concatenation either way.
-            this.gathered.clear();
+            let mut gathered = Vec::with_capacity(total);
             for buf in bufs {
-                this.gathered.extend_from_slice(buf);
+                gathered.extend_from_slice(buf);
             }
-            let written = Pin::new(&mut this.io).poll_write(cx, &this.gathered);
+            let written = Pin::new(&mut this.io).poll_write(cx, &gathered);
             return this.wrote(cx, written);
         }
         let written = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
@@ -839,36 +837,75 @@ mod tests {
         assert_eq!(&head[range], b"Expect: 100-continue\r\n");
     }
 
+    /// A socket that records how it was written to, taking at most `room` bytes a write.
+    struct Recorder {
+        room: usize,
+        writes: Vec<(&'static str, Vec<u8>)>,
+    }
+
+    impl tokio::io::AsyncRead for Recorder {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            _: &mut tokio::io::ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            Poll::Pending
+        }
+    }
+
+    impl AsyncWrite for Recorder {
+        fn poll_write(self: Pin<&mut Self>, _: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
+            let this = self.get_mut();
+            let n = data.len().min(this.room);
+            this.writes.push(("send", data[..n].to_vec()));
+            Poll::Ready(Ok(n))
+        }
+
+        fn poll_write_vectored(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            bufs: &[io::IoSlice<'_>],
+        ) -> Poll<io::Result<usize>> {
+            let this = self.get_mut();
+            let all: Vec<u8> = bufs.iter().flat_map(|b| b.iter().copied()).collect();
+            let n = all.len().min(this.room);
+            this.writes.push(("writev", all[..n].to_vec()));
+            Poll::Ready(Ok(n))
+        }
+
+        fn is_write_vectored(&self) -> bool {
+            true
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
     #[tokio::test]
-    async fn small_vectored_answers_are_gathered_into_one_write() {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    async fn small_vectored_answers_are_gathered_into_one_send() {
+        use tokio::io::AsyncWriteExt;
         let limits = Arc::new(crate::http::ConnectionLimits::default().gate);
         let head = io::IoSlice::new(b"HTTP/1.1 200 OK\r\n");
         let body = io::IoSlice::new(b"body");
-
-        // One write takes both slices.
-        let (near, mut far) = tokio::io::duplex(1024);
-        let mut gate = Gate::new(near, limits.clone());
+        let big = vec![b'x'; GATHER_UP_TO];
+        let mut gate = Gate::new(Recorder { room: 1 << 20, writes: Vec::new() }, limits.clone());
+        assert!(gate.is_write_vectored());
         assert_eq!(gate.write_vectored(&[head, body]).await.unwrap(), 21);
-        let mut got = [0u8; 21];
-        far.read_exact(&mut got).await.unwrap();
-        assert_eq!(&got, b"HTTP/1.1 200 OK\r\nbody");
+        // A large answer is passed through vectored, not copied.
+        assert_eq!(gate.write_vectored(&[head, io::IoSlice::new(&big)]).await.unwrap(), 17 + GATHER_UP_TO);
+        let writes = &gate.io.writes;
+        assert_eq!(writes[0], ("send", b"HTTP/1.1 200 OK\r\nbody".to_vec()));
+        assert_eq!(writes[1].0, "writev");
+        assert_eq!(writes.len(), 2);
 
         // A short write reports a prefix of the concatenation, which hyper then skips.
-        let (near, mut far) = tokio::io::duplex(8);
-        let mut gate = Gate::new(near, limits.clone());
+        let mut gate = Gate::new(Recorder { room: 8, writes: Vec::new() }, limits);
         assert_eq!(gate.write_vectored(&[head, body]).await.unwrap(), 8);
-        let mut got = [0u8; 8];
-        far.read_exact(&mut got).await.unwrap();
-        assert_eq!(&got, b"HTTP/1.1");
-
-        assert_eq!(gate.gathered.len(), 21);
-
-        // A large answer is passed through vectored, not copied.
-        let (near, _far) = tokio::io::duplex(64 * 1024);
-        let mut gate = Gate::new(near, limits);
-        let big = vec![b'x'; GATHER_UP_TO];
-        assert_eq!(gate.write_vectored(&[head, io::IoSlice::new(&big)]).await.unwrap(), 17 + GATHER_UP_TO);
-        assert!(gate.gathered.is_empty());
+        assert_eq!(gate.io.writes, [("send", b"HTTP/1.1".to_vec())]);
     }
 }

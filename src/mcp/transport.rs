@@ -62,6 +62,10 @@ pub fn payload_too_large() -> Response {
         .body(err.body(None).to_string())
 }
 
+/// The era of answers given before a request's era is known: the one a client that sent no
+/// version understands.
+const UNKNOWN_ERA: &str = V2025_06;
+
 /// A finished answer before it becomes HTTP.
 struct Answer {
     status: StatusCode,
@@ -72,10 +76,9 @@ struct Answer {
 }
 
 impl Answer {
-    /// A refusal of the request as a whole, before its message is read: no id, and the era a
-    /// client that sent no version understands.
+    /// A refusal of the request as a whole, before its message is read: no id, no era yet.
     fn refused(status: StatusCode, code: i64, message: &str) -> Self {
-        Self::error(RpcError::new(status, code, message), None, V2025_06)
+        Self::error(RpcError::new(status, code, message), None, UNKNOWN_ERA)
     }
 
     fn error(err: RpcError, id: Option<&Value>, version: &'static str) -> Self {
@@ -153,7 +156,6 @@ impl McpEndpoint {
     }
 
     async fn answer(&self, req: &mut Request, origin_ok: bool, request_id: &str) -> Answer {
-        let unknown_era = V2025_06;
         if req.method() != Method::POST {
             let err = RpcError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -161,7 +163,7 @@ impl McpEndpoint {
                 "Method Not Allowed: POST JSON-RPC messages here",
             )
             .with_header("Allow", "POST, OPTIONS".into());
-            return Answer::error(err, None, unknown_era);
+            return Answer::error(err, None, UNKNOWN_ERA);
         }
         let bytes = match read_body(req.take_body()).await {
             Ok(b) => b,
@@ -213,7 +215,7 @@ impl McpEndpoint {
                 INVALID_REQUEST,
                 "Forbidden: this Origin is not allowed",
             );
-            return Answer::error(err, readable_id.as_ref(), unknown_era);
+            return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
         }
         let authorization = header(req.headers(), &AUTHORIZATION);
         let principal = match admit(self.app.as_ref(), authorization, Audience::Mcp, client_address(req))
@@ -229,14 +231,14 @@ impl McpEndpoint {
                     "Unauthorized: a valid bearer token for this server is required",
                 )
                 .with_header("WWW-Authenticate", challenge);
-                return Answer::error(err, readable_id.as_ref(), unknown_era);
+                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
             }
             Err(Refused::RateLimited(limited)) => {
                 let mut err =
                     RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
                         .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
                 err.headers = limited.headers();
-                return Answer::error(err, readable_id.as_ref(), unknown_era);
+                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
             }
             Err(Refused::Failed(e)) => {
                 tracing::error!(error = %e, "authentication failed");
@@ -245,16 +247,16 @@ impl McpEndpoint {
                     super::wire::INTERNAL_ERROR,
                     "Internal error",
                 );
-                return Answer::error(err, readable_id.as_ref(), unknown_era);
+                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
             }
         };
         let message = match Message::parse(members) {
             Ok(m) => m,
-            Err(err) => return Answer::error(err, readable_id.as_ref(), unknown_era),
+            Err(err) => return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA),
         };
         let era = match era::select(&message, req.headers()) {
             Ok(era) => era,
-            Err(err) => return Answer::error(err, message.id.as_ref(), unknown_era),
+            Err(err) => return Answer::error(err, message.id.as_ref(), UNKNOWN_ERA),
         };
         let version = era.version();
         let Message { id, method, params } = message;
