@@ -301,7 +301,8 @@ fn read_query(op: &Operation, pairs: Vec<(Cow<'_, str>, Cow<'_, str>)>) -> ApiRe
             errors.push(FieldError::new(&name, "is given more than once (use commas for several values)"));
         }
     }
-    if let Err(mut schema_errors) = schemas(op).query.check(&Value::Object(query.clone())) {
+    let (query, checked) = schemas(op).query.check_object(query);
+    if let Err(mut schema_errors) = checked {
         errors.append(&mut schema_errors);
     }
     if errors.is_empty() { Ok(query) } else { Err(ApiError::Validation(errors)) }
