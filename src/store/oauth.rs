@@ -5,6 +5,8 @@
 //! one transaction whose first statement claims the secret with a conditional update, so two
 //! replicas presented the same secret at once cannot both succeed.
 
+use std::sync::LazyLock;
+
 use super::backend::Step;
 use super::tokens::{NewToken, insert_token_step};
 use super::users::UserRow;
@@ -320,8 +322,9 @@ impl Store {
 
     /// One grant.
     pub async fn grant(&self, id: &str) -> StoreResult<Option<GrantRow>> {
-        let sql = format!("SELECT {GRANT_COLUMNS} FROM oauth_grants g WHERE g.id = $1");
-        self.db.find(&sql, &args![id]).await?.as_ref().map(grant_from_row).transpose()
+        static ONE: LazyLock<String> =
+            LazyLock::new(|| format!("SELECT {GRANT_COLUMNS} FROM oauth_grants g WHERE g.id = $1"));
+        self.db.find(&ONE, &args![id]).await?.as_ref().map(grant_from_row).transpose()
     }
 
     /// The name a client was shown under when it was allowed: by `user_id`'s newest grant to

@@ -1,5 +1,7 @@
 //! Users who sign in to the authorization server.
 
+use std::sync::LazyLock;
+
 use super::value::{Row, args};
 use super::{Store, StoreError, StoreResult};
 
@@ -59,14 +61,15 @@ impl Store {
 
     /// The user with a (case-folded) e-mail.
     pub async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRow>> {
-        let sql = format!("SELECT {COLUMNS} FROM users WHERE email = $1");
-        self.db.find(&sql, &args![email]).await?.as_ref().map(from_row).transpose()
+        static BY_EMAIL: LazyLock<String> =
+            LazyLock::new(|| format!("SELECT {COLUMNS} FROM users WHERE email = $1"));
+        self.db.find(&BY_EMAIL, &args![email]).await?.as_ref().map(from_row).transpose()
     }
 
     /// One user.
     pub async fn user(&self, id: &str) -> StoreResult<Option<UserRow>> {
-        let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
-        self.db.find(&sql, &args![id]).await?.as_ref().map(from_row).transpose()
+        static ONE: LazyLock<String> = LazyLock::new(|| format!("SELECT {COLUMNS} FROM users WHERE id = $1"));
+        self.db.find(&ONE, &args![id]).await?.as_ref().map(from_row).transpose()
     }
 
     /// Sets a user's password hash (the demo user gets a fresh password at every start).

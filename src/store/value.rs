@@ -204,6 +204,16 @@ impl RowBytes {
         Self { names, cells: Vec::with_capacity(width), text: Vec::with_capacity(width * 24) }
     }
 
+    /// How many cells the row has when filled: one per name.
+    pub fn width(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The name of the `index`th column.
+    pub fn name(&self, index: usize) -> &str {
+        self.names.get(index).map_or("", String::as_str)
+    }
+
     /// Appends a NULL cell.
     pub fn push_null(&mut self) {
         self.cells.push(Cell::Null);

@@ -70,7 +70,8 @@ impl Backend {
     /// The row of a lookup by a unique key (primary key, token hash, idempotency key): at most
     /// one row and bounded work, so SQLite runs it inline on the async worker instead of paying
     /// `block_in_place`'s thread handover. Anything that may scan goes through [`Self::row`].
-    pub async fn find(&self, sql: &str, params: &[Param]) -> StoreResult<Option<Row>> {
+    /// The text is a constant: SQLite keeps the statement by its address.
+    pub async fn find(&self, sql: &'static str, params: &[Param]) -> StoreResult<Option<Row>> {
         match self {
             Backend::Sqlite(db) => db.find(sql, params).await,
             Backend::Postgres(db) => Ok(db.rows(sql, params).await?.into_iter().next()),

@@ -1,5 +1,5 @@
 //! SQLite through rusqlite: one writer connection (SQLite takes one writer at a time anyway)
-//! and a few readers (WAL lets them read while it writes), each with cached prepared
+//! and a few readers (WAL lets them read while it writes; `reader.rs`), each with cached prepared
 //! statements. There is no hop to another thread per query: a lookup by key (bounded work, a few
 //! microseconds on cached pages) runs inline on the async worker that asked for it; a query that
 //! may scan, and every write (it may wait for fsync), runs on that worker inside `block_in_place`,
@@ -14,12 +14,14 @@ use std::time::{Duration, Instant};
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{Connection, OpenFlags, Statement, TransactionBehavior};
 use tokio::runtime::{Handle, RuntimeFlavor};
-use tokio::sync::Semaphore;
 
 use super::Step;
 use crate::store::migrations::{MIGRATIONS, Migration};
 use crate::store::value::{Param, Row, RowBytes};
 use crate::store::{StoreError, StoreResult};
+
+mod reader;
+use reader::Readers;
 
 /// Readers in the pool: enough for the cores this server is meant for.
 const READERS: usize = 4;
@@ -36,14 +38,9 @@ const BULK_CACHE_KIB: i64 = 1024 * 1024;
 pub struct Sqlite {
     writer: tokio::sync::Mutex<Connection>,
     /// None for an in-memory database, whose connections would each see another database.
-    readers: Option<Readers>,
+    readers: Option<Arc<Readers>>,
     /// The writer's `cache_size` and `synchronous` before a bulk load, restored after it.
     before_bulk: Mutex<Option<(i64, i64)>>,
-}
-
-struct Readers {
-    idle: Mutex<Vec<Connection>>,
-    permits: Semaphore,
 }
 
 /// Runs blocking database work on this thread without stalling the runtime: on the
@@ -97,8 +94,8 @@ impl Sqlite {
         let readers = if in_memory {
             None
         } else {
-            let idle = (0..READERS).map(|_| connect(path, false)).collect::<StoreResult<Vec<_>>>()?;
-            Some(Readers { idle: Mutex::new(idle), permits: Semaphore::new(READERS) })
+            let connections = (0..READERS).map(|_| connect(path, false)).collect::<StoreResult<Vec<_>>>()?;
+            Some(Readers::new(connections))
         };
         Ok(Self { writer: tokio::sync::Mutex::new(writer), readers, before_bulk: Mutex::new(None) })
     }
@@ -130,48 +127,55 @@ impl Sqlite {
 
     /// The rows of a query, on a reader, inside `block_in_place`.
     pub async fn rows(&self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
-        self.read(|conn| in_place(|| query(conn, sql, params))).await
+        match &self.readers {
+            Some(readers) => {
+                readers.with(|reader| in_place(|| query(reader.connection(), sql, params))).await
+            }
+            None => query(&*self.writer.lock().await, sql, params),
+        }
     }
 
-    /// The row of a lookup by a unique key, on a reader, inline: bounded work.
-    pub async fn find(&self, sql: &str, params: &[Param]) -> StoreResult<Option<Row>> {
-        self.read(|conn| Ok(query(conn, sql, params)?.into_iter().next())).await
+    /// The row of a lookup by a unique key, on a reader, inline: bounded work. Its text is a
+    /// constant, so the reader keeps its statement by the text's address.
+    pub async fn find(&self, sql: &'static str, params: &[Param]) -> StoreResult<Option<Row>> {
+        match &self.readers {
+            Some(readers) => readers.with(|reader| reader.find(sql, params)).await,
+            None => Ok(query(&*self.writer.lock().await, sql, params)?.into_iter().next()),
+        }
     }
 
-    async fn read<R>(&self, work: impl FnOnce(&Connection) -> StoreResult<R>) -> StoreResult<R> {
-        let Some(readers) = &self.readers else {
-            let conn = self.writer.lock().await;
-            return work(&conn);
-        };
-        let _permit = readers.permits.acquire().await.map_err(|_| StoreError::Closed)?;
-        // A permit guarantees an idle connection; it goes back even if the query fails.
-        let conn = readers.idle.lock().map_err(|_| StoreError::Closed)?.pop().ok_or(StoreError::Closed)?;
-        let result = work(&conn);
-        readers.idle.lock().map_err(|_| StoreError::Closed)?.push(conn);
-        result
+    /// After the writer ran anything: the readers' snapshots from before it are done.
+    fn wrote(&self) {
+        if let Some(readers) = &self.readers {
+            readers.wrote();
+        }
     }
 
     /// Runs one statement on the writer.
     pub async fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
         let conn = self.writer.lock().await;
-        in_place(|| {
+        let changed = in_place(|| {
             let mut stmt = conn.prepare_cached(sql)?;
             bind(&mut stmt, params)?;
             Ok(stmt.raw_execute()? as u64)
-        })
+        });
+        self.wrote();
+        changed
     }
 
     /// Refreshes the planner's statistics (after a bulk load).
     pub async fn analyze(&self) -> StoreResult<()> {
         let conn = self.writer.lock().await;
-        in_place(|| Ok(conn.execute_batch("PRAGMA analysis_limit = 1000; ANALYZE;")?))
+        let analyzed = in_place(|| Ok(conn.execute_batch("PRAGMA analysis_limit = 1000; ANALYZE;")?));
+        self.wrote();
+        analyzed
     }
 
     /// Runs the steps in one IMMEDIATE transaction (the write lock is taken up front, so it
     /// never has to be upgraded midway against another process).
     pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
         let mut conn = self.writer.lock().await;
-        in_place(|| {
+        let written = in_place(|| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             for step in steps {
                 let mut stmt = tx.prepare_cached(&step.sql)?;
@@ -183,7 +187,9 @@ impl Sqlite {
             }
             tx.commit()?;
             Ok(true)
-        })
+        });
+        self.wrote();
+        written
     }
 }
 
@@ -191,45 +197,58 @@ impl Sqlite {
 /// bound by name: `$1` may appear twice, or after `$2`.
 fn bind(stmt: &mut Statement<'_>, params: &[Param]) -> StoreResult<()> {
     for index in 1..=stmt.parameter_count() {
-        let name = stmt.parameter_name(index).unwrap_or_default();
-        let param = name
-            .strip_prefix('$')
-            .and_then(|n| n.parse::<usize>().ok())
-            .and_then(|n| n.checked_sub(1))
-            .and_then(|n| params.get(n))
-            .ok_or_else(|| StoreError::Parameter(name.to_string()))?;
-        let value = match param {
-            Param::Text(Some(t)) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
-            Param::Int(Some(n)) => ToSqlOutput::Owned(Value::Integer(*n)),
-            Param::Text(None) | Param::Int(None) => ToSqlOutput::Owned(Value::Null),
-        };
-        stmt.raw_bind_parameter(index, value)?;
+        let param = params.get(parameter_index(stmt.parameter_name(index))?).ok_or_else(|| {
+            StoreError::Parameter(stmt.parameter_name(index).unwrap_or_default().to_string())
+        })?;
+        stmt.raw_bind_parameter(index, bind_value(param))?;
     }
     Ok(())
+}
+
+/// The index in `params` of the parameter named `$n`: `n - 1`.
+fn parameter_index(name: Option<&str>) -> StoreResult<usize> {
+    let name = name.unwrap_or_default();
+    name.strip_prefix('$')
+        .and_then(|n| n.parse::<usize>().ok())
+        .and_then(|n| n.checked_sub(1))
+        .ok_or_else(|| StoreError::Parameter(name.to_string()))
+}
+
+/// A parameter as SQLite takes it.
+fn bind_value(param: &Param) -> ToSqlOutput<'_> {
+    match param {
+        Param::Text(Some(t)) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+        Param::Int(Some(n)) => ToSqlOutput::Owned(Value::Integer(*n)),
+        Param::Text(None) | Param::Int(None) => ToSqlOutput::Owned(Value::Null),
+    }
 }
 
 fn query(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
     let mut stmt = conn.prepare_cached(sql)?;
     bind(&mut stmt, params)?;
     let names = column_names(sql, &stmt);
-    let width = names.len();
     let mut rows = stmt.raw_query();
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
-        let mut cells = RowBytes::with_names(names.clone());
-        for i in 0..width {
-            match row.get_ref(i)? {
-                ValueRef::Null => cells.push_null(),
-                ValueRef::Integer(n) => cells.push_int(n),
-                ValueRef::Text(t) => cells.push_text(t),
-                ValueRef::Real(_) | ValueRef::Blob(_) => {
-                    return Err(StoreError::CorruptColumn(names[i].clone()));
-                }
-            }
-        }
-        out.push(cells.finish());
+        out.push(read_row(row, names.clone())?);
     }
     Ok(out)
+}
+
+/// A row's cells, read as they are stored: text, integers and NULL (the schema has no other).
+fn read_row(row: &rusqlite::Row<'_>, names: Arc<[String]>) -> StoreResult<Row> {
+    let mut cells = RowBytes::with_names(names);
+    for i in 0..cells.width() {
+        match row.get_ref(i)? {
+            ValueRef::Null => cells.push_null(),
+            ValueRef::Integer(n) => cells.push_int(n),
+            ValueRef::Text(t) => cells.push_text(t),
+            ValueRef::Real(_) | ValueRef::Blob(_) => {
+                return Err(StoreError::CorruptColumn(cells.name(i).to_string()));
+            }
+        }
+    }
+    Ok(cells.finish())
 }
 
 /// The column names of a statement, kept per SQL text: building them is a string per column,
