@@ -92,6 +92,33 @@ pub fn format_date_br(d: Date) -> String {
     format!("{:02}/{:02}/{:04}", d.day(), u8::from(d.month()), d.year())
 }
 
+/// The common case of [`format_timestamp`], a time in years 0 to 9999 that has a UTC form, as
+/// its 27 bytes: filled into a template in one go, without allocating (a push per character
+/// showed in every request's profile, and answers serialise several instants each).
+fn utc_timestamp(t: OffsetDateTime) -> Option<[u8; 27]> {
+    let u = t.checked_to_offset(UtcOffset::UTC)?;
+    let year @ 0..=9999 = u32::try_from(u.year()).ok()? else { return None };
+    let mut text = *b"0000-00-00T00:00:00.000000Z";
+    put_digits(&mut text[0..4], year);
+    put_digits(&mut text[5..7], u32::from(u8::from(u.month())));
+    put_digits(&mut text[8..10], u32::from(u.day()));
+    put_digits(&mut text[11..13], u32::from(u.hour()));
+    put_digits(&mut text[14..16], u32::from(u.minute()));
+    put_digits(&mut text[17..19], u32::from(u.second()));
+    put_digits(&mut text[20..26], u.microsecond());
+    Some(text)
+}
+
+/// A date in years 0 to 9999 as its 10 bytes `YYYY-MM-DD`, without allocating.
+fn plain_date(d: Date) -> Option<[u8; 10]> {
+    let year @ 0..=9999 = u32::try_from(d.year()).ok()? else { return None };
+    let mut text = *b"0000-00-00";
+    put_digits(&mut text[0..4], year);
+    put_digits(&mut text[5..7], u32::from(u8::from(d.month())));
+    put_digits(&mut text[8..10], u32::from(d.day()));
+    Some(text)
+}
+
 /// Drops sub-microsecond precision, so a stored timestamp equals what the API shows.
 pub fn truncate_to_micros(t: OffsetDateTime) -> OffsetDateTime {
     let nanos = t.nanosecond() / 1_000 * 1_000;
@@ -101,25 +128,15 @@ pub fn truncate_to_micros(t: OffsetDateTime) -> OffsetDateTime {
 /// Formats a timestamp as RFC 3339 in UTC with exactly 6 fractional digits (truncated, not
 /// rounded): `2026-11-29T19:32:50.123456Z`.
 pub fn format_timestamp(t: OffsetDateTime) -> String {
+    if let Some(text) = utc_timestamp(t) {
+        return super::text::ascii_string(&text);
+    }
     // Converting can only fail at the very edge of the supported range (year ±9999); keep the
     // original offset there rather than panic.
     let (u, utc) = match t.checked_to_offset(UtcOffset::UTC) {
         Some(u) => (u, true),
         None => (t, false),
     };
-    // The common case, a UTC time in years 0 to 9999, is filled into a template in one go: a
-    // push per character showed in every request's profile (its log line's timestamp).
-    if let (true, Ok(year @ 0..=9999)) = (utc, u32::try_from(u.year())) {
-        let mut text = *b"0000-00-00T00:00:00.000000Z";
-        put_digits(&mut text[0..4], year);
-        put_digits(&mut text[5..7], u32::from(u8::from(u.month())));
-        put_digits(&mut text[8..10], u32::from(u.day()));
-        put_digits(&mut text[11..13], u32::from(u.hour()));
-        put_digits(&mut text[14..16], u32::from(u.minute()));
-        put_digits(&mut text[17..19], u32::from(u.second()));
-        put_digits(&mut text[20..26], u.microsecond());
-        return super::text::ascii_string(&text);
-    }
     let mut out = String::with_capacity(27);
     push_date(&mut out, u.date());
     out.push('T');
@@ -156,7 +173,10 @@ pub struct Day(pub Date);
 
 impl serde::Serialize for Day {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&format_date(self.0))
+        match plain_date(self.0).as_ref().and_then(|text| std::str::from_utf8(text).ok()) {
+            Some(text) => serializer.serialize_str(text),
+            None => serializer.serialize_str(&format_date(self.0)),
+        }
     }
 }
 
@@ -173,7 +193,10 @@ pub struct Timestamp(pub OffsetDateTime);
 
 impl serde::Serialize for Timestamp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&format_timestamp(self.0))
+        match utc_timestamp(self.0).as_ref().and_then(|text| std::str::from_utf8(text).ok()) {
+            Some(text) => serializer.serialize_str(text),
+            None => serializer.serialize_str(&format_timestamp(self.0)),
+        }
     }
 }
 
@@ -220,6 +243,31 @@ mod tests {
             "abcd-ef-gh",
         ] {
             assert_eq!(parse_date(bad), Err(DomainError::InvalidDate), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn serialised_days_and_instants_are_their_formats() {
+        let days =
+            [date!(2026 - 03 - 05), date!(0000 - 01 - 01), date!(9999 - 12 - 31), date!(-0005 - 06 - 07)];
+        for d in days {
+            assert_eq!(serde_json::to_value(Day(d)).unwrap(), serde_json::json!(format_date(d)), "{d}");
+        }
+        let instants = [
+            datetime!(2026-11-29 19:32:50.123456 UTC),
+            datetime!(2026-11-29 16:32:50.5 -3),
+            datetime!(0000-01-01 00:00:00 UTC),
+            datetime!(9999-12-31 23:59:59.999999 UTC),
+            datetime!(-0001-12-31 23:00:00 UTC),
+            // No UTC form inside the supported range: the offset is kept.
+            datetime!(-9999-01-01 00:30:00 +01:00),
+        ];
+        for t in instants {
+            assert_eq!(
+                serde_json::to_value(Timestamp(t)).unwrap(),
+                serde_json::json!(format_timestamp(t)),
+                "{t}"
+            );
         }
     }
 

@@ -16,6 +16,7 @@ use super::arguments::Split;
 use super::context::{Context, Kind, Outcome};
 use super::era::Era;
 use super::gate::{Gate, digest, internal, principal_id};
+use super::params::Params;
 use super::question::question;
 use super::tool_result::error_result;
 use super::wire::RpcError;
@@ -40,7 +41,7 @@ pub async fn gate(
     op: &'static Operation,
     args: &Map<String, Value>,
     split: &Split,
-    params: &Map<String, Value>,
+    params: &Params,
     target: &Value,
 ) -> Result<Gate, RpcError> {
     let url_mode = wants_url(ctx.era);

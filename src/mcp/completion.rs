@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Outcome, allowed};
+use super::params::Params;
 use super::prompts::{PROMPTS, available};
 use super::resources::resolve;
 use super::wire::RpcError;
@@ -21,7 +22,7 @@ fn completing_list(op: &Operation, argument: &str) -> Option<&'static Operation>
 }
 
 /// `completion/complete`
-pub async fn complete(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outcome, RpcError> {
+pub async fn complete(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError> {
     let reference = params.get("ref").ok_or_else(|| RpcError::invalid_params("params.ref is required"))?;
     let argument =
         params.get("argument").ok_or_else(|| RpcError::invalid_params("params.argument is required"))?;

@@ -15,6 +15,7 @@ use super::arguments::Split;
 use super::context::{Context, Kind, Outcome, step_up};
 use super::era::Era;
 use super::gate::{Gate, digest, internal, principal_id};
+use super::params::Params;
 use super::question::question;
 use super::tool_result::{endpoint_result, error_result};
 use super::wire::RpcError;
@@ -54,7 +55,7 @@ pub async fn gate(
     op: &'static Operation,
     args: &Map<String, Value>,
     split: &Split,
-    params: &Map<String, Value>,
+    params: &Params,
 ) -> Result<Gate, RpcError> {
     let confirm = op.confirm.expect("gate is only called for operations with x-mcp.confirm");
 

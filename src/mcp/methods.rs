@@ -1,10 +1,11 @@
 //! The MCP methods of each era, routed to the file that implements each.
 
 use poem::http::StatusCode;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::context::{Context, Outcome, server_info};
 use super::era::SUPPORTED;
+use super::params::Params;
 use super::wire::{METHOD_NOT_FOUND, RpcError};
 use super::{completion, instructions, prompts, resources, tools};
 
@@ -13,7 +14,7 @@ use super::{completion, instructions, prompts, resources, tools};
 pub async fn handle(
     ctx: &Context<'_>,
     method: &str,
-    params: &Map<String, Value>,
+    params: &Params,
     raw: &[u8],
 ) -> Result<Outcome, RpcError> {
     let stateless = ctx.era.is_stateless();

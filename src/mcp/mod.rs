@@ -13,6 +13,7 @@ mod fence;
 mod gate;
 mod instructions;
 mod methods;
+mod params;
 mod prompts;
 mod question;
 mod resources;

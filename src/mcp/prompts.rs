@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::context::{Context, Outcome, allowed};
 use super::fence::fenced;
+use super::params::Params;
 use super::wire::RpcError;
 use crate::operations::{Operation, ops};
 
@@ -200,7 +201,7 @@ fn policy_problems(list: &Value, cp_id: &str) -> Value {
 }
 
 /// `prompts/get`
-pub async fn get(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outcome, RpcError> {
+pub async fn get(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError> {
     let name = params
         .get("name")
         .and_then(Value::as_str)

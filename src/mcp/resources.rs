@@ -7,6 +7,7 @@ use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Outcome, allowed, step_up};
+use super::params::Params;
 use super::wire::{INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
 use crate::operations::{OPERATIONS, Operation, ResponseKind};
 
@@ -119,7 +120,7 @@ pub fn resolve(uri: &str) -> Option<(&'static Operation, Vec<(&'static str, Stri
 }
 
 /// `resources/read`
-pub async fn read(ctx: &Context<'_>, params: &Map<String, Value>) -> Result<Outcome, RpcError> {
+pub async fn read(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError> {
     let uri = params
         .get("uri")
         .and_then(Value::as_str)

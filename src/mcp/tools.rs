@@ -10,6 +10,7 @@ use super::arguments::{self, split};
 use super::confirm;
 use super::context::{Context, Outcome, allowed, step_up};
 use super::gate::Gate;
+use super::params::Params;
 use super::tool_result::{endpoint_result, error_result};
 use super::wire::RpcError;
 use crate::api::{ApiError, FieldError};
@@ -82,7 +83,7 @@ fn listed<'a>(ctx: &Context<'_>, tools: impl Iterator<Item = (&'a Operation, &'a
 }
 
 /// `tools/call`; `raw` is the JSON-RPC body as received.
-pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>, raw: &[u8]) -> Result<Outcome, RpcError> {
+pub async fn call(ctx: &Context<'_>, params: &Params, raw: &[u8]) -> Result<Outcome, RpcError> {
     call_in(ctx, OPERATIONS, params, raw).await
 }
 
@@ -91,7 +92,7 @@ pub async fn call(ctx: &Context<'_>, params: &Map<String, Value>, raw: &[u8]) ->
 async fn call_in(
     ctx: &Context<'_>,
     operations: &'static [Operation],
-    params: &Map<String, Value>,
+    params: &Params,
     raw: &[u8],
 ) -> Result<Outcome, RpcError> {
     let name = params
@@ -208,7 +209,7 @@ mod tests {
             let params = json!({ "name": name, "arguments": {} });
             let raw =
                 json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params }).to_string();
-            let params = params.as_object().unwrap().clone();
+            let params = Params::from(params.as_object().unwrap().clone());
             let (ctx, era) = (&ctx, &era);
             async move {
                 let outcome = call_in(ctx, renamed, &params, raw.as_bytes()).await?;

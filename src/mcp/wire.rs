@@ -11,6 +11,8 @@ use poem::http::StatusCode;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value, json};
 
+use super::params::{Params, ParamsMember};
+
 /// Parse error.
 pub const PARSE_ERROR: i64 = -32700;
 /// Invalid request (also: batch, body too large, wrong content type).
@@ -106,7 +108,7 @@ pub struct Members {
     jsonrpc: Option<Value>,
     id: Option<Value>,
     method: Option<Value>,
-    params: Option<Value>,
+    params: Option<ParamsMember>,
     has_result: bool,
     has_error: bool,
 }
@@ -242,7 +244,7 @@ pub struct Message {
     /// The method; `None` for client responses.
     pub method: Option<String>,
     /// The params object (empty when absent).
-    pub params: Map<String, Value>,
+    pub params: Params,
 }
 
 impl Message {
@@ -265,9 +267,9 @@ impl Message {
             return Err(invalid("Invalid Request: no method"));
         }
         let params = match members.params {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(p)) => p,
-            Some(_) => {
+            None | Some(ParamsMember::Null) => Params::default(),
+            Some(ParamsMember::Object(p)) => p,
+            Some(ParamsMember::Other) => {
                 return Err(RpcError::new(
                     StatusCode::BAD_REQUEST,
                     INVALID_PARAMS,
@@ -311,7 +313,7 @@ mod tests {
         .unwrap();
         assert_eq!(m.id, Some(json!(7)));
         assert_eq!(m.method.as_deref(), Some("x"));
-        assert_eq!(Value::Object(m.params), json!({ "k": 1 }));
+        assert_eq!(m.params.get("k"), Some(&json!(1)));
     }
 
     #[test]
@@ -329,7 +331,7 @@ mod tests {
         assert!(message(r#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#).is_ok());
         let note =
             message(r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":null}"#).unwrap();
-        assert!(note.id.is_none() && note.params.is_empty());
+        assert!(note.id.is_none() && note.params == Params::default());
         assert_eq!(message(r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#).unwrap().id, Some(json!(1.5)));
     }
 }
