@@ -6,10 +6,9 @@
 //! fields instead; any other member goes to a map, as before. Lookups by name answer the same
 //! either way, and a repeated member keeps its last value, as a `Map` does.
 
-use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// The members of a params object.
@@ -110,17 +109,66 @@ impl<'de> Visitor<'de> for ParamsVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ParamsMember, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        // Read as values, as a `Value` tree would: what is not valid JSON inside (a lone
+        // surrogate, a number out of range) stays a parse error, not "params must be an object".
+        while seq.next_element::<Value>()?.is_some() {}
         Ok(ParamsMember::Other)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ParamsMember, A::Error> {
         let mut params = Params::default();
-        // Borrowed from the body unless the name has escapes.
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            params.insert(&key, map.next_value()?);
+        while let Some(key) = map.next_key::<Key>()? {
+            let value = map.next_value()?;
+            match key {
+                Key::Name => params.name = Some(value),
+                Key::Arguments => params.arguments = Some(value),
+                Key::Meta => params.meta = Some(value),
+                Key::Other(key) => {
+                    params.rest.insert(key, value);
+                }
+            }
         }
         Ok(ParamsMember::Object(params))
+    }
+}
+
+/// A member name: the three kept in fields are told without allocating.
+enum Key {
+    Name,
+    Arguments,
+    Meta,
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl Visitor<'_> for KeyVisitor {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
+        Ok(match name {
+            "name" => Key::Name,
+            "arguments" => Key::Arguments,
+            "_meta" => Key::Meta,
+            other => Key::Other(other.to_string()),
+        })
+    }
+
+    fn visit_string<E: de::Error>(self, name: String) -> Result<Key, E> {
+        match name.as_str() {
+            "name" | "arguments" | "_meta" => self.visit_str(&name),
+            _ => Ok(Key::Other(name)),
+        }
     }
 }
 
@@ -159,6 +207,14 @@ mod tests {
         assert_eq!(params.get("name"), Some(&json!("b")));
         assert_eq!(params.get("cursor"), Some(&json!(2)));
         assert_eq!(params.get("_meta"), Some(&json!({})));
+    }
+
+    #[test]
+    fn what_a_value_tree_refuses_stays_refused() {
+        for bad in [r#"[1e400]"#, r#"["\ud800"]"#, r#"{"x":[1e400]}"#, r#"{"na\ud800me":1}"#, "[1,]"] {
+            assert!(serde_json::from_str::<Value>(bad).is_err(), "{bad}");
+            assert!(serde_json::from_str::<ParamsMember>(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

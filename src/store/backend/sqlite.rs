@@ -95,7 +95,7 @@ impl Sqlite {
             None
         } else {
             let connections = (0..READERS).map(|_| connect(path, false)).collect::<StoreResult<Vec<_>>>()?;
-            Some(Readers::new(connections))
+            Some(Readers::new(connections, reader::generation_of(Path::new(path))))
         };
         Ok(Self { writer: tokio::sync::Mutex::new(writer), readers, before_bulk: Mutex::new(None) })
     }

@@ -14,8 +14,10 @@
 //!   charge), with the binding of `$n` to the parameters and the column names worked out once.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, PrepFlags, Statement, StatementStatus};
@@ -30,24 +32,42 @@ use crate::store::{StoreError, StoreResult};
 /// who could tell.
 pub const SNAPSHOT_AGE: Duration = Duration::from_millis(1);
 
+/// The write generation of a database file: bumped after every write this process makes to
+/// it, so a snapshot taken before is stale. Shared by every store this process opens on the
+/// file (a test's replica), so each sees the others' writes as promptly as its own.
+pub fn generation_of(file: &Path) -> Arc<AtomicU64> {
+    static FILES: LazyLock<Mutex<HashMap<PathBuf, Weak<AtomicU64>>>> = LazyLock::new(Mutex::default);
+    let key = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let mut files = FILES.lock().unwrap_or_else(|p| p.into_inner());
+    files.retain(|_, generation| generation.strong_count() > 0);
+    match files.get(&key).and_then(Weak::upgrade) {
+        Some(generation) => generation,
+        None => {
+            let generation = Arc::new(AtomicU64::new(0));
+            files.insert(key, Arc::downgrade(&generation));
+            generation
+        }
+    }
+}
+
 /// The pool of reader connections.
 pub struct Readers {
     idle: Mutex<Vec<Reader>>,
     permits: Semaphore,
-    /// Bumped after every write by this process: a snapshot taken before it is stale.
-    generation: AtomicU64,
+    /// The file's write generation ([`generation_of`]).
+    generation: Arc<AtomicU64>,
     /// Whether a release of the idle readers' snapshots is scheduled.
     release_due: AtomicBool,
 }
 
 impl Readers {
     /// A pool of the given connections.
-    pub fn new(connections: Vec<Connection>) -> Arc<Self> {
+    pub fn new(connections: Vec<Connection>, generation: Arc<AtomicU64>) -> Arc<Self> {
         let count = connections.len();
         Arc::new(Self {
             idle: Mutex::new(connections.into_iter().map(Reader::new).collect()),
             permits: Semaphore::new(count),
-            generation: AtomicU64::new(0),
+            generation,
             release_due: AtomicBool::new(false),
         })
     }
@@ -104,13 +124,23 @@ impl Readers {
             self.release_idle();
             return;
         };
-        let pool: Weak<Self> = Arc::downgrade(self);
+        let due = ReleaseDue(Arc::downgrade(self));
         runtime.spawn(async move {
             tokio::time::sleep(SNAPSHOT_AGE).await;
-            if let Some(pool) = pool.upgrade() {
-                pool.release_idle();
-            }
+            drop(due);
         });
+    }
+}
+
+/// A scheduled release, run when dropped: at the end of its task's sleep, or sooner if the
+/// task ends early (a runtime shutting down), so that a release is never left due forever.
+struct ReleaseDue(Weak<Readers>);
+
+impl Drop for ReleaseDue {
+    fn drop(&mut self) {
+        if let Some(pool) = self.0.upgrade() {
+            pool.release_idle();
+        }
     }
 }
 
@@ -124,19 +154,37 @@ struct Snapshot {
 
 /// A reader connection with its kept statements and its open snapshot, if any.
 pub struct Reader {
-    /// Declared before `connection`, so dropped before it: the statements borrow it.
-    finds: HashMap<(usize, usize), Kept, foldhash::fast::FixedState>,
+    finds: Kepts,
     snapshot: Option<Snapshot>,
-    /// Boxed so that its address, which the kept statements hold, never moves.
-    connection: Box<Connection>,
+    /// Owned (from `Box::into_raw`, freed in `Drop` after `finds`), and only ever shared: the
+    /// kept statements hold `&Connection`s to it, so its address must not move with the
+    /// Reader, and no unique borrow of it may exist while they live (a `Box` field would assert
+    /// one at every move of the Reader).
+    connection: NonNull<Connection>,
 }
 
-// SAFETY: a Reader is only `!Send` because its kept statements borrow its connection, and a
-// `&Connection` is not `Send` (a connection is not `Sync`). The statements and the connection
-// always move together, as one Reader, and the pool hands a Reader to one thread at a time;
-// the connection is opened with SQLITE_OPEN_NO_MUTEX (SQLite's multi-thread mode), which
-// allows a connection and its statements to be used from any thread, one at a time.
+/// The kept statements, by the address and length of their `'static` text.
+struct Kepts(HashMap<(usize, usize), Kept, foldhash::fast::FixedState>);
+
+// SAFETY: the kept statements are `!Send` only because they borrow the Reader's connection (a
+// `&Connection` is not `Send`: a connection is not `Sync`). They and the connection always move
+// together, as one Reader, and the pool hands a Reader to one thread at a time; the connection
+// is opened with SQLITE_OPEN_NO_MUTEX (SQLite's multi-thread mode), which allows a connection
+// and its statements to be used from any thread, one at a time.
+unsafe impl Send for Kepts {}
+// SAFETY: as for `Kepts`: the connection is owned by this Reader alone and used by one thread
+// at a time.
 unsafe impl Send for Reader {}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        // The statements first: they borrow the connection.
+        self.finds.0.clear();
+        // SAFETY: `connection` came from `Box::into_raw` in `new` and is freed only here; the
+        // statements that borrowed it are gone.
+        drop(unsafe { Box::from_raw(self.connection.as_ptr()) });
+    }
+}
 
 /// A prepared lookup, with what is worked out once about it.
 struct Kept {
@@ -151,26 +199,26 @@ struct Kept {
 
 impl Reader {
     fn new(connection: Connection) -> Self {
-        Self { finds: HashMap::default(), snapshot: None, connection: Box::new(connection) }
+        let connection = NonNull::from(Box::leak(Box::new(connection)));
+        Self { finds: Kepts(HashMap::default()), snapshot: None, connection }
     }
 
     /// The connection, for queries that are not kept (lists vary with their filters).
     pub fn connection(&self) -> &Connection {
-        &self.connection
+        // SAFETY: owned by this Reader until its `Drop`, never borrowed uniquely.
+        unsafe { self.connection.as_ref() }
     }
 
     /// The row of a lookup by a unique key, through its kept statement.
     pub fn find(&mut self, sql: &'static str, params: &[Param]) -> StoreResult<Option<Row>> {
         let key = (sql.as_ptr() as usize, sql.len());
-        let kept = match self.finds.entry(key) {
+        // SAFETY: the connection lives at a fixed address until the Reader's `Drop`, which
+        // drops the kept statements first, and is only ever borrowed shared.
+        let connection: &'static Connection = unsafe { self.connection.as_ref() };
+        let kept = match self.finds.0.entry(key) {
             std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
             std::collections::hash_map::Entry::Vacant(entry) => {
-                let statement =
-                    self.connection.prepare_with_flags(sql, PrepFlags::SQLITE_PREPARE_PERSISTENT)?;
-                // SAFETY: the statement borrows `*self.connection`, which is boxed (it does not
-                // move with the Reader) and is dropped after `finds` (field order); nothing
-                // replaces or mutably borrows it while the Reader lives.
-                let statement: Statement<'static> = unsafe { std::mem::transmute(statement) };
+                let statement = connection.prepare_with_flags(sql, PrepFlags::SQLITE_PREPARE_PERSISTENT)?;
                 entry.insert(Kept::new(statement)?)
             }
         };
@@ -189,7 +237,7 @@ impl Reader {
         }
         // Deferred: the snapshot is taken by the first read, after `generation` was loaded, so
         // it holds every write counted in it.
-        self.connection.prepare_cached("BEGIN")?.raw_execute()?;
+        self.connection().prepare_cached("BEGIN")?.raw_execute()?;
         self.snapshot = Some(Snapshot { generation, since: now });
         Ok(())
     }
@@ -197,12 +245,13 @@ impl Reader {
     /// Ends the open snapshot, if any.
     fn end(&mut self) {
         self.snapshot = None;
-        if !self.connection.is_autocommit() {
+        let connection = self.connection();
+        if !connection.is_autocommit() {
             // A read transaction has nothing to commit; should COMMIT fail, ROLLBACK still
             // gives the read mark back.
-            let ended = self.connection.prepare_cached("COMMIT").and_then(|mut s| s.raw_execute());
+            let ended = connection.prepare_cached("COMMIT").and_then(|mut s| s.raw_execute());
             if ended.is_err() {
-                let _ = self.connection.execute_batch("ROLLBACK");
+                let _ = connection.execute_batch("ROLLBACK");
             }
         }
     }
@@ -278,7 +327,7 @@ mod tests {
 
     fn any_snapshot_open(db: &Sqlite) -> bool {
         let readers = db.readers.as_ref().unwrap().idle.lock().unwrap();
-        readers.iter().any(|r| r.snapshot.is_some() || !r.connection.is_autocommit())
+        readers.iter().any(|r| r.snapshot.is_some() || !r.connection().is_autocommit())
     }
 
     #[tokio::test]
@@ -298,11 +347,45 @@ mod tests {
     #[tokio::test]
     async fn another_process_commit_is_seen_within_the_snapshot_age() {
         let (db, file) = open().await;
+        // No release is scheduled, so only the snapshot's age can end it.
+        db.readers.as_ref().unwrap().release_due.store(true, Ordering::Release);
         assert_eq!(value(&db).await.as_deref(), Some("one"));
         let other = Connection::open(&file.0).unwrap();
         other.execute_batch("UPDATE server_secrets SET value = 'two' WHERE name = 'k'").unwrap();
         tokio::time::sleep(SNAPSHOT_AGE * 3).await;
+        assert!(any_snapshot_open(&db), "the snapshot is still held");
         assert_eq!(value(&db).await.as_deref(), Some("two"));
+    }
+
+    #[tokio::test]
+    async fn two_stores_on_one_file_see_each_other_s_writes_at_once() {
+        let (db, file) = open().await;
+        let replica = Sqlite::open(file.0.to_str().unwrap()).await.unwrap();
+        assert_eq!(value(&db).await.as_deref(), Some("one"));
+        replica.execute("UPDATE server_secrets SET value = 'two' WHERE name = 'k'", &[]).await.unwrap();
+        assert_eq!(value(&db).await.as_deref(), Some("two"));
+    }
+
+    #[tokio::test]
+    async fn a_young_snapshot_is_kept_until_a_write_is_counted() {
+        let (db, file) = open().await;
+        let readers = db.readers.as_ref().unwrap();
+        let mut reader = readers.idle.lock().unwrap().pop().unwrap();
+        let read =
+            |reader: &mut Reader| reader.find(SECRET, &args!["k"]).unwrap().unwrap().text("value").unwrap();
+        let generation = readers.generation.load(Ordering::Acquire);
+        reader.refresh(generation).unwrap();
+        assert_eq!(read(&mut reader), "one");
+        let other = Connection::open(&file.0).unwrap();
+        other.execute_batch("UPDATE server_secrets SET value = 'two' WHERE name = 'k'").unwrap();
+        // However long the steps above took, the snapshot counts as young here.
+        reader.snapshot =
+            reader.snapshot.map(|s| Snapshot { since: Instant::now() + SNAPSHOT_AGE * 1000, ..s });
+        reader.refresh(generation).unwrap();
+        assert_eq!(read(&mut reader), "one", "a young snapshot of the same generation is kept");
+        reader.refresh(generation + 1).unwrap();
+        assert_eq!(read(&mut reader), "two", "a write counted since it began ends it");
+        readers.idle.lock().unwrap().push(reader);
     }
 
     #[tokio::test]
@@ -327,6 +410,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_kept_select_star_follows_a_schema_change() {
+        // The pool hands back the reader that came back last: both finds use one kept statement.
         let (db, file) = open().await;
         let before = db.find(SECRET, &args!["k"]).await.unwrap().unwrap();
         assert!(before.opt_text("note").is_err(), "no such column yet");
