@@ -13,7 +13,7 @@ use crate::operations::Operation;
 /// Everything a method needs.
 pub struct Context<'a> {
     /// Who calls.
-    pub caller: &'a Caller,
+    pub caller: &'a Caller<'a>,
     /// The era of the request.
     pub era: &'a Era,
     /// The in-process /v1.

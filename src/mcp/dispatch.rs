@@ -38,13 +38,13 @@ impl Answer {
 
 /// The caller of an MCP request, as the /v1 handlers need it.
 #[derive(Clone)]
-pub struct Caller {
+pub struct Caller<'a> {
     /// Shared state.
     pub app: Arc<App>,
     /// Who calls.
     pub principal: Principal,
     /// The MCP request's id (X-Request-Id), shared with the events it causes.
-    pub request_id: String,
+    pub request_id: &'a str,
 }
 
 /// The in-process caller of the /v1 operations: each call goes through the generated dispatch
@@ -65,7 +65,7 @@ impl Dispatcher {
     /// Calls an operation with path parameters, query parameters and a JSON body.
     pub async fn call(
         &self,
-        caller: &Caller,
+        caller: &Caller<'_>,
         op: &'static Operation,
         path: &[(&str, String)],
         query: &Map<String, Value>,
@@ -79,7 +79,7 @@ impl Dispatcher {
     /// version the user confirmed).
     pub async fn call_tool(
         &self,
-        caller: &Caller,
+        caller: &Caller<'_>,
         op: &'static Operation,
         path: &[(&str, String)],
         query: &Map<String, Value>,
@@ -94,7 +94,7 @@ impl Dispatcher {
     #[allow(clippy::too_many_arguments)]
     async fn invoke(
         &self,
-        caller: &Caller,
+        caller: &Caller<'_>,
         op: &'static Operation,
         path: &[(&str, String)],
         query: &Map<String, Value>,
@@ -113,7 +113,7 @@ impl Dispatcher {
         let invocation = Invocation {
             app: caller.app.clone(),
             principal: caller.principal.clone(),
-            request_id: &caller.request_id,
+            request_id: caller.request_id,
             path,
             query: query
                 .iter()
@@ -136,7 +136,7 @@ impl Dispatcher {
                 };
             }
             Ok(stored) => stored.into_response(),
-            Err(err) => error_response(&err, &caller.request_id),
+            Err(err) => error_response(&err, caller.request_id),
         };
         let status = response.status();
         let retry_after =

@@ -1,11 +1,14 @@
 //! Which protocol era a request speaks, decided by the body with the headers as a cross-check
 //! (the contract's "Protocol versions" and DESIGN.md section 5).
 
+use std::borrow::Cow;
+
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use poem::http::{HeaderMap, HeaderName, StatusCode};
 use serde_json::{Map, Value, json};
 
+use super::params::{META_CAPABILITIES, META_VERSION};
 use super::wire::{HEADER_MISMATCH, INVALID_PARAMS, Message, RpcError, UNSUPPORTED_VERSION};
 
 /// The stateless revision.
@@ -16,9 +19,6 @@ pub const V2025_06: &str = "2025-06-18";
 pub const V2025_03: &str = "2025-03-26";
 /// Every version spoken, newest first (server/discover's `supportedVersions`, -32022's `data.supported`).
 pub const SUPPORTED: [&str; 3] = [V2026, V2025_06, V2025_03];
-
-const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// The era of one request.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,14 +93,14 @@ fn mismatch(message: String) -> RpcError {
 }
 
 /// Decodes an `Mcp-Name` value: raw, or `=?base64?…?=` (markers case-sensitive). A value that
-/// is not well-formed base64 inside the markers is refused.
-pub fn decode_name(value: &str) -> Result<String, ()> {
+/// is not well-formed base64 inside the markers is refused. A raw value is borrowed.
+pub fn decode_name(value: &str) -> Result<Cow<'_, str>, ()> {
     match value.strip_prefix("=?base64?").and_then(|rest| rest.strip_suffix("?=")) {
         Some(encoded) => {
             let bytes = STANDARD.decode(encoded).map_err(|_| ())?;
-            String::from_utf8(bytes).map_err(|_| ())
+            String::from_utf8(bytes).map(Cow::Owned).map_err(|_| ())
         }
-        None => Ok(value.to_string()),
+        None => Ok(Cow::Borrowed(value)),
     }
 }
 
@@ -108,7 +108,7 @@ pub fn decode_name(value: &str) -> Result<String, ()> {
 pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
     let method = message.method.as_deref().unwrap_or_default();
     let header_version = header(headers, &PROTOCOL_VERSION);
-    let meta = message.params.get("_meta").and_then(Value::as_object);
+    let meta = message.params.meta();
     let envelope = meta.and_then(|m| m.get(META_VERSION));
 
     let Some(envelope) = envelope else {

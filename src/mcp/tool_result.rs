@@ -23,7 +23,7 @@ pub fn text_result(text: String, is_error: bool) -> Outcome {
 
 /// A tool error (`isError: true`) written by the /v1 envelope code.
 pub fn error_result(ctx: &Context<'_>, err: &ApiError) -> Outcome {
-    text_result(pretty(&err.body(&ctx.caller.request_id)), true)
+    text_result(pretty(&err.body(ctx.caller.request_id)), true)
 }
 
 fn pretty(value: &Value) -> String {

@@ -197,7 +197,7 @@ mod tests {
             expires_at: time::OffsetDateTime::now_utc() + time::Duration::hours(1),
         }
         .into();
-        let caller = Caller { app: std::sync::Arc::new(app), principal, request_id: "req_test".into() };
+        let caller = Caller { app: std::sync::Arc::new(app), principal, request_id: "req_test" };
         let (era, dispatcher) = (Era::Legacy { version: V2025_06 }, Dispatcher);
         let ctx = Context { caller: &caller, era: &era, dispatcher: &dispatcher, resource_path: "/mcp" };
 

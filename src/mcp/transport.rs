@@ -264,7 +264,7 @@ impl McpEndpoint {
             // Notifications and client responses: accepted, nothing to answer.
             return Answer { status: StatusCode::ACCEPTED, body: None, version, headers: Vec::new() };
         };
-        let caller = Caller { app: self.app.clone(), principal, request_id: request_id.to_string() };
+        let caller = Caller { app: self.app.clone(), principal, request_id };
         let ctx = Context {
             caller: &caller,
             era: &era,

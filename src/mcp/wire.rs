@@ -105,7 +105,8 @@ pub enum Body {
 /// The members of a JSON-RPC object, not yet judged.
 #[derive(Debug, Default)]
 pub struct Members {
-    jsonrpc: Option<Value>,
+    /// Whether `jsonrpc` is `"2.0"` (`None` when absent): the value itself is never needed.
+    jsonrpc: Option<bool>,
     id: Option<Value>,
     method: Option<Value>,
     params: Option<ParamsMember>,
@@ -176,7 +177,7 @@ impl<'de> Visitor<'de> for BodyVisitor {
         let mut members = Members::default();
         while let Some(member) = map.next_key::<Member>()? {
             match member {
-                Member::Jsonrpc => members.jsonrpc = Some(map.next_value()?),
+                Member::Jsonrpc => members.jsonrpc = Some(map.next_value::<Jsonrpc>()?.0),
                 Member::Id => members.id = Some(map.next_value()?),
                 Member::Method => members.method = Some(map.next_value()?),
                 Member::Params => members.params = Some(map.next_value()?),
@@ -194,6 +195,60 @@ impl<'de> Visitor<'de> for BodyVisitor {
             }
         }
         Ok(Body::Object(members))
+    }
+}
+
+/// `jsonrpc`: whether it is the string `"2.0"`, told without allocating it. Any other value is
+/// still read whole, as a `Value` would read it, so what is not JSON in it stays a parse error.
+struct Jsonrpc(bool);
+
+impl<'de> Deserialize<'de> for Jsonrpc {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonrpcVisitor)
+    }
+}
+
+struct JsonrpcVisitor;
+
+impl<'de> Visitor<'de> for JsonrpcVisitor {
+    type Value = Jsonrpc;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_str<E: de::Error>(self, version: &str) -> Result<Jsonrpc, E> {
+        Ok(Jsonrpc(version == "2.0"))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Jsonrpc, E> {
+        Ok(Jsonrpc(false))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Jsonrpc, E> {
+        Ok(Jsonrpc(false))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Jsonrpc, E> {
+        Ok(Jsonrpc(false))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Jsonrpc, E> {
+        Ok(Jsonrpc(false))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Jsonrpc, E> {
+        Ok(Jsonrpc(false))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Jsonrpc, A::Error> {
+        Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+        Ok(Jsonrpc(false))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Jsonrpc, A::Error> {
+        Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        Ok(Jsonrpc(false))
     }
 }
 
@@ -251,7 +306,7 @@ impl Message {
     /// Judges an object's members by the JSON-RPC rules, refusing what is not a message.
     pub fn parse(members: Members) -> Result<Self, RpcError> {
         let invalid = |message: &str| RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
-        if members.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
+        if members.jsonrpc != Some(true) {
             return Err(invalid("Invalid Request: jsonrpc must be \"2.0\""));
         }
         let id = members.readable_id();
@@ -333,5 +388,25 @@ mod tests {
             message(r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":null}"#).unwrap();
         assert!(note.id.is_none() && note.params == Params::default());
         assert_eq!(message(r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#).unwrap().id, Some(json!(1.5)));
+    }
+
+    #[test]
+    fn jsonrpc_is_the_string_2_0_and_anything_else_is_refused_or_unparsed() {
+        for version in [r#""2.0""#, r#""2\u002e0""#] {
+            let body = format!(r#"{{"jsonrpc":{version},"id":1,"method":"x"}}"#);
+            assert!(message(&body).is_ok(), "{body}");
+        }
+        for version in
+            [r#""2.1""#, r#""2.0 ""#, r#""""#, "2", "2.0", "true", "null", r#"["2.0"]"#, r#"{"v":"2.0"}"#]
+        {
+            let body = format!(r#"{{"jsonrpc":{version},"id":1,"method":"x"}}"#);
+            assert!(message(&body).expect_err(&body).message.contains("jsonrpc"), "{body}");
+        }
+        // Inside an array or object, what a `Value` refuses stays a parse error.
+        for version in ["[1e400]", r#"{"a":"\ud800"}"#, "[1,]"] {
+            let body = format!(r#"{{"jsonrpc":{version},"id":1,"method":"x"}}"#);
+            assert!(serde_json::from_str::<Value>(&body).is_err(), "{body}");
+            assert!(Body::parse(body.as_bytes()).is_err(), "{body}");
+        }
     }
 }
