@@ -149,7 +149,13 @@ impl Pager {
 
 /// The ETag of an object version.
 pub fn etag(version: i64) -> String {
-    format!("\"v{version}\"")
+    let mut buffer = itoa::Buffer::new();
+    let digits = buffer.format(version);
+    let mut tag = String::with_capacity(digits.len() + 3);
+    tag.push_str("\"v");
+    tag.push_str(digits);
+    tag.push('"');
+    tag
 }
 
 /// A successful JSON answer: the spec's response type, with the object's ETag when it is one
@@ -158,19 +164,19 @@ pub fn etag(version: i64) -> String {
 pub struct Reply<T> {
     /// The document.
     pub body: T,
-    /// ETag of the object.
-    pub etag: Option<String>,
+    /// The version of the object, its ETag.
+    pub version: Option<i64>,
 }
 
 impl<T> Reply<T> {
     /// A document that is not one versioned object (a list, `me`).
     pub fn new(body: T) -> Self {
-        Self { body, etag: None }
+        Self { body, version: None }
     }
 
     /// One object at `version`.
     pub fn versioned(body: T, version: i64) -> Self {
-        Self { body, etag: Some(etag(version)) }
+        Self { body, version: Some(version) }
     }
 }
 
@@ -234,7 +240,12 @@ impl<T: Serialize> Answer for Reply<T> {
             AnswerForm::ToolText => crate::tool_text::literal(&self.body),
         }
         .map_err(|e| ApiError::Internal(Box::new(e)))?;
-        Ok(Rendered { status: success_status, etag: self.etag, body: Some(body), form })
+        // A tool's text has no header to carry an ETag in.
+        let etag = match form {
+            AnswerForm::Rest => self.version.map(etag),
+            AnswerForm::ToolText => None,
+        };
+        Ok(Rendered { status: success_status, etag, body: Some(body), form })
     }
 }
 
@@ -253,7 +264,14 @@ pub fn csv(value: Option<crate::domain::text::Text>) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::if_match_admits;
+    use super::{etag, if_match_admits};
+
+    #[test]
+    fn an_etag_is_the_version_quoted_after_a_v() {
+        for version in [0, 1, 3, 42, -7, i64::MAX, i64::MIN] {
+            assert_eq!(etag(version), format!("\"v{version}\""));
+        }
+    }
 
     #[test]
     fn if_match_lists_match_when_any_tag_does() {

@@ -15,20 +15,27 @@ pub struct Charges;
 
 /// The public view of a charge on `today`.
 pub(crate) fn charge_view(c: &Charge, today: Date) -> wire::Charge {
+    into_view(c.clone(), today)
+}
+
+/// [`charge_view`] of a charge no longer needed: its text moves into the view rather than being
+/// copied (a GET answers one charge read for it).
+fn into_view(c: Charge, today: Date) -> wire::Charge {
+    let (balance, days_overdue) = (c.balance(), c.days_overdue(today));
     wire::Charge {
-        id: c.id.clone(),
-        debtor_id: c.debtor_id.clone(),
-        debtor_name: c.debtor_name.clone(),
-        cp_id: c.cp_id.clone(),
-        external_id: c.external_id.clone(),
-        description: c.description.clone(),
+        id: c.id,
+        debtor_id: c.debtor_id,
+        debtor_name: c.debtor_name,
+        cp_id: c.cp_id,
+        external_id: c.external_id,
+        description: c.description,
         amount: c.amount,
         paid_amount: c.paid,
-        balance: c.balance(),
+        balance,
         currency: ChargeCurrency::Brl,
         issue_date: Day(c.issue_date),
         due_date: Day(c.due_date),
-        days_overdue: c.days_overdue(today),
+        days_overdue,
         status: c.status,
         dunning_status: c.dunning_status,
         payment_method: c.payment_method,
@@ -36,13 +43,13 @@ pub(crate) fn charge_view(c: &Charge, today: Date) -> wire::Charge {
         interest_monthly_percentage: c.interest,
         paid_at: c.paid_at.map(Timestamp),
         canceled_at: c.canceled_at.map(Timestamp),
-        cancellation_reason: c.cancellation_reason.clone(),
+        cancellation_reason: c.cancellation_reason,
         written_off_at: c.written_off_at.map(Timestamp),
-        agreement_id: c.agreement_id.clone(),
-        credit_bureau_status: c.credit_bureau_status.clone(),
-        protest_status: c.protest_status.clone(),
-        tags: c.tags.clone(),
-        metadata: c.metadata.clone(),
+        agreement_id: c.agreement_id,
+        credit_bureau_status: c.credit_bureau_status,
+        protest_status: c.protest_status,
+        tags: c.tags,
+        metadata: c.metadata,
         version: c.version,
         created_at: Timestamp(c.created_at),
         updated_at: Timestamp(c.updated_at),
@@ -50,8 +57,9 @@ pub(crate) fn charge_view(c: &Charge, today: Date) -> wire::Charge {
 }
 
 /// One charge as the answer, with its ETag.
-fn reply(call: &Call, c: &Charge) -> Reply<ChargeEnvelope> {
-    Reply::versioned(ChargeEnvelope { data: charge_view(c, call.today()) }, c.version)
+fn reply(call: &Call, c: Charge) -> Reply<ChargeEnvelope> {
+    let version = c.version;
+    Reply::versioned(ChargeEnvelope { data: into_view(c, call.today()) }, version)
 }
 
 async fn load(call: &Call, id: &str) -> ApiResult<Charge> {
@@ -81,7 +89,7 @@ async fn save(
     if !call.app.store.update_charge(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("charge"));
     }
-    Ok(reply(call, &after))
+    Ok(reply(call, after))
 }
 
 /// A policy a charge is put under: one of the organization's, not archived.
@@ -117,7 +125,7 @@ impl super::handlers::ChargesApi for Charges {
         };
         let (charges, total) = call.app.store.charges(call.org_id(), &filter).await?;
         let day = call.today();
-        let data = charges.iter().map(|c| charge_view(c, day)).collect();
+        let data = charges.into_iter().map(|c| into_view(c, day)).collect();
         Ok(Reply::new(ChargeList { data, meta: pager.meta(total) }))
     }
 
@@ -156,12 +164,12 @@ impl super::handlers::ChargesApi for Charges {
             json!({ "object": object, "changes": {} }),
         );
         call.app.store.insert_charge(&charge, &evt).await?;
-        Ok(reply(&call, &charge))
+        Ok(reply(&call, charge))
     }
 
     async fn charges_get(call: Call, input: wire::ChargesGetInput) -> ApiResult<Reply<ChargeEnvelope>> {
         let charge = load(&call, &input.id).await?;
-        Ok(reply(&call, &charge))
+        Ok(reply(&call, charge))
     }
 
     /// Only while the charge is pending or overdue.
@@ -184,7 +192,7 @@ impl super::handlers::ChargesApi for Charges {
         };
         after.edit(edit, call.now)?;
         if after == before {
-            return Ok(reply(&call, &before));
+            return Ok(reply(&call, before));
         }
         save(&call, &before, after, "charge.db.updated", json!({})).await
     }
@@ -200,7 +208,7 @@ impl super::handlers::ChargesApi for Charges {
             method: input.payment_method,
         };
         let Some(receipt) = after.settle(payment, call.now)? else {
-            return Ok(reply(&call, &before));
+            return Ok(reply(&call, before));
         };
         let code = if after.status == wire::ChargeStatus::Paid { "charge.paid" } else { "charge.db.updated" };
         let payment =
@@ -214,7 +222,7 @@ impl super::handlers::ChargesApi for Charges {
         call.check_if_match(before.version)?;
         let mut after = before.clone();
         match after.cancel(input.reason.map(Into::into), call.now)? {
-            Outcome::Unchanged => Ok(reply(&call, &before)),
+            Outcome::Unchanged => Ok(reply(&call, before)),
             Outcome::Changed => save(&call, &before, after, "charge.canceled", json!({})).await,
         }
     }
@@ -224,7 +232,7 @@ impl super::handlers::ChargesApi for Charges {
         call.check_if_match(before.version)?;
         let mut after = before.clone();
         match after.pause()? {
-            Outcome::Unchanged => Ok(reply(&call, &before)),
+            Outcome::Unchanged => Ok(reply(&call, before)),
             Outcome::Changed => {
                 let reason: Option<String> = input.reason.map(Into::into);
                 save(&call, &before, after, "charge.paused", json!({ "reason": reason })).await
@@ -237,7 +245,7 @@ impl super::handlers::ChargesApi for Charges {
         call.check_if_match(before.version)?;
         let mut after = before.clone();
         match after.resume()? {
-            Outcome::Unchanged => Ok(reply(&call, &before)),
+            Outcome::Unchanged => Ok(reply(&call, before)),
             Outcome::Changed => save(&call, &before, after, "charge.resumed", json!({})).await,
         }
     }

@@ -174,7 +174,7 @@ where
     let fingerprint = key.as_ref().map(|_| idempotency::fingerprint(op, &path, &query, &body));
     let input: I = typed_input(path, query, body)?;
     let call = Call {
-        app: app.clone(),
+        app,
         principal,
         op,
         request_id: request_id.to_string(),
@@ -184,7 +184,7 @@ where
     let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
         return Ok(Answered::Rendered(handler(call, input).await?.render(op.success_status, form)?));
     };
-
+    let app = call.app.clone();
     match idempotency::claim(&app.store, call.org_id(), &key, op.operation_id, &fingerprint, call.now).await?
     {
         Claim::Replay(stored) => Ok(Answered::Stored { stored, replayed: true }),
