@@ -5,16 +5,17 @@
 # JSON log line per request to a file, all on as shipped; only the rate limit is raised so that
 # the load measures answers, not 429s) pinned to core 0, and for each request:
 #   1. captures the server's answer (status, headers, body) with curl;
-#   2. starts the floor (benches/floor.rs), which answers those same bytes to every request,
+#   2. starts its floor (benches/floor.rs), which answers those same bytes to every request,
 #      pinned to the same core;
-#   3. loads the floor, then the server, from core 1 with wrk (32 connections, 6 s), RUNS times;
-# then prints medians: req/s, p50, p99, the ratios, and the server's peak RSS (VmHWM).
+# then, RUNS times, loads every request's floor and then the server from core 1 with wrk
+# (32 connections, 6 s), request after request, and prints medians: req/s, p50, p99, the
+# ratios, and the server's peak RSS (VmHWM).
 #
 # A benchmark, not a test: kept out of .ci/run. Needs wrk (Debian: apt-get install -y wrk),
 # taskset, curl, and two cores. Run it with nothing else busy (no cargo build).
 #
 # Environment: RUNS (2), DURATION (6s), CONNECTIONS (32), SERVER_CPU (0), LOAD_CPU (1),
-# PORT and FLOOR_PORT (free ports), OUT (a temporary directory: captures, logs, wrk output),
+# PORT (a free port), OUT (a temporary directory: captures, logs, wrk output),
 # NO_BUILD=1 to use the binaries already built (SERVER_BIN, FLOOR_BIN: target/release), PERF=1 to record a perf profile of
 # the server (perf record -g, cpu-clock) during the server loads, into $OUT/perf-<request>.data.
 set -euo pipefail
@@ -27,7 +28,6 @@ SERVER_CPU=${SERVER_CPU:-0}
 LOAD_CPU=${LOAD_CPU:-1}
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 PORT=${PORT:-$(free_port)}
-FLOOR_PORT=${FLOOR_PORT:-$(free_port)}
 OUT=${OUT:-$(mktemp -d /tmp/kd-load.XXXXXX)}
 mkdir -p "$OUT"
 
@@ -143,34 +143,39 @@ load() {
 
 median() { tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-declare -A SIZE FRPS FP50 FP99 RPS P50 P99
+declare -A SIZE FRPS FP50 FP99 RPS P50 P99 FLOOR_PORTS FR FA FB SR SA SB
+# Every request's answer captured and its floor started first, so that each run loads every
+# request, floor then server, back to back: a ratio (to the floor, or a call's p50 to the GET's)
+# compares loads seconds apart, not minutes, on a machine whose speed drifts.
 for name in "${NAMES[@]}"; do
   write_lua "$name"
   capture "$name"
   SIZE[$name]=$(python3 -c 'import sys; print(len(open(sys.argv[1], "rb").read().split(b"\r\n\r\n", 1)[1]))' "$OUT/$name.http")
-  taskset -c "$SERVER_CPU" "$FLOOR_BIN" "127.0.0.1:$FLOOR_PORT" "$OUT/$name.http" >/dev/null &
-  floor_pid=$!
-  pids+=("$floor_pid")
-  wait_port "$FLOOR_PORT"
-  fr=() fa=() fb=() sr=() sa=() sb=()
-  for run in $(seq 1 "$RUNS"); do
-    read -r r a b < <(load "$name" "$FLOOR_PORT" "$OUT/$name.floor.$run.txt")
-    fr+=("$r") fa+=("$a") fb+=("$b")
+  port=$(free_port)
+  FLOOR_PORTS[$name]=$port
+  taskset -c "$SERVER_CPU" "$FLOOR_BIN" "127.0.0.1:$port" "$OUT/$name.http" >/dev/null &
+  pids+=("$!")
+  wait_port "$port"
+done
+for run in $(seq 1 "$RUNS"); do
+  for name in "${NAMES[@]}"; do
+    read -r r a b < <(load "$name" "${FLOOR_PORTS[$name]}" "$OUT/$name.floor.$run.txt")
+    FR[$name]+=" $r" FA[$name]+=" $a" FB[$name]+=" $b"
     if [[ -n ${PERF:-} && $run == 1 ]]; then
       perf record -e cpu-clock -F 999 -g -p "$SERVER_PID" -o "$OUT/perf-$name.data" -- sleep 5 \
         >/dev/null 2>&1 &
       perf_pid=$!
     fi
     read -r r a b < <(load "$name" "$PORT" "$OUT/$name.server.$run.txt")
-    sr+=("$r") sa+=("$a") sb+=("$b")
+    SR[$name]+=" $r" SA[$name]+=" $a" SB[$name]+=" $b"
     [[ -n ${PERF:-} && $run == 1 ]] && wait "$perf_pid"
   done
-  kill "$floor_pid"
-  wait "$floor_pid" 2>/dev/null || true
-  FRPS[$name]=$(echo "${fr[*]}" | median) FP50[$name]=$(echo "${fa[*]}" | median)
-  FP99[$name]=$(echo "${fb[*]}" | median)
-  RPS[$name]=$(echo "${sr[*]}" | median) P50[$name]=$(echo "${sa[*]}" | median)
-  P99[$name]=$(echo "${sb[*]}" | median)
+done
+for name in "${NAMES[@]}"; do
+  FRPS[$name]=$(echo ${FR[$name]} | median) FP50[$name]=$(echo ${FA[$name]} | median)
+  FP99[$name]=$(echo ${FB[$name]} | median)
+  RPS[$name]=$(echo ${SR[$name]} | median) P50[$name]=$(echo ${SA[$name]} | median)
+  P99[$name]=$(echo ${SB[$name]} | median)
 done
 HWM=$(awk '/^VmHWM:/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$SERVER_PID/status")
 LOG_LINES=$(wc -l <"$OUT/server.log")
