@@ -16,6 +16,10 @@ pub struct Schema {
     /// Whether `{}` is valid: most requests send no query string, and checking an empty object
     /// against the query schema every time cost a hundredth of a GET (issue 8).
     admits_empty_object: bool,
+    /// For a schema that asks exactly for some strings, each required and unconstrained, and
+    /// nothing else (a read by id's tool arguments: `{"id": "chg_…"}`), their names: an object
+    /// with those members as strings and no other is valid without running the validator.
+    required_strings: Option<Vec<String>>,
 }
 
 impl Schema {
@@ -27,7 +31,8 @@ impl Schema {
             .build(&source)
             .unwrap_or_else(|e| panic!("generated {what} schema does not compile: {e}"));
         let admits_empty_object = validator.is_valid(&Value::Object(serde_json::Map::new()));
-        Self { source, validator, admits_empty_object }
+        let required_strings = required_strings(&source);
+        Self { source, validator, admits_empty_object, required_strings }
     }
 
     /// [`Schema::check`] of an object, skipped for an empty one the schema admits.
@@ -48,6 +53,12 @@ impl Schema {
 
     /// Every problem of `instance`, as field errors (values are never echoed).
     pub fn check(&self, instance: &Value) -> Result<(), Vec<FieldError>> {
+        if let (Some(names), Value::Object(members)) = (&self.required_strings, instance)
+            && members.len() == names.len()
+            && names.iter().all(|name| members.get(name).is_some_and(Value::is_string))
+        {
+            return Ok(());
+        }
         // A valid instance (nearly every one) is told without the machinery that gathers errors.
         if self.validator.is_valid(instance) {
             return Ok(());
@@ -83,6 +94,40 @@ impl Schema {
         errors.dedup();
         if errors.is_empty() { Ok(()) } else { Err(errors) }
     }
+}
+
+/// The names of a schema that is `{"type": "object", "properties": {…}, "required": […],
+/// "additionalProperties": false}` whose properties are all required and each only
+/// `{"type": "string"}` (a description aside); `None` for any other schema.
+fn required_strings(schema: &Value) -> Option<Vec<String>> {
+    let schema = schema.as_object()?;
+    let allowed = ["type", "properties", "required", "additionalProperties", "description"];
+    if !schema.keys().all(|k| allowed.contains(&k.as_str()))
+        || schema.get("type")? != "object"
+        || schema.get("additionalProperties")? != &Value::Bool(false)
+    {
+        return None;
+    }
+    let properties = schema.get("properties")?.as_object()?;
+    for property in properties.values() {
+        let property = property.as_object()?;
+        if property.get("type")? != "string" || !property.keys().all(|k| k == "type" || k == "description") {
+            return None;
+        }
+    }
+    let required: Vec<String> = schema
+        .get("required")?
+        .as_array()?
+        .iter()
+        .map(|n| n.as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    let mut names: Vec<&String> = properties.keys().collect();
+    let mut sorted = required.clone();
+    names.sort();
+    sorted.sort();
+    sorted.dedup();
+    (!required.is_empty() && names.len() == sorted.len() && names.iter().zip(&sorted).all(|(a, b)| *a == b))
+        .then_some(required)
 }
 
 /// The compiled schemas of one operation.
@@ -166,6 +211,8 @@ fn suggest(name: &str, known: &[String]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -176,6 +223,49 @@ mod tests {
         assert_eq!(suggest("statsu", &known).as_deref(), Some("status"));
         assert_eq!(suggest("due_date", &known).as_deref(), Some("due_date_from"));
         assert_eq!(suggest("organization", &known), None);
+    }
+
+    #[test]
+    fn the_required_strings_shortcut_agrees_with_the_validator() {
+        let get = OPERATIONS.iter().find(|op| op.operation_id == "charges_get").unwrap();
+        assert_eq!(schemas(get).input.required_strings, Some(vec!["id".to_string()]));
+        let mut shortcuts = 0;
+        for op in OPERATIONS {
+            let all = schemas(op);
+            for schema in [Some(&all.query), all.body.as_ref(), Some(&all.input)].into_iter().flatten() {
+                let Some(names) = &schema.required_strings else { continue };
+                shortcuts += 1;
+                let whole: serde_json::Map<String, Value> =
+                    names.iter().map(|n| (n.clone(), Value::from("chg_1"))).collect();
+                let mut instances =
+                    vec![Value::Object(whole.clone()), json!({}), json!([]), json!("id"), Value::Null];
+                for name in names {
+                    let mut missing = whole.clone();
+                    missing.remove(name);
+                    let mut number = whole.clone();
+                    number.insert(name.clone(), json!(1));
+                    instances.extend([Value::Object(missing), Value::Object(number)]);
+                }
+                let mut extra = whole.clone();
+                extra.insert("extra".into(), json!("x"));
+                instances.push(Value::Object(extra));
+                for instance in instances {
+                    let valid = schema.validator.is_valid(&instance);
+                    assert_eq!(schema.check(&instance).is_ok(), valid, "{}: {instance}", op.operation_id);
+                }
+                assert!(schema.check(&Value::Object(whole)).is_ok(), "{}", op.operation_id);
+            }
+        }
+        assert!(shortcuts >= 5, "the reads by id take the shortcut ({shortcuts})");
+        // Anything else is left to the validator.
+        for other in [
+            json!({"type": "object", "properties": {"id": {"type": "string", "maxLength": 5}}, "required": ["id"], "additionalProperties": false}),
+            json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}),
+            json!({"type": "object", "properties": {"id": {"type": "string"}, "q": {"type": "string"}}, "required": ["id"], "additionalProperties": false}),
+            json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false}),
+        ] {
+            assert_eq!(required_strings(&other), None, "{other}");
+        }
     }
 
     #[test]

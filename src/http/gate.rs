@@ -692,7 +692,7 @@ fn framing(head: &[u8]) -> Result<Framing, Refusal> {
     }
     // What hyper would refuse with an answer of its own must be refused here, with ours.
     let target = request.path.ok_or(Refusal::Malformed)?;
-    if poem::http::Uri::try_from(target).is_err() {
+    if !plainly_valid_target(target) && poem::http::Uri::try_from(target).is_err() {
         return Err(Refusal::Malformed);
     }
     // Header names and values need no check of their own: httparse refuses an empty name, a
@@ -738,6 +738,25 @@ fn framing(head: &[u8]) -> Result<Framing, Refusal> {
     Ok(Framing { chunked, length: length.unwrap_or(0), expect_continue })
 }
 
+/// Whether a request target is a path (and query) made only of characters every URI parser
+/// takes (RFC 3986's unreserved characters, sub-delimiters, `:@/?%`): those are valid without
+/// building a `Uri`, a copy and a parse per request that hyper does again. Anything else is
+/// judged by `Uri::try_from`, as hyper judges it (a test holds the two together).
+fn plainly_valid_target(target: &str) -> bool {
+    const PLAIN: [bool; 256] = {
+        let allowed = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?%";
+        let mut table = [false; 256];
+        let mut i = 0;
+        while i < allowed.len() {
+            table[allowed[i] as usize] = true;
+            i += 1;
+        }
+        table
+    };
+    // `Uri` refuses targets from 65,534 bytes on; the head limit is far below that anyway.
+    target.starts_with('/') && target.len() < 8192 && target.bytes().all(|b| PLAIN[usize::from(b)])
+}
+
 /// The range of the whole header line (`Name: value\r\n`) whose name starts at `name` in `head`.
 fn line_range(head: &[u8], name: &str) -> std::ops::Range<usize> {
     let start = name.as_ptr() as usize - head.as_ptr() as usize;
@@ -775,6 +794,26 @@ mod tests {
         assert_eq!(find(b"\r\n\r", b"\r\n\r\n"), None);
         assert_eq!(find(b"", b"\r\n"), None);
         assert_eq!(find(b"ab\r\n", b"\r\n"), Some(2));
+    }
+
+    #[test]
+    fn a_plainly_valid_target_is_one_a_uri_takes() {
+        for target in ["/", "/mcp", "/v1/charges/chg_01a2?per_page=1&status=pending,overdue", "/v1/x?q=a%20b"]
+        {
+            assert!(plainly_valid_target(target), "{target}");
+        }
+        for b in 0..=0x7fu8 {
+            let c = char::from(b);
+            for target in [format!("/a{c}b"), format!("/a?b{c}c"), format!("/{c}"), format!("{c}/a")] {
+                if plainly_valid_target(&target) {
+                    assert!(poem::http::Uri::try_from(target.as_str()).is_ok(), "{target:?}");
+                }
+            }
+        }
+        for target in ["*", "http://example.com/", "/a#b", "/a b", "/a\"b", "/a{b}", "/é", ""] {
+            assert!(!plainly_valid_target(target), "{target:?}");
+        }
+        assert!(!plainly_valid_target(&format!("/{}", "a".repeat(8192))));
     }
 
     #[test]
