@@ -142,8 +142,11 @@ load() {
 }
 
 median() { tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# The run-by-run quotients of two lists of numbers ("a1 a2 …" / "b1 b2 …"): ratios are taken
+# within a run, then their median, so that a slow minute of the machine counts once.
+quotients() { awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " "); for (i = 1; i <= n; i++) printf "%s%.4f", (i > 1 ? " " : ""), x[i] / y[i]; print "" }'; }
 
-declare -A SIZE FRPS FP50 FP99 RPS P50 P99 FLOOR_PORTS FR FA FB SR SA SB
+declare -A SIZE FRPS FP50 FP99 RPS P50 P99 FLOOR_PORTS FR FA FB SR SA SB SHARE P50X P99X
 # Every request's answer captured and its floor started first, so that each run loads every
 # request, floor then server, back to back: a ratio (to the floor, or a call's p50 to the GET's)
 # compares loads seconds apart, not minutes, on a machine whose speed drifts.
@@ -176,6 +179,9 @@ for name in "${NAMES[@]}"; do
   FP99[$name]=$(echo ${FB[$name]} | median)
   RPS[$name]=$(echo ${SR[$name]} | median) P50[$name]=$(echo ${SA[$name]} | median)
   P99[$name]=$(echo ${SB[$name]} | median)
+  SHARE[$name]=$(quotients "${SR[$name]}" "${FR[$name]}" | median)
+  P50X[$name]=$(quotients "${SA[$name]}" "${SA[rest]}" | median)
+  P99X[$name]=$(quotients "${SB[$name]}" "${FB[$name]}" | median)
 done
 HWM=$(awk '/^VmHWM:/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$SERVER_PID/status")
 LOG_LINES=$(wc -l <"$OUT/server.log")
@@ -188,13 +194,18 @@ echo "| request | answer size | floor req/s | req/s | p50 | p99 | floor p99 | sh
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for name in "${NAMES[@]}"; do
   awk -v l="${LABEL[$name]}" -v s="${SIZE[$name]}" -v fr="${FRPS[$name]}" -v r="${RPS[$name]}" \
-    -v a="${P50[$name]}" -v b="${P99[$name]}" -v fb="${FP99[$name]}" \
-    'BEGIN { printf "| `%s` | %d B | %d | %d | %.2f ms | %.2f ms | %.2f ms | %.3f |\n", l, s, fr, r, a, b, fb, r / fr }'
+    -v a="${P50[$name]}" -v b="${P99[$name]}" -v fb="${FP99[$name]}" -v share="${SHARE[$name]}" \
+    'BEGIN { printf "| `%s` | %d B | %d | %d | %.2f ms | %.2f ms | %.2f ms | %.3f |\n", l, s, fr, r, a, b, fb, share }'
 done
 echo
+echo "Each column is a median over the runs; the share is the median of each run's req/s over its"
+echo "floor's (and the ratios below medians of each run's), not a quotient of the medians."
 for name in call2025 call2026; do
-  awk -v l="${LABEL[$name]}" -v a="${P50[$name]}" -v ra="${P50[rest]}" -v b="${P99[$name]}" -v fb="${FP99[$name]}" \
-    'BEGIN { printf "%s: p50 = %.2f x the REST p50; p99 = %.2f x its floor'"'"'s p99\n", l, a / ra, b / fb }'
+  awk -v l="${LABEL[$name]}" -v a="${P50X[$name]}" -v b="${P99X[$name]}" \
+    'BEGIN { printf "%s: p50 = %.2f x the REST p50; p99 = %.2f x its floor'"'"'s p99\n", l, a, b }'
+done
+for name in "${NAMES[@]}"; do
+  echo "$name, run by run: share $(quotients "${SR[$name]}" "${FR[$name]}"); p50 x REST $(quotients "${SA[$name]}" "${SA[rest]}")"
 done
 echo "server peak RSS (VmHWM): $HWM; JSON log lines written: $LOG_LINES"
 echo "captures, wrk output and logs: $OUT"
