@@ -135,21 +135,19 @@ impl Outcome {
 /// envelope: `{"jsonrpc":"2.0","id":…,"result":…}`. A finished result (the cached catalogue) is
 /// sent as it is kept, between the envelope's pieces, not copied.
 pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> poem::Body {
-    let mut head = Vec::with_capacity(64);
-    head.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    serde_json::to_writer(&mut head, id).expect("a Value serialises to a Vec");
-    head.extend_from_slice(br#","result":"#);
-    if let Some(Written::Finished(text)) = &outcome.written {
-        let pieces = [bytes::Bytes::from(head), text.clone(), bytes::Bytes::from_static(b"}")];
-        return crate::http::Pieces::new(pieces).into();
-    }
-    // Room for the tool text, so the answer is written without a reallocation.
+    // Room for the envelope and the tool text, so the answer is written in one allocation.
     let text = match &outcome.written {
         Some(Written::ToolText { literal, .. }) => literal.len(),
         _ => 0,
     };
-    let mut out = head;
-    out.reserve(256 + text);
+    let mut out = Vec::with_capacity(320 + text);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    serde_json::to_writer(&mut out, id).expect("a Value serialises to a Vec");
+    out.extend_from_slice(br#","result":"#);
+    if let Some(Written::Finished(text)) = &outcome.written {
+        let pieces = [bytes::Bytes::from(out), text.clone(), bytes::Bytes::from_static(b"}")];
+        return crate::http::Pieces::new(pieces).into();
+    }
     outcome.write_to(era, &mut out);
     out.push(b'}');
     out.into()

@@ -5,6 +5,7 @@
 //! `id`, HTTP statuses per error), which no single SDK model type expresses, and the shapes here
 //! are small enough that owning them is cheaper than adapting them.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use poem::http::StatusCode;
@@ -105,10 +106,10 @@ pub enum Body {
 /// The members of a JSON-RPC object, not yet judged.
 #[derive(Debug, Default)]
 pub struct Members {
-    /// Whether `jsonrpc` is `"2.0"` (`None` when absent): the value itself is never needed.
-    jsonrpc: Option<bool>,
+    /// Whether `jsonrpc` is `"2.0"` (`None` when absent, `Some(None)` when not a string).
+    jsonrpc: Option<StringMember<bool>>,
     id: Option<Value>,
-    method: Option<Value>,
+    method: Option<StringMember<Cow<'static, str>>>,
     params: Option<ParamsMember>,
     has_result: bool,
     has_error: bool,
@@ -177,7 +178,7 @@ impl<'de> Visitor<'de> for BodyVisitor {
         let mut members = Members::default();
         while let Some(member) = map.next_key::<Member>()? {
             match member {
-                Member::Jsonrpc => members.jsonrpc = Some(map.next_value::<Jsonrpc>()?.0),
+                Member::Jsonrpc => members.jsonrpc = Some(map.next_value()?),
                 Member::Id => members.id = Some(map.next_value()?),
                 Member::Method => members.method = Some(map.next_value()?),
                 Member::Params => members.params = Some(map.next_value()?),
@@ -198,57 +199,101 @@ impl<'de> Visitor<'de> for BodyVisitor {
     }
 }
 
-/// `jsonrpc`: whether it is the string `"2.0"`, told without allocating it. Any other value is
-/// still read whole, as a `Value` would read it, so what is not JSON in it stays a parse error.
-struct Jsonrpc(bool);
+/// A member that matters only as a string: `Some` of what `T` makes of the string, `None` for
+/// any other value. The other values are still read whole, as a `Value` would read them, so
+/// what is not JSON in them stays a parse error.
+#[derive(Debug)]
+struct StringMember<T>(Option<T>);
 
-impl<'de> Deserialize<'de> for Jsonrpc {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(JsonrpcVisitor)
+/// What a [`StringMember`] keeps of its string, made without allocating where it can.
+trait FromMemberStr: Sized {
+    fn from_member_str(text: &str) -> Self;
+}
+
+/// `jsonrpc`: whether it is `"2.0"`; the text itself is never needed.
+impl FromMemberStr for bool {
+    fn from_member_str(text: &str) -> Self {
+        text == "2.0"
     }
 }
 
-struct JsonrpcVisitor;
+/// The methods (and notifications) clients send, kept as static text: a method is matched and
+/// echoed, never changed, so a known one needs no allocation. Any other name is copied.
+const KNOWN_METHODS: [&str; 16] = [
+    "initialize",
+    "ping",
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/roots/list_changed",
+];
 
-impl<'de> Visitor<'de> for JsonrpcVisitor {
-    type Value = Jsonrpc;
+impl FromMemberStr for Cow<'static, str> {
+    fn from_member_str(text: &str) -> Self {
+        match KNOWN_METHODS.iter().find(|known| **known == text) {
+            Some(known) => Cow::Borrowed(known),
+            None => Cow::Owned(text.to_string()),
+        }
+    }
+}
+
+impl<'de, T: FromMemberStr> Deserialize<'de> for StringMember<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(StringMemberVisitor(std::marker::PhantomData))
+    }
+}
+
+struct StringMemberVisitor<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: FromMemberStr> Visitor<'de> for StringMemberVisitor<T> {
+    type Value = StringMember<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
-    fn visit_str<E: de::Error>(self, version: &str) -> Result<Jsonrpc, E> {
-        Ok(Jsonrpc(version == "2.0"))
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(StringMember(Some(T::from_member_str(text))))
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Jsonrpc, E> {
-        Ok(Jsonrpc(false))
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(StringMember(None))
     }
 
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Jsonrpc, E> {
-        Ok(Jsonrpc(false))
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(StringMember(None))
     }
 
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Jsonrpc, E> {
-        Ok(Jsonrpc(false))
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(StringMember(None))
     }
 
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Jsonrpc, E> {
-        Ok(Jsonrpc(false))
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(StringMember(None))
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<Jsonrpc, E> {
-        Ok(Jsonrpc(false))
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(StringMember(None))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Jsonrpc, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-        Ok(Jsonrpc(false))
+        Ok(StringMember(None))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Jsonrpc, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
-        Ok(Jsonrpc(false))
+        Ok(StringMember(None))
     }
 }
 
@@ -297,7 +342,7 @@ pub struct Message {
     /// The id; `None` for notifications (and client responses).
     pub id: Option<Value>,
     /// The method; `None` for client responses.
-    pub method: Option<String>,
+    pub method: Option<Cow<'static, str>>,
     /// The params object (empty when absent).
     pub params: Params,
 }
@@ -306,7 +351,7 @@ impl Message {
     /// Judges an object's members by the JSON-RPC rules, refusing what is not a message.
     pub fn parse(members: Members) -> Result<Self, RpcError> {
         let invalid = |message: &str| RpcError::new(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
-        if members.jsonrpc != Some(true) {
+        if !matches!(members.jsonrpc, Some(StringMember(Some(true)))) {
             return Err(invalid("Invalid Request: jsonrpc must be \"2.0\""));
         }
         let id = members.readable_id();
@@ -315,8 +360,8 @@ impl Message {
         }
         let method = match members.method {
             None => None,
-            Some(Value::String(m)) => Some(m),
-            Some(_) => return Err(invalid("Invalid Request: method must be a string")),
+            Some(StringMember(Some(m))) => Some(m),
+            Some(StringMember(None)) => return Err(invalid("Invalid Request: method must be a string")),
         };
         if method.is_none() && !(members.has_result || members.has_error) {
             return Err(invalid("Invalid Request: no method"));
@@ -388,6 +433,23 @@ mod tests {
             message(r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":null}"#).unwrap();
         assert!(note.id.is_none() && note.params == Params::default());
         assert_eq!(message(r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#).unwrap().id, Some(json!(1.5)));
+    }
+
+    #[test]
+    fn known_methods_are_kept_without_a_copy() {
+        for method in KNOWN_METHODS {
+            let m = message(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}"}}"#)).unwrap();
+            assert!(matches!(m.method, Some(Cow::Borrowed(known)) if known == method), "{method}");
+        }
+        let escaped = message(r#"{"jsonrpc":"2.0","id":1,"method":"tools/cal\u006c"}"#).unwrap();
+        assert!(matches!(escaped.method, Some(Cow::Borrowed("tools/call"))));
+        let other = message(r#"{"jsonrpc":"2.0","id":1,"method":"tools/calls"}"#).unwrap();
+        assert!(matches!(other.method, Some(Cow::Owned(ref name)) if name == "tools/calls"));
+        for method in ["2", "null", r#"["tools/call"]"#, r#"{"m":"tools/call"}"#] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":1,"method":{method}}}"#);
+            assert!(message(&body).expect_err(&body).message.contains("method must be"), "{body}");
+        }
+        assert!(Body::parse(br#"{"jsonrpc":"2.0","id":1,"method":[1e400]}"#).is_err());
     }
 
     #[test]
