@@ -22,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=${RUNS:-2}
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "RUNS must be a positive number" >&2; exit 1; }
 DURATION=${DURATION:-6s}
 CONNECTIONS=${CONNECTIONS:-32}
 SERVER_CPU=${SERVER_CPU:-0}
@@ -136,6 +137,7 @@ load() {
   if grep -q 'Non-2xx' "$file"; then echo "non-2xx answers in $file" >&2; grep 'Non-2xx' "$file" >&2; fi
   local rps p50 p99
   rps=$(awk '/^Requests\/sec:/ { print $2 }' "$file")
+  rps=${rps:-0}
   p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' "$file")")
   p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$file")")
   echo "$rps $p50 $p99"
@@ -144,7 +146,7 @@ load() {
 median() { tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 # The run-by-run quotients of two lists of numbers ("a1 a2 …" / "b1 b2 …"): ratios are taken
 # within a run, then their median, so that a slow minute of the machine counts once.
-quotients() { awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " "); for (i = 1; i <= n; i++) printf "%s%.4f", (i > 1 ? " " : ""), x[i] / y[i]; print "" }'; }
+quotients() { awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " "); for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? " " : ""), (y[i] + 0 == 0 ? "nan" : sprintf("%.4f", x[i] / y[i])); print "" }'; }
 
 declare -A SIZE FRPS FP50 FP99 RPS P50 P99 FLOOR_PORTS FR FA FB SR SA SB SHARE P50X P99X
 # Every request's answer captured and its floor started first, so that each run loads every

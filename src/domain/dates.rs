@@ -89,27 +89,37 @@ fn put_digits(slot: &mut [u8], n: u32) {
 
 /// Text made of ASCII digits put into an ASCII template, so UTF-8 by construction: read as a
 /// `str` without a UTF-8 check (the check of each instant an answer shows was a percent of a
-/// request, callgrind).
-struct Digits<const N: usize>([u8; N]);
+/// request, callgrind). In a module of its own so that nothing else can reach its bytes.
+mod digits {
+    #[derive(Clone, Copy)]
+    pub struct Digits<const N: usize>([u8; N]);
 
-impl<const N: usize> Digits<N> {
-    /// The template, with its placeholders; panics on a template that is not ASCII.
-    fn new(template: &[u8; N]) -> Self {
-        assert!(template.is_ascii(), "a digit template is ASCII");
-        Self(*template)
-    }
+    impl<const N: usize> Digits<N> {
+        /// The template, with its placeholders; a template that is not ASCII does not compile
+        /// when the template is a constant, as every one here is.
+        pub const fn new(template: [u8; N]) -> Self {
+            assert!(template.as_slice().is_ascii(), "a digit template is ASCII");
+            Self(template)
+        }
 
-    /// Writes the last `range.len()` decimal digits of `n` there, zero-padded.
-    fn put(&mut self, range: std::ops::Range<usize>, n: u32) {
-        put_digits(&mut self.0[range], n);
-    }
+        /// Writes the last `range.len()` decimal digits of `n` there, zero-padded.
+        pub fn put(&mut self, range: std::ops::Range<usize>, n: u32) {
+            super::put_digits(&mut self.0[range], n);
+        }
 
-    fn as_str(&self) -> &str {
-        // SAFETY: `new` checked that the template is ASCII and `put` writes only `b'0'..=b'9'`,
-        // so the bytes are ASCII, hence UTF-8.
-        unsafe { std::str::from_utf8_unchecked(&self.0) }
+        pub fn as_str(&self) -> &str {
+            // SAFETY: `new` checked that the template is ASCII and `put` writes only
+            // `b'0'..=b'9'` (`put_digits`), so the bytes are ASCII, hence UTF-8.
+            unsafe { std::str::from_utf8_unchecked(&self.0) }
+        }
     }
 }
+use digits::Digits;
+
+/// `YYYY-MM-DDThh:mm:ss.uuuuuuZ`, to be filled.
+const TIMESTAMP: Digits<27> = Digits::new(*b"0000-00-00T00:00:00.000000Z");
+/// `YYYY-MM-DD`, to be filled.
+const DATE: Digits<10> = Digits::new(*b"0000-00-00");
 
 /// Formats a date the Brazilian way, `DD/MM/YYYY`.
 pub fn format_date_br(d: Date) -> String {
@@ -122,7 +132,7 @@ pub fn format_date_br(d: Date) -> String {
 fn utc_timestamp(t: OffsetDateTime) -> Option<Digits<27>> {
     let u = t.checked_to_offset(UtcOffset::UTC)?;
     let year @ 0..=9999 = u32::try_from(u.year()).ok()? else { return None };
-    let mut text = Digits::new(b"0000-00-00T00:00:00.000000Z");
+    let mut text = TIMESTAMP;
     text.put(0..4, year);
     text.put(5..7, u32::from(u8::from(u.month())));
     text.put(8..10, u32::from(u.day()));
@@ -136,7 +146,7 @@ fn utc_timestamp(t: OffsetDateTime) -> Option<Digits<27>> {
 /// A date in years 0 to 9999 as its 10 bytes `YYYY-MM-DD`, without allocating.
 fn plain_date(d: Date) -> Option<Digits<10>> {
     let year @ 0..=9999 = u32::try_from(d.year()).ok()? else { return None };
-    let mut text = Digits::new(b"0000-00-00");
+    let mut text = DATE;
     text.put(0..4, year);
     text.put(5..7, u32::from(u8::from(d.month())));
     text.put(8..10, u32::from(d.day()));

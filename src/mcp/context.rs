@@ -135,19 +135,23 @@ impl Outcome {
 /// envelope: `{"jsonrpc":"2.0","id":…,"result":…}`. A finished result (the cached catalogue) is
 /// sent as it is kept, between the envelope's pieces, not copied.
 pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> poem::Body {
-    // Room for the envelope and the tool text, so the answer is written in one allocation.
+    let head = |capacity: usize| {
+        let mut out = Vec::with_capacity(capacity);
+        out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        serde_json::to_writer(&mut out, id).expect("a Value serialises to a Vec");
+        out.extend_from_slice(br#","result":"#);
+        out
+    };
+    if let Some(Written::Finished(text)) = &outcome.written {
+        let pieces = [bytes::Bytes::from(head(64)), text.clone(), bytes::Bytes::from_static(b"}")];
+        return crate::http::Pieces::new(pieces).into();
+    }
+    // Room for the envelope and the tool text, so the answer's buffer never grows.
     let text = match &outcome.written {
         Some(Written::ToolText { literal, .. }) => literal.len(),
         _ => 0,
     };
-    let mut out = Vec::with_capacity(320 + text);
-    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    serde_json::to_writer(&mut out, id).expect("a Value serialises to a Vec");
-    out.extend_from_slice(br#","result":"#);
-    if let Some(Written::Finished(text)) = &outcome.written {
-        let pieces = [bytes::Bytes::from(out), text.clone(), bytes::Bytes::from_static(b"}")];
-        return crate::http::Pieces::new(pieces).into();
-    }
+    let mut out = head(320 + text);
     outcome.write_to(era, &mut out);
     out.push(b'}');
     out.into()

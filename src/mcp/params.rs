@@ -5,8 +5,8 @@
 //! on every call (callgrind, docs/PERFORMANCE.md). `name`, `arguments` and `_meta` are kept in
 //! fields instead; any other member goes to a map, as before. Lookups by name answer the same
 //! either way, and a repeated member keeps its last value, as a `Map` does. `_meta` is read the
-//! same way: the two members of the 2026 envelope, which every 2026-era request carries, are
-//! kept in fields of [`Meta`].
+//! same way, into [`Meta`] (the two members of the 2026 envelope, which every 2026-era request
+//! carries, in fields), and is read with [`Params::meta`], not `get`.
 
 use std::fmt;
 
@@ -50,6 +50,7 @@ const META_FIELDS: [&str; 2] = [META_VERSION, META_CAPABILITIES];
 impl Params {
     /// The member `key`, as `Map::get` would find it. `_meta` is read with [`Params::meta`].
     pub fn get(&self, key: &str) -> Option<&Value> {
+        debug_assert_ne!(key, "_meta", "_meta is read with Params::meta");
         match key {
             "name" => self.name.as_ref(),
             "arguments" => self.arguments.as_ref(),
@@ -324,7 +325,6 @@ mod tests {
         for key in ["name", "arguments", "cursor", "uri", "missing", ""] {
             assert_eq!(params.get(key), map.get(key), "{key}");
         }
-        assert_eq!(params.get("_meta"), None, "_meta is read with meta()");
         assert_eq!(params.meta().and_then(|m| m.get("k")), Some(&json!(1)));
         assert_eq!(Params::from(map), params);
         assert_ne!(params, Params::default());
