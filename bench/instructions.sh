@@ -6,7 +6,8 @@
 # instructions per request answered and the top functions by inclusive cost.
 #
 # Environment: BIN (target/profiling/kobana-dunning if built, else target/release/…),
-# SECONDS_EACH (10), OUT (a temporary directory), TOP (25 functions).
+# SECONDS_EACH (10), OUT (a temporary directory), TOP (25 functions), DEMANGLE (yes; no keeps
+# symbol names as the linker sees them, for bench/hot-functions.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "valgrind is missing" >&2; exit 1; }
@@ -14,11 +15,12 @@ command -v wrk >/dev/null || { echo "wrk is missing" >&2; exit 1; }
 BIN=${BIN:-$( [[ -x target/profiling/kobana-dunning ]] && echo target/profiling/kobana-dunning || echo target/release/kobana-dunning )}
 SECONDS_EACH=${SECONDS_EACH:-10}
 TOP=${TOP:-25}
+DEMANGLE=${DEMANGLE:-yes}
 OUT=${OUT:-$(mktemp -d /tmp/kd-instr.XXXXXX)}
 mkdir -p "$OUT"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
-valgrind --tool=callgrind --compress-strings=no --callgrind-out-file="$OUT/cg.out" "$BIN" serve --demo --no-engine \
+valgrind --tool=callgrind --compress-strings=no --demangle="$DEMANGLE" --callgrind-out-file="$OUT/cg.out" "$BIN" serve --demo --no-engine \
   --database "sqlite://$OUT/db.sqlite" --bind "127.0.0.1:$port" --log-format json \
   --rate-limit 1000000000 --rate-limit-burst 1000000 >"$OUT/server.out" 2>"$OUT/server.log" &
 pid=$!

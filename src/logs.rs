@@ -143,7 +143,9 @@ pub const FLUSH_AT: usize = 64 * 1024;
 
 static PENDING: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 /// Held while a batch is written, so that batches reach stderr in the order they were taken.
-static WRITING: Mutex<()> = Mutex::new(());
+/// It keeps the last batch's buffer, emptied, to become the next one: a batch taken as a new
+/// `Vec` grew by doubling again, copying what it held each time, into memory not in the cache.
+static WRITING: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 /// The writer of batched lines (`fmt().with_writer(Batched::start())`).
 #[derive(Debug, Clone, Copy)]
@@ -203,11 +205,21 @@ impl io::Write for Batched {
 
 /// Writes the gathered lines to stderr now (at exit, and from the writer thread).
 pub fn flush() {
-    let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
-    let batch = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|p| p.into_inner()));
+    let mut batch = WRITING.lock().unwrap_or_else(|p| p.into_inner());
+    std::mem::swap(&mut *batch, &mut *PENDING.lock().unwrap_or_else(|p| p.into_inner()));
     if !batch.is_empty() {
         // Nowhere to report a failure to write the log.
         let _ = io::stderr().lock().write_all(&batch);
+    }
+    recycle(&mut batch);
+}
+
+/// Empties a written batch to be the next one. A batch holds FLUSH_AT bytes and a line; the
+/// buffer of an outsized line is not kept.
+fn recycle(batch: &mut Vec<u8>) {
+    batch.clear();
+    if batch.capacity() > 4 * FLUSH_AT {
+        *batch = Vec::new();
     }
 }
 
@@ -359,6 +371,21 @@ mod tests {
         assert!(PENDING.lock().unwrap().ends_with(b"line 1)\n(logs test: batched line 2)\n"));
         flush();
         assert!(PENDING.lock().unwrap().is_empty());
+        // The batch just written lends its buffer to the next one.
+        flush();
+        assert!(PENDING.lock().unwrap().capacity() >= 2 * b"(logs test: batched line 1)\n".len());
+    }
+
+    #[test]
+    fn a_batch_buffer_is_kept_unless_outsized() {
+        let mut usual = Vec::with_capacity(FLUSH_AT + 1024);
+        usual.extend_from_slice(b"line\n");
+        recycle(&mut usual);
+        assert!(usual.is_empty() && usual.capacity() >= FLUSH_AT);
+        let mut outsized = Vec::with_capacity(5 * FLUSH_AT);
+        outsized.push(b'x');
+        recycle(&mut outsized);
+        assert_eq!(outsized.capacity(), 0);
     }
 
     #[test]
