@@ -16,7 +16,8 @@ mod schema;
 #[path = "codegen/types.rs"]
 mod types;
 
-use std::{env, fs, path::PathBuf, process::ExitCode};
+use std::process::{Command, ExitCode, Stdio};
+use std::{env, fs, path::PathBuf};
 
 fn main() -> ExitCode {
     println!("cargo::rerun-if-changed=openapi");
@@ -52,24 +53,57 @@ fn generate(spec_path: &str) -> Result<(), model::SpecError> {
 /// Optimised builds place the functions a request runs side by side, in the order of
 /// `link/hot-functions.txt` (written by `bench/hot-functions.sh` from a profile). Left where the
 /// compiler put them, they were scattered over 14 MiB of code, so a request touched some 370
-/// pages of it and missed the instruction cache and TLB more than it needed to (issue 8,
+/// pages of it and missed the cache and TLB further out than it needed to (issue 8,
 /// docs/PERFORMANCE.md). The list names symbols: a name a build does not have is skipped.
 fn order_hot_functions() {
     const LIST: &str = "link/hot-functions.txt";
+    if env::var("PROFILE").is_ok_and(|p| p != "release") {
+        return;
+    }
     println!("cargo::rerun-if-changed={LIST}");
-    println!("cargo::rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
-    let optimised = env::var("PROFILE").is_ok_and(|p| p == "release");
-    // rust-lld links this target by default (Rust 1.90 on); GNU ld has no ordering file, so
-    // a build that picks its own linker is left alone.
-    let lld = env::var("TARGET").is_ok_and(|t| t == "x86_64-unknown-linux-gnu")
-        && !env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default().contains("linker");
-    let dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let list = dir.join(LIST);
-    if optimised && lld && list.is_file() {
-        // -Xlinker passes each argument whole (-Wl, would split a path at its commas).
-        for arg in ["-Xlinker", "--no-warn-symbol-ordering", "-Xlinker"] {
+    let list =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join(LIST);
+    // -Xlinker passes each argument whole (-Wl, would split a path at its commas).
+    let args = [
+        "-Xlinker".to_string(),
+        "--no-warn-symbol-ordering".to_string(),
+        "-Xlinker".to_string(),
+        format!("--symbol-ordering-file={}", list.display()),
+    ];
+    if list.is_file() && linker_takes(&args) {
+        for arg in &args {
             println!("cargo::rustc-link-arg-bins={arg}");
         }
-        println!("cargo::rustc-link-arg-bins=--symbol-ordering-file={}", list.display());
+    } else {
+        println!(
+            "cargo::warning=the linker takes no symbol ordering file: functions keep the compiler's order"
+        );
     }
+}
+
+/// Whether the linker this build uses takes these arguments: rust-lld, which rustup's toolchains
+/// use for this target, does; GNU ld, which a distribution's rustc or a configured linker may
+/// use, does not. Found by linking an empty program the way the crate's binaries are linked.
+fn linker_takes(args: &[String]) -> bool {
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let source = out.join("link_probe.rs");
+    if fs::write(&source, "fn main() {}\n").is_err() {
+        return false;
+    }
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let mut probe = Command::new(rustc);
+    probe.arg(&source).arg("-o").arg(out.join("link_probe")).arg("--crate-type=bin");
+    if let Ok(target) = env::var("TARGET") {
+        probe.arg("--target").arg(target);
+    }
+    if let Ok(linker) = env::var("RUSTC_LINKER") {
+        probe.arg("-C").arg(format!("linker={linker}"));
+    }
+    let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    probe.args(flags.split('\x1f').filter(|flag| !flag.is_empty()));
+    for arg in args {
+        probe.arg("-C").arg(format!("link-arg={arg}"));
+    }
+    probe.stdout(Stdio::null()).stderr(Stdio::null());
+    probe.status().is_ok_and(|status| status.success())
 }

@@ -12,6 +12,7 @@
 # level; it models neither the TLB nor a second level, so it shows misses, not their cost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/wrk-scripts.sh
 command -v valgrind >/dev/null || { echo "valgrind is missing" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is missing" >&2; exit 1; }
 BIN=${BIN:-$( [[ -x target/profiling/kobana-dunning ]] && echo target/profiling/kobana-dunning || echo target/release/kobana-dunning )}
@@ -35,32 +36,7 @@ base="http://127.0.0.1:$port"
 charge=$(curl -sf -H "Authorization: Bearer $token" "$base/v1/charges?per_page=1" |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
 
-cat >"$OUT/rest.lua" <<LUA
-wrk.method = "GET"
-wrk.path = "/v1/charges/$charge"
-wrk.headers["Authorization"] = "Bearer $token"
-LUA
-cat >"$OUT/call.lua" <<LUA
-wrk.method = "POST"
-wrk.path = "/mcp"
-wrk.headers["Authorization"] = "Bearer $token"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Accept"] = "application/json, text/event-stream"
-wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
-wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dunning_charges_get","arguments":{"id":"$charge"}}}'
-LUA
-
-cat >"$OUT/call2026.lua" <<LUA
-wrk.method = "POST"
-wrk.path = "/mcp"
-wrk.headers["Authorization"] = "Bearer $token"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Accept"] = "application/json, text/event-stream"
-wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
-wrk.headers["Mcp-Method"] = "tools/call"
-wrk.headers["Mcp-Name"] = "dunning_charges_get"
-wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dunning_charges_get","arguments":{"id":"$charge"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
-LUA
+write_wrk_scripts "$OUT" "$token" "$charge"
 
 # Loads a kind for a number of seconds on 4 connections; prints the requests answered.
 send() {
@@ -84,5 +60,5 @@ for kind in rest call call2026; do
       for (i = 1; i <= NF; i++) if ($i ~ /^[0-9,]+$/) { v = $i; gsub(",", "", v); if (++k >= 4) line = line sprintf(" %s %.0f", name[k], v / n) }
       print line }'
   fi
-  callgrind_annotate --inclusive=yes "$file" 2>/dev/null | grep -E '^ *[0-9,]+ \(' | sed -n "20,$((20 + TOP))p" | cut -c1-160
+  callgrind_annotate --inclusive=yes --show=Ir "$file" 2>/dev/null | grep -E '^ *[0-9,]+ \(' | sed -n "20,$((20 + TOP))p" | cut -c1-160
 done

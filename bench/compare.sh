@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# CPU time per request of two builds, loaded in turn: a comparison that the machine's drift
+# disturbs less than bench/load.sh's req/s (docs/PERFORMANCE.md, "Ninth pass"). Starts
+# `serve --demo` of each build pinned to core 0 (JSON logs, as shipped), then ROUNDS times loads
+# GET /v1/charges/{id} and tools/call on each, A then B, with wrk from core 1 (32 connections), and
+# reads the server's user and system time from /proc before and after each load. Prints each
+# load, then per request the median of B's CPU time over A's in the same round.
+#
+# Usage: bench/compare.sh BIN_A BIN_B. Environment: ROUNDS (6), DURATION (4s).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/wrk-scripts.sh
+[[ $# == 2 ]] || { echo "usage: $0 BIN_A BIN_B" >&2; exit 1; }
+ROUNDS=${ROUNDS:-6}
+DURATION=${DURATION:-4s}
+work=$(mktemp -d /tmp/kd-compare.XXXXXX)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# Starts a build and writes its wrk scripts; sets PORT_<side> and PID_<side>.
+start() {
+  local side=$1 bin=$2 dir=$work/$1 port
+  port=$(free_port)
+  mkdir -p "$dir"
+  taskset -c 0 "$bin" serve --demo --database "sqlite://$dir/db.sqlite" --bind "127.0.0.1:$port" \
+    --log-format json --rate-limit 1000000000 --rate-limit-burst 1000000 >"$dir/server.out" 2>"$dir/server.log" &
+  pids+=("$!")
+  printf -v "PID_$side" %s "$!"
+  printf -v "PORT_$side" %s "$port"
+  for _ in $(seq 1 400); do grep -q '^listening on' "$dir/server.out" 2>/dev/null && break; sleep 0.05; done
+  local token charge
+  token=$(sed -n 's/^demo token: //p' "$dir/server.out")
+  charge=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/charges?per_page=1" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+  write_wrk_scripts "$dir" "$token" "$charge"
+}
+
+# One load; prints "req/s user_us sys_us" (CPU microseconds per request).
+load() {
+  local pid=$1 port=$2 lua=$3 u0 s0 u1 s1 out
+  read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$pid/stat")
+  out=$(taskset -c 1 wrk -t1 -c32 -d"$DURATION" -s "$lua" "http://127.0.0.1:$port")
+  read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$pid/stat")
+  echo "$out" | awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v hz="$(getconf CLK_TCK)" '
+    /requests in/ { n = $1 } /^Requests\/sec/ { r = $2 }
+    END { printf "%.0f %.1f %.1f\n", r, u / hz * 1e6 / n, s / hz * 1e6 / n }'
+}
+
+start A "$1"
+start B "$2"
+for round in $(seq 1 "$ROUNDS"); do
+  for kind in rest call; do
+    for side in A B; do
+      pid_var=PID_$side port_var=PORT_$side
+      echo "$round $kind $side $(load "${!pid_var}" "${!port_var}" "$work/$side/$kind.lua")"
+    done
+  done
+done | tee "$work/loads"
+echo "(round, request, build, req/s, user µs, system µs a request; A = $1, B = $2)"
+python3 - "$work/loads" <<'PY'
+import statistics, sys
+cpu = {}
+for line in open(sys.argv[1]):
+    rnd, kind, side, _, user, system = line.split()
+    cpu[(rnd, kind, side)] = float(user) + float(system)
+for kind in ("rest", "call"):
+    ratios = sorted(cpu[(r, k, "B")] / cpu[(r, k, "A")] for (r, k, s) in cpu if k == kind and s == "A")
+    print(f"{kind}: B's CPU a request over A's, median {statistics.median(ratios):.3f} (rounds: "
+          + " ".join(f"{x:.2f}" for x in ratios) + ")")
+PY

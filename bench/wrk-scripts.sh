@@ -1,0 +1,29 @@
+# Sourced by the bench scripts: the wrk scripts of the requests they measure.
+
+# write_wrk_scripts DIR TOKEN CHARGE: DIR/rest.lua (GET /v1/charges/{id}), DIR/call.lua
+# (tools/call dunning_charges_get, 2025-06-18) and DIR/call2026.lua (the same in the 2026-07-28
+# era, with its headers and envelope).
+write_wrk_scripts() {
+  local dir=$1 token=$2 charge=$3
+  printf 'wrk.method = "GET"\nwrk.path = "/v1/charges/%s"\nwrk.headers["Authorization"] = "Bearer %s"\n' \
+    "$charge" "$token" >"$dir/rest.lua"
+  tool_call_script "$token" "$charge" 2025-06-18 "" "" >"$dir/call.lua"
+  tool_call_script "$token" "$charge" 2026-07-28 \
+    $'wrk.headers["Mcp-Method"] = "tools/call"\nwrk.headers["Mcp-Name"] = "dunning_charges_get"\n' \
+    ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}' \
+    >"$dir/call2026.lua"
+}
+
+# tool_call_script TOKEN CHARGE VERSION MORE_HEADERS MORE_PARAMS: a tools/call of the charge.
+tool_call_script() {
+  local token=$1 charge=$2 version=$3 headers=$4 params=$5
+  cat <<LUA
+wrk.method = "POST"
+wrk.path = "/mcp"
+wrk.headers["Authorization"] = "Bearer $token"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "$version"
+${headers}wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dunning_charges_get","arguments":{"id":"$charge"}$params}}'
+LUA
+}
