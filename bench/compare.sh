@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# CPU time per request of two builds, loaded in turn: a comparison that the machine's drift
-# disturbs less than bench/load.sh's req/s (docs/PERFORMANCE.md, "Ninth pass"). Starts
-# `serve --demo` of each build pinned to core 0 (JSON logs, as shipped), then ROUNDS times loads
-# GET /v1/charges/{id} and tools/call on each, A then B, with wrk from core 1 (32 connections), and
-# reads the server's user and system time from /proc before and after each load. Prints each
-# load, then per request the median of B's CPU time over A's in the same round.
+# CPU time per request of two builds, loaded at the same time: a comparison the machine's drift
+# does not disturb (docs/PERFORMANCE.md, "Tenth pass"). Starts `serve --demo` of each build, both
+# pinned to core 0 (JSON logs, as shipped), then ROUNDS times loads GET /v1/charges/{id}, then
+# tools/call, on both builds at once with two wrk processes on core 1 (32 connections each), and
+# reads each server's user and system time from /proc before and after. The two servers share the
+# core and whatever the machine does to it, so the ratio of their CPU time per request holds still
+# where runs taken in turn drifted by 10 % and more. Prints each load, then per request the median
+# of B's CPU time over A's.
 #
-# Usage: bench/compare.sh BIN_A BIN_B. Environment: ROUNDS (6), DURATION (4s).
+# Usage: bench/compare.sh BIN_A BIN_B. Environment: ROUNDS (6), DURATION (4s), and A_ENV / B_ENV
+# (VAR=value words put in the environment of one server, e.g. an allocator option).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/wrk-scripts.sh
@@ -20,10 +23,10 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 
 # Starts a build and writes its wrk scripts; sets PORT_<side> and PID_<side>.
 start() {
-  local side=$1 bin=$2 dir=$work/$1 port
+  local side=$1 bin=$2 env=$3 dir=$work/$1 port
   port=$(free_port)
   mkdir -p "$dir"
-  taskset -c 0 "$bin" serve --demo --database "sqlite://$dir/db.sqlite" --bind "127.0.0.1:$port" \
+  env ${env:+$env} taskset -c 0 "$bin" serve --demo --database "sqlite://$dir/db.sqlite" --bind "127.0.0.1:$port" \
     --log-format json --rate-limit 1000000000 --rate-limit-burst 1000000 >"$dir/server.out" 2>"$dir/server.log" &
   pids+=("$!")
   printf -v "PID_$side" %s "$!"
@@ -36,25 +39,36 @@ start() {
   write_wrk_scripts "$dir" "$token" "$charge"
 }
 
-# One load; prints "req/s user_us sys_us" (CPU microseconds per request).
-load() {
-  local pid=$1 port=$2 lua=$3 u0 s0 u1 s1 out
-  read -r u0 s0 < <(awk '{ print $14, $15 }' "/proc/$pid/stat")
-  out=$(taskset -c 1 wrk -t1 -c32 -d"$DURATION" -s "$lua" "http://127.0.0.1:$port")
-  read -r u1 s1 < <(awk '{ print $14, $15 }' "/proc/$pid/stat")
-  echo "$out" | awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v hz="$(getconf CLK_TCK)" '
-    /requests in/ { n = $1 } /^Requests\/sec/ { r = $2 }
-    END { printf "%.0f %.1f %.1f\n", r, u / hz * 1e6 / n, s / hz * 1e6 / n }'
+# One load of both builds at once; prints per build "req/s user_us sys_us" (CPU microseconds per
+# request).
+load_both() {
+  local kind=$1 side pid_var port_var
+  declare -A before
+  for side in A B; do
+    pid_var=PID_$side
+    before[$side]=$(awk '{ print $14, $15 }' "/proc/${!pid_var}/stat")
+  done
+  for side in A B; do
+    port_var=PORT_$side
+    taskset -c 1 wrk -t1 -c32 -d"$DURATION" -s "$work/$side/$kind.lua" "http://127.0.0.1:${!port_var}" \
+      >"$work/$side/wrk.out" &
+  done
+  wait
+  for side in A B; do
+    pid_var=PID_$side
+    echo "$side $(awk '{ print $14, $15 }' "/proc/${!pid_var}/stat") ${before[$side]}" |
+      cat - "$work/$side/wrk.out" | awk -v hz="$(getconf CLK_TCK)" '
+        NR == 1 { side = $1; u = $2 - $4; s = $3 - $5 }
+        /requests in/ { n = $1 } /^Requests\/sec/ { r = $2 }
+        END { printf "%s %.0f %.1f %.1f\n", side, r, u / hz * 1e6 / n, s / hz * 1e6 / n }'
+  done
 }
 
-start A "$1"
-start B "$2"
+start A "$1" "${A_ENV:-}"
+start B "$2" "${B_ENV:-}"
 for round in $(seq 1 "$ROUNDS"); do
   for kind in rest call; do
-    for side in A B; do
-      pid_var=PID_$side port_var=PORT_$side
-      echo "$round $kind $side $(load "${!pid_var}" "${!port_var}" "$work/$side/$kind.lua")"
-    done
+    load_both "$kind" | while read -r side rest; do echo "$round $kind $side $rest"; done
   done
 done | tee "$work/loads"
 echo "(round, request, build, req/s, user µs, system µs a request; A = $1, B = $2)"

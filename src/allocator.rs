@@ -8,7 +8,8 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
 
 use libmimalloc_sys::{
-    mi_free, mi_malloc, mi_malloc_aligned, mi_realloc, mi_realloc_aligned, mi_zalloc, mi_zalloc_aligned,
+    mi_free, mi_malloc, mi_malloc_aligned, mi_option_set, mi_option_t, mi_realloc, mi_realloc_aligned,
+    mi_zalloc, mi_zalloc_aligned,
 };
 
 /// Every mimalloc block is aligned to a machine word at least; a layout asking for no more can
@@ -66,9 +67,46 @@ unsafe impl GlobalAlloc for Allocator {
     }
 }
 
+/// `mi_option_page_full_retain` of the vendored mimalloc 3 (`mimalloc.h`; the crate names only
+/// the older options). How many full pages a size class keeps among its candidate pages.
+const PAGE_FULL_RETAIN: mi_option_t = 36;
+
+/// The environment variable that overrides [`PAGE_FULL_RETAIN`], as mimalloc reads it.
+const PAGE_FULL_RETAIN_VAR: &str = "MIMALLOC_PAGE_FULL_RETAIN";
+
+/// Sets mimalloc's options for a server; call once, first thing in `main`.
+///
+/// Full pages are not kept among a size class's candidates. With the default (2), a size class
+/// whose page is full of long-lived blocks and whose one request-long block sits alone on a
+/// second page frees that second page whenever the block is freed (it is not the class's only
+/// page, so it is not kept), and takes a fresh page from the arena for the next request: the
+/// 2 KiB tool text did that on every tools/call, about 2 % of the call's CPU in the profile
+/// (issue 8, docs/PERFORMANCE.md). A full page then waits in the full queue until a block of it
+/// is freed, as mimalloc 2 did.
+pub fn configure() {
+    if std::env::var_os(PAGE_FULL_RETAIN_VAR).is_none() {
+        // SAFETY: setting an option is thread-safe and takes any value.
+        unsafe { mi_option_set(PAGE_FULL_RETAIN, 0) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use libmimalloc_sys::mi_option_get;
+
     use super::*;
+
+    #[test]
+    fn the_option_numbers_are_those_of_the_vendored_header() {
+        // The neighbours of `page_full_retain` hold their documented defaults: the enum has the
+        // layout the constant was read from (`generic_collect` 34, `page_max_candidates` 37).
+        // SAFETY: reading an option has no precondition.
+        let (generic_collect, max_candidates) = unsafe { (mi_option_get(34), mi_option_get(37)) };
+        assert_eq!((generic_collect, max_candidates), (10_000, 4));
+        configure();
+        // SAFETY: as above.
+        assert_eq!(unsafe { mi_option_get(PAGE_FULL_RETAIN) }, 0);
+    }
 
     #[test]
     fn blocks_keep_their_alignment_and_contents() {

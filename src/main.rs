@@ -269,6 +269,7 @@ enum DiffFormat {
 }
 
 fn main() -> ExitCode {
+    kobana_dunning::allocator::configure();
     let cli = Cli::parse();
     if let Command::Spec { command } = &cli.command {
         return match command {

@@ -108,7 +108,8 @@ impl io::Write for StringBody<'_> {
 /// A serialisable answer as the JSON string literal of a tool's text item, quotes included:
 /// the same text as [`json_text`] of the answer parsed back, without the compact text between.
 pub fn literal<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
-    // A charge's literal is some 1,200 bytes: room for it at once, not a copy when it grows.
+    // A charge's literal is some 1,200 bytes: room for it at once, not a copy when it grows,
+    // and for the JSON-RPC envelope the answer writes around it in this buffer.
     let mut literal = String::with_capacity(2048);
     literal.push('"');
     crate::json_writer::write_literal(&mut literal, value)?;

@@ -111,21 +111,9 @@ impl Outcome {
             }
             Some(Written::Finished(text)) => out.extend_from_slice(&text),
             Some(Written::ToolText { literal, is_error }) => {
-                out.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
+                out.extend_from_slice(TEXT_ITEM_HEAD);
                 out.extend_from_slice(&literal);
-                out.extend_from_slice(b"}]");
-                if is_error {
-                    out.extend_from_slice(br#","isError":true"#);
-                }
-                if era.is_stateless() {
-                    // The keys `finish` adds to a complete result, in its order.
-                    out.extend_from_slice(
-                        br#","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":"#,
-                    );
-                    out.extend_from_slice(server_info_json(era).as_bytes());
-                    out.push(b'}');
-                }
-                out.push(b'}');
+                write_text_item_tail(era, is_error, out);
             }
         }
     }
@@ -133,7 +121,8 @@ impl Outcome {
 
 /// A successful JSON-RPC answer, written around the result without a `Value` tree for the
 /// envelope: `{"jsonrpc":"2.0","id":…,"result":…}`. A finished result (the cached catalogue) is
-/// sent as it is kept, between the envelope's pieces, not copied.
+/// sent as it is kept, between the envelope's pieces, not copied; a tool's text becomes the
+/// answer's buffer, the envelope written around it in place.
 pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> poem::Body {
     let head = |capacity: usize| {
         let mut out = Vec::with_capacity(capacity);
@@ -142,19 +131,59 @@ pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> poem::Body {
         out.extend_from_slice(br#","result":"#);
         out
     };
-    if let Some(Written::Finished(text)) = &outcome.written {
-        let pieces = [bytes::Bytes::from(head(64)), text.clone(), bytes::Bytes::from_static(b"}")];
-        return crate::http::Pieces::new(pieces).into();
+    match outcome.written {
+        Some(Written::Finished(text)) => {
+            let pieces = [bytes::Bytes::from(head(64)), text, bytes::Bytes::from_static(b"}")];
+            crate::http::Pieces::new(pieces).into()
+        }
+        Some(Written::ToolText { literal, is_error }) => {
+            let mut front = head(96);
+            front.extend_from_slice(TEXT_ITEM_HEAD);
+            let mut out = around(literal, &front);
+            write_text_item_tail(era, is_error, &mut out);
+            out.push(b'}');
+            out.into()
+        }
+        None => {
+            let mut out = head(320);
+            outcome.write_to(era, &mut out);
+            out.push(b'}');
+            out.into()
+        }
     }
-    // Room for the envelope and the tool text, so the answer's buffer never grows.
-    let text = match &outcome.written {
-        Some(Written::ToolText { literal, .. }) => literal.len(),
-        _ => 0,
-    };
-    let mut out = head(320 + text);
-    outcome.write_to(era, &mut out);
+}
+
+/// What a tool result with one text item starts with, up to its text.
+const TEXT_ITEM_HEAD: &[u8] = br#"{"content":[{"type":"text","text":"#;
+
+/// `text` with `front` before it, in `text`'s buffer: one move of the text instead of a second
+/// buffer for the answer (issue 8: that buffer's size class had a page of its own to churn).
+/// The buffer grows only if its spare room is short of `front` and the tail.
+fn around(mut text: Vec<u8>, front: &[u8]) -> Vec<u8> {
+    let len = text.len();
+    text.reserve(front.len() + TAIL_ROOM);
+    text.resize(len + front.len(), 0);
+    text.copy_within(..len, front.len());
+    text[..front.len()].copy_from_slice(front);
+    text
+}
+
+/// Room for the longest tail [`write_text_item_tail`] writes and the envelope's `}`.
+const TAIL_ROOM: usize = 192;
+
+/// What closes a tool result with one text item: the item, `isError` when set, and the 2026
+/// envelope's keys, as `finish` adds them to a complete result, in its order.
+fn write_text_item_tail(era: &Era, is_error: bool, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"}]");
+    if is_error {
+        out.extend_from_slice(br#","isError":true"#);
+    }
+    if era.is_stateless() {
+        out.extend_from_slice(br#","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":"#);
+        out.extend_from_slice(server_info_json(era).as_bytes());
+        out.push(b'}');
+    }
     out.push(b'}');
-    out.into()
 }
 
 fn into_map(value: Value) -> Map<String, Value> {
@@ -216,6 +245,51 @@ pub fn step_up(ctx: &Context<'_>, op: &Operation) -> RpcError {
 mod tests {
     use super::*;
     use crate::mcp::era::{V2025_03, V2025_06};
+
+    fn eras() -> [Era; 3] {
+        [
+            Era::Legacy { version: V2025_03 },
+            Era::Legacy { version: V2025_06 },
+            Era::Stateless { capabilities: Map::new() },
+        ]
+    }
+
+    #[tokio::test]
+    async fn a_tool_text_answer_is_the_envelope_around_the_text() {
+        let text = "{\n  \"id\": \"chg_1\"\n}";
+        for era in &eras() {
+            for is_error in [false, true] {
+                for id in [json!(7), json!("req-\"1\"")] {
+                    let literal = serde_json::to_vec(text).unwrap();
+                    let body = result_body(&id, Outcome::tool_text(literal, is_error), era);
+                    let written: Value = serde_json::from_slice(&body.into_vec().await.unwrap()).unwrap();
+                    let mut result = json!({ "content": [{ "type": "text", "text": text }] });
+                    if is_error {
+                        result["isError"] = json!(true);
+                    }
+                    let expected = json!({
+                        "jsonrpc": "2.0",
+                        "id": id,
+                        "result": Outcome::complete(result).finish(era),
+                    });
+                    assert_eq!(written, expected, "{era:?} {is_error}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_envelope_fits_in_the_room_the_text_keeps() {
+        let mut longest = Vec::new();
+        write_text_item_tail(&Era::Stateless { capabilities: Map::new() }, true, &mut longest);
+        assert!(longest.len() < TAIL_ROOM, "{}", longest.len());
+        let mut text = Vec::with_capacity(2048);
+        text.extend_from_slice(br#""some text""#);
+        let buffer = text.as_ptr();
+        let out = around(text, b"front:");
+        assert_eq!(out, br#"front:"some text""#);
+        assert_eq!(out.as_ptr(), buffer, "the text's own buffer carries the answer");
+    }
 
     #[test]
     fn server_info_text_is_the_value_written() {

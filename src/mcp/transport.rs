@@ -75,12 +75,18 @@ struct Answer {
     headers: Vec<(&'static str, String)>,
 }
 
+// Errors are built out of line and marked cold, so the code of the refusals stays out of the
+// hot path's instruction cache lines (issue 8: the endpoint's code did not fit in L1).
 impl Answer {
     /// A refusal of the request as a whole, before its message is read: no id, no era yet.
+    #[cold]
+    #[inline(never)]
     fn refused(status: StatusCode, code: i64, message: &str) -> Self {
         Self::error(RpcError::new(status, code, message), None, UNKNOWN_ERA)
     }
 
+    #[cold]
+    #[inline(never)]
     fn error(err: RpcError, id: Option<&Value>, version: &'static str) -> Self {
         let body = serde_json::to_vec(&err.body(id)).expect("a Value serialises to a Vec");
         Self { status: err.status, body: Some(body.into()), version, headers: err.headers }
