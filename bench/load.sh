@@ -40,6 +40,12 @@ if [[ -z ${NO_BUILD:-} ]]; then
 fi
 SERVER_BIN=${SERVER_BIN:-target/release/kobana-dunning}
 FLOOR_BIN=${FLOOR_BIN:-target/release/examples/floor}
+# The link order (link/hot-functions.txt) names symbols whose hashes move with any dependency's
+# version or features; a stale list costs a few percent without a word from the linker.
+if [[ $SERVER_BIN == target/release/kobana-dunning ]] && command -v nm >/dev/null &&
+  ! BINS=$SERVER_BIN CHECK=1 bench/hot-functions.sh >/dev/null; then
+  echo "warning: link/hot-functions.txt is stale for $SERVER_BIN: regenerate it (bench/hot-functions.sh)" >&2
+fi
 
 pids=()
 cleanup() {

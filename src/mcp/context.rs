@@ -157,8 +157,8 @@ pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> poem::Body {
 const TEXT_ITEM_HEAD: &[u8] = br#"{"content":[{"type":"text","text":"#;
 
 /// `text` with `front` before it, in `text`'s buffer: one move of the text instead of a second
-/// buffer for the answer (issue 8: that buffer's size class had a page of its own to churn).
-/// The buffer grows only if its spare room is short of `front` and the tail.
+/// request-long buffer for the answer and a copy of the text into it (issue 8). The buffer grows
+/// only if its spare room is short of `front` and the tail.
 fn around(mut text: Vec<u8>, front: &[u8]) -> Vec<u8> {
     let len = text.len();
     text.reserve(front.len() + TAIL_ROOM);

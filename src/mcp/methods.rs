@@ -1,5 +1,8 @@
 //! The MCP methods of each era, routed to the file that implements each.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use poem::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -17,6 +20,19 @@ pub async fn handle(
     params: &Params,
     raw: &[u8],
 ) -> Result<Outcome, RpcError> {
+    // tools/call is most of the traffic; the other methods run behind a box, polled out of line,
+    // so their code and their state stay out of the call's path (issue 8: that path did not fit
+    // in the instruction cache).
+    if method == "tools/call" {
+        return tools::call(ctx, params, raw).await;
+    }
+    let other: Pin<Box<dyn Future<Output = Result<Outcome, RpcError>> + Send + '_>> =
+        Box::pin(other_method(ctx, method, params));
+    other.await
+}
+
+/// Every method but tools/call.
+async fn other_method(ctx: &Context<'_>, method: &str, params: &Params) -> Result<Outcome, RpcError> {
     let stateless = ctx.era.is_stateless();
     // Nothing is paginated (every list is under 100 items), so any cursor is a bad cursor.
     let is_list =
@@ -29,7 +45,6 @@ pub async fn handle(
         "initialize" if !stateless => Ok(initialize(ctx)),
         "ping" if !stateless => Ok(Outcome::complete(json!({}))),
         "tools/list" => Ok(tools::list(ctx)),
-        "tools/call" => tools::call(ctx, params, raw).await,
         "resources/list" => Ok(resources::list(ctx)),
         "resources/templates/list" => Ok(resources::templates(ctx)),
         "resources/read" => resources::read(ctx, params).await,

@@ -2,6 +2,8 @@
 //! dispatch of each call to its /v1 handler.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{LazyLock, RwLock};
 
 use serde_json::{Map, Value, json};
@@ -125,7 +127,10 @@ async fn call_in(
     let split = split(op, args);
     let mut if_match = None;
     if op.confirm.is_some() {
-        match confirm::gate(ctx, op, args, &split, params).await? {
+        // Boxed: the confirmation flow's state and code stay out of a read's path.
+        let gate: Pin<Box<dyn Future<Output = Result<Gate, RpcError>> + Send + '_>> =
+            Box::pin(confirm::gate(ctx, op, args, &split, params));
+        match gate.await? {
             Gate::Proceed(version) => if_match = version,
             Gate::Answer(outcome) => return Ok(outcome),
         }
