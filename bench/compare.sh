@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # CPU time per request of two builds, loaded at the same time: a comparison the machine's drift
-# does not disturb (docs/PERFORMANCE.md, "Tenth pass"). Starts `serve --demo` of each build, both
+# disturbs little (docs/PERFORMANCE.md, "Tenth pass"). Starts `serve --demo` of each build, both
 # pinned to core 0 (JSON logs, as shipped), then ROUNDS times loads GET /v1/charges/{id}, then
 # tools/call, on both builds at once with two wrk processes on core 1 (32 connections each), and
 # reads each server's user and system time from /proc before and after. The two servers share the
 # core and whatever the machine does to it, so the ratio of their CPU time per request holds still
-# where runs taken in turn drifted by 10 % and more. Prints each load, then per request the median
-# of B's CPU time over A's.
+# where runs taken in turn drifted by 10 % and more. They also share the core's caches and TLB,
+# each evicting the other's code and data, as no single server is: the ratio compares builds, it is
+# not either build's cost alone. Prints each load, then per request the median of B's CPU time
+# over A's.
 #
 # Usage: bench/compare.sh BIN_A BIN_B. Environment: ROUNDS (6), DURATION (4s), and A_ENV / B_ENV
 # (VAR=value words put in the environment of one server, e.g. an allocator option).
@@ -23,10 +25,15 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 
 # Starts a build and writes its wrk scripts; sets PORT_<side> and PID_<side>.
 start() {
-  local side=$1 bin=$2 env=$3 dir=$work/$1 port
+  local side=$1 bin=$2 env=$3 dir=$work/$1 port word
+  local -a words
+  read -ra words <<<"$env"
+  for word in "${words[@]}"; do
+    [[ $word == ?*=* ]] || { echo "${side}_ENV takes VAR=value words, not '$word'" >&2; exit 1; }
+  done
   port=$(free_port)
   mkdir -p "$dir"
-  env ${env:+$env} taskset -c 0 "$bin" serve --demo --database "sqlite://$dir/db.sqlite" --bind "127.0.0.1:$port" \
+  env "${words[@]}" taskset -c 0 "$bin" serve --demo --database "sqlite://$dir/db.sqlite" --bind "127.0.0.1:$port" \
     --log-format json --rate-limit 1000000000 --rate-limit-burst 1000000 >"$dir/server.out" 2>"$dir/server.log" &
   pids+=("$!")
   printf -v "PID_$side" %s "$!"
@@ -48,12 +55,16 @@ load_both() {
     pid_var=PID_$side
     before[$side]=$(awk '{ print $14, $15 }' "/proc/${!pid_var}/stat")
   done
+  local -a loads=()
   for side in A B; do
     port_var=PORT_$side
     taskset -c 1 wrk -t1 -c32 -d"$DURATION" -s "$work/$side/$kind.lua" "http://127.0.0.1:${!port_var}" \
       >"$work/$side/wrk.out" &
+    loads+=("$!")
   done
-  wait
+  # Each load's own status: a failed wrk stops the comparison.
+  wait "${loads[0]}"
+  wait "${loads[1]}"
   for side in A B; do
     pid_var=PID_$side
     echo "$side $(awk '{ print $14, $15 }' "/proc/${!pid_var}/stat") ${before[$side]}" |

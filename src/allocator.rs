@@ -74,7 +74,10 @@ const PAGE_FULL_RETAIN: mi_option_t = 36;
 /// The environment variable that overrides [`PAGE_FULL_RETAIN`], as mimalloc reads it.
 const PAGE_FULL_RETAIN_VAR: &str = "MIMALLOC_PAGE_FULL_RETAIN";
 
-/// Sets mimalloc's options for a server; call once, first thing in `main`.
+/// Sets mimalloc's options for a server; call once, first thing in `main`, before any thread is
+/// started: a thread's heap reads the option when it is made, so the runtime's workers, which
+/// answer the requests, take it, and the main thread's heap, made before `main`, keeps mimalloc's
+/// default.
 ///
 /// Full pages are not kept among a size class's candidates. With the default (2), a size class
 /// whose page is full of long-lived blocks and whose one request-long block sits alone on a
@@ -84,7 +87,9 @@ const PAGE_FULL_RETAIN_VAR: &str = "MIMALLOC_PAGE_FULL_RETAIN";
 /// (issue 8, docs/PERFORMANCE.md). A full page then waits in the full queue until a block of it
 /// is freed, as mimalloc 2 did.
 pub fn configure() {
-    if std::env::var_os(PAGE_FULL_RETAIN_VAR).is_none() {
+    // mimalloc reads its variables whatever their case.
+    let overridden = std::env::vars_os().any(|(name, _)| name.eq_ignore_ascii_case(PAGE_FULL_RETAIN_VAR));
+    if !overridden {
         // SAFETY: setting an option is thread-safe and takes any value.
         unsafe { mi_option_set(PAGE_FULL_RETAIN, 0) }
     }
@@ -98,11 +103,17 @@ mod tests {
 
     #[test]
     fn the_option_numbers_are_those_of_the_vendored_header() {
-        // The neighbours of `page_full_retain` hold their documented defaults: the enum has the
-        // layout the constant was read from (`generic_collect` 34, `page_max_candidates` 37).
+        if std::env::vars_os()
+            .any(|(name, _)| name.to_string_lossy().to_ascii_uppercase().starts_with("MIMALLOC_"))
+        {
+            return; // the defaults below are not what an environment that sets options sees
+        }
+        // `page_full_retain` and its neighbours hold their documented defaults (`options.c`):
+        // the enum has the layout the constant was read from (`generic_collect` 34,
+        // `page_full_retain` 36, `page_max_candidates` 37). Only this test sets an option.
         // SAFETY: reading an option has no precondition.
-        let (generic_collect, max_candidates) = unsafe { (mi_option_get(34), mi_option_get(37)) };
-        assert_eq!((generic_collect, max_candidates), (10_000, 4));
+        let defaults = unsafe { (mi_option_get(34), mi_option_get(PAGE_FULL_RETAIN), mi_option_get(37)) };
+        assert_eq!(defaults, (10_000, 2, 4));
         configure();
         // SAFETY: as above.
         assert_eq!(unsafe { mi_option_get(PAGE_FULL_RETAIN) }, 0);
