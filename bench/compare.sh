@@ -10,13 +10,16 @@
 # not either build's cost alone. Prints each load, then per request the median of B's CPU time
 # over A's.
 #
-# Usage: bench/compare.sh BIN_A BIN_B. Environment: ROUNDS (6), DURATION (4s), and A_ENV / B_ENV
-# (VAR=value words put in the environment of one server, e.g. an allocator option).
+# Usage: bench/compare.sh BIN_A BIN_B. Environment: ROUNDS (6), DURATION (4s), A_ENV / B_ENV
+# (VAR=value words put in the environment of one server, e.g. an allocator option), and LOADS:
+# the pairs of requests loaded at once, A's:B's ("rest:rest call:call", each build with the same
+# request; "rest:call" with the same binary twice gives a call's CPU over a GET's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/wrk-scripts.sh
 [[ $# == 2 ]] || { echo "usage: $0 BIN_A BIN_B" >&2; exit 1; }
 ROUNDS=${ROUNDS:-6}
+LOADS=${LOADS:-rest:rest call:call}
 DURATION=${DURATION:-4s}
 work=$(mktemp -d /tmp/kd-compare.XXXXXX)
 pids=()
@@ -49,7 +52,8 @@ start() {
 # One load of both builds at once; prints per build "req/s user_us sys_us" (CPU microseconds per
 # request).
 load_both() {
-  local kind=$1 side pid_var port_var
+  local -A kind=([A]=$1 [B]=$2)
+  local side pid_var port_var
   declare -A before
   for side in A B; do
     pid_var=PID_$side
@@ -58,7 +62,7 @@ load_both() {
   local -a loads=()
   for side in A B; do
     port_var=PORT_$side
-    taskset -c 1 wrk -t1 -c32 -d"$DURATION" -s "$work/$side/$kind.lua" "http://127.0.0.1:${!port_var}" \
+    taskset -c 1 wrk -t1 -c32 -d"$DURATION" -s "$work/$side/${kind[$side]}.lua" "http://127.0.0.1:${!port_var}" \
       >"$work/$side/wrk.out" &
     loads+=("$!")
   done
@@ -78,8 +82,10 @@ load_both() {
 start A "$1" "${A_ENV:-}"
 start B "$2" "${B_ENV:-}"
 for round in $(seq 1 "$ROUNDS"); do
-  for kind in rest call; do
-    load_both "$kind" | while read -r side rest; do echo "$round $kind $side $rest"; done
+  for pair in $LOADS; do
+    [[ $pair =~ ^(rest|call|call2026):(rest|call|call2026)$ ]] ||
+      { echo "LOADS takes A:B pairs of rest, call and call2026, not '$pair'" >&2; exit 1; }
+    load_both "${pair%%:*}" "${pair##*:}" | while read -r side rest; do echo "$round $pair $side $rest"; done
   done
 done | tee "$work/loads"
 echo "(round, request, build, req/s, user µs, system µs a request; A = $1, B = $2)"
@@ -89,8 +95,8 @@ cpu = {}
 for line in open(sys.argv[1]):
     rnd, kind, side, _, user, system = line.split()
     cpu[(rnd, kind, side)] = float(user) + float(system)
-for kind in ("rest", "call"):
-    ratios = sorted(cpu[(r, k, "B")] / cpu[(r, k, "A")] for (r, k, s) in cpu if k == kind and s == "A")
-    print(f"{kind}: B's CPU a request over A's, median {statistics.median(ratios):.3f} (rounds: "
+for pair in dict.fromkeys(k for (_, k, _) in cpu):
+    ratios = sorted(cpu[(r, k, "B")] / cpu[(r, k, "A")] for (r, k, s) in cpu if k == pair and s == "A")
+    print(f"{pair}: B's CPU a request over A's, median {statistics.median(ratios):.3f} (rounds: "
           + " ".join(f"{x:.2f}" for x in ratios) + ")")
 PY
