@@ -24,7 +24,6 @@ DURATION=${DURATION:-4s}
 work=$(mktemp -d /tmp/kd-compare.XXXXXX)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # Starts a build and writes its wrk scripts; sets PORT_<side> and PID_<side>.
 start() {
@@ -41,12 +40,8 @@ start() {
   pids+=("$!")
   printf -v "PID_$side" %s "$!"
   printf -v "PORT_$side" %s "$port"
-  for _ in $(seq 1 400); do grep -q '^listening on' "$dir/server.out" 2>/dev/null && break; sleep 0.05; done
-  local token charge
-  token=$(sed -n 's/^demo token: //p' "$dir/server.out")
-  charge=$(curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/charges?per_page=1" |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
-  write_wrk_scripts "$dir" "$token" "$charge"
+  demo_ready "$dir/server.out" "http://127.0.0.1:$port"
+  write_wrk_scripts "$dir" "$DEMO_TOKEN" "$DEMO_CHARGE"
 }
 
 # One load of both builds at once; prints per build "req/s user_us sys_us" (CPU microseconds per

@@ -23,18 +23,17 @@ cache_sim=()
 [[ -n ${CACHE_SIM:-} ]] && cache_sim=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=1048576,16,64)
 OUT=${OUT:-$(mktemp -d /tmp/kd-instr.XXXXXX)}
 mkdir -p "$OUT"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 
 valgrind --tool=callgrind "${cache_sim[@]}" --compress-strings=no --demangle="$DEMANGLE" --callgrind-out-file="$OUT/cg.out" "$BIN" serve --demo --no-engine \
   --database "sqlite://$OUT/db.sqlite" --bind "127.0.0.1:$port" --log-format json \
   --rate-limit 1000000000 --rate-limit-burst 1000000 >"$OUT/server.out" 2>"$OUT/server.log" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for _ in $(seq 1 600); do grep -q '^listening on' "$OUT/server.out" 2>/dev/null && break; sleep 0.2; done
-token=$(sed -n 's/^demo token: //p' "$OUT/server.out")
 base="http://127.0.0.1:$port"
-charge=$(curl -sf -H "Authorization: Bearer $token" "$base/v1/charges?per_page=1" |
-  python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+# Under valgrind the start takes seconds.
+demo_ready "$OUT/server.out" "$base" 600 0.2
+token=$DEMO_TOKEN charge=$DEMO_CHARGE
 
 write_wrk_scripts "$OUT" "$token" "$charge"
 

@@ -27,7 +27,7 @@ DURATION=${DURATION:-6s}
 CONNECTIONS=${CONNECTIONS:-32}
 SERVER_CPU=${SERVER_CPU:-0}
 LOAD_CPU=${LOAD_CPU:-1}
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+source bench/wrk-scripts.sh
 PORT=${PORT:-$(free_port)}
 OUT=${OUT:-$(mktemp -d /tmp/kd-load.XXXXXX)}
 mkdir -p "$OUT"
@@ -76,12 +76,9 @@ taskset -c "$SERVER_CPU" "$SERVER_BIN" serve --demo \
   >"$OUT/server.out" 2>"$OUT/server.log" &
 SERVER_PID=$!
 pids+=("$SERVER_PID")
-for _ in $(seq 1 400); do grep -q '^listening on' "$OUT/server.out" 2>/dev/null && break; sleep 0.05; done
-grep -q '^listening on' "$OUT/server.out" || { echo "the server did not start" >&2; cat "$OUT/server.log" >&2; exit 1; }
-TOKEN=$(sed -n 's/^demo token: //p' "$OUT/server.out")
 BASE="http://127.0.0.1:$PORT"
-CHARGE=$(curl -sf -H "Authorization: Bearer $TOKEN" "$BASE/v1/charges?per_page=1" |
-  python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+demo_ready "$OUT/server.out" "$BASE" || { cat "$OUT/server.log" >&2; exit 1; }
+TOKEN=$DEMO_TOKEN CHARGE=$DEMO_CHARGE
 
 # Each request: a name, the HTTP method, path, headers (one a line) and body.
 declare -a NAMES=(rest call2025 call2026 list)

@@ -1,4 +1,20 @@
-# Sourced by the bench scripts: the wrk scripts of the requests they measure.
+# Sourced by the bench scripts: what they share to start the demo server and the wrk scripts of
+# the requests they measure.
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on now.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# demo_ready SERVER_OUT BASE [TRIES] [PAUSE]: waits until `serve --demo` printed "listening on" to
+# SERVER_OUT (TRIES times PAUSE seconds, 400 x 0.05 by default), then sets DEMO_TOKEN (the demo
+# token it printed) and DEMO_CHARGE (the first charge of BASE/v1/charges). Fails if it never did.
+demo_ready() {
+  local out=$1 base=$2 tries=${3:-400} pause=${4:-0.05}
+  for _ in $(seq 1 "$tries"); do grep -q '^listening on' "$out" 2>/dev/null && break; sleep "$pause"; done
+  grep -q '^listening on' "$out" || { echo "the server did not start (see $out)" >&2; return 1; }
+  DEMO_TOKEN=$(sed -n 's/^demo token: //p' "$out")
+  DEMO_CHARGE=$(curl -sf -H "Authorization: Bearer $DEMO_TOKEN" "$base/v1/charges?per_page=1" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+}
 
 # write_wrk_scripts DIR TOKEN CHARGE: DIR/rest.lua (GET /v1/charges/{id}), DIR/call.lua
 # (tools/call dunning_charges_get, 2025-06-18) and DIR/call2026.lua (the same in the 2026-07-28
