@@ -215,6 +215,14 @@ fn plain_prefix(bytes: &[u8], from_del: bool) -> usize {
     }
 }
 
+/// The index of the first quote, backslash or control byte: where the inside of a JSON string
+/// being read stops being plain text. Eight bytes at a time, as [`plain_prefix`] writes.
+pub(crate) fn first_needing_care(bytes: &[u8]) -> Option<usize> {
+    let (words, _) = bytes.as_chunks::<8>();
+    let clean = words.iter().take_while(|word| !word_needs_care(**word, false)).count() * 8;
+    bytes[clean..].iter().position(|&b| NEEDS_CARE[0][usize::from(b)]).map(|at| clean + at)
+}
+
 /// A string, quoted and escaped as the layout writes it.
 fn write_str<L: Layout>(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
@@ -985,6 +993,23 @@ mod tests {
                     assert_eq!(word_needs_care(word, false), escaped, "{word:x?}");
                     assert_eq!(word_needs_care(word, true), from_del, "{word:x?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_byte_needing_care_is_found_wherever_it_falls() {
+        let reference = |bytes: &[u8]| bytes.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        let base = b"abcdefghijklmnopqrstuvwxyz0123\xc3\xa9\x7f".to_vec();
+        assert_eq!(first_needing_care(&base), None);
+        assert_eq!(first_needing_care(b""), None);
+        for special in [b'"', b'\\', 0, 0x1f, b'\n'] {
+            for at in 0..base.len() {
+                let mut bytes = base.clone();
+                bytes[at] = special;
+                assert_eq!(first_needing_care(&bytes), reference(&bytes), "{bytes:?}");
+                bytes[base.len() - 1] = b'"';
+                assert_eq!(first_needing_care(&bytes[..=at]), reference(&bytes[..=at]), "{bytes:?}");
             }
         }
     }

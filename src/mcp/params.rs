@@ -67,6 +67,11 @@ impl Params {
         }
     }
 
+    /// Sets `_meta` to an object's members.
+    pub fn set_meta(&mut self, meta: Meta) {
+        self.meta = Some(MetaMember::Object(Box::new(meta)));
+    }
+
     /// Sets the member `key`, replacing an earlier value.
     pub fn insert(&mut self, key: &str, value: Value) {
         match key {
@@ -86,6 +91,17 @@ impl Params {
 }
 
 impl Meta {
+    /// Sets the member `key`, replacing an earlier value.
+    pub fn insert(&mut self, key: &str, value: Value) {
+        match key {
+            META_VERSION => self.version = Some(value),
+            META_CAPABILITIES => self.capabilities = Some(value),
+            _ => {
+                self.rest.insert(key.to_string(), value);
+            }
+        }
+    }
+
     /// The member `key`, as `Map::get` would find it.
     pub fn get(&self, key: &str) -> Option<&Value> {
         match key {
@@ -100,13 +116,7 @@ impl From<Map<String, Value>> for Meta {
     fn from(map: Map<String, Value>) -> Self {
         let mut meta = Meta::default();
         for (key, value) in map {
-            match key.as_str() {
-                META_VERSION => meta.version = Some(value),
-                META_CAPABILITIES => meta.capabilities = Some(value),
-                _ => {
-                    meta.rest.insert(key, value);
-                }
-            }
+            meta.insert(&key, value);
         }
         meta
     }

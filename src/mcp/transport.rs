@@ -130,15 +130,22 @@ fn header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
 
 /// `application/json`, parameters allowed.
 fn is_json(content_type: &str) -> bool {
-    content_type.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+    content_type.eq_ignore_ascii_case(JSON)
+        || content_type.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case(JSON))
 }
 
-/// Whether an Accept header admits a JSON answer.
+const JSON: &str = "application/json";
+
+/// Whether an Accept header admits a JSON answer. What clients send, JSON first, is told
+/// without splitting the header.
 fn accepts_json(accept: &str) -> bool {
-    accept.split(',').any(|item| {
-        let media = item.split(';').next().unwrap_or_default().trim();
-        ["application/json", "application/*", "*/*"].iter().any(|m| media.eq_ignore_ascii_case(m))
-    })
+    let json_first = accept.get(..JSON.len()).is_some_and(|first| first.eq_ignore_ascii_case(JSON))
+        && matches!(accept.as_bytes().get(JSON.len()), None | Some(b',' | b';'));
+    json_first
+        || accept.split(',').any(|item| {
+            let media = item.split(';').next().unwrap_or_default().trim();
+            ["application/json", "application/*", "*/*"].iter().any(|m| media.eq_ignore_ascii_case(m))
+        })
 }
 
 impl McpEndpoint {
@@ -299,6 +306,15 @@ mod tests {
         assert!(accepts_json("*/*"));
         assert!(accepts_json("text/event-stream, application/json;q=0.9"));
         assert!(!accepts_json("text/event-stream"));
+        assert!(accepts_json("application/json"));
+        assert!(accepts_json("APPLICATION/JSON;q=0.5, text/event-stream"));
+        assert!(accepts_json("application/json , text/event-stream"));
+        assert!(!accepts_json("application/json x"));
+        assert!(!accepts_json("application/jsonx, text/event-stream"));
+        assert!(!accepts_json("application/json-seq"));
+        assert!(accepts_json("application/json-seq, */*"));
+        assert!(is_json("application/json") && is_json("Application/JSON"));
+        assert!(!is_json("application/jsonx"));
         assert!(is_json("application/json; charset=utf-8"));
         assert!(!is_json("text/plain"));
     }

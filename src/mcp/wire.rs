@@ -14,6 +14,8 @@ use serde_json::{Map, Value, json};
 
 use super::params::{Params, ParamsMember};
 
+mod plain;
+
 /// Parse error.
 pub const PARSE_ERROR: i64 = -32700;
 /// Invalid request (also: batch, body too large, wrong content type).
@@ -116,9 +118,17 @@ pub struct Members {
 }
 
 impl Body {
-    /// Reads a body; an error means it is not one JSON value.
+    /// Reads a body; an error means it is not one JSON value. The bytes are checked as UTF-8
+    /// once, as a whole (read from a slice, serde_json checks each string on its own; bytes
+    /// that are not UTF-8 are not JSON either way); a body in the common shape is then read in
+    /// one pass ([`plain`]), any other by serde.
     pub fn parse(bytes: &[u8]) -> serde_json::Result<Self> {
-        serde_json::from_slice(bytes)
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| <serde_json::Error as de::Error>::custom("the body is not UTF-8"))?;
+        match plain::members(text) {
+            Some(members) => Ok(Body::Object(members)),
+            None => serde_json::from_str(text),
+        }
     }
 }
 
@@ -403,6 +413,12 @@ mod tests {
         for broken in ["", "{", "[1,]", r#"{"x": [1,}"#, r#"{"id":1} x"#, r#"{"id":1,}"#, "{'id':1}"] {
             assert!(Body::parse(broken.as_bytes()).is_err(), "{broken}");
         }
+        // Bytes that are not UTF-8, in a string or in an ignored member, are not JSON.
+        for broken in [&b"{\"method\":\"to\xffls/call\"}"[..], b"{\"x\":\"\xc3\"}", b"[\"\xed\xa0\x80\"]"] {
+            assert!(serde_json::from_slice::<Value>(broken).is_err());
+            assert!(Body::parse(broken).is_err(), "{}", String::from_utf8_lossy(broken));
+        }
+        assert!(matches!(Body::parse("{\"x\":\"Jos\u{e9}\"}".as_bytes()), Ok(Body::Object(_))));
     }
 
     #[test]
