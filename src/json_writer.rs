@@ -216,11 +216,34 @@ fn plain_prefix(bytes: &[u8], from_del: bool) -> usize {
 }
 
 /// The index of the first quote, backslash or control byte: where the inside of a JSON string
-/// being read stops being plain text. Eight bytes at a time, as [`plain_prefix`] writes.
+/// being read stops being plain text. Eight bytes at a time; the last few are read as a word
+/// padded with zeros, which count as controls past the end and are told apart by their index.
 pub(crate) fn first_needing_care(bytes: &[u8]) -> Option<usize> {
-    let (words, _) = bytes.as_chunks::<8>();
-    let clean = words.iter().take_while(|word| !word_needs_care(**word, false)).count() * 8;
-    bytes[clean..].iter().position(|&b| NEEDS_CARE[0][usize::from(b)]).map(|at| clean + at)
+    let mut at = 0;
+    loop {
+        let word = match bytes.get(at..at + 8) {
+            Some(word) => u64::from_le_bytes(word.try_into().ok()?),
+            None => {
+                let mut padded = [0u8; 8];
+                let tail = bytes.get(at..)?;
+                padded[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(padded)
+            }
+        };
+        let mask = care_mask(word);
+        if mask != 0 {
+            let found = at + mask.trailing_zeros() as usize / 8;
+            return (found < bytes.len()).then_some(found);
+        }
+        at += 8;
+    }
+}
+
+/// The top bit of each byte of a word that is a control, a quote or a backslash. Bits above the
+/// lowest one set may be false (a borrow carries upward), so only the lowest is read.
+fn care_mask(w: u64) -> u64 {
+    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & TOPS;
+    below(w, 0x20) | below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1)
 }
 
 /// A string, quoted and escaped as the layout writes it.
@@ -1003,6 +1026,16 @@ mod tests {
         let base = b"abcdefghijklmnopqrstuvwxyz0123\xc3\xa9\x7f".to_vec();
         assert_eq!(first_needing_care(&base), None);
         assert_eq!(first_needing_care(b""), None);
+        // Every byte value at every place of short texts, over the padded last word too.
+        for len in 1..20 {
+            for at in 0..len {
+                for byte in 0..=u8::MAX {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = byte;
+                    assert_eq!(first_needing_care(&bytes), reference(&bytes), "{bytes:?}");
+                }
+            }
+        }
         for special in [b'"', b'\\', 0, 0x1f, b'\n'] {
             for at in 0..base.len() {
                 let mut bytes = base.clone();
