@@ -168,19 +168,10 @@ pub fn push_hex(out: &mut String, unit: u16, digits: u32) {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const TOPS: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any of eight bytes is zero.
-fn any_zero(w: u64) -> bool {
-    w.wrapping_sub(ONES) & !w & TOPS != 0
-}
-
 /// Whether any of eight bytes may need writing other than as itself: a control, a quote or a
 /// backslash, and with `from_del` any byte from 0x7f (DEL) up.
 fn word_needs_care(word: [u8; 8], from_del: bool) -> bool {
-    let w = u64::from_le_bytes(word);
-    let control = w.wrapping_sub(ONES * 0x20) & !w & TOPS != 0;
-    let quote = any_zero(w ^ (ONES * u64::from(b'"')));
-    let backslash = any_zero(w ^ (ONES * u64::from(b'\\')));
-    control || quote || backslash || (from_del && !word_below_del(word))
+    care_mask(u64::from_le_bytes(word)) != 0 || (from_del && !word_below_del(word))
 }
 
 /// Whether a byte needs writing other than as itself: a control, a quote or a backslash, and

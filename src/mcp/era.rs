@@ -61,8 +61,10 @@ const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 /// A request header by its name (a `HeaderName`, not text: no parse of the name per lookup).
+/// `to_str` admits only visible ASCII, spaces and tabs, so trimming ASCII whitespace is
+/// trimming whitespace (and skips the Unicode tables `str::trim` walks).
 fn header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
-    headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim)
+    headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim_ascii)
 }
 
 fn unsupported(requested: &str) -> RpcError {
