@@ -118,19 +118,22 @@ pub struct Members {
 }
 
 impl Body {
-    /// Reads a body; an error means it is not one JSON value. A UTF-8 body (every client's) is
-    /// checked as such once, as a whole, rather than string by string as serde_json checks a
-    /// slice, and one in the common shape is then read in one pass ([`plain`]), any other by
-    /// serde. Other bytes are read from the slice, as before: serde_json does not check the
-    /// strings of a member it skips, so such a body can still be a message.
+    /// Reads a body; an error means it is not one JSON value. A UTF-8 body (every client's) in
+    /// the common shape is read in one pass ([`plain`]); any other body by serde, from the
+    /// bytes, as before (serde_json does not check the strings of a member it skips, so a body
+    /// that is not UTF-8 can still be a message).
     pub fn parse(bytes: &[u8]) -> serde_json::Result<Self> {
-        match std::str::from_utf8(bytes) {
-            Ok(text) => match plain::members(text) {
-                Some(members) => Ok(Body::Object(members)),
-                None => serde_json::from_str(text),
-            },
-            Err(_) => serde_json::from_slice(bytes),
+        match std::str::from_utf8(bytes).ok().and_then(plain::members) {
+            Some(members) => Ok(Body::Object(members)),
+            None => Self::parse_with_serde(bytes),
         }
+    }
+
+    /// Out of line: serde's reader of a whole body stays out of the common path's code.
+    #[cold]
+    #[inline(never)]
+    fn parse_with_serde(bytes: &[u8]) -> serde_json::Result<Self> {
+        serde_json::from_slice(bytes)
     }
 }
 
