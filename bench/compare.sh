@@ -14,12 +14,35 @@
 # (VAR=value words put in the environment of one server, e.g. an allocator option), and LOADS:
 # the pairs of requests loaded at once, A's:B's ("rest:rest call:call", each build with the same
 # request; "rest:call" with the same binary twice gives a call's CPU over a GET's).
+#
+# The two slots are not alike: the same two builds gave B ÷ A 1.013 one way round and, swapped,
+# 1.017 the other (docs/PERFORMANCE.md, "Eleventh pass"). BOTH_ORDERS=1 runs the comparison
+# again with the builds (and A_ENV/B_ENV, and each pair's requests) swapped and prints, per pair,
+# the geometric mean of the first run's ratio and the inverse of the second's, which cancels it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/wrk-scripts.sh
 [[ $# == 2 ]] || { echo "usage: $0 BIN_A BIN_B" >&2; exit 1; }
 ROUNDS=${ROUNDS:-6}
 LOADS=${LOADS:-rest:rest call:call}
+if [[ ${BOTH_ORDERS:-} == 1 ]]; then
+  swapped=$(for pair in $LOADS; do printf '%s ' "${pair##*:}:${pair%%:*}"; done)
+  first=$(BOTH_ORDERS= "$0" "$1" "$2" | tee /dev/stderr)
+  second=$(BOTH_ORDERS= LOADS="$swapped" A_ENV=${B_ENV:-} B_ENV=${A_ENV:-} "$0" "$2" "$1" | tee /dev/stderr)
+  python3 - "$first" "$second" <<'PY'
+import math, re, sys
+def medians(text):
+    pattern = r"^(\S+): B's CPU a request over A's, median ([\d.]+)"
+    return {m.group(1): float(m.group(2)) for m in re.finditer(pattern, text, re.M)}
+first, second = medians(sys.argv[1]), medians(sys.argv[2])
+for pair, ratio in first.items():
+    a, b = pair.split(":")
+    back = second[f"{b}:{a}"]
+    print(f"{pair}: B's CPU a request over A's, both orders, {math.sqrt(ratio / back):.3f} "
+          f"(this order {ratio:.3f}, swapped {1 / back:.3f})")
+PY
+  exit 0
+fi
 DURATION=${DURATION:-4s}
 work=$(mktemp -d /tmp/kd-compare.XXXXXX)
 pids=()
