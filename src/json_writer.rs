@@ -10,7 +10,8 @@
 
 use serde::ser::{self, Serialize};
 
-use crate::domain::text::{hidden, word_below_del};
+use crate::domain::text::hidden;
+use crate::swar::{care_mask, word_below_del};
 
 type Result<T = ()> = serde_json::Result<T>;
 
@@ -165,9 +166,6 @@ pub fn push_hex(out: &mut String, unit: u16, digits: u32) {
     }
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const TOPS: u64 = 0x8080_8080_8080_8080;
-
 /// Whether any of eight bytes may need writing other than as itself: a control, a quote or a
 /// backslash, and with `from_del` any byte from 0x7f (DEL) up.
 fn word_needs_care(word: [u8; 8], from_del: bool) -> bool {
@@ -204,37 +202,6 @@ fn plain_prefix(bytes: &[u8], from_del: bool) -> usize {
         Some(last) if word_needs_care(*last, from_del) => words.len() * 8,
         _ => bytes.len(),
     }
-}
-
-/// The index of the first quote, backslash or control byte: where the inside of a JSON string
-/// being read stops being plain text. Eight bytes at a time; the last few are read as a word
-/// padded with zeros, which count as controls past the end and are told apart by their index.
-pub(crate) fn first_needing_care(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    loop {
-        let word = match bytes.get(at..at + 8) {
-            Some(word) => u64::from_le_bytes(word.try_into().ok()?),
-            None => {
-                let mut padded = [0u8; 8];
-                let tail = bytes.get(at..)?;
-                padded[..tail.len()].copy_from_slice(tail);
-                u64::from_le_bytes(padded)
-            }
-        };
-        let mask = care_mask(word);
-        if mask != 0 {
-            let found = at + mask.trailing_zeros() as usize / 8;
-            return (found < bytes.len()).then_some(found);
-        }
-        at += 8;
-    }
-}
-
-/// The top bit of each byte of a word that is a control, a quote or a backslash. Bits above the
-/// lowest one set may be false (a borrow carries upward), so only the lowest is read.
-fn care_mask(w: u64) -> u64 {
-    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & TOPS;
-    below(w, 0x20) | below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1)
 }
 
 /// A string, quoted and escaped as the layout writes it.
@@ -1007,33 +974,6 @@ mod tests {
                     assert_eq!(word_needs_care(word, false), escaped, "{word:x?}");
                     assert_eq!(word_needs_care(word, true), from_del, "{word:x?}");
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn the_first_byte_needing_care_is_found_wherever_it_falls() {
-        let reference = |bytes: &[u8]| bytes.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
-        let base = b"abcdefghijklmnopqrstuvwxyz0123\xc3\xa9\x7f".to_vec();
-        assert_eq!(first_needing_care(&base), None);
-        assert_eq!(first_needing_care(b""), None);
-        // Every byte value at every place of short texts, over the padded last word too.
-        for len in 1..20 {
-            for at in 0..len {
-                for byte in 0..=u8::MAX {
-                    let mut bytes = vec![b'a'; len];
-                    bytes[at] = byte;
-                    assert_eq!(first_needing_care(&bytes), reference(&bytes), "{bytes:?}");
-                }
-            }
-        }
-        for special in [b'"', b'\\', 0, 0x1f, b'\n'] {
-            for at in 0..base.len() {
-                let mut bytes = base.clone();
-                bytes[at] = special;
-                assert_eq!(first_needing_care(&bytes), reference(&bytes), "{bytes:?}");
-                bytes[base.len() - 1] = b'"';
-                assert_eq!(first_needing_care(&bytes[..=at]), reference(&bytes[..=at]), "{bytes:?}");
             }
         }
     }

@@ -30,5 +30,6 @@ pub mod request;
 pub mod server;
 pub mod spec;
 pub mod store;
+pub mod swar;
 pub mod tool_text;
 pub mod types;

@@ -8,7 +8,8 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::domain::text::{hidden, word_below_del};
+use crate::domain::text::hidden;
+use crate::swar::word_below_del;
 
 /// JSON text with each [`hidden`] character written as `escape` followed by its UTF-16 units
 /// in lowercase hex: `\u` in JSON text, `\\u` in the inside of a string literal of it. Outside

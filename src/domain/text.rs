@@ -12,6 +12,7 @@ use std::fmt;
 use std::ops::Deref;
 
 use super::error::DomainError;
+use crate::swar::word_below_del;
 
 /// Bidi embeddings, overrides and isolates, and the implicit direction marks.
 fn is_bidi(c: char) -> bool {
@@ -73,19 +74,10 @@ pub fn ascii_string(bytes: &[u8]) -> String {
 }
 
 /// Whether every byte is below DEL (0x7f): text with nothing [`is_format`] or C1 in it, which
-/// is most of what is shown. Eight bytes at a time: adding one to a byte sets its top bit
-/// exactly when it is 0x7f or above (a carry comes only out of 0xff, itself caught).
+/// is most of what is shown. Eight bytes at a time ([`word_below_del`]).
 pub fn below_del(bytes: &[u8]) -> bool {
     let (words, rest) = bytes.as_chunks::<8>();
     words.iter().all(|word| word_below_del(*word)) && rest.iter().all(|&b| b < 0x7f)
-}
-
-/// [`below_del`] of eight bytes.
-pub fn word_below_del(word: [u8; 8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const TOPS: u64 = 0x8080_8080_8080_8080;
-    let w = u64::from_le_bytes(word);
-    (w | w.wrapping_add(ONES)) & TOPS == 0
 }
 
 /// Checks text for the characters the API refuses; `multiline` admits `\n`.

@@ -94,7 +94,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         let start = self.at;
-        let len = crate::json_writer::first_needing_care(&self.bytes[start..])?;
+        let len = crate::swar::first_needing_care(&self.bytes[start..])?;
         if self.bytes[start + len] != b'"' {
             return None;
         }
