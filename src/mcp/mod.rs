@@ -11,6 +11,7 @@ mod dispatch;
 mod era;
 mod fence;
 mod gate;
+mod headers;
 mod instructions;
 mod methods;
 mod params;
