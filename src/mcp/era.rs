@@ -5,10 +5,9 @@ use std::borrow::Cow;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use poem::http::{HeaderName, HeaderValue, StatusCode};
+use poem::http::{HeaderMap, HeaderName, StatusCode};
 use serde_json::{Map, Value, json};
 
-use super::headers::McpHeaders;
 use super::params::{META_CAPABILITIES, META_VERSION};
 use super::wire::{HEADER_MISMATCH, INVALID_PARAMS, Message, RpcError, UNSUPPORTED_VERSION};
 
@@ -58,12 +57,14 @@ impl Era {
 
 /// `MCP-Protocol-Version`.
 pub const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 
-/// A request header's value as trimmed text. `to_str` admits only visible ASCII, spaces and
-/// tabs, so trimming ASCII whitespace is trimming whitespace (and skips the Unicode tables
-/// `str::trim` walks).
-fn header(value: Option<&HeaderValue>) -> Option<&str> {
-    value.and_then(|v| v.to_str().ok()).map(str::trim_ascii)
+/// A request header by its name (a `HeaderName`, not text: no parse of the name per lookup).
+/// `to_str` admits only visible ASCII, spaces and tabs, so trimming ASCII whitespace is
+/// trimming whitespace (and skips the Unicode tables `str::trim` walks).
+fn header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim_ascii)
 }
 
 fn unsupported(requested: &str) -> RpcError {
@@ -106,9 +107,9 @@ pub fn decode_name(value: &str) -> Result<Cow<'_, str>, ()> {
 }
 
 /// Decides the era of a request (or the 400 that refuses it).
-pub fn select(message: &Message, headers: &McpHeaders<'_>) -> Result<Era, RpcError> {
+pub fn select(message: &Message, headers: &HeaderMap) -> Result<Era, RpcError> {
     let method = message.method.as_deref().unwrap_or_default();
-    let header_version = header(headers.protocol_version);
+    let header_version = header(headers, &PROTOCOL_VERSION);
     let meta = message.params.meta();
     let envelope = meta.and_then(|m| m.get(META_VERSION));
 
@@ -178,7 +179,7 @@ pub fn select(message: &Message, headers: &McpHeaders<'_>) -> Result<Era, RpcErr
     if envelope != V2026 {
         return Err(unsupported_in_envelope(envelope));
     }
-    match header(headers.method) {
+    match header(headers, &MCP_METHOD) {
         None => return Err(mismatch("Mcp-Method header is required".into())),
         Some(h) if h != method => {
             return Err(mismatch(format!("Mcp-Method header {h} does not match the method {method}")));
@@ -193,13 +194,13 @@ pub fn select(message: &Message, headers: &McpHeaders<'_>) -> Result<Era, RpcErr
     // Mcp-Name on tools/call repeats params.name: without a string name there, the header has
     // nothing to agree with, which is the same disagreement as naming another tool.
     if method == "tools/call" && body_name.is_none() {
-        return Err(mismatch(match header(headers.name) {
+        return Err(mismatch(match header(headers, &MCP_NAME) {
             Some(_) => "Mcp-Name header is sent but params.name is not a string".into(),
             None => "tools/call needs params.name (a string) and the Mcp-Name header".into(),
         }));
     }
     if let Some(body_name) = body_name {
-        match header(headers.name) {
+        match header(headers, &MCP_NAME) {
             None if method == "tools/call" => {
                 return Err(mismatch("Mcp-Name header is required on tools/call".into()));
             }

@@ -11,7 +11,6 @@ mod dispatch;
 mod era;
 mod fence;
 mod gate;
-mod headers;
 mod instructions;
 mod methods;
 mod params;

@@ -3,14 +3,14 @@
 
 use std::sync::Arc;
 
-use poem::http::{HeaderName, Method, StatusCode};
+use poem::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, ORIGIN};
+use poem::http::{HeaderMap, HeaderName, Method, StatusCode};
 use poem::{Request, Response};
 use serde_json::{Value, json};
 
 use super::context::{Context, result_body};
 use super::dispatch::{Caller, Dispatcher};
 use super::era::{self, V2025_06};
-use super::headers::{McpHeaders, text};
 use super::methods;
 use super::wire::{Body, INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR};
 use crate::app::App;
@@ -96,14 +96,12 @@ impl Answer {
 impl McpEndpoint {
     /// Answers one request to the endpoint; `request_id` is the one the server gave it.
     pub async fn serve(&self, mut req: Request, request_id: &str) -> Response {
-        let body = req.take_body();
-        let headers = McpHeaders::read(req.headers());
-        let origin = text(headers.origin);
-        let origin_ok = origin.is_none_or(|o| self.app.accepts_origin(o));
+        let origin = req.headers().get(ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let origin_ok = origin.as_deref().is_none_or(|o| self.app.accepts_origin(o));
         if req.method() == Method::OPTIONS {
-            return self.preflight(origin, origin_ok);
+            return self.preflight(origin.as_deref(), origin_ok);
         }
-        let answer = self.answer(&req, body, &headers, origin_ok, request_id).await;
+        let answer = self.answer(&mut req, origin_ok, request_id).await;
         let mut builder = Response::builder()
             .status(answer.status)
             .header(PROTOCOL_VERSION, poem::http::HeaderValue::from_static(answer.version));
@@ -123,6 +121,11 @@ impl McpEndpoint {
             None => builder.finish(),
         }
     }
+}
+
+/// A request header by its name (a `HeaderName`, not text: no parse of the name per lookup).
+fn header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 /// `application/json`, parameters allowed.
@@ -165,14 +168,7 @@ impl McpEndpoint {
         }
     }
 
-    async fn answer(
-        &self,
-        req: &Request,
-        body: poem::Body,
-        headers: &McpHeaders<'_>,
-        origin_ok: bool,
-        request_id: &str,
-    ) -> Answer {
+    async fn answer(&self, req: &mut Request, origin_ok: bool, request_id: &str) -> Answer {
         if req.method() != Method::POST {
             let err = RpcError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -182,7 +178,7 @@ impl McpEndpoint {
             .with_header("Allow", "POST, OPTIONS".into());
             return Answer::error(err, None, UNKNOWN_ERA);
         }
-        let bytes = match read_body(body).await {
+        let bytes = match read_body(req.take_body()).await {
             Ok(b) => b,
             Err(BodyError::TooLarge) => {
                 return Answer::refused(
@@ -196,11 +192,11 @@ impl McpEndpoint {
                 return Answer::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
             }
         };
-        if !text(headers.content_type).is_some_and(is_json) {
+        if !header(req.headers(), &CONTENT_TYPE).is_some_and(is_json) {
             let message = "Content-Type must be application/json";
             return Answer::refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, message);
         }
-        if text(headers.accept).is_some_and(|a| !accepts_json(a)) {
+        if header(req.headers(), &ACCEPT).is_some_and(|a| !accepts_json(a)) {
             let message = "Accept must admit application/json";
             return Answer::refused(StatusCode::NOT_ACCEPTABLE, INVALID_REQUEST, message);
         }
@@ -234,42 +230,44 @@ impl McpEndpoint {
             );
             return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
         }
-        let authorization = text(headers.authorization);
-        let principal =
-            match admit(self.app.as_ref(), authorization, Audience::Mcp, client_address(req)).await {
-                Ok(p) => p,
-                Err(Refused::Unauthorized) => {
-                    let challenge = self.app.challenge(self.resource_path, authorization.is_some());
-                    let err = RpcError::new(
-                        StatusCode::UNAUTHORIZED,
-                        INVALID_REQUEST,
-                        "Unauthorized: a valid bearer token for this server is required",
-                    )
-                    .with_header("WWW-Authenticate", challenge);
-                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
-                }
-                Err(Refused::RateLimited(limited)) => {
-                    let mut err =
-                        RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
-                            .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
-                    err.headers = limited.headers();
-                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
-                }
-                Err(Refused::Failed(e)) => {
-                    tracing::error!(error = %e, "authentication failed");
-                    let err = RpcError::new(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        super::wire::INTERNAL_ERROR,
-                        "Internal error",
-                    );
-                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
-                }
-            };
+        let authorization = header(req.headers(), &AUTHORIZATION);
+        let principal = match admit(self.app.as_ref(), authorization, Audience::Mcp, client_address(req))
+            .await
+        {
+            Ok(p) => p,
+            Err(Refused::Unauthorized) => {
+                let challenge =
+                    self.app.challenge(self.resource_path, header(req.headers(), &AUTHORIZATION).is_some());
+                let err = RpcError::new(
+                    StatusCode::UNAUTHORIZED,
+                    INVALID_REQUEST,
+                    "Unauthorized: a valid bearer token for this server is required",
+                )
+                .with_header("WWW-Authenticate", challenge);
+                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+            }
+            Err(Refused::RateLimited(limited)) => {
+                let mut err =
+                    RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
+                        .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
+                err.headers = limited.headers();
+                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+            }
+            Err(Refused::Failed(e)) => {
+                tracing::error!(error = %e, "authentication failed");
+                let err = RpcError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    super::wire::INTERNAL_ERROR,
+                    "Internal error",
+                );
+                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+            }
+        };
         let message = match Message::parse(members) {
             Ok(m) => m,
             Err(err) => return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA),
         };
-        let era = match era::select(&message, headers) {
+        let era = match era::select(&message, req.headers()) {
             Ok(era) => era,
             Err(err) => return Answer::error(err, message.id.as_ref(), UNKNOWN_ERA),
         };
