@@ -33,6 +33,8 @@ pub struct App {
     pub metrics: Metrics,
     /// Recent token lookups (at most `auth::TOKEN_CACHE_TTL` old, evicted when revoked).
     pub tokens: Arc<TokenCache>,
+    /// The database's last readiness probe (`/readyz`).
+    pub readiness: crate::store::Readiness,
     /// Where notifications leave the server (the outbox unless configured).
     pub providers: Arc<Providers>,
     /// The authorization server's settings and caches.
@@ -64,6 +66,7 @@ impl App {
             load: Load::new(limits.max_in_flight),
             metrics: Metrics::default(),
             tokens,
+            readiness: crate::store::Readiness::default(),
             providers: Arc::new(Providers::default()),
             oauth: OAuthConfig::default(),
             _revocations: revocations,

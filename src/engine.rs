@@ -12,7 +12,12 @@
 //!
 //! A pass can run at any time and any number of times, on any number of processes: each change
 //! is saved only if the charge is still at the version read, so two engines never turn one
-//! charge twice, and a pass that dies midway leaves nothing half done.
+//! charge twice. The work on one charge is one transaction (for a step: the notification, the
+//! charge's change and their events), so a pass that dies midway leaves nothing half done, and
+//! the next pass at the same instant writes what an uninterrupted one would have.
+//!
+//! For crash tests, `KOBANA_DUNNING_ABORT_AFTER_WRITES=N` makes the process abort right after
+//! the engine's N-th committed write (see [`committed`]).
 
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
@@ -24,7 +29,7 @@ use std::collections::HashMap;
 
 use time::{Date, Duration};
 
-use crate::api::delivery::{Actor, Courier};
+use crate::api::delivery::{Actor, Courier, Recorded};
 use crate::api::{changes, charges::charge_view, to_json};
 use crate::app::App;
 use crate::domain::calendar;
@@ -198,6 +203,7 @@ async fn run_step(
                     }),
                 );
                 if store.escalate_charge(&after, charge.version, &step.id, &event).await? {
+                    committed();
                     report.awaiting_decision += 1;
                 }
             }
@@ -226,16 +232,49 @@ async fn run_step(
                 continue;
             }
         };
-        let Some(n) = courier.create(n, sandbox, Vec::new(), stamp).await? else { continue };
-        report.count(&n);
-        // The first step sent starts the régua; a charge changed meanwhile starts it next time.
+        // The notification and the régua's start (the first step sent starts it) commit
+        // together; a charge changed meanwhile keeps neither, and the next pass does both.
+        let unit = store.begin().await?;
+        let recording =
+            Courier { store: unit.store(), providers: courier.providers, actor: courier.actor.clone() };
+        let Some(recorded) = recording.record(n, sandbox, Vec::new(), stamp).await? else { continue };
         let mut after = charge.clone();
         if after.start_dunning(stamp) {
             let event = charge_event(&charge, &after, "charge.db.updated", today, stamp, json!({}));
-            store.update_charge(&after, charge.version, &event).await?;
+            if !unit.store().update_charge(&after, charge.version, &event).await? {
+                continue;
+            }
         }
+        unit.commit().await?;
+        committed();
+        let n = match recorded {
+            Recorded::Done(n) => n,
+            Recorded::Deliver(pending) => {
+                let n = courier.deliver(pending, stamp).await?;
+                committed();
+                n
+            }
+        };
+        report.count(&n);
     }
     Ok(())
+}
+
+/// Counts a write the engine committed; aborts the process after the N-th when
+/// `KOBANA_DUNNING_ABORT_AFTER_WRITES=N` is set (crash tests: whatever the pass had left to do
+/// is then left undone, as after a crash at that point).
+fn committed() {
+    use std::sync::LazyLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LIMIT: LazyLock<Option<u64>> = LazyLock::new(|| {
+        std::env::var("KOBANA_DUNNING_ABORT_AFTER_WRITES").ok().and_then(|n| n.parse().ok())
+    });
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    if let Some(limit) = *LIMIT
+        && WRITES.fetch_add(1, Ordering::SeqCst) + 1 >= limit
+    {
+        std::process::abort();
+    }
 }
 
 /// What to do with a queued notification whose attempt is due.
@@ -305,12 +344,14 @@ async fn retry_due(
                     after.skip(reason, stamp);
                     let event = courier.actor.event("notification.skipped", Some(&n), &after, stamp);
                     if store.update_notification(&after, n.version, &[event]).await? {
+                        committed();
                         report.skipped += 1;
                     }
                 }
                 Due::Send => {
                     let sandbox = is_sandbox(store, &n.organization_id, sandboxes).await?;
                     if let Some(after) = courier.retry(n, sandbox, stamp).await? {
+                        committed();
                         report.count(&after);
                     }
                 }
@@ -356,6 +397,7 @@ async fn turn_overdue(store: &Store, org_id: &str, clock: &PassClock) -> StoreRe
             // by another engine) is left to that change and judged again next pass.
             let event = overdue_event(&before, &charge, today, stamp);
             if store.update_charge(&charge, before.version, &event).await? {
+                committed();
                 turned += 1;
             }
         }

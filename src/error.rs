@@ -10,7 +10,7 @@ use poem::http::StatusCode;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::store::StoreError;
+use crate::store::{Outage, StoreError};
 
 /// One field a request got wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -80,6 +80,10 @@ pub enum ApiError {
     /// 409: the request conflicts with existing data.
     #[error("{0}")]
     Conflict(String),
+    /// 409: a request with the same idempotency key is still running; retry after Retry-After
+    /// seconds to get its answer.
+    #[error("a request with this idempotency key is still running; retry in a moment to get its answer")]
+    KeyInFlight,
     /// 409: the object changed while the request ran; nothing was written and a retry can work.
     #[error("the {0} changed while this request ran; nothing was changed, retry")]
     Concurrent(&'static str),
@@ -101,6 +105,9 @@ pub enum ApiError {
     /// 503: the server is overloaded or draining.
     #[error("the server is busy; retry shortly")]
     Unavailable,
+    /// 503: the database cannot take the request now; nothing was done.
+    #[error("{}; nothing was done, retry in {} seconds", outage_text(*.0), .0.retry_after())]
+    DatabaseUnavailable(Outage),
     /// MCP only: a destructive tool needs a confirmation this client cannot collect. Its own
     /// code beside the /v1 ones so that both surfaces write errors with this one envelope.
     #[error("{message}")]
@@ -125,8 +132,22 @@ impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
             StoreError::Duplicate(what) => ApiError::Conflict(what),
+            StoreError::Unavailable(outage, cause) => {
+                tracing::warn!(reason = outage.reason(), error = %cause, "database unavailable");
+                ApiError::DatabaseUnavailable(outage)
+            }
             other => ApiError::Internal(Box::new(other)),
         }
+    }
+}
+
+/// What an outage means to a caller.
+fn outage_text(outage: Outage) -> &'static str {
+    match outage {
+        Outage::Unreachable => "the database cannot be reached",
+        Outage::Busy => "the database is busy",
+        Outage::DiskFull => "the database's disk is full",
+        Outage::ReadOnly => "the database takes no writes now",
     }
 }
 
@@ -136,10 +157,20 @@ impl ApiError {
         Self::Validation(vec![FieldError::new(field, message)])
     }
 
-    /// Whether the refusal left everything as it was and asks the caller to fix or retry the
-    /// request (such answers are not kept under an idempotency key).
-    pub fn changed_nothing(&self) -> bool {
-        matches!(self, Self::Validation(_) | Self::Concurrent(_))
+    /// Whether a handler's error is kept under its idempotency key and replayed. Not kept: the
+    /// refusals that ask for a fix or a retry (a field the handler refused, a concurrent
+    /// change), and the failures after which nothing committed (the database out, an internal
+    /// error), so that the retry runs the request for the first time.
+    pub fn kept_under_key(&self) -> bool {
+        !matches!(
+            self,
+            Self::Validation(_)
+                | Self::Concurrent(_)
+                | Self::KeyInFlight
+                | Self::Unavailable
+                | Self::DatabaseUnavailable(_)
+                | Self::Internal(_)
+        )
     }
 
     /// The stable code of the error.
@@ -152,12 +183,12 @@ impl ApiError {
             Self::NotFound(_) => "NOT_FOUND",
             Self::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
             Self::InvalidState { .. } => "INVALID_STATE",
-            Self::Conflict(_) | Self::Concurrent(_) => "CONFLICT",
+            Self::Conflict(_) | Self::Concurrent(_) | Self::KeyInFlight => "CONFLICT",
             Self::PreconditionFailed { .. } => "PRECONDITION_FAILED",
             Self::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             Self::RateLimited(_) => "RATE_LIMITED",
-            Self::Unavailable => "UNAVAILABLE",
+            Self::Unavailable | Self::DatabaseUnavailable(_) => "UNAVAILABLE",
             Self::ConfirmationRequired { .. } => "CONFIRMATION_REQUIRED",
             Self::ConfirmationDeclined { .. } => "CONFIRMATION_DECLINED",
             Self::Internal(_) => "INTERNAL",
@@ -173,11 +204,13 @@ impl ApiError {
             Self::InsufficientScope { .. } => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            Self::InvalidState { .. } | Self::Conflict(_) | Self::Concurrent(_) => StatusCode::CONFLICT,
+            Self::InvalidState { .. } | Self::Conflict(_) | Self::Concurrent(_) | Self::KeyInFlight => {
+                StatusCode::CONFLICT
+            }
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable | Self::DatabaseUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             // Never an HTTP answer (tool results travel in a 200); the nearest statuses.
             Self::ConfirmationRequired { .. } => StatusCode::PRECONDITION_REQUIRED,
             Self::ConfirmationDeclined { .. } => StatusCode::CONFLICT,
@@ -196,6 +229,10 @@ impl ApiError {
             Self::PreconditionFailed { current } => json!({ "etag": current }),
             Self::MethodNotAllowed { allowed, .. } => json!({ "allowed": allowed }),
             Self::RateLimited(limited) => json!({ "retry_after": limited.retry_after }),
+            Self::DatabaseUnavailable(outage) => {
+                json!({ "reason": outage.reason(), "retry_after": outage.retry_after() })
+            }
+            Self::KeyInFlight => json!({ "retry_after": KEY_IN_FLIGHT_RETRY }),
             Self::ConfirmationRequired { approval_url, .. } => {
                 let mut details = json!({ "required_capability": { "elicitation": { "form": {} } } });
                 if let Some(url) = approval_url {
@@ -227,11 +264,17 @@ impl ApiError {
             }
             Self::RateLimited(limited) => limited.headers(),
             Self::Unavailable => vec![("Retry-After", "1".to_string())],
+            Self::DatabaseUnavailable(outage) => vec![("Retry-After", outage.retry_after().to_string())],
+            Self::KeyInFlight => vec![("Retry-After", KEY_IN_FLIGHT_RETRY.to_string())],
             Self::MethodNotAllowed { allowed, .. } => vec![("Allow", allowed.join(", "))],
             _ => Vec::new(),
         }
     }
 }
+
+/// Seconds to wait before retrying a key whose first request still runs: it commits or rolls
+/// back within a request's time, so one second is enough.
+const KEY_IN_FLIGHT_RETRY: u32 = 1;
 
 /// The result of an operation.
 pub type ApiResult<T> = Result<T, ApiError>;

@@ -27,8 +27,26 @@ struct Cli {
         default_value = "sqlite://./data/kobana-dunning.db"
     )]
     database: String,
+    /// Seconds a request waits for a database connection or the write lock; past it the
+    /// request is answered 503 UNAVAILABLE with Retry-After.
+    #[arg(
+        long,
+        global = true,
+        env = "KOBANA_DUNNING_DATABASE_WAIT",
+        default_value_t = 2.0,
+        value_parser = positive_seconds
+    )]
+    database_wait: f64,
     #[command(subcommand)]
     command: Command,
+}
+
+/// A positive, finite number of seconds.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err("expected a number of seconds above 0 and at most 3600".into()),
+    }
 }
 
 #[derive(Subcommand)]
@@ -312,7 +330,8 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    let store = Store::open(&cli.database).await?;
+    let store =
+        Store::open_with(&cli.database, std::time::Duration::from_secs_f64(cli.database_wait)).await?;
     match cli.command {
         Command::Serve(args) => serve(store, args).await,
         Command::Orgs { command: OrgsCommand::Create { name, environment } } => {

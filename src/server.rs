@@ -187,11 +187,11 @@ fn healthz() -> &'static str {
     "ok"
 }
 
-/// Ready while not draining and the database answers; 503 otherwise (a load balancer then
-/// stops sending new requests here).
+/// Ready while not draining and the database answers and takes writes; 503 otherwise (a load
+/// balancer then stops sending new requests here). Answers within a second.
 #[handler]
 async fn readyz(app: Data<&Arc<App>>) -> poem::Response {
-    let ready = !app.load.is_draining() && app.store.organization("").await.is_ok();
+    let ready = !app.load.is_draining() && app.readiness.check(&app.store).await;
     let status = if ready { poem::http::StatusCode::OK } else { poem::http::StatusCode::SERVICE_UNAVAILABLE };
     poem::Response::builder().status(status).body(if ready { "ready" } else { "not ready" })
 }

@@ -12,13 +12,17 @@ use crate::app::App;
 use crate::auth::Principal;
 use crate::domain::dates::{Day, organization_day_start, organization_today};
 use crate::operations::Operation;
-use crate::store::ListWindow;
+use crate::store::{ListWindow, Store};
 use crate::types::{PageMeta, SortOrder};
 
 /// One authorised request to an operation.
 pub struct Call {
     /// Shared server state.
     pub app: Arc<App>,
+    /// The database as this call sees it: a write's unit of work (every statement of the
+    /// handler joins its transaction), or the plain store for a read. Handlers use this one,
+    /// never `app.store`.
+    pub store: Store,
     /// Who calls (the organization comes from here, never from the input).
     pub principal: Principal,
     /// The operation called.

@@ -63,7 +63,7 @@ fn reply(call: &Call, c: Charge) -> Reply<ChargeEnvelope> {
 }
 
 async fn load(call: &Call, id: &str) -> ApiResult<Charge> {
-    call.app.store.charge(call.org_id(), id).await?.ok_or(ApiError::NotFound("charge"))
+    call.store.charge(call.org_id(), id).await?.ok_or(ApiError::NotFound("charge"))
 }
 
 /// Saves a changed charge with its event, answering the new charge; a concurrent change is a
@@ -86,7 +86,7 @@ async fn save(
         to_json(&charge_view(&after, day)),
         extra,
     );
-    if !call.app.store.update_charge(&after, before.version, &evt).await? {
+    if !call.store.update_charge(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("charge"));
     }
     Ok(reply(call, after))
@@ -94,7 +94,7 @@ async fn save(
 
 /// A policy a charge is put under: one of the organization's, not archived.
 async fn check_policy(call: &Call, cp_id: &str) -> ApiResult<()> {
-    match call.app.store.policy(call.org_id(), cp_id).await? {
+    match call.store.policy(call.org_id(), cp_id).await? {
         None => Err(ApiError::field("cp_id", "no collection policy with this id exists")),
         Some(p) if p.status == wire::PolicyStatus::Archived => {
             Err(ApiError::field("cp_id", "the collection policy is archived"))
@@ -123,7 +123,7 @@ impl super::handlers::ChargesApi for Charges {
             due_to: input.due_date_to.map(|d| crate::domain::dates::format_date(d.0)),
             window,
         };
-        let (charges, total) = call.app.store.charges(call.org_id(), &filter).await?;
+        let (charges, total) = call.store.charges(call.org_id(), &filter).await?;
         let day = call.today();
         let data = charges.into_iter().map(|c| into_view(c, day)).collect();
         Ok(Reply::new(ChargeList { data, meta: pager.meta(total) }))
@@ -132,7 +132,6 @@ impl super::handlers::ChargesApi for Charges {
     /// A past due date starts the charge overdue (importing old debts).
     async fn charges_create(call: Call, input: wire::ChargesCreateInput) -> ApiResult<Reply<ChargeEnvelope>> {
         let debtor = call
-            .app
             .store
             .debtor(call.org_id(), &input.debtor_id)
             .await?
@@ -163,7 +162,7 @@ impl super::handlers::ChargesApi for Charges {
             &charge.id,
             json!({ "object": object, "changes": {} }),
         );
-        call.app.store.insert_charge(&charge, &evt).await?;
+        call.store.insert_charge(&charge, &evt).await?;
         Ok(reply(&call, charge))
     }
 

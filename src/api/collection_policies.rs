@@ -70,7 +70,7 @@ fn step_reply(s: &Step) -> Reply<StepEnvelope> {
 }
 
 async fn load(call: &Call, id: &str) -> ApiResult<Policy> {
-    call.app.store.policy(call.org_id(), id).await?.ok_or(ApiError::NotFound("collection policy"))
+    call.store.policy(call.org_id(), id).await?.ok_or(ApiError::NotFound("collection policy"))
 }
 
 fn load_step<'p>(policy: &'p Policy, id: &str) -> ApiResult<&'p Step> {
@@ -88,7 +88,7 @@ async fn save(call: &Call, before: &Policy, after: &Policy, code: &str) -> ApiRe
         to_json(&policy_view(after)),
         json!({}),
     );
-    if !call.app.store.update_policy(after, before.version, &evt).await? {
+    if !call.store.update_policy(after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("collection policy"));
     }
     Ok(reply(after))
@@ -146,7 +146,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             limit: window.limit,
             offset: window.offset,
         };
-        let (policies, total) = call.app.store.policies(call.org_id(), &filter).await?;
+        let (policies, total) = call.store.policies(call.org_id(), &filter).await?;
         Ok(Reply::new(CollectionPolicyList {
             data: policies.iter().map(policy_view).collect(),
             meta: pager.meta(total),
@@ -163,7 +163,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             Some(CollectionPoliciesCreateStatus::Draft) => PolicyStatus::Draft,
             _ => PolicyStatus::Active,
         };
-        let first = call.app.store.default_policy(call.org_id()).await?.is_none();
+        let first = call.store.default_policy(call.org_id()).await?.is_none();
         let is_default = input.is_default.unwrap_or(false) || (first && status == PolicyStatus::Active);
         let steps = input
             .steps
@@ -200,7 +200,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             &policy.id,
             json!({ "object": object, "changes": {} }),
         );
-        call.app.store.insert_policy(&policy, &evt).await?;
+        call.store.insert_policy(&policy, &evt).await?;
         Ok(reply(&policy))
     }
 
@@ -244,7 +244,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
     ) -> ApiResult<NoContent> {
         let policy = load(&call, &input.cp_id).await?;
         call.check_if_match(policy.version)?;
-        let (followed, sent) = call.app.store.policy_use(call.org_id(), &policy.id).await?;
+        let (followed, sent) = call.store.policy_use(call.org_id(), &policy.id).await?;
         policy.ensure_deletable(followed, sent)?;
         let object = to_json(&policy_view(&policy));
         let evt = event(
@@ -255,7 +255,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             json!({ "object": object, "changes": {} }),
         );
         let drafted = policy.status == PolicyStatus::Draft;
-        if !call.app.store.delete_policy(&policy, policy.version, drafted, &evt).await? {
+        if !call.store.delete_policy(&policy, policy.version, drafted, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));
         }
         Ok(NoContent)
@@ -275,7 +275,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             &copy.id,
             json!({ "object": object, "changes": {}, "duplicate_of": original.id }),
         );
-        call.app.store.insert_policy(&copy, &evt).await?;
+        call.store.insert_policy(&copy, &evt).await?;
         Ok(reply(&copy))
     }
 
@@ -367,7 +367,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         let step = policy.add_step(draft, call.now)?;
         policy.touch(call.now);
         let evt = step_event(&call, "step.db.created", None, Some(&step), &step.id);
-        if !call.app.store.insert_step(&policy, before.version, &step, &evt).await? {
+        if !call.store.insert_step(&policy, before.version, &step, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));
         }
         Ok(step_reply(&step))
@@ -378,7 +378,6 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         input: wire::CollectionPoliciesStepsGetInput,
     ) -> ApiResult<Reply<StepEnvelope>> {
         let step = call
-            .app
             .store
             .step(call.org_id(), &input.cp_id, &input.step_id)
             .await?
@@ -412,7 +411,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         let expected = policy.version;
         policy.touch(call.now);
         let evt = step_event(&call, "step.db.updated", Some(&before), Some(&after), &after.id);
-        if !call.app.store.update_step(&policy, expected, &after, before.version, &evt).await? {
+        if !call.store.update_step(&policy, expected, &after, before.version, &evt).await? {
             return Err(ApiError::Concurrent("step"));
         }
         Ok(step_reply(&after))
@@ -429,7 +428,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         let expected = policy.version;
         policy.touch(call.now);
         let evt = step_event(&call, "step.db.deleted", Some(&step), None, &step.id);
-        if !call.app.store.delete_step(&policy, expected, &step, &evt).await? {
+        if !call.store.delete_step(&policy, expected, &step, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));
         }
         Ok(NoContent)

@@ -54,7 +54,7 @@ fn reply(d: &Debtor) -> Reply<DebtorEnvelope> {
 
 /// Loads a debtor of the caller's organization, or NOT_FOUND.
 async fn load(call: &Call, id: &str) -> ApiResult<Debtor> {
-    call.app.store.debtor(call.org_id(), id).await?.ok_or(ApiError::NotFound("debtor"))
+    call.store.debtor(call.org_id(), id).await?.ok_or(ApiError::NotFound("debtor"))
 }
 
 /// The opt-out channels a request sets (the others keep their value).
@@ -81,7 +81,7 @@ async fn save(
         to_json(&debtor_view(&after)),
         extra,
     );
-    if !call.app.store.update_debtor(&after, before.version, &evt).await? {
+    if !call.store.update_debtor(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("debtor"));
     }
     Ok(reply(&after))
@@ -107,7 +107,7 @@ impl super::handlers::DebtorsApi for Debtors {
                 .unwrap_or_default(),
             person_type: input.person_type.map(|p| p.as_str().to_string()),
         };
-        let (debtors, total) = call.app.store.debtors(call.org_id(), &filter).await?;
+        let (debtors, total) = call.store.debtors(call.org_id(), &filter).await?;
         Ok(Reply::new(DebtorList {
             data: debtors.iter().map(debtor_view).collect(),
             meta: pager.meta(total),
@@ -137,7 +137,7 @@ impl super::handlers::DebtorsApi for Debtors {
             &debtor.id,
             json!({ "object": object, "changes": {} }),
         );
-        call.app.store.insert_debtor(&debtor, &evt).await?;
+        call.store.insert_debtor(&debtor, &evt).await?;
         Ok(reply(&debtor))
     }
 
@@ -187,11 +187,11 @@ impl super::handlers::DebtorsApi for Debtors {
     async fn debtors_delete(call: Call, input: wire::DebtorsDeleteInput) -> ApiResult<NoContent> {
         let d = load(&call, &input.id).await?;
         call.check_if_match(d.version)?;
-        d.check_deletable(call.app.store.debtor_has_charges(call.org_id(), &d.id).await?)?;
+        d.check_deletable(call.store.debtor_has_charges(call.org_id(), &d.id).await?)?;
         let object = to_json(&debtor_view(&d));
         let evt =
             event(&call, "debtor.db.deleted", "debtor", &d.id, json!({ "object": object, "changes": {} }));
-        if !call.app.store.delete_debtor(call.org_id(), &d.id, d.version, &evt).await? {
+        if !call.store.delete_debtor(call.org_id(), &d.id, d.version, &evt).await? {
             return Err(ApiError::Concurrent("debtor"));
         }
         Ok(NoContent)

@@ -1,8 +1,12 @@
-//! Sending a notification, the same way for a person's request and for the engine: insert it
-//! under a lease (or take over a queued one whose attempt is due and whose lease ran out), hand
-//! it to a provider with its id as the idempotency key, and save what the provider said with its
-//! event, as the lease's holder. A crash between the provider and the save leaves it queued,
-//! leased; once the lease runs out the engine sends it again (at least once, never lost).
+//! Sending a notification, the same way for a person's request and for the engine. Recording it
+//! is part of the caller's unit of work (with the charge's change and the events): a message
+//! the outbox takes is recorded delivered at once, since no one outside has to be called; one
+//! for an outside provider is recorded queued and leased to this sender, and handed to the
+//! provider after the unit commits, with its id as the idempotency key (the gateway's
+//! `Idempotency-Key` and `X-Kobana-Notification-Id`, the e-mail's `Message-ID`), and what the provider said saved with its event by the
+//! lease's holder. A crash between the provider and the save leaves it queued, leased; once the
+//! lease runs out the engine sends it again: at least once, never lost. A queued one whose
+//! attempt is due is taken over the same way.
 
 use serde_json::json;
 use time::{Duration, OffsetDateTime};
@@ -11,7 +15,7 @@ use super::{changes, to_json};
 use crate::domain::dates::{Timestamp, format_timestamp};
 use crate::domain::ids::new_id;
 use crate::domain::notification::{Attempt, Notification};
-use crate::providers::{Outgoing, ProviderError, Providers};
+use crate::providers::{Outgoing, ProviderError, Providers, Sent};
 use crate::store::{Lease, NewEvent, Store, StoreResult};
 use crate::types as wire;
 
@@ -74,26 +78,65 @@ pub struct Courier<'a> {
     pub actor: Actor,
 }
 
+/// A notification recorded by [`Courier::record`], and what is left to do with it.
+pub enum Recorded {
+    /// Nothing: it was delivered to the outbox or skipped as it was recorded.
+    Done(Notification),
+    /// It waits, queued and leased, for [`Courier::deliver`] once the record commits.
+    Deliver(Pending),
+}
+
+impl Recorded {
+    /// The notification as recorded.
+    pub fn notification(&self) -> &Notification {
+        match self {
+            Recorded::Done(n) => n,
+            Recorded::Deliver(pending) => &pending.n,
+        }
+    }
+}
+
+/// A recorded notification that an outside provider still has to take.
+pub struct Pending {
+    n: Notification,
+    lease: Lease,
+    sandbox: bool,
+}
+
 impl Courier<'_> {
-    /// Records a new notification (with `extra` events in the same transaction) and, when it
-    /// is queued, sends it. `None` when its (charge, step) pair already had one.
-    pub async fn create(
+    /// Records a new notification (with `extra` events), in the store's unit of work when it
+    /// has one. `None` when its (charge, step) pair already had one.
+    pub async fn record(
         &self,
         n: Notification,
         sandbox: bool,
         extra: Vec<NewEvent>,
         now: OffsetDateTime,
-    ) -> StoreResult<Option<Notification>> {
-        let lease = self.lease();
+    ) -> StoreResult<Option<Recorded>> {
         let mut events = vec![self.actor.event("notification.db.created", None, &n, now)];
+        let local = if n.is_pending() { self.providers.local(sandbox, &outgoing(&n)) } else { None };
+        let (recorded, lease) = match local {
+            Some(result) => {
+                let after = attempted(&n, result, now);
+                events.push(self.actor.event(attempt_code(&after), Some(&n), &after, now));
+                (Recorded::Done(after), None)
+            }
+            None if n.is_pending() => {
+                let lease = self.lease();
+                (Recorded::Deliver(Pending { n: n.clone(), lease: lease.clone(), sandbox }), Some(lease))
+            }
+            None => (Recorded::Done(n.clone()), None),
+        };
         events.extend(extra);
-        if !self.store.insert_notification(&n, &lease, &events).await? {
-            return Ok(None);
-        }
-        if !n.is_pending() {
-            return Ok(Some(n));
-        }
-        self.send(n, &lease, sandbox, now).await.map(Some)
+        let inserted =
+            self.store.insert_notification(recorded.notification(), lease.as_ref(), &events).await?;
+        Ok(inserted.then_some(recorded))
+    }
+
+    /// Hands a recorded notification to its provider (after its record committed).
+    pub async fn deliver(&self, pending: Pending, now: OffsetDateTime) -> StoreResult<Notification> {
+        let Pending { n, lease, sandbox } = pending;
+        self.send(n, &lease, sandbox, now).await
     }
 
     /// Takes over a queued notification whose attempt is due and sends it; `None` when someone
@@ -127,37 +170,56 @@ impl Courier<'_> {
         sandbox: bool,
         now: OffsetDateTime,
     ) -> StoreResult<Notification> {
-        let outgoing = Outgoing {
-            id: &before.id,
-            organization_id: &before.organization_id,
-            charge_id: &before.charge_id,
-            channel: before.channel,
-            to: before.to.as_deref().unwrap_or_default(),
-            subject: before.subject.as_deref(),
-            body: &before.body,
-        };
-        let attempt = match self.providers.deliver(sandbox, &outgoing).await {
-            Ok(sent) => Attempt::Sent {
-                provider: sent.provider.to_string(),
-                provider_message_id: sent.provider_message_id,
-            },
-            Err(ProviderError::Transient(reason)) => Attempt::Failed { reason, permanent: false },
-            Err(ProviderError::Permanent(reason)) => Attempt::Failed { reason, permanent: true },
-        };
-        let mut after = before.clone();
-        after.record(attempt, now);
-        let code = match after.status {
-            crate::types::NotificationStatus::Sent => "notification.sent",
-            crate::types::NotificationStatus::Failed => "notification.failed",
-            _ => "notification.retry_scheduled",
-        };
-        let event = self.actor.event(code, Some(&before), &after, now);
+        let result = self.providers.deliver(sandbox, &outgoing(&before)).await;
+        let after = attempted(&before, result, now);
+        let event = self.actor.event(attempt_code(&after), Some(&before), &after, now);
         // Not saved only when the lease ran out mid-call and another sender took over: that
         // sender's attempt is the one recorded.
         if !self.store.save_delivery(&after, before.version, &lease.owner, &[event]).await? {
             return Ok(before);
         }
         Ok(after)
+    }
+}
+
+/// The message a provider gets.
+fn outgoing(n: &Notification) -> Outgoing<'_> {
+    Outgoing {
+        id: &n.id,
+        organization_id: &n.organization_id,
+        charge_id: &n.charge_id,
+        channel: n.channel,
+        to: n.to.as_deref().unwrap_or_default(),
+        subject: n.subject.as_deref(),
+        body: &n.body,
+    }
+}
+
+/// `before` after a provider's answer.
+fn attempted(
+    before: &Notification,
+    result: Result<Sent, ProviderError>,
+    now: OffsetDateTime,
+) -> Notification {
+    let attempt = match result {
+        Ok(sent) => Attempt::Sent {
+            provider: sent.provider.to_string(),
+            provider_message_id: sent.provider_message_id,
+        },
+        Err(ProviderError::Transient(reason)) => Attempt::Failed { reason, permanent: false },
+        Err(ProviderError::Permanent(reason)) => Attempt::Failed { reason, permanent: true },
+    };
+    let mut after = before.clone();
+    after.record(attempt, now);
+    after
+}
+
+/// The event of an attempt's outcome.
+fn attempt_code(after: &Notification) -> &'static str {
+    match after.status {
+        crate::types::NotificationStatus::Sent => "notification.sent",
+        crate::types::NotificationStatus::Failed => "notification.failed",
+        _ => "notification.retry_scheduled",
     }
 }
 

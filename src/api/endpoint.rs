@@ -23,7 +23,7 @@ use crate::auth::Principal;
 use crate::domain::DomainError;
 use crate::domain::json_numbers;
 use crate::domain::money::hundredths_from_text;
-use crate::operations::{Operation, ParamKind};
+use crate::operations::{Effect, Operation, ParamKind};
 use crate::request::BodyError;
 
 /// The most values a comma-separated filter takes.
@@ -173,44 +173,64 @@ where
     let key = idempotency_key(op, key_header, &mut body)?;
     let fingerprint = key.as_ref().map(|_| idempotency::fingerprint(op, &path, &query, &body));
     let input: I = typed_input(path, query, body)?;
-    let call = Call {
-        app,
-        principal,
-        op,
-        request_id: request_id.to_string(),
-        if_match,
-        now: OffsetDateTime::now_utc(),
-    };
-    let (Some(key), Some(fingerprint)) = (key, fingerprint) else {
+    let now = OffsetDateTime::now_utc();
+    if op.effect == Effect::Read {
+        let store = app.store.clone();
+        let call = Call { app, store, principal, op, request_id: request_id.to_string(), if_match, now };
         return Ok(Answered::Rendered(handler(call, input).await?.render(op.success_status, form)?));
-    };
-    let app = call.app.clone();
-    match idempotency::claim(&app.store, call.org_id(), &key, op.operation_id, &fingerprint, call.now).await?
-    {
-        Claim::Replay(stored) => Ok(Answered::Stored { stored, replayed: true }),
-        Claim::Started => {
-            let org_id = call.org_id().to_string();
-            let guard = idempotency::ClaimGuard::new(&app.store, &org_id, &key);
-            let outcome = match handler(call, input).await {
-                Ok(answer) => answer.render(op.success_status, AnswerForm::Rest),
-                Err(err) => Err(err),
-            };
-            let stored = match outcome {
-                Ok(rendered) => idempotency::Stored::from_rendered(rendered),
-                // Refusals that changed nothing and ask for a fix or a retry (a field the handler
-                // refused, a concurrent change) are not stored, like a request the schema refused.
-                Err(err) if err.changed_nothing() => {
-                    app.store.idempotency_release(&org_id, &key).await?;
-                    guard.disarm();
-                    return Err(err);
-                }
-                Err(err) => idempotency::Stored::from_error(&err, request_id),
-            };
-            idempotency::finish(&app.store, &org_id, &key, &stored).await?;
-            guard.disarm();
-            Ok(Answered::Stored { stored, replayed: false })
-        }
     }
+    // A write: one unit of work, which commits whole (with the key's claim and answer, when
+    // keyed) or not at all.
+    let keyed = match (key, fingerprint) {
+        (Some(key), Some(fingerprint)) => {
+            Some((idempotency::enter(&principal.organization_id, &key)?, fingerprint))
+        }
+        _ => None,
+    };
+    let unit = app.store.begin().await?;
+    if let Some((key, fingerprint)) = &keyed
+        && let Claim::Replay(stored) =
+            idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now).await?
+    {
+        return Ok(Answered::Stored { stored, replayed: true });
+    }
+    let store = unit.store().clone();
+    let call =
+        Call { app: app.clone(), store, principal, op, request_id: request_id.to_string(), if_match, now };
+    let form = if keyed.is_some() { AnswerForm::Rest } else { form };
+    let outcome = match handler(call, input).await {
+        Ok(answer) => answer.render(op.success_status, form),
+        Err(err) => Err(err),
+    };
+    let Some((key, fingerprint)) = keyed else {
+        let rendered = outcome?;
+        unit.commit().await?;
+        return Ok(Answered::Rendered(rendered));
+    };
+    let stored = match outcome {
+        Ok(rendered) => {
+            let stored = Stored::from_rendered(rendered);
+            idempotency::finish(unit.store(), &key, &stored).await?;
+            unit.commit().await?;
+            stored
+        }
+        // Nothing the handler wrote stays, and neither does the claim.
+        Err(err) if !err.kept_under_key() => return Err(err),
+        Err(err) => {
+            // The handler's writes are undone; its answer alone is kept under the key.
+            drop(unit);
+            let stored = Stored::from_error(&err, request_id);
+            let unit = app.store.begin().await?;
+            match idempotency::claim(unit.store(), &key, op.operation_id, &fingerprint, now).await? {
+                Claim::Replay(first) => return Ok(Answered::Stored { stored: first, replayed: true }),
+                Claim::Started => {}
+            }
+            idempotency::finish(unit.store(), &key, &stored).await?;
+            unit.commit().await?;
+            stored
+        }
+    };
+    Ok(Answered::Stored { stored, replayed: false })
 }
 
 /// The operation's typed input, from its validated path, query and body fields side by side.

@@ -39,7 +39,7 @@ impl super::handlers::EventsApi for Events {
             limit: window.limit,
             offset: window.offset,
         };
-        let (events, total) = call.app.store.events(call.org_id(), &filter).await?;
+        let (events, total) = call.store.events(call.org_id(), &filter).await?;
         Ok(Reply::new(EventList {
             data: events.into_iter().map(event_view).collect::<ApiResult<_>>()?,
             meta: pager.meta(total),
@@ -47,7 +47,7 @@ impl super::handlers::EventsApi for Events {
     }
 
     async fn events_get(call: Call, input: wire::EventsGetInput) -> ApiResult<Reply<EventEnvelope>> {
-        let event = call.app.store.event(call.org_id(), &input.id).await?.ok_or(ApiError::NotFound("event"))?;
+        let event = call.store.event(call.org_id(), &input.id).await?.ok_or(ApiError::NotFound("event"))?;
         Ok(Reply::new(EventEnvelope { data: event_view(event)? }))
     }
 }

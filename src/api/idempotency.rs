@@ -1,9 +1,15 @@
 //! Idempotency keys (api-v1.md conventions): the first answer of a key is stored once the
-//! handler ran, errors included, and replayed for the same request for 24 hours. Refusals that
-//! changed nothing and ask for a fix or a retry (a validation error, a concurrent change) are not
-//! stored, so the caller retries under the same key. The same key with another request is
-//! `IDEMPOTENCY_KEY_REUSED`; any request while the first still runs is `CONFLICT`; a claim left
-//! unanswered by a request that died is released.
+//! handler ran, errors included, and replayed for the same request for 24 hours. The key's
+//! claim, the handler's writes and the stored answer are one unit of work: they commit
+//! together or not at all, so a retry gets the stored answer or, when nothing committed (a
+//! crash, a dropped connection, the database out), runs the request for the first time; never
+//! a second time. Refusals that ask for a fix or a retry (a validation error, a concurrent
+//! change) and failures after which nothing committed are not stored. The same key with
+//! another request is `IDEMPOTENCY_KEY_REUSED`; any request while the first still runs is
+//! `CONFLICT` with `Retry-After`.
+
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
 
 use poem::Response;
 use poem::http::StatusCode;
@@ -18,12 +24,10 @@ use crate::store::{IdempotencyRecord, Store};
 
 /// How long a key is remembered.
 pub const RETENTION: Duration = Duration::hours(24);
-/// A claim still unanswered after this long belongs to a request that died; it is taken over.
-pub const ABANDONED_AFTER: Duration = Duration::seconds(60);
 
 /// The outcome of presenting a key.
 pub enum Claim {
-    /// The key is new: run the handler, then `finish`.
+    /// The key is new: run the handler, then `finish`, in the same unit of work.
     Started,
     /// The key already answered this request: send the stored answer again.
     Replay(Stored),
@@ -144,87 +148,69 @@ fn canonical_number(n: &serde_json::Number) -> String {
     }
 }
 
-/// Presents a key: starts it, or finds its stored answer.
+/// The keys whose request runs in this process, by organization: a second request with one
+/// is answered at once rather than waiting for the first's unit of work.
+static IN_FLIGHT: LazyLock<Mutex<HashSet<(String, String)>>> = LazyLock::new(Mutex::default);
+
+/// A key whose request runs here; it leaves the in-flight set when dropped.
+pub struct InFlight {
+    org_id: String,
+    key: String,
+}
+
+/// Marks a key as running in this process: `CONFLICT` (with Retry-After) when it already is.
+pub fn enter(org_id: &str, key: &str) -> ApiResult<InFlight> {
+    let entry = (org_id.to_string(), key.to_string());
+    if !IN_FLIGHT.lock().unwrap_or_else(|p| p.into_inner()).insert(entry) {
+        return Err(ApiError::KeyInFlight);
+    }
+    Ok(InFlight { org_id: org_id.to_string(), key: key.to_string() })
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let entry = (std::mem::take(&mut self.org_id), std::mem::take(&mut self.key));
+        IN_FLIGHT.lock().unwrap_or_else(|p| p.into_inner()).remove(&entry);
+    }
+}
+
+/// Presents a key inside a unit of work: claims it, or finds its stored answer. The claim is
+/// part of the unit, so it commits with the handler's writes and answer or goes with them.
 pub async fn claim(
-    store: &Store,
-    org_id: &str,
-    key: &str,
+    unit: &Store,
+    key: &InFlight,
     operation_id: &str,
     fingerprint: &str,
     now: OffsetDateTime,
 ) -> ApiResult<Claim> {
-    // Expired and abandoned keys are forgotten first, so a key is reusable after the retention
-    // period and a request that died does not lock its key.
-    store.idempotency_forget_stale(org_id, key, now - RETENTION, now - ABANDONED_AFTER).await?;
-    if store.idempotency_start(org_id, key, operation_id, fingerprint, now).await? {
+    let (org_id, key) = (key.org_id.as_str(), key.key.as_str());
+    // Another replica's request with the key holds it until its unit ends.
+    if !unit.idempotency_lock(org_id, key).await? {
+        return Err(ApiError::KeyInFlight);
+    }
+    // An expired key is forgotten, so that it can be used again after the retention period.
+    unit.idempotency_forget_stale(org_id, key, now - RETENTION).await?;
+    if unit.idempotency_start(org_id, key, operation_id, fingerprint, now).await? {
         return Ok(Claim::Started);
     }
-    let Some(record) = store.idempotency_get(org_id, key).await? else {
-        // Forgotten between the two statements: present it again.
-        return if store.idempotency_start(org_id, key, operation_id, fingerprint, now).await? {
-            Ok(Claim::Started)
-        } else {
-            Err(ApiError::Conflict(
-                "this idempotency key is in use by a request that is still running".into(),
-            ))
-        };
+    let Some(record) = unit.idempotency_get(org_id, key).await? else {
+        // Claimed by a unit that committed after ours began and then expired: ask again.
+        return Err(ApiError::KeyInFlight);
     };
     let IdempotencyRecord { fingerprint: stored_fingerprint, operation_id: stored_op, response } = record;
-    // While the first request runs its outcome is unknown: any request with the key waits.
-    let Some(response) = response else {
-        return Err(ApiError::Conflict(
-            "this idempotency key is in use by a request that is still running".into(),
-        ));
-    };
     if stored_fingerprint != fingerprint || stored_op != operation_id {
         return Err(ApiError::IdempotencyKeyReused);
     }
+    // Claims commit only with their answer, and `forget_stale` drops any left by older servers.
+    let Some(response) = response else { return Err(ApiError::KeyInFlight) };
     let stored: Stored = serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?;
     Ok(Claim::Replay(stored))
 }
 
-/// Releases a started key if its request ends without an answer to store (the handler future
-/// dropped when the client went away, or a panic): the key must not stay "still running".
-pub struct ClaimGuard {
-    store: Store,
-    org_id: String,
-    key: String,
-    armed: bool,
-}
-
-impl ClaimGuard {
-    /// Guards a started key.
-    pub fn new(store: &Store, org_id: &str, key: &str) -> Self {
-        Self { store: store.clone(), org_id: org_id.to_string(), key: key.to_string(), armed: true }
-    }
-
-    /// The key was answered or released on purpose: nothing to undo.
-    pub fn disarm(mut self) {
-        self.armed = false;
-    }
-}
-
-impl Drop for ClaimGuard {
-    fn drop(&mut self) {
-        if !self.armed {
-            return;
-        }
-        let (store, org_id, key) =
-            (self.store.clone(), std::mem::take(&mut self.org_id), std::mem::take(&mut self.key));
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                if let Err(e) = store.idempotency_release(&org_id, &key).await {
-                    tracing::warn!(error = %e, "could not release an abandoned idempotency key");
-                }
-            });
-        }
-    }
-}
-
-/// Stores the answer of a started key.
-pub async fn finish(store: &Store, org_id: &str, key: &str, stored: &Stored) -> ApiResult<()> {
+/// Stores the answer of a claimed key, in the claim's unit of work.
+pub async fn finish(unit: &Store, key: &InFlight, stored: &Stored) -> ApiResult<()> {
     let text = serde_json::to_string(stored).map_err(|e| ApiError::Internal(Box::new(e)))?;
-    store.idempotency_finish(org_id, key, &text).await?;
+    unit.idempotency_finish(&key.org_id, &key.key, &text).await?;
     Ok(())
 }
 

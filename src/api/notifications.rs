@@ -1,6 +1,6 @@
 //! /v1/notifications: the messages sent to debtors, by the régua or by hand, as rendered.
 
-use super::delivery::{Actor, Courier, notification_view};
+use super::delivery::{Actor, Courier, Recorded, notification_view};
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv};
 use crate::domain::charge::{Charge, Outcome};
 use crate::domain::notification::{Notification, Source, standard_template};
@@ -17,17 +17,29 @@ fn reply(n: &Notification) -> Reply<NotificationEnvelope> {
 }
 
 async fn load(call: &Call, id: &str) -> ApiResult<Notification> {
-    call.app.store.notification(call.org_id(), id).await?.ok_or(ApiError::NotFound("notification"))
+    call.store.notification(call.org_id(), id).await?.ok_or(ApiError::NotFound("notification"))
 }
 
-/// Records and sends `n`, answering it as it stands after the first attempt.
+/// Records `n` in the call's unit of work, answering it as recorded: delivered when the outbox
+/// takes it, or queued for an outside provider, which gets it once the unit commits.
 async fn send(call: &Call, n: Notification) -> ApiResult<Reply<NotificationEnvelope>> {
-    let courier = Courier { store: &call.app.store, providers: &call.app.providers, actor: Actor::of(call) };
-    let sandbox = call.app.store.is_sandbox(call.org_id()).await?;
-    let sent = courier.create(n, sandbox, Vec::new(), call.now).await?;
+    let courier = Courier { store: &call.store, providers: &call.app.providers, actor: Actor::of(call) };
+    let sandbox = call.store.is_sandbox(call.org_id()).await?;
+    let recorded = courier.record(n, sandbox, Vec::new(), call.now).await?;
     // Only a step's notification can meet an earlier one; a manual one is always new.
-    let sent = sent.ok_or_else(|| ApiError::Conflict("this notification already exists".into()))?;
-    Ok(reply(&sent))
+    let recorded = recorded.ok_or_else(|| ApiError::Conflict("this notification already exists".into()))?;
+    let answer = reply(recorded.notification());
+    if let Recorded::Deliver(pending) = recorded {
+        let (app, actor, now) = (call.app.clone(), courier.actor.clone(), call.now);
+        call.store.after_commit(async move {
+            let courier = Courier { store: &app.store, providers: &app.providers, actor };
+            if let Err(e) = courier.deliver(pending, now).await {
+                // Left queued and leased: the engine sends it once the lease runs out.
+                tracing::warn!(error = %e, "a notification could not be handed to its provider");
+            }
+        });
+    }
+    Ok(answer)
 }
 
 /// A message a person asks for about `charge` now: refused when the charge is closed or the
@@ -47,7 +59,6 @@ pub(crate) async fn notify_now(
         violations.finish()?;
     }
     let debtor = call
-        .app
         .store
         .debtor(call.org_id(), &charge.debtor_id)
         .await?
@@ -78,7 +89,7 @@ impl super::handlers::NotificationsApi for Notifications {
             limit: window.limit,
             offset: window.offset,
         };
-        let (notifications, total) = call.app.store.notifications(call.org_id(), &filter).await?;
+        let (notifications, total) = call.store.notifications(call.org_id(), &filter).await?;
         Ok(Reply::new(NotificationList {
             data: notifications.iter().map(notification_view).collect(),
             meta: pager.meta(total),
@@ -90,7 +101,6 @@ impl super::handlers::NotificationsApi for Notifications {
         input: wire::NotificationsCreateInput,
     ) -> ApiResult<Reply<NotificationEnvelope>> {
         let charge = call
-            .app
             .store
             .charge(call.org_id(), input.charge_id.as_str())
             .await?
@@ -108,9 +118,8 @@ impl super::handlers::NotificationsApi for Notifications {
     ) -> ApiResult<Reply<NotificationEnvelope>> {
         let original = load(&call, &input.id).await?;
         let charge =
-            call.app.store.charge(call.org_id(), &original.charge_id).await?.ok_or(ApiError::NotFound("charge"))?;
+            call.store.charge(call.org_id(), &original.charge_id).await?.ok_or(ApiError::NotFound("charge"))?;
         let debtor = call
-            .app
             .store
             .debtor(call.org_id(), &original.debtor_id)
             .await?
@@ -130,7 +139,7 @@ impl super::handlers::NotificationsApi for Notifications {
             return Ok(reply(&before));
         }
         let event = Actor::of(&call).event("notification.canceled", Some(&before), &after, call.now);
-        if !call.app.store.update_notification(&after, before.version, &[event]).await? {
+        if !call.store.update_notification(&after, before.version, &[event]).await? {
             return Err(ApiError::Concurrent("notification"));
         }
         Ok(reply(&after))

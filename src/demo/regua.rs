@@ -14,7 +14,7 @@ use crate::domain::dates::ORGANIZATION_OFFSET;
 use crate::domain::debtor::Debtor;
 use crate::domain::notification::{Attempt, Notification, Source};
 use crate::domain::policy::{MessageTemplate, NewPolicy, Policy, StepDraft};
-use crate::store::{Lease, Store};
+use crate::store::Store;
 use crate::types::{Channel, NotificationOrigin, NotificationStatus, PolicyStatus, StepAction};
 
 /// How far back the demo's history of messages goes.
@@ -147,8 +147,7 @@ pub async fn record(store: &Store, sent: &[Notification]) -> Result<(), AdminErr
             "notification.db.created"
         };
         let event = actor.event(code, None, n, n.updated_at);
-        let lease = Lease { owner: "system:demo".into(), until: n.created_at };
-        store.insert_notification(n, &lease, &[event]).await?;
+        store.insert_notification(n, None, &[event]).await?;
     }
     Ok(())
 }

@@ -57,15 +57,21 @@ impl Store {
         .transpose()
     }
 
-    /// Releases a claimed key whose request stored no answer, so that it can be used again.
-    pub async fn idempotency_release(&self, org_id: &str, key: &str) -> StoreResult<()> {
-        self.db
-            .execute(
-                "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND response IS NULL",
+    /// Holds the key until this unit of work ends, against other processes' units: false when
+    /// one holds it now. On SQLite the unit holds the database's only write lock, so no other
+    /// unit can be claiming.
+    pub async fn idempotency_lock(&self, org_id: &str, key: &str) -> StoreResult<bool> {
+        if !self.db.is_postgres() {
+            return Ok(true);
+        }
+        let row = self
+            .db
+            .row(
+                "SELECT pg_try_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0)) AS locked",
                 &args![org_id, key],
             )
             .await?;
-        Ok(())
+        Ok(row.map(|r| r.int("locked")).transpose()?.unwrap_or(0) == 1)
     }
 
     /// Records the answer of a claimed key.
@@ -79,20 +85,19 @@ impl Store {
         Ok(())
     }
 
-    /// Forgets a key claimed before `expired`, or still unanswered since before `abandoned` (its
-    /// request died without finishing: a crash, or a client gone while it ran).
+    /// Forgets a key claimed before `expired`, or left without an answer (only a server
+    /// older than units of work committed a claim before its answer).
     pub async fn idempotency_forget_stale(
         &self,
         org_id: &str,
         key: &str,
         expired: OffsetDateTime,
-        abandoned: OffsetDateTime,
     ) -> StoreResult<()> {
         self.db
             .execute(
                 "DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 \
-                 AND (created_at < $3 OR (response IS NULL AND created_at < $4))",
-                &args![org_id, key, format_timestamp(expired), format_timestamp(abandoned)],
+                 AND (created_at < $3 OR response IS NULL)",
+                &args![org_id, key, format_timestamp(expired)],
             )
             .await?;
         Ok(())

@@ -2,8 +2,8 @@
 //! window and an exact total, so each aggregate only says which filters it adds.
 
 use super::StoreResult;
-use super::backend::Backend;
 use super::search::{fold, id_prefix, prefix_end};
+use super::unit::Db;
 use super::value::{Row, Sql};
 
 /// Search, creation range, order and window of a list.
@@ -91,7 +91,7 @@ pub(crate) fn push_window(sql: &mut Sql, alias: &str, org_id: &str, window: &Lis
 /// columns; `total`, when given, is a total known without counting.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn fetch_page<T>(
-    db: &Backend,
+    db: &Db,
     from: &str,
     select: &str,
     filters: impl Fn(&mut Sql),
@@ -127,7 +127,7 @@ pub(crate) async fn fetch_page<T>(
 /// are plain column tests: `filters` pushes the ` WHERE …` that both queries share.
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn plain_page<T>(
-    db: &Backend,
+    db: &Db,
     table: &str,
     order: &str,
     filters: impl Fn(&mut Sql),

@@ -46,6 +46,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(8, "0008", "oauth"),
     migration!(9, "0009", "approvals"),
     migration!(10, "0010", "oauth_housekeeping"),
+    migration!(11, "0011", "readiness"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -15,18 +15,21 @@ mod notifications;
 mod oauth;
 mod orgs;
 mod policies;
+mod readiness;
 pub mod search;
 mod secrets;
 mod tokens;
+mod unit;
 mod users;
 mod value;
 
 #[cfg(test)]
 mod upgrade_tests;
 
-use std::sync::Arc;
+use std::time::Duration;
 
 use backend::Backend;
+use unit::Db;
 
 pub use charges::ChargeFilter;
 pub use debtors::DebtorFilter;
@@ -37,18 +40,63 @@ pub use notifications::{Lease, NotificationFilter};
 pub use oauth::{ClientRow, CodeRow, GrantRow, NewCode, NewRefresh, OAuthPurged, RefreshRow};
 pub use orgs::OrganizationRow;
 pub use policies::PolicyFilter;
+pub use readiness::Readiness;
 pub use tokens::{NewToken, Revocation, Revocations, TokenListing, TokenRow};
+pub use unit::Unit;
 pub use users::UserRow;
+
+/// The longest a request waits for a database connection or the write lock, by default.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(2);
+
+/// Why the database cannot take a request now, through no fault of the request: answered
+/// `503 UNAVAILABLE` with this as the reason, and retried later by the caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outage {
+    /// It cannot be reached (down, restarting, the network or the file gone).
+    Unreachable,
+    /// It is taken by other work for longer than a request waits.
+    Busy,
+    /// Its disk is full: nothing can be written.
+    DiskFull,
+    /// It takes no writes (a read-only file or a standby server).
+    ReadOnly,
+}
+
+impl Outage {
+    /// The reason as the error's details name it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Outage::Unreachable => "database_unreachable",
+            Outage::Busy => "database_busy",
+            Outage::DiskFull => "disk_full",
+            Outage::ReadOnly => "read_only",
+        }
+    }
+
+    /// Seconds a caller should wait before retrying.
+    pub fn retry_after(self) -> u32 {
+        match self {
+            Outage::Unreachable | Outage::Busy => 2,
+            Outage::DiskFull | Outage::ReadOnly => 30,
+        }
+    }
+}
 
 /// Failures of the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// SQLite refused or failed.
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
     /// PostgreSQL refused or failed.
     #[error("database error: {0}")]
-    Postgres(#[from] sqlx::Error),
+    Postgres(sqlx::Error),
+    /// The database cannot take the request now (the cause is for the log).
+    #[error("database unavailable ({reason}): {1}", reason = .0.reason())]
+    Unavailable(Outage, String),
+    /// A unit of work was used after it ended, or opened inside another (a bug in the caller).
+    #[error("the unit of work has ended")]
+    UnitEnded,
     /// The database file or its folder could not be made.
     #[error("database file: {0}")]
     Io(#[from] std::io::Error),
@@ -75,7 +123,33 @@ pub enum StoreError {
     UnsupportedUrl,
 }
 
+impl From<rusqlite::Error> for StoreError {
+    fn from(err: rusqlite::Error) -> Self {
+        match backend::sqlite_outage(&err) {
+            Some(outage) => StoreError::Unavailable(outage, err.to_string()),
+            None => StoreError::Sqlite(err),
+        }
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(err: sqlx::Error) -> Self {
+        match backend::postgres_outage(&err) {
+            Some(outage) => StoreError::Unavailable(outage, err.to_string()),
+            None => StoreError::Postgres(err),
+        }
+    }
+}
+
 impl StoreError {
+    /// The outage this failure is, if it is one.
+    pub fn outage(&self) -> Option<Outage> {
+        match self {
+            StoreError::Unavailable(outage, _) => Some(*outage),
+            _ => None,
+        }
+    }
+
     /// Whether this is a unique-constraint violation.
     pub fn is_unique_violation(&self) -> bool {
         match self {
@@ -89,17 +163,23 @@ impl StoreError {
 /// The result of a store call.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// A handle on the database (cheap to clone).
+/// A handle on the database (cheap to clone), or on a unit of work's transaction
+/// ([`Store::begin`]).
 #[derive(Clone)]
 pub struct Store {
-    db: Arc<Backend>,
+    db: Db,
 }
 
 impl Store {
     /// Opens (creating it if needed) and migrates the database at `url`: `sqlite://path`,
     /// `sqlite::memory:` or `postgres://…`.
     pub async fn open(url: &str) -> StoreResult<Self> {
-        Ok(Self { db: Arc::new(Backend::open(url).await?) })
+        Self::open_with(url, DEFAULT_WAIT).await
+    }
+
+    /// [`Store::open`], a request waiting at most `wait` for a connection or the write lock.
+    pub async fn open_with(url: &str, wait: Duration) -> StoreResult<Self> {
+        Ok(Self { db: Db::new(Backend::open(url, wait).await?) })
     }
 
     /// Whether the database is PostgreSQL.

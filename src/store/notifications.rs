@@ -98,12 +98,13 @@ pub struct Lease {
 }
 
 impl Store {
-    /// Inserts a notification, leased to `lease` while it is delivered, with its events; false
-    /// (and nothing written) when its (charge, step) pair already has one.
+    /// Inserts a notification, leased to `lease` while it is delivered (none when it needs no
+    /// delivery), with its events; false (and nothing written) when its (charge, step) pair
+    /// already has one.
     pub async fn insert_notification(
         &self,
         n: &Notification,
-        lease: &Lease,
+        lease: Option<&Lease>,
         events: &[NewEvent],
     ) -> StoreResult<bool> {
         let mut params = mutable_values(n);
@@ -121,8 +122,8 @@ impl Store {
             &n.body,
             timestamp_text(&n.scheduled_for),
             timestamp_text(&n.created_at),
-            &lease.owner,
-            timestamp_text(&lease.until),
+            lease.map(|l| l.owner.clone()),
+            lease.map(|l| timestamp_text(&l.until)),
         ]);
         let mut statements = vec![Statement::must_change(INSERT, params)];
         statements.extend(events.iter().map(insert_event));

@@ -6,6 +6,7 @@ mod postgres;
 mod sqlite;
 
 use std::borrow::Cow;
+use std::time::Duration;
 
 use super::value::{Param, Row};
 use super::{StoreError, StoreResult};
@@ -43,12 +44,13 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// Opens and migrates the database at `url` (`sqlite:…` or `postgres://…`).
-    pub async fn open(url: &str) -> StoreResult<Self> {
+    /// Opens and migrates the database at `url` (`sqlite:…` or `postgres://…`); a request
+    /// waits at most `wait` for a connection or the write lock.
+    pub async fn open(url: &str, wait: Duration) -> StoreResult<Self> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Ok(Backend::Postgres(postgres::Postgres::open(url).await?))
+            Ok(Backend::Postgres(postgres::Postgres::open(url, wait).await?))
         } else if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
-            Ok(Backend::Sqlite(Box::new(sqlite::Sqlite::open(path).await?)))
+            Ok(Backend::Sqlite(Box::new(sqlite::Sqlite::open(path, wait).await?)))
         } else {
             Err(StoreError::UnsupportedUrl)
         }
@@ -60,11 +62,6 @@ impl Backend {
             Backend::Sqlite(db) => db.rows(sql, params).await,
             Backend::Postgres(db) => db.rows(sql, params).await,
         }
-    }
-
-    /// The first row of a query, if any.
-    pub async fn row(&self, sql: &str, params: &[Param]) -> StoreResult<Option<Row>> {
-        Ok(self.rows(sql, params).await?.into_iter().next())
     }
 
     /// The row of a lookup by a unique key (primary key, token hash, idempotency key): at most
@@ -92,6 +89,15 @@ impl Backend {
         match self {
             Backend::Sqlite(db) => db.write(steps).await,
             Backend::Postgres(db) => db.write(steps).await,
+        }
+    }
+
+    /// Opens a unit of work: one transaction that every statement run through it joins, until
+    /// it commits or is dropped.
+    pub async fn begin(&self) -> StoreResult<Tx> {
+        match self {
+            Backend::Sqlite(db) => Ok(Tx::Sqlite(db.begin().await?)),
+            Backend::Postgres(db) => Ok(Tx::Postgres(db.begin().await?)),
         }
     }
 
@@ -126,6 +132,51 @@ impl Backend {
     }
 }
 
+/// An open transaction of either database (a unit of work's).
+pub enum Tx {
+    /// On SQLite's writer.
+    Sqlite(sqlite::Tx),
+    /// On a PostgreSQL connection of its own.
+    Postgres(postgres::Tx),
+}
+
+impl Tx {
+    /// The rows of a query, inside the transaction.
+    pub async fn rows(&mut self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
+        match self {
+            Tx::Sqlite(tx) => tx.rows(sql, params),
+            Tx::Postgres(tx) => tx.rows(sql, params).await,
+        }
+    }
+
+    /// Runs one statement inside the transaction; the rows it changed.
+    pub async fn execute(&mut self, sql: &str, params: &[Param]) -> StoreResult<u64> {
+        match self {
+            Tx::Sqlite(tx) => tx.execute(sql, params),
+            Tx::Postgres(tx) => tx.execute(sql, params).await,
+        }
+    }
+
+    /// Runs the steps as one part of the transaction: false, and those steps undone, when a
+    /// `must_change` step changed nothing.
+    pub async fn write(&mut self, steps: &[Step]) -> StoreResult<bool> {
+        match self {
+            Tx::Sqlite(tx) => tx.write(steps),
+            Tx::Postgres(tx) => tx.write(steps).await,
+        }
+    }
+
+    /// Commits.
+    pub async fn commit(self) -> StoreResult<()> {
+        match self {
+            Tx::Sqlite(tx) => tx.commit(),
+            Tx::Postgres(tx) => tx.commit().await,
+        }
+    }
+}
+
 pub use postgres::is_unique_violation as postgres_unique_violation;
+pub use postgres::outage as postgres_outage;
 pub use postgres::{Revocation, Revocations};
 pub use sqlite::is_unique_violation as sqlite_unique_violation;
+pub use sqlite::outage as sqlite_outage;

@@ -11,7 +11,7 @@ use sqlx::{Column, Executor, Row as _, TypeInfo, ValueRef};
 use super::Step;
 use crate::store::migrations::{MIGRATIONS, Migration};
 use crate::store::value::{Param, Row};
-use crate::store::{StoreError, StoreResult};
+use crate::store::{Outage, StoreError, StoreResult};
 
 /// Connections per replica.
 const CONNECTIONS: u32 = 16;
@@ -63,13 +63,11 @@ fn to_row(row: &PgRow, names: &mut Option<Arc<[String]>>) -> StoreResult<Row> {
 }
 
 impl Postgres {
-    /// Connects and migrates.
-    pub async fn open(url: &str) -> StoreResult<Self> {
-        let pool = PgPoolOptions::new()
-            .max_connections(CONNECTIONS)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect(url)
-            .await?;
+    /// Connects and migrates. A request waits at most `wait` for a connection: past it the
+    /// database is unreachable or saturated (503), never a hang.
+    pub async fn open(url: &str, wait: Duration) -> StoreResult<Self> {
+        let pool =
+            PgPoolOptions::new().max_connections(CONNECTIONS).acquire_timeout(wait).connect(url).await?;
         migrate(&pool).await?;
         Ok(Self { pool })
     }
@@ -106,16 +104,64 @@ impl Postgres {
     /// Runs the steps in one transaction.
     pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
-        for step in steps {
-            let done = prepare(&step.sql, &step.params).execute(&mut *tx).await?;
-            if done.rows_affected() == 0 && step.must_change {
-                tx.rollback().await?;
-                return Ok(false);
-            }
+        if !run_steps(&mut tx, steps).await? {
+            tx.rollback().await?;
+            return Ok(false);
         }
         tx.commit().await?;
         Ok(true)
     }
+
+    /// Opens a unit of work: a transaction on a connection of its own until it commits or is
+    /// dropped (sqlx then rolls it back before the connection serves anyone else).
+    pub async fn begin(&self) -> StoreResult<Tx> {
+        Ok(Tx(self.pool.begin().await?))
+    }
+}
+
+/// A unit of work: an open transaction.
+pub struct Tx(sqlx::Transaction<'static, sqlx::Postgres>);
+
+impl Tx {
+    /// The rows of a query, inside the transaction.
+    pub async fn rows(&mut self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
+        let rows = prepare(sql, params).fetch_all(&mut *self.0).await?;
+        let mut names = None;
+        rows.iter().map(|r| to_row(r, &mut names)).collect()
+    }
+
+    /// Runs one statement inside the transaction.
+    pub async fn execute(&mut self, sql: &str, params: &[Param]) -> StoreResult<u64> {
+        Ok(prepare(sql, params).execute(&mut *self.0).await?.rows_affected())
+    }
+
+    /// Runs the steps under a savepoint: false, and the steps undone (the rest of the unit
+    /// kept), when a `must_change` step changed nothing.
+    pub async fn write(&mut self, steps: &[Step]) -> StoreResult<bool> {
+        let mut savepoint = sqlx::Connection::begin(&mut *self.0).await?;
+        if !run_steps(&mut savepoint, steps).await? {
+            savepoint.rollback().await?;
+            return Ok(false);
+        }
+        savepoint.commit().await?;
+        Ok(true)
+    }
+
+    /// Commits the unit.
+    pub async fn commit(self) -> StoreResult<()> {
+        Ok(self.0.commit().await?)
+    }
+}
+
+/// Runs the steps in order; false as soon as a `must_change` step changed nothing.
+async fn run_steps(conn: &mut sqlx::PgConnection, steps: &[Step]) -> StoreResult<bool> {
+    for step in steps {
+        let done = prepare(&step.sql, &step.params).execute(&mut *conn).await?;
+        if done.rows_affected() == 0 && step.must_change {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// What a revocation listener hears.
@@ -238,6 +284,29 @@ async fn apply(conn: &mut sqlx::PgConnection) -> StoreResult<()> {
     }
     // PostgreSQL support came with the search keys (0003), so no stored row lacks them.
     Ok(())
+}
+
+/// The outage an error means, if it is one: the server cannot be reached or cannot take the
+/// request now (shutting down, too many connections, disk full, read-only), through no fault
+/// of the request.
+pub fn outage(err: &sqlx::Error) -> Option<Outage> {
+    match err {
+        sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolTimedOut | sqlx::Error::WorkerCrashed => {
+            Some(Outage::Unreachable)
+        }
+        sqlx::Error::Database(db) => {
+            let code = db.code()?;
+            match code.as_ref() {
+                "53100" => Some(Outage::DiskFull),
+                "25006" => Some(Outage::ReadOnly),
+                "53300" | "55P03" | "57014" => Some(Outage::Busy),
+                // Connection exceptions (class 08) and the server shutting down or starting.
+                c if c.starts_with("08") || c.starts_with("57P") => Some(Outage::Unreachable),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Whether an error is a unique-constraint violation.

@@ -14,11 +14,12 @@ use std::time::{Duration, Instant};
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{Connection, OpenFlags, Statement, TransactionBehavior};
 use tokio::runtime::{Handle, RuntimeFlavor};
+use tokio::sync::OwnedMutexGuard;
 
 use super::Step;
 use crate::store::migrations::{MIGRATIONS, Migration};
 use crate::store::value::{Param, Row, RowBytes};
-use crate::store::{StoreError, StoreResult};
+use crate::store::{Outage, StoreError, StoreResult};
 
 mod reader;
 use reader::Readers;
@@ -36,7 +37,11 @@ const BULK_CACHE_KIB: i64 = 1024 * 1024;
 
 /// An open SQLite database.
 pub struct Sqlite {
-    writer: tokio::sync::Mutex<Connection>,
+    /// Shared with the unit of work that holds it ([`Tx`]) for as long as the unit lasts.
+    writer: Arc<tokio::sync::Mutex<Connection>>,
+    /// The longest wait for the writer (held by another request's unit of work) or for
+    /// another process's write lock; past it the database is busy (503).
+    wait: Duration,
     /// None for an in-memory database, whose connections would each see another database.
     readers: Option<Arc<Readers>>,
     /// The writer's `cache_size` and `synchronous` before a bulk load, restored after it.
@@ -55,14 +60,14 @@ fn in_place<R>(work: impl FnOnce() -> R) -> R {
     }
 }
 
-fn connect(path: &str, in_memory: bool) -> StoreResult<Connection> {
+fn connect(path: &str, in_memory: bool, wait: Duration) -> StoreResult<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE
         | OpenFlags::SQLITE_OPEN_URI
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn =
         if in_memory { Connection::open_in_memory()? } else { Connection::open_with_flags(path, flags)? };
-    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.busy_timeout(wait)?;
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.execute_batch(if in_memory {
         "PRAGMA foreign_keys = ON;"
@@ -74,7 +79,7 @@ fn connect(path: &str, in_memory: bool) -> StoreResult<Connection> {
 
 impl Sqlite {
     /// Opens (creating it, readable by its owner only) and migrates the database at `path`.
-    pub async fn open(path: &str) -> StoreResult<Self> {
+    pub async fn open(path: &str, wait: Duration) -> StoreResult<Self> {
         let path = path.split('?').next().unwrap_or(path);
         let in_memory = path.starts_with(":memory:") || path.is_empty();
         if !in_memory {
@@ -86,7 +91,7 @@ impl Sqlite {
             }
             create_private(file)?;
         }
-        let mut writer = connect(path, in_memory)?;
+        let mut writer = connect(path, in_memory, wait)?;
         in_place(|| migrate(&mut writer))?;
         // Table statistics, refreshed where stale (bounded work): without them SQLite takes an
         // organization equality for a selective filter and scans a million rows.
@@ -94,17 +99,43 @@ impl Sqlite {
         let readers = if in_memory {
             None
         } else {
-            let connections = (0..READERS).map(|_| connect(path, false)).collect::<StoreResult<Vec<_>>>()?;
+            let connections =
+                (0..READERS).map(|_| connect(path, false, wait)).collect::<StoreResult<Vec<_>>>()?;
             Some(Readers::new(connections, reader::generation_of(Path::new(path))))
         };
-        Ok(Self { writer: tokio::sync::Mutex::new(writer), readers, before_bulk: Mutex::new(None) })
+        Ok(Self {
+            writer: Arc::new(tokio::sync::Mutex::new(writer)),
+            wait,
+            readers,
+            before_bulk: Mutex::new(None),
+        })
+    }
+
+    /// The writer, waited for at most [`Self::wait`]. A connection left inside a transaction
+    /// (a rollback that failed) is rolled back first, so no one writes into another's work.
+    async fn writer(&self) -> StoreResult<OwnedMutexGuard<Connection>> {
+        let conn = tokio::time::timeout(self.wait, self.writer.clone().lock_owned())
+            .await
+            .map_err(|_| StoreError::Unavailable(Outage::Busy, "the writer stayed taken".into()))?;
+        if !conn.is_autocommit() {
+            conn.execute_batch("ROLLBACK")?;
+        }
+        Ok(conn)
+    }
+
+    /// Opens a unit of work: an IMMEDIATE transaction on the writer, held until it commits or
+    /// is dropped (which rolls it back).
+    pub async fn begin(&self) -> StoreResult<Tx> {
+        let conn = self.writer().await?;
+        in_place(|| conn.execute_batch("BEGIN IMMEDIATE"))?;
+        Ok(Tx { conn, readers: self.readers.clone(), open: true })
     }
 
     /// Sets the writer up for a bulk load (`on`) or back as it was. For the load: a large page
     /// cache, and `synchronous = NORMAL`, which in WAL mode syncs at checkpoints instead of at
     /// every commit (a power cut may lose the last batches, never the database).
     pub async fn bulk_load(&self, on: bool) -> StoreResult<()> {
-        let conn = self.writer.lock().await;
+        let conn = self.writer().await?;
         let mut before = self.before_bulk.lock().map_err(|_| StoreError::Closed)?;
         in_place(|| {
             if on {
@@ -131,7 +162,7 @@ impl Sqlite {
             Some(readers) => {
                 readers.with(|reader| in_place(|| query(reader.connection(), sql, params))).await
             }
-            None => query(&*self.writer.lock().await, sql, params),
+            None => query(&*self.writer().await?, sql, params),
         }
     }
 
@@ -140,7 +171,7 @@ impl Sqlite {
     pub async fn find(&self, sql: &'static str, params: &[Param]) -> StoreResult<Option<Row>> {
         match &self.readers {
             Some(readers) => readers.with(|reader| reader.find(sql, params)).await,
-            None => Ok(query(&*self.writer.lock().await, sql, params)?.into_iter().next()),
+            None => Ok(query(&*self.writer().await?, sql, params)?.into_iter().next()),
         }
     }
 
@@ -153,19 +184,15 @@ impl Sqlite {
 
     /// Runs one statement on the writer.
     pub async fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
-        let conn = self.writer.lock().await;
-        let changed = in_place(|| {
-            let mut stmt = conn.prepare_cached(sql)?;
-            bind(&mut stmt, params)?;
-            Ok(stmt.raw_execute()? as u64)
-        });
+        let conn = self.writer().await?;
+        let changed = in_place(|| execute(&conn, sql, params));
         self.wrote();
         changed
     }
 
     /// Refreshes the planner's statistics (after a bulk load).
     pub async fn analyze(&self) -> StoreResult<()> {
-        let conn = self.writer.lock().await;
+        let conn = self.writer().await?;
         let analyzed = in_place(|| Ok(conn.execute_batch("PRAGMA analysis_limit = 1000; ANALYZE;")?));
         self.wrote();
         analyzed
@@ -174,16 +201,12 @@ impl Sqlite {
     /// Runs the steps in one IMMEDIATE transaction (the write lock is taken up front, so it
     /// never has to be upgraded midway against another process).
     pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
-        let mut conn = self.writer.lock().await;
+        let mut conn = self.writer().await?;
         let written = in_place(|| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            for step in steps {
-                let mut stmt = tx.prepare_cached(&step.sql)?;
-                bind(&mut stmt, &step.params)?;
-                if stmt.raw_execute()? == 0 && step.must_change {
-                    // Dropping the transaction rolls it back.
-                    return Ok(false);
-                }
+            if !run_steps(&tx, steps)? {
+                // Dropping the transaction rolls it back.
+                return Ok(false);
             }
             tx.commit()?;
             Ok(true)
@@ -191,6 +214,79 @@ impl Sqlite {
         self.wrote();
         written
     }
+}
+
+/// A unit of work on the writer: an open IMMEDIATE transaction, which holds SQLite's write
+/// lock (and this process's writer) until it commits or is dropped, which rolls it back.
+pub struct Tx {
+    conn: OwnedMutexGuard<Connection>,
+    readers: Option<Arc<Readers>>,
+    open: bool,
+}
+
+impl Tx {
+    /// The rows of a query, inside the transaction (so it sees the unit's own writes).
+    pub fn rows(&self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
+        in_place(|| query(&self.conn, sql, params))
+    }
+
+    /// Runs one statement inside the transaction.
+    pub fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
+        in_place(|| execute(&self.conn, sql, params))
+    }
+
+    /// Runs the steps under a savepoint: false, and the steps undone (the rest of the unit
+    /// kept), when a `must_change` step changed nothing.
+    pub fn write(&mut self, steps: &[Step]) -> StoreResult<bool> {
+        in_place(|| {
+            let savepoint = self.conn.savepoint()?;
+            if !run_steps(&savepoint, steps)? {
+                // Dropping the savepoint rolls back to it.
+                return Ok(false);
+            }
+            savepoint.commit()?;
+            Ok(true)
+        })
+    }
+
+    /// Commits the unit; the readers' older snapshots are done.
+    pub fn commit(mut self) -> StoreResult<()> {
+        let committed = in_place(|| self.conn.execute_batch("COMMIT"));
+        self.open = committed.is_err() && !self.conn.is_autocommit();
+        if let Some(readers) = &self.readers {
+            readers.wrote();
+        }
+        Ok(committed?)
+    }
+}
+
+impl Drop for Tx {
+    fn drop(&mut self) {
+        if self.open && !self.conn.is_autocommit() {
+            // Nothing of the unit stays; a failure here leaves the transaction open, and the
+            // next taker of the writer rolls it back (`Sqlite::writer`).
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+/// Runs the steps in order; false as soon as a `must_change` step changed nothing.
+fn run_steps(conn: &Connection, steps: &[Step]) -> StoreResult<bool> {
+    for step in steps {
+        let mut stmt = conn.prepare_cached(&step.sql)?;
+        bind(&mut stmt, &step.params)?;
+        if stmt.raw_execute()? == 0 && step.must_change {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Runs one statement; the rows it changed.
+fn execute(conn: &Connection, sql: &str, params: &[Param]) -> StoreResult<u64> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    bind(&mut stmt, params)?;
+    Ok(stmt.raw_execute()? as u64)
 }
 
 /// Binds `$n` to `params[n - 1]`. SQLite numbers parameters by first appearance, so they are
@@ -381,6 +477,20 @@ fn tighten(path: &Path) -> std::io::Result<()> {
     #[cfg(not(unix))]
     let _ = path;
     Ok(())
+}
+
+/// The outage an error means, if it is one: the database cannot take the request now, through
+/// no fault of the request (busy past the wait, the disk full, the file read-only or gone).
+pub fn outage(err: &rusqlite::Error) -> Option<Outage> {
+    use rusqlite::ErrorCode::*;
+    let rusqlite::Error::SqliteFailure(e, _) = err else { return None };
+    match e.code {
+        DatabaseBusy | DatabaseLocked => Some(Outage::Busy),
+        DiskFull => Some(Outage::DiskFull),
+        ReadOnly => Some(Outage::ReadOnly),
+        SystemIoFailure | CannotOpen | NotADatabase | DatabaseCorrupt => Some(Outage::Unreachable),
+        _ => None,
+    }
 }
 
 /// Whether an error is a unique-constraint violation.

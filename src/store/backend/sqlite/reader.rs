@@ -314,7 +314,7 @@ mod tests {
 
     async fn open() -> (Sqlite, TempDb) {
         let path = std::env::temp_dir().join(format!("kd-readers-{}.db", uuid::Uuid::now_v7().simple()));
-        let db = Sqlite::open(path.to_str().unwrap()).await.unwrap();
+        let db = Sqlite::open(path.to_str().unwrap(), crate::store::DEFAULT_WAIT).await.unwrap();
         db.execute("INSERT INTO server_secrets (name, value, created_at) VALUES ('k', 'one', 'now')", &[])
             .await
             .unwrap();
@@ -360,7 +360,7 @@ mod tests {
     #[tokio::test]
     async fn two_stores_on_one_file_see_each_other_s_writes_at_once() {
         let (db, file) = open().await;
-        let replica = Sqlite::open(file.0.to_str().unwrap()).await.unwrap();
+        let replica = Sqlite::open(file.0.to_str().unwrap(), crate::store::DEFAULT_WAIT).await.unwrap();
         assert_eq!(value(&db).await.as_deref(), Some("one"));
         replica.execute("UPDATE server_secrets SET value = 'two' WHERE name = 'k'", &[]).await.unwrap();
         assert_eq!(value(&db).await.as_deref(), Some("two"));
