@@ -188,48 +188,66 @@ where
         _ => None,
     };
     let unit = app.store.begin().await?;
-    if let Some((key, fingerprint)) = &keyed
-        && let Claim::Replay(stored) =
-            idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now).await?
-    {
-        return Ok(Answered::Stored { stored, replayed: true });
+    if let Some((key, fingerprint)) = &keyed {
+        match idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now).await {
+            Ok(Claim::Started) => {}
+            Ok(Claim::Replay(stored)) => {
+                unit.rollback().await?;
+                return Ok(Answered::Stored { stored, replayed: true });
+            }
+            Err(err) => {
+                unit.rollback().await?;
+                return Err(err);
+            }
+        }
     }
     let store = unit.store().clone();
     let call =
         Call { app: app.clone(), store, principal, op, request_id: request_id.to_string(), if_match, now };
     let form = if keyed.is_some() { AnswerForm::Rest } else { form };
-    let outcome = match handler(call, input).await {
-        Ok(answer) => answer.render(op.success_status, form),
-        Err(err) => Err(err),
+    let rendered = match handler(call, input).await.and_then(|answer| answer.render(op.success_status, form)) {
+        Ok(rendered) => rendered,
+        Err(err) => {
+            // Nothing the handler wrote stays, nor the key's claim; the locks go before the
+            // caller hears of it, so that a retry finds the key free.
+            unit.rollback().await?;
+            return match keyed {
+                Some((key, fingerprint)) if err.kept_under_key() => {
+                    keep_error(&app, &key, op, &fingerprint, err, request_id, now).await
+                }
+                _ => Err(err),
+            };
+        }
     };
-    let Some((key, fingerprint)) = keyed else {
-        let rendered = outcome?;
+    let Some((key, _)) = keyed else {
         unit.commit().await?;
         return Ok(Answered::Rendered(rendered));
     };
-    let stored = match outcome {
-        Ok(rendered) => {
-            let stored = Stored::from_rendered(rendered);
-            idempotency::finish(unit.store(), &key, &stored).await?;
-            unit.commit().await?;
-            stored
-        }
-        // Nothing the handler wrote stays, and neither does the claim.
-        Err(err) if !err.kept_under_key() => return Err(err),
-        Err(err) => {
-            // The handler's writes are undone; its answer alone is kept under the key.
-            drop(unit);
-            let stored = Stored::from_error(&err, request_id);
-            let unit = app.store.begin().await?;
-            match idempotency::claim(unit.store(), &key, op.operation_id, &fingerprint, now).await? {
-                Claim::Replay(first) => return Ok(Answered::Stored { stored: first, replayed: true }),
-                Claim::Started => {}
-            }
-            idempotency::finish(unit.store(), &key, &stored).await?;
-            unit.commit().await?;
-            stored
-        }
-    };
+    let stored = Stored::from_rendered(rendered);
+    idempotency::finish(unit.store(), &key, &stored).await?;
+    unit.commit().await?;
+    Ok(Answered::Stored { stored, replayed: false })
+}
+
+/// Keeps a handler's error under its key, in a unit of its own (the handler's was rolled
+/// back): the key's claim and the error commit together.
+async fn keep_error(
+    app: &App,
+    key: &idempotency::InFlight,
+    op: &Operation,
+    fingerprint: &str,
+    err: ApiError,
+    request_id: &str,
+    now: OffsetDateTime,
+) -> ApiResult<Answered> {
+    let stored = Stored::from_error(&err, request_id);
+    let unit = app.store.begin().await?;
+    if let Claim::Replay(first) = idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now).await? {
+        unit.rollback().await?;
+        return Ok(Answered::Stored { stored: first, replayed: true });
+    }
+    idempotency::finish(unit.store(), key, &stored).await?;
+    unit.commit().await?;
     Ok(Answered::Stored { stored, replayed: false })
 }
 

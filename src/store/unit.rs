@@ -145,6 +145,15 @@ impl Unit {
         self.store.db.unit.as_ref().expect("a unit's store is in the unit")
     }
 
+    /// Undoes everything the unit wrote, and waits until its locks are released.
+    pub async fn rollback(self) -> StoreResult<()> {
+        let tx = self.shared().tx.lock().await.take();
+        match tx {
+            Some(tx) => tx.rollback().await,
+            None => Ok(()),
+        }
+    }
+
     /// Commits everything the unit wrote, then starts the work queued for after the commit.
     pub async fn commit(self) -> StoreResult<()> {
         let shared = self.shared().clone();
@@ -165,8 +174,10 @@ impl Drop for Unit {
         // Rolled back now rather than when the last handle goes: the writer (SQLite) or the
         // connection (PostgreSQL) serves others at once. A handle still inside a statement
         // holds the lock; it ends the transaction when it lets go.
-        if let Ok(mut tx) = shared.tx.try_lock() {
-            drop(tx.take());
+        if let Ok(mut tx) = shared.tx.try_lock()
+            && let Some(tx) = tx.take()
+        {
+            tx.abandon();
         }
         shared.after_commit.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }

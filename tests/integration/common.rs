@@ -193,6 +193,12 @@ impl TestServer {
         Self::serve(db, &url, generous(), Vec::new(), ConnectionLimits::default(), true).await
     }
 
+    /// A server on a database the test made and removes itself (a [`FreshDatabase`]'s), or
+    /// reached another way (through a proxy).
+    pub async fn on_database(url: &str) -> Self {
+        Self::serve(TestDatabase::Shared, url, generous(), Vec::new(), ConnectionLimits::default(), false).await
+    }
+
     /// The URL of this server's database (a replica's is its primary's).
     pub fn database_url(&self) -> &str {
         &self.database_url

@@ -173,6 +173,35 @@ impl Tx {
             Tx::Postgres(tx) => tx.commit().await,
         }
     }
+
+    /// Rolls back, without waiting where it cannot (a drop): at once on SQLite; on PostgreSQL
+    /// by a task of its own, so the connection's locks go now rather than at its next use.
+    pub fn abandon(self) {
+        match self {
+            Tx::Sqlite(tx) => drop(tx),
+            Tx::Postgres(tx) => match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => {
+                    runtime.spawn(async move {
+                        if let Err(e) = tx.rollback().await {
+                            tracing::warn!(error = %e, "rolling back an abandoned unit of work failed");
+                        }
+                    });
+                }
+                Err(_) => drop(tx),
+            },
+        }
+    }
+
+    /// Rolls back and waits for it.
+    pub async fn rollback(self) -> StoreResult<()> {
+        match self {
+            Tx::Sqlite(tx) => {
+                drop(tx);
+                Ok(())
+            }
+            Tx::Postgres(tx) => tx.rollback().await,
+        }
+    }
 }
 
 pub use postgres::is_unique_violation as postgres_unique_violation;

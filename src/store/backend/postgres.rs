@@ -151,6 +151,12 @@ impl Tx {
     pub async fn commit(self) -> StoreResult<()> {
         Ok(self.0.commit().await?)
     }
+
+    /// Rolls the unit back now, releasing its locks (a dropped transaction would only queue
+    /// its rollback for the connection's next use, and keep its advisory locks until then).
+    pub async fn rollback(self) -> StoreResult<()> {
+        Ok(self.0.rollback().await?)
+    }
 }
 
 /// Runs the steps in order; false as soon as a `must_change` step changed nothing.
