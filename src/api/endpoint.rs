@@ -205,7 +205,8 @@ where
     let call =
         Call { app: app.clone(), store, principal, op, request_id: request_id.to_string(), if_match, now };
     let form = if keyed.is_some() { AnswerForm::Rest } else { form };
-    let rendered = match handler(call, input).await.and_then(|answer| answer.render(op.success_status, form)) {
+    let rendered = match handler(call, input).await.and_then(|answer| answer.render(op.success_status, form))
+    {
         Ok(rendered) => rendered,
         Err(err) => {
             // Nothing the handler wrote stays, nor the key's claim; the locks go before the
@@ -242,7 +243,9 @@ async fn keep_error(
 ) -> ApiResult<Answered> {
     let stored = Stored::from_error(&err, request_id);
     let unit = app.store.begin().await?;
-    if let Claim::Replay(first) = idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now).await? {
+    if let Claim::Replay(first) =
+        idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now).await?
+    {
         unit.rollback().await?;
         return Ok(Answered::Stored { stored: first, replayed: true });
     }
