@@ -180,12 +180,42 @@ where
         return Ok(Answered::Rendered(handler(call, input).await?.render(op.success_status, form)?));
     }
     // A write: one unit of work, which commits whole (with the key's claim and answer, when
-    // keyed) or not at all.
-    let keyed = match (key, fingerprint) {
-        (Some(key), Some(fingerprint)) => {
+    // keyed) or not at all. A full disk or a read-only database it meets makes /readyz say so.
+    let readiness = app.clone();
+    let written =
+        write(app, principal, op, request_id, if_match, form, key.zip(fingerprint), input, now, handler)
+            .await;
+    if let Err(ApiError::DatabaseUnavailable(outage)) = &written {
+        readiness.readiness.saw(*outage);
+    }
+    written
+}
+
+/// The write path of [`execute`]: the handler in a unit of work, with the key's claim and
+/// answer when keyed.
+#[allow(clippy::too_many_arguments)]
+async fn write<I, A, F, Fut>(
+    app: Arc<App>,
+    principal: Principal,
+    op: &'static Operation,
+    request_id: &str,
+    if_match: Option<String>,
+    form: AnswerForm,
+    key: Option<(String, String)>,
+    input: I,
+    now: OffsetDateTime,
+    handler: F,
+) -> ApiResult<Answered>
+where
+    A: Answer,
+    F: Fn(Call, I) -> Fut,
+    Fut: Future<Output = ApiResult<A>>,
+{
+    let keyed = match key {
+        Some((key, fingerprint)) => {
             Some((idempotency::enter(&principal.organization_id, &key)?, fingerprint))
         }
-        _ => None,
+        None => None,
     };
     let unit = app.store.begin().await?;
     if let Some((key, fingerprint)) = &keyed {

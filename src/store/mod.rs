@@ -194,3 +194,43 @@ impl Store {
         self.db.execute(sql, &params).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ApiError;
+
+    fn sqlite_failure(code: std::ffi::c_int) -> StoreError {
+        rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None).into()
+    }
+
+    #[test]
+    fn outages_are_told_from_the_requests_own_failures() {
+        use rusqlite::ffi::*;
+        assert_eq!(sqlite_failure(SQLITE_FULL).outage(), Some(Outage::DiskFull));
+        assert_eq!(sqlite_failure(SQLITE_READONLY).outage(), Some(Outage::ReadOnly));
+        assert_eq!(sqlite_failure(SQLITE_BUSY).outage(), Some(Outage::Busy));
+        assert_eq!(sqlite_failure(SQLITE_IOERR).outage(), Some(Outage::Unreachable));
+        assert_eq!(sqlite_failure(SQLITE_CONSTRAINT_UNIQUE).outage(), None);
+        assert!(sqlite_failure(SQLITE_CONSTRAINT_UNIQUE).is_unique_violation());
+        assert_eq!(StoreError::from(sqlx::Error::PoolTimedOut).outage(), Some(Outage::Unreachable));
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert_eq!(StoreError::from(sqlx::Error::Io(refused)).outage(), Some(Outage::Unreachable));
+        assert_eq!(StoreError::from(sqlx::Error::RowNotFound).outage(), None);
+    }
+
+    #[test]
+    fn an_outage_is_a_503_that_names_its_reason_and_when_to_retry() {
+        let err = ApiError::from(sqlite_failure(rusqlite::ffi::SQLITE_FULL));
+        assert_eq!(err.status().as_u16(), 503);
+        assert_eq!(err.code(), "UNAVAILABLE");
+        assert_eq!(err.details(), serde_json::json!({ "reason": "disk_full", "retry_after": 30 }));
+        assert_eq!(err.headers(), vec![("Retry-After", "30".to_string())]);
+        assert!(!err.kept_under_key(), "nothing committed: the retry runs the request");
+        // The cause is for the log; the caller reads no internals.
+        let body = err.body("req_1").to_string();
+        assert!(!body.contains("database or disk is full"), "{body}");
+        let internal = ApiError::from(sqlite_failure(rusqlite::ffi::SQLITE_MISMATCH));
+        assert_eq!(internal.status().as_u16(), 500);
+    }
+}

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use time::OffsetDateTime;
 
 use super::value::args;
-use super::{Store, StoreResult};
+use super::{Outage, Store, StoreResult};
 use crate::domain::dates::format_timestamp;
 
 /// How long a probe's answer is kept.
@@ -17,11 +17,17 @@ const KEPT: Duration = Duration::from_secs(1);
 /// The longest a probe may take: past it the database is not ready.
 const PROBE_LIMIT: Duration = Duration::from_millis(700);
 
-/// The last probe's answer, and the probe running now, if any.
+/// How long a write refused for want of space or permission keeps the server not ready: the
+/// probe's one-row rewrite can still fit where a request's write did not.
+const REFUSAL_KEPT: Duration = Duration::from_secs(5);
+
+/// The last probe's answer, the probe running now, if any, and the last write a request saw
+/// refused by a full disk or a read-only database.
 #[derive(Default)]
 pub struct Readiness {
     last: Mutex<Option<(Instant, bool)>>,
     probing: tokio::sync::Mutex<()>,
+    refused: Mutex<Option<Instant>>,
 }
 
 impl Readiness {
@@ -29,6 +35,10 @@ impl Readiness {
     /// probe (one at a time; a request that finds one running waits for it), always within
     /// about [`PROBE_LIMIT`].
     pub async fn check(&self, store: &Store) -> bool {
+        let refused = *self.refused.lock().unwrap_or_else(|p| p.into_inner());
+        if refused.is_some_and(|at| at.elapsed() < REFUSAL_KEPT) {
+            return false;
+        }
         if let Some(ready) = self.fresh() {
             return ready;
         }
@@ -52,6 +62,14 @@ impl Readiness {
             };
         *self.last.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), ready));
         ready
+    }
+
+    /// A request's write met `outage`: a full disk or a read-only database makes the server
+    /// not ready for a while, whatever the probe finds.
+    pub fn saw(&self, outage: Outage) {
+        if matches!(outage, Outage::DiskFull | Outage::ReadOnly) {
+            *self.refused.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+        }
     }
 
     fn last(&self) -> Option<bool> {

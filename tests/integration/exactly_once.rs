@@ -145,7 +145,7 @@ async fn clients_that_drop_the_connection_never_leave_a_key_with_two_charges() {
             stream.set_nodelay(true).unwrap();
             stream.write_all(request.as_bytes()).await.expect("sent");
             tokio::time::sleep(Duration::from_micros(delay_micros(i, 5_000))).await;
-            stream.set_linger(Some(Duration::ZERO)).unwrap();
+            stream.set_zero_linger().unwrap();
             drop(stream);
         }));
     }
