@@ -196,7 +196,8 @@ impl TestServer {
     /// A server on a database the test made and removes itself (a [`FreshDatabase`]'s), or
     /// reached another way (through a proxy).
     pub async fn on_database(url: &str) -> Self {
-        Self::serve(TestDatabase::Shared, url, generous(), Vec::new(), ConnectionLimits::default(), false).await
+        Self::serve(TestDatabase::Shared, url, generous(), Vec::new(), ConnectionLimits::default(), false)
+            .await
     }
 
     /// The URL of this server's database (a replica's is its primary's).

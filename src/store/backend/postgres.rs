@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sqlx::postgres::{PgArguments, PgListener, PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgArguments, PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Column, Executor, Row as _, TypeInfo, ValueRef};
 
 use super::Step;
@@ -66,8 +66,16 @@ impl Postgres {
     /// Connects and migrates. A request waits at most `wait` for a connection: past it the
     /// database is unreachable or saturated (503), never a hang.
     pub async fn open(url: &str, wait: Duration) -> StoreResult<Self> {
-        let pool =
-            PgPoolOptions::new().max_connections(CONNECTIONS).acquire_timeout(wait).connect(url).await?;
+        // A statement waits for a row lock (another transaction's write) no longer than for a
+        // connection: past it, PostgreSQL cancels it (55P03) and the request is a 503.
+        let options = url
+            .parse::<PgConnectOptions>()?
+            .options([("lock_timeout", format!("{}ms", wait.as_millis().max(1)))]);
+        let pool = PgPoolOptions::new()
+            .max_connections(CONNECTIONS)
+            .acquire_timeout(wait)
+            .connect_with(options)
+            .await?;
         migrate(&pool).await?;
         Ok(Self { pool })
     }
@@ -241,9 +249,13 @@ impl Revocations {
 /// connection for the whole run.
 async fn migrate(pool: &PgPool) -> StoreResult<()> {
     let mut conn = pool.acquire().await?;
+    // Another replica may hold the lock for as long as its migrations take, and a migration
+    // may wait for tables in use: no lock timeout here (RESET gives the connection its own back).
+    conn.execute("SET lock_timeout = 0").await?;
     sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
     let result = apply(&mut conn).await;
     let unlock = sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await;
+    conn.execute("RESET lock_timeout").await?;
     result?;
     unlock?;
     Ok(())
