@@ -45,6 +45,12 @@ fn into_view(c: Charge, today: Date) -> wire::Charge {
         canceled_at: c.canceled_at.map(Timestamp),
         cancellation_reason: c.cancellation_reason,
         written_off_at: c.written_off_at.map(Timestamp),
+        write_off_reason: c.write_off_reason,
+        decision: c.decision.map(|d| wire::ChargeDecision {
+            decision: d.decision,
+            reason: d.reason,
+            decided_at: d.decided_at,
+        }),
         agreement_id: c.agreement_id,
         credit_bureau_status: c.credit_bureau_status,
         protest_status: c.protest_status,
@@ -224,6 +230,27 @@ impl super::handlers::ChargesApi for Charges {
             Outcome::Unchanged => Ok(reply(&call, before)),
             Outcome::Changed => save(&call, &before, after, "charge.canceled", json!({})).await,
         }
+    }
+
+    /// Writing off a written-off charge is a no-op.
+    async fn charges_write_off(call: Call, input: wire::ChargesWriteOffInput) -> ApiResult<Reply<ChargeEnvelope>> {
+        let before = load(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        match after.write_off(input.reason.into(), call.now)? {
+            Outcome::Unchanged => Ok(reply(&call, before)),
+            Outcome::Changed => save(&call, &before, after, "charge.written_off", json!({})).await,
+        }
+    }
+
+    async fn charges_decide(call: Call, input: wire::ChargesDecideInput) -> ApiResult<Reply<ChargeEnvelope>> {
+        let before = load(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        let reason: String = input.reason.into();
+        after.decide(input.decision, reason.clone(), call.now)?;
+        let decided = json!({ "decision": input.decision.as_str(), "reason": reason });
+        save(&call, &before, after, "charge.decided", decided).await
     }
 
     async fn charges_pause(call: Call, input: wire::ChargesPauseInput) -> ApiResult<Reply<ChargeEnvelope>> {

@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 use time::{Date, OffsetDateTime};
 
 use super::calendar;
-use super::dates::organization_today;
+use super::dates::{Timestamp, organization_today};
 use super::debtor::Debtor;
 use super::money::Hundredths;
 use super::rules::{RuleError, Violations};
-use crate::types::{ChargeStatus, DunningStatus, PaymentMethod, PersonType};
+use crate::types::{ChargeStatus, Decision, DunningStatus, PaymentMethod, PersonType};
 
 /// The default late fee: 2 %, the most a consumer can be fined (CDC art. 52 §1).
 pub const DEFAULT_FINE: Hundredths = Hundredths(200);
@@ -54,6 +54,9 @@ pub struct Charge {
     pub canceled_at: Option<OffsetDateTime>,
     pub cancellation_reason: Option<String>,
     pub written_off_at: Option<OffsetDateTime>,
+    pub write_off_reason: Option<String>,
+    /// The last decision a person took after an escalation step stopped the régua.
+    pub decision: Option<Decided>,
     pub agreement_id: Option<String>,
     pub credit_bureau_status: Option<String>,
     pub protest_status: Option<String>,
@@ -105,6 +108,17 @@ pub struct Payment {
     pub method: Option<PaymentMethod>,
 }
 
+/// A person's decision on a charge whose régua waited for one.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Decided {
+    /// What was decided.
+    pub decision: Decision,
+    /// Why, as given.
+    pub reason: String,
+    /// When.
+    pub decided_at: Timestamp,
+}
+
 /// What can be done to a charge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChargeAction {
@@ -116,6 +130,10 @@ pub enum ChargeAction {
     Cancel,
     /// Pause or resume the régua (the charge must be open).
     Pause,
+    /// Write off as uncollectable (writing off a written-off charge is a no-op).
+    WriteOff,
+    /// Decide on a charge whose régua awaits a decision.
+    Decide,
 }
 
 impl ChargeAction {
@@ -127,6 +145,8 @@ impl ChargeAction {
             Self::Settle => &[Pending, Overdue, Paid],
             Self::Cancel => &[Pending, Overdue, Canceled],
             Self::Pause => OPEN,
+            Self::WriteOff => &[Overdue, WrittenOff],
+            Self::Decide => &[Overdue],
         }
     }
 
@@ -136,7 +156,8 @@ impl ChargeAction {
             Self::Update => None,
             Self::Settle => Some(ChargeStatus::Paid),
             Self::Cancel => Some(ChargeStatus::Canceled),
-            Self::Pause => None,
+            Self::Pause | Self::Decide => None,
+            Self::WriteOff => Some(ChargeStatus::WrittenOff),
         }
     }
 
@@ -146,6 +167,8 @@ impl ChargeAction {
             Self::Settle => "settled",
             Self::Cancel => "canceled",
             Self::Pause => "paused or resumed",
+            Self::WriteOff => "written off",
+            Self::Decide => "decided on",
         }
     }
 }
@@ -204,6 +227,8 @@ impl Charge {
             canceled_at: None,
             cancellation_reason: None,
             written_off_at: None,
+            write_off_reason: None,
+            decision: None,
             agreement_id: None,
             credit_bureau_status: None,
             protest_status: None,
@@ -352,6 +377,43 @@ impl Charge {
         Ok(Outcome::Changed)
     }
 
+    /// Writes off an overdue charge as uncollectable and closes its dunning.
+    pub fn write_off(&mut self, reason: String, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        self.guard(ChargeAction::WriteOff)?;
+        if Some(self.status) == ChargeAction::WriteOff.no_op_status() {
+            return Ok(Outcome::Unchanged);
+        }
+        self.status = ChargeStatus::WrittenOff;
+        self.written_off_at = Some(now);
+        self.write_off_reason = Some(reason);
+        self.dunning_status = dunning_status_after(self.status, self.dunning_status);
+        Ok(Outcome::Changed)
+    }
+
+    /// Decides on an overdue charge whose régua stopped at an escalation step: `write_off`
+    /// writes it off, `restart` lets the régua go on from its next step, `keep_open` leaves it
+    /// overdue with the régua stopped for good. The decision is kept on the charge.
+    pub fn decide(
+        &mut self,
+        decision: Decision,
+        reason: String,
+        now: OffsetDateTime,
+    ) -> Result<(), RuleError> {
+        self.guard(ChargeAction::Decide)?;
+        if self.dunning_status != DunningStatus::AwaitingDecision {
+            return Err(self.dunning_refusal("decided on", &[DunningStatus::AwaitingDecision]));
+        }
+        match decision {
+            Decision::WriteOff => {
+                self.write_off(reason.clone(), now)?;
+            }
+            Decision::Restart => self.dunning_status = DunningStatus::Active,
+            Decision::KeepOpen => self.dunning_status = DunningStatus::Closed,
+        }
+        self.decision = Some(Decided { decision, reason, decided_at: Timestamp(now) });
+        Ok(())
+    }
+
     /// Stops the régua for an open charge: `not_started` or `active` becomes `paused`; a paused
     /// charge is unchanged; one awaiting a decision must get its decision first.
     pub fn pause(&mut self) -> Result<Outcome, RuleError> {
@@ -412,10 +474,8 @@ pub fn dunning_status_after(status: ChargeStatus, current: DunningStatus) -> Dun
     use ChargeStatus::*;
     match status {
         Paid | Canceled | WrittenOff | InAgreement => DunningStatus::Closed,
-        Pending | Overdue => match current {
-            DunningStatus::NotStarted | DunningStatus::Paused | DunningStatus::AwaitingDecision => current,
-            DunningStatus::Active | DunningStatus::Closed => DunningStatus::Active,
-        },
+        // A régua closed on an open charge (a decision to keep it open) stays closed.
+        Pending | Overdue => current,
     }
 }
 

@@ -55,7 +55,7 @@ macro_rules! columns {
          c.description, c.amount_cents, c.paid_cents, c.issue_date, c.due_date, c.status, c.dunning_status, \
          c.payment_method, c.fine_hundredths, c.interest_hundredths, c.paid_at, c.canceled_at, \
          c.cancellation_reason, c.written_off_at, c.agreement_id, c.credit_bureau_status, c.protest_status, \
-         c.tags, c.metadata, c.version, c.created_at, c.updated_at"
+         c.tags, c.metadata, c.version, c.created_at, c.updated_at, c.write_off_reason, c.decision"
     };
 }
 const SELECT: &str = concat!("SELECT ", columns!(), " FROM charges c JOIN debtors d ON d.id = c.debtor_id");
@@ -99,6 +99,8 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
         version: row.int("version")?,
         created_at: timestamp(row, "created_at")?,
         updated_at: timestamp(row, "updated_at")?,
+        write_off_reason: row.opt_text("write_off_reason")?,
+        decision: row.opt_text("decision")?.map(|d| serde_json::from_str(&d)).transpose()?,
     })
 }
 
@@ -107,14 +109,14 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
 pub(crate) const INSERT_COLUMNS: &str = "external_id, description, amount_cents, paid_cents, issue_date, due_date, \
      status, dunning_status, payment_method, fine_hundredths, interest_hundredths, paid_at, canceled_at, \
      cancellation_reason, written_off_at, agreement_id, credit_bureau_status, protest_status, tags, metadata, \
-     version, updated_at, search_external, cp_id, id, organization_id, debtor_id, created_at, \
-     search_debtor_name, search_debtor_document";
+     version, updated_at, search_external, cp_id, write_off_reason, decision, id, organization_id, debtor_id, \
+     created_at, search_debtor_name, search_debtor_document";
 
 /// How many values a charge insert binds.
-pub(crate) const INSERT_WIDTH: usize = 28;
+pub(crate) const INSERT_WIDTH: usize = 30;
 
 /// The position of `debtor_id` among the values.
-const DEBTOR_ID: usize = 27;
+const DEBTOR_ID: usize = 29;
 
 /// One row of an insert whose values start at `$first`: the values, then the debtor's search
 /// keys read from its row (so they are the keys the debtor has, whoever inserts).
@@ -134,8 +136,8 @@ const UPDATE: &str = "UPDATE charges SET external_id = $1, description = $2, amo
      issue_date = $5, due_date = $6, status = $7, dunning_status = $8, payment_method = $9, fine_hundredths = $10, \
      interest_hundredths = $11, paid_at = $12, canceled_at = $13, cancellation_reason = $14, written_off_at = $15, \
      agreement_id = $16, credit_bureau_status = $17, protest_status = $18, tags = $19, metadata = $20, \
-     version = $21, updated_at = $22, search_external = $23, cp_id = $24 \
-     WHERE id = $25 AND organization_id = $26 AND version = $27";
+     version = $21, updated_at = $22, search_external = $23, cp_id = $24, write_off_reason = $25, decision = $26 \
+     WHERE id = $27 AND organization_id = $28 AND version = $29";
 
 impl Store {
     /// One charge of an organization.
@@ -273,7 +275,7 @@ pub(crate) fn insert_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(params)
 }
 
-/// The mutable columns, in the order both statements list them ($1 to $24).
+/// The mutable columns, in the order both statements list them ($1 to $26).
 fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(Vec::from(args![
         &c.external_id,
@@ -300,6 +302,8 @@ fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
         timestamp_text(&c.updated_at),
         c.external_id.as_deref().map(fold).unwrap_or_default(),
         &c.cp_id,
+        &c.write_off_reason,
+        c.decision.as_ref().map(json_text).transpose()?,
     ]))
 }
 

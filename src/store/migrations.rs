@@ -47,6 +47,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(9, "0009", "approvals"),
     migration!(10, "0010", "oauth_housekeeping"),
     migration!(11, "0011", "readiness"),
+    migration!(12, "0012", "decisions"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -16,6 +16,8 @@ fn body_for(op: &str) -> Value {
         "charges_settle" => json!({}),
         "charges_cancel" => json!({}),
         "charges_notify" => json!({"channel": "email"}),
+        "charges_write_off" => json!({"reason": "intrusion"}),
+        "charges_decide" => json!({"decision": "keep_open", "reason": "intrusion"}),
         "collection_policies_update" => json!({"name": "Intrusa"}),
         "collection_policies_duplicate" => json!({"name": "Intrusa"}),
         "collection_policies_steps_create" => {

@@ -6,6 +6,7 @@ mod common;
 mod api_charges;
 mod api_conventions;
 mod api_debtors;
+mod api_decisions;
 mod api_dunning;
 mod api_events;
 mod api_policies;

@@ -467,6 +467,14 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 let p = policy().await;
                 (json!({ "cp_id": p["id"], "step_id": p["steps"][0]["id"] }), "“Lembrete”".to_string())
             }
+            "charges_write_off" => (
+                json!({ "id": charge().await, "reason": "Devedora não localizada." }),
+                "“Maria Souza”".to_string(),
+            ),
+            "charges_decide" => (
+                json!({ "id": charge().await, "decision": "keep_open", "reason": "Aguardando o comprovante." }),
+                "“Maria Souza”".to_string(),
+            ),
             _ if op.path.starts_with("/v1/charges/") => {
                 (json!({ "id": charge().await }), "“Maria Souza”".to_string())
             }
@@ -487,7 +495,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
         assert!(message.contains(&shown) && !message.contains("“”"), "{}: {message}", op.tool_name);
         asked += 1;
     }
-    assert_eq!(asked, 10);
+    assert_eq!(asked, 12);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

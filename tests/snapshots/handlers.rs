@@ -14,6 +14,13 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;
+    /// `charges_decide`: Decide on a charge awaiting a decision
+    fn charges_decide(
+        call: crate::api::Call,
+        input: crate::types::ChargesDecideInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
+    > + Send;
     /// `charges_get`: Get a charge
     fn charges_get(
         call: crate::api::Call,
@@ -62,6 +69,13 @@ pub trait ChargesApi {
     fn charges_update(
         call: crate::api::Call,
         input: crate::types::ChargesUpdateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
+    > + Send;
+    /// `charges_write_off`: Write off a charge
+    fn charges_write_off(
+        call: crate::api::Call,
+        input: crate::types::ChargesWriteOffInput,
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;

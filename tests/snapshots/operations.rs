@@ -88,6 +88,43 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "charges_decide",
+        tool_name: "dunning_charges_decide",
+        aliases: &[],
+        title: "Decide on a charge awaiting a decision",
+        description: "Decides what happens to an overdue charge whose régua reached an escalation step (dunning_status awaiting_decision): write_off (status written_off), restart (the régua goes on from its next step) or keep_open (it stays overdue and the régua stops). The decision and its reason are kept on the charge and in a charge.decided event.",
+        tag: "charges",
+        method: HttpMethod::Post,
+        path: "/v1/charges/{id}/decision",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.escalate"),
+        confirm: Some(Confirm {
+            target: Some("charges_get"),
+            message: "Decidir a cobrança {{target.id}} de {{money target.balance}}, de {{target.debtor_name}}, que aguarda uma decisão?",
+        }),
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["decision", "reason", "idempotency_key"],
+            schema: "{\"description\":\"The decision on a charge awaiting one, and why.\",\"type\":\"object\",\"properties\":{\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops).\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"decision\",\"reason\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_charges_decide\",\"title\":\"Decide on a charge awaiting a decision\",\"description\":\"Decides what happens to an overdue charge whose régua reached an escalation step (dunning_status awaiting_decision): write_off (status written_off), restart (the régua goes on from its next step) or keep_open (it stays overdue and the régua stops). The decision and its reason are kept on the charge and in a charge.decided event.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops).\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"decision\",\"reason\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"dbb2b899d2185e62\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops).\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"decision\",\"reason\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "charges_get",
         tool_name: "dunning_charges_get",
         aliases: &[],
@@ -376,6 +413,43 @@ pub static OPERATIONS: &[Operation] = &[
         complete: &[("id", "charges_list")],
         descriptor: "{\"name\":\"dunning_charges_update\",\"title\":\"Update a charge\",\"description\":\"Changes the fields sent of a pending or overdue charge.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"cp_id\":{\"description\":\"The collection policy to follow (cp_…); null returns to the organization's default.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":64},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":[\"string\",\"null\"],\"maxLength\":500},\"amount\":{\"description\":\"More than paid_amount.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"description\":\"Not before issue_date; the status follows it (overdue once past).\",\"type\":\"string\",\"format\":\"date\"},\"external_id\":{\"type\":[\"string\",\"null\"],\"maxLength\":100},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"33f9b010882c6917\"}}",
         input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"cp_id\":{\"description\":\"The collection policy to follow (cp_…); null returns to the organization's default.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":64},\"description\":{\"description\":\"Shown to the debtor.\",\"type\":[\"string\",\"null\"],\"maxLength\":500},\"amount\":{\"description\":\"More than paid_amount.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"due_date\":{\"description\":\"Not before issue_date; the status follows it (overdue once past).\",\"type\":\"string\",\"format\":\"date\"},\"external_id\":{\"description\":\"The charge's id in your own system; null clears it.\",\"type\":[\"string\",\"null\"],\"maxLength\":100},\"tags\":{\"description\":\"Replaces all tags, at most 20; [] removes them.\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"maxItems\":20},\"metadata\":{\"description\":\"Replaces all metadata (string values, at most 20 keys); {} removes it.\",\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":500},\"maxProperties\":20},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "charges_write_off",
+        tool_name: "dunning_charges_write_off",
+        aliases: &[],
+        title: "Write off a charge",
+        description: "Writes off an overdue charge judged uncollectable (baixa por perda): status becomes written_off with the reason, and its dunning closes. Writing off a written-off charge returns it unchanged.",
+        tag: "charges",
+        method: HttpMethod::Post,
+        path: "/v1/charges/{id}/write_off",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.escalate"),
+        confirm: Some(Confirm {
+            target: Some("charges_get"),
+            message: "Baixar como perda a cobrança {{target.id}} de {{money target.balance}}, de {{target.debtor_name}}?",
+        }),
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["reason", "idempotency_key"],
+            schema: "{\"description\":\"Why a charge is written off.\",\"type\":\"object\",\"properties\":{\"reason\":{\"description\":\"Why the debt is judged uncollectable; returned as write_off_reason.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"reason\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_charges_write_off\",\"title\":\"Write off a charge\",\"description\":\"Writes off an overdue charge judged uncollectable (baixa por perda): status becomes written_off with the reason, and its dunning closes. Writing off a written-off charge returns it unchanged.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"reason\":{\"description\":\"Why the debt is judged uncollectable; returned as write_off_reason.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"reason\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"ee667826699b5f87\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"reason\":{\"description\":\"Why the debt is judged uncollectable; returned as write_off_reason.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"reason\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
@@ -1461,72 +1535,76 @@ pub mod ops {
     pub const CHARGES_CANCEL: &Operation = &OPERATIONS[0];
     /// `charges_create`
     pub const CHARGES_CREATE: &Operation = &OPERATIONS[1];
+    /// `charges_decide`
+    pub const CHARGES_DECIDE: &Operation = &OPERATIONS[2];
     /// `charges_get`
-    pub const CHARGES_GET: &Operation = &OPERATIONS[2];
+    pub const CHARGES_GET: &Operation = &OPERATIONS[3];
     /// `charges_list`
-    pub const CHARGES_LIST: &Operation = &OPERATIONS[3];
+    pub const CHARGES_LIST: &Operation = &OPERATIONS[4];
     /// `charges_notify`
-    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[4];
+    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[5];
     /// `charges_pause`
-    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[5];
+    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[6];
     /// `charges_resume`
-    pub const CHARGES_RESUME: &Operation = &OPERATIONS[6];
+    pub const CHARGES_RESUME: &Operation = &OPERATIONS[7];
     /// `charges_settle`
-    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[7];
+    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[8];
     /// `charges_update`
-    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[8];
+    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[9];
+    /// `charges_write_off`
+    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[10];
     /// `collection_policies_archive`
-    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[9];
+    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[11];
     /// `collection_policies_create`
-    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[10];
+    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[12];
     /// `collection_policies_delete`
-    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[11];
+    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[13];
     /// `collection_policies_duplicate`
-    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[12];
+    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[14];
     /// `collection_policies_get`
-    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[13];
+    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[15];
     /// `collection_policies_list`
-    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[14];
+    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[16];
     /// `collection_policies_preview`
-    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[15];
+    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[17];
     /// `collection_policies_steps_create`
-    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[16];
+    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[18];
     /// `collection_policies_steps_delete`
-    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[17];
+    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[19];
     /// `collection_policies_steps_get`
-    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[18];
+    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[20];
     /// `collection_policies_steps_list`
-    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[19];
+    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[21];
     /// `collection_policies_steps_update`
-    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[20];
+    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[22];
     /// `collection_policies_update`
-    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[21];
+    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[23];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[22];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[24];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[23];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[25];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[24];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[26];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[25];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[27];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[26];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[28];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[27];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[29];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[28];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[30];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[29];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[31];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[30];
+    pub const ME: &Operation = &OPERATIONS[32];
     /// `notifications_cancel`
-    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[31];
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[33];
     /// `notifications_create`
-    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[32];
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[34];
     /// `notifications_get`
-    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[33];
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[35];
     /// `notifications_list`
-    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[34];
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[36];
     /// `notifications_resend`
-    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[35];
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[37];
 }

@@ -36,6 +36,13 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, ""],
             })
         }
+        ["", "v1", "charges", p0, "decision"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::CHARGES_DECIDE],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         ["", "v1", "charges", p0, "notify"] if !p0.is_empty() => {
             Some(V1Route {
                 operations: &[ops::CHARGES_NOTIFY],
@@ -60,6 +67,13 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
         ["", "v1", "charges", p0, "settle"] if !p0.is_empty() => {
             Some(V1Route {
                 operations: &[ops::CHARGES_SETTLE],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "charges", p0, "write_off"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::CHARGES_WRITE_OFF],
                 names: ["id", ""],
                 params: [*p0, ""],
             })
@@ -263,6 +277,15 @@ pub fn invoke<'a>(
                 ),
             )
         }
+        "charges_decide" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_decide,
+                ),
+            )
+        }
         "charges_notify" => {
             Box::pin(
                 crate::api::execute(
@@ -296,6 +319,15 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_settle,
+                ),
+            )
+        }
+        "charges_write_off" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_write_off,
                 ),
             )
         }

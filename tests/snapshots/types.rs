@@ -675,6 +675,54 @@ impl std::fmt::Display for DebtorsListSortBy {
         f.write_str(self.as_str())
     }
 }
+/// What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum Decision {
+    #[serde(rename = "write_off")]
+    WriteOff,
+    #[serde(rename = "restart")]
+    Restart,
+    #[serde(rename = "keep_open")]
+    KeepOpen,
+}
+impl Decision {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::WriteOff, Self::Restart, Self::KeepOpen];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::WriteOff => "write_off",
+            Self::Restart => "restart",
+            Self::KeepOpen => "keep_open",
+        }
+    }
+}
+impl std::str::FromStr for Decision {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// The state of a charge's collection process (régua).
 #[derive(
     Debug,
@@ -1379,6 +1427,10 @@ pub struct Charge {
     pub cancellation_reason: Option<String>,
     /// When the charge was written off, or null.
     pub written_off_at: Option<crate::domain::dates::Timestamp>,
+    /// The reason given when writing off, or null.
+    pub write_off_reason: Option<String>,
+    /// The last decision on the charge after an escalation, or null.
+    pub decision: Option<ChargeDecision>,
     /// The agreement (agr_…) that renegotiated this charge, or null.
     pub agreement_id: Option<String>,
     /// Status of the charge's latest credit-bureau report (requested, notice_sent, reported, removal_requested, removed, canceled, failed), or null if never reported.
@@ -1443,6 +1495,27 @@ pub struct ChargeCreate {
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+}
+/// The decision on a charge awaiting one, and why.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeDecide {
+    pub decision: Decision,
+    /// Why; kept on the charge and in the charge.decided event.
+    pub reason: String,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// The last decision taken on a charge that awaited one.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeDecision {
+    pub decision: Decision,
+    /// Why, as given.
+    pub reason: String,
+    /// When it was decided.
+    pub decided_at: crate::domain::dates::Timestamp,
 }
 /// One charge.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1544,6 +1617,16 @@ pub struct ChargeUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
 }
+/// Why a charge is written off.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeWriteOff {
+    /// Why the debt is judged uncollectable; returned as write_off_reason.
+    pub reason: String,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
 /// The input of `charges_cancel`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1593,6 +1676,17 @@ pub struct ChargesCreateInput {
     pub metadata: Option<
         std::collections::BTreeMap<crate::domain::text::Text, crate::domain::text::Text>,
     >,
+}
+/// The input of `charges_decide`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesDecideInput {
+    /// Path parameter.
+    pub id: String,
+    /// Body field.
+    pub decision: Decision,
+    /// Why; kept on the charge and in the charge.decided event.
+    pub reason: crate::domain::text::MultilineText,
 }
 /// The input of `charges_get`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1728,6 +1822,15 @@ pub struct ChargesUpdateInput {
     pub metadata: Option<
         std::collections::BTreeMap<crate::domain::text::Text, crate::domain::text::Text>,
     >,
+}
+/// The input of `charges_write_off`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesWriteOffInput {
+    /// Path parameter.
+    pub id: String,
+    /// Why the debt is judged uncollectable; returned as write_off_reason.
+    pub reason: crate::domain::text::MultilineText,
 }
 /// The input of `collection_policies_archive`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
