@@ -9,6 +9,7 @@
 //! `shared/reference/kobana-domain.md` and section 10 of `shared/design/DESIGN.md`.
 
 pub mod address;
+pub mod agreement;
 pub mod approval;
 pub mod calendar;
 pub mod charge;
