@@ -79,9 +79,10 @@ fn template_data(api: &Api) -> Result<Value> {
         let answer = match (&op.response, &op.response_type) {
             (ResponseKind::Json, Some(ty)) => format!("crate::api::Reply<crate::types::{ty}>"),
             (ResponseKind::NoContent, _) => "crate::api::NoContent".to_string(),
-            _ => {
+            (ResponseKind::Binary { .. }, _) => "crate::api::File".to_string(),
+            (ResponseKind::Json, None) => {
                 return Err(SpecError::new(format!(
-                    "operation {}: binary answers have no handler signature yet",
+                    "operation {}: a JSON answer without a schema",
                     op.operation_id
                 )));
             }

@@ -13,6 +13,7 @@ pub mod app;
 pub mod approvals;
 pub mod auth;
 pub mod demo;
+pub mod documents;
 pub mod domain;
 pub mod engine;
 pub mod error;

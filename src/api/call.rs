@@ -212,6 +212,24 @@ pub struct Rendered {
     /// The form of `body`; only ever [`AnswerForm::Rest`] once stored.
     #[serde(skip)]
     pub form: AnswerForm,
+    /// A file answered instead of JSON (only reads answer one, so it is never stored).
+    #[serde(skip)]
+    pub file: Option<File>,
+}
+
+/// A file a read answers (a PDF), never JSON: its media type and bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    /// Its media type (`application/pdf`).
+    pub content_type: &'static str,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl Answer for File {
+    fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered> {
+        Ok(Rendered { status: success_status, etag: None, body: None, form, file: Some(self) })
+    }
 }
 
 impl Rendered {
@@ -222,16 +240,19 @@ impl Rendered {
         if let Some(etag) = self.etag {
             builder = builder.header("ETag", etag);
         }
-        match self.body {
-            Some(body) => {
+        match (self.body, self.file) {
+            (Some(body), _) => {
                 builder.header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON).body(body)
             }
-            None => builder.finish(),
+            (None, Some(file)) => {
+                builder.header(poem::http::header::CONTENT_TYPE, file.content_type).body(file.bytes)
+            }
+            (None, None) => builder.finish(),
         }
     }
 }
 
-/// What a handler may answer: [`Reply`] or [`NoContent`].
+/// What a handler may answer: [`Reply`], [`NoContent`] or a [`File`].
 pub trait Answer {
     /// The answer as bytes in `form` (when it is JSON), with the operation's success status.
     fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered>;
@@ -249,13 +270,13 @@ impl<T: Serialize> Answer for Reply<T> {
             AnswerForm::Rest => self.version.map(etag),
             AnswerForm::ToolText => None,
         };
-        Ok(Rendered { status: success_status, etag, body: Some(body), form })
+        Ok(Rendered { status: success_status, etag, body: Some(body), form, file: None })
     }
 }
 
 impl Answer for NoContent {
     fn render(self, _: u16, _: AnswerForm) -> ApiResult<Rendered> {
-        Ok(Rendered { status: 204, etag: None, body: None, form: AnswerForm::Rest })
+        Ok(Rendered { status: 204, etag: None, body: None, form: AnswerForm::Rest, file: None })
     }
 }
 

@@ -276,6 +276,16 @@ impl super::handlers::ChargesApi for Charges {
         }
     }
 
+    async fn charges_settlement_letter(
+        call: Call,
+        input: wire::ChargesSettlementLetterInput,
+    ) -> ApiResult<crate::api::File> {
+        let charge = load(&call, &input.id).await?;
+        let debtor =
+            call.store.debtor(call.org_id(), &charge.debtor_id).await?.ok_or(ApiError::NotFound("debtor"))?;
+        super::papers::settlement_letter(&call, &charge, &debtor).await
+    }
+
     /// A message now, outside the régua.
     async fn charges_notify(
         call: Call,

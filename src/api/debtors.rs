@@ -145,6 +145,11 @@ impl super::handlers::DebtorsApi for Debtors {
         Ok(reply(&load(&call, &input.id).await?))
     }
 
+    async fn debtors_statement(call: Call, input: wire::DebtorsStatementInput) -> ApiResult<crate::api::File> {
+        let debtor = load(&call, &input.id).await?;
+        super::papers::statement(&call, &debtor).await
+    }
+
     async fn debtors_update(call: Call, input: wire::DebtorsUpdateInput) -> ApiResult<Reply<DebtorEnvelope>> {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;

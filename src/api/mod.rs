@@ -5,6 +5,7 @@ mod call;
 pub mod delivery;
 mod endpoint;
 mod idempotency;
+mod papers;
 mod routes;
 mod rules;
 pub mod v1;
@@ -18,7 +19,7 @@ pub mod handlers {
 // `pub mod <tag>;` for every tag of the spec, each at `src/api/<tag>.rs`.
 include!(concat!(env!("OUT_DIR"), "/tags.rs"));
 
-pub use call::{Answer, AnswerForm, Call, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
+pub use call::{Answer, AnswerForm, Call, File, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
 pub use endpoint::{Answered, Invocation, InvocationBody, execute};
 // The envelope lives a layer lower (auth answers with it too); these names stay where handlers
 // look for them, and `super::error::…` keeps resolving in the tag modules.

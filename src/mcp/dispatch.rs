@@ -130,7 +130,11 @@ impl Dispatcher {
                 let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK);
                 return Answer {
                     status,
-                    body: rendered.body.map(String::into_bytes).unwrap_or_default(),
+                    body: match (rendered.body, rendered.file) {
+                        (Some(body), _) => body.into_bytes(),
+                        (None, Some(file)) => file.bytes,
+                        (None, None) => Vec::new(),
+                    },
                     retry_after: None,
                     tool_text: rendered.form == AnswerForm::ToolText,
                 };

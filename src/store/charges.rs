@@ -151,6 +151,26 @@ impl Store {
         row.as_ref().map(from_row).transpose()
     }
 
+    /// A debtor's charges by due date, at most `limit` (a statement lists them all).
+    pub async fn debtor_charges(
+        &self,
+        org_id: &str,
+        debtor_id: &str,
+        limit: i64,
+    ) -> StoreResult<Vec<Charge>> {
+        let rows = self
+            .db
+            .rows(
+                &format!(
+                    "{SELECT} WHERE c.organization_id = $1 AND c.debtor_id = $2 \
+                     ORDER BY c.due_date, c.id LIMIT $3"
+                ),
+                &args![org_id, debtor_id, limit],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
     /// A page of charges and the exact total count.
     pub async fn charges(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<(Vec<Charge>, i64)> {
         if let Some(q) = &filter.window.q {

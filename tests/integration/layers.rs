@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["api"],
     &["app", "approvals"],
     &["auth", "oauth"],
-    &["http", "error", "request", "tool_text", "json_writer"],
+    &["http", "error", "request", "tool_text", "json_writer", "documents"],
     &["store", "limits", "metrics", "providers"],
     &["domain", "types", "operations", "allocator", "swar"],
 ];

@@ -15,6 +15,7 @@ mod auth;
 mod cli;
 mod contract;
 mod delivery;
+mod documents;
 mod drift;
 mod engine;
 mod engine_crash;

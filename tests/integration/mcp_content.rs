@@ -25,9 +25,11 @@ async fn resources_and_templates() {
         templates,
         [
             "kobana://dunning/charges/{id}",
+            "kobana://dunning/charges/{id}/settlement_letter.pdf",
             "kobana://dunning/collection_policies/{cp_id}",
             "kobana://dunning/collection_policies/{cp_id}/steps/{step_id}",
             "kobana://dunning/debtors/{id}",
+            "kobana://dunning/debtors/{id}/statement.pdf",
             "kobana://dunning/events/{id}",
             "kobana://dunning/notifications/{id}",
         ],

@@ -65,6 +65,13 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;
+    /// `charges_settlement_letter`: A paid charge's settlement letter (PDF)
+    fn charges_settlement_letter(
+        call: crate::api::Call,
+        input: crate::types::ChargesSettlementLetterInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::File>,
+    > + Send;
     /// `charges_update`: Update a charge
     fn charges_update(
         call: crate::api::Call,
@@ -224,6 +231,13 @@ pub trait DebtorsApi {
         input: crate::types::DebtorsListInput,
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::DebtorList>>,
+    > + Send;
+    /// `debtors_statement`: A debtor's statement (PDF)
+    fn debtors_statement(
+        call: crate::api::Call,
+        input: crate::types::DebtorsStatementInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::File>,
     > + Send;
     /// `debtors_update`: Update a debtor
     fn debtors_update(

@@ -373,6 +373,39 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "charges_settlement_letter",
+        tool_name: "dunning_charges_settlement_letter",
+        aliases: &[],
+        title: "A paid charge's settlement letter (PDF)",
+        description: "The settlement letter (carta de quitação) of a paid charge as a PDF in Portuguese: the creditor declares the debt paid in full, with the amount and date of payment. Only a paid charge has one (INVALID_STATE otherwise). A tool answers its size, SHA-256 and where to download it.",
+        tag: "charges",
+        method: HttpMethod::Get,
+        path: "/v1/charges/{id}/settlement_letter",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Binary {
+            content_type: "application/pdf",
+            extension: "pdf",
+        },
+        resource_uri: Some("kobana://dunning/charges/{id}/settlement_letter.pdf"),
+        complete: &[("id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_charges_settlement_letter\",\"title\":\"A paid charge's settlement letter (PDF)\",\"description\":\"The settlement letter (carta de quitação) of a paid charge as a PDF in Portuguese: the creditor declares the debt paid in full, with the amount and date of payment. Only a paid charge has one (INVALID_STATE otherwise). A tool answers its size, SHA-256 and where to download it.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "charges_update",
         tool_name: "dunning_charges_update",
         aliases: &[],
@@ -1160,6 +1193,39 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_by\":{\"default\":\"created_at\",\"type\":\"string\",\"enum\":[\"created_at\",\"updated_at\",\"name\"],\"description\":\"Field to sort debtors by.\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"q\":{\"type\":\"string\",\"maxLength\":100,\"description\":\"Case-insensitive prefix of an id, name or document.\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(active|archived)(,(active|archived))*$\"},\"person_type\":{\"description\":\"natural (CPF) or legal (CNPJ).\",\"type\":\"string\",\"enum\":[\"natural\",\"legal\"]},\"created_from\":{\"type\":\"string\",\"format\":\"date\"},\"created_to\":{\"type\":\"string\",\"format\":\"date\"}},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "debtors_statement",
+        tool_name: "dunning_debtors_statement",
+        aliases: &[],
+        title: "A debtor's statement (PDF)",
+        description: "The debtor's statement of debts (extrato de débitos) as a PDF in Portuguese: every charge with its due date, amount, amount paid, balance and status, and the totals owed and overdue today. A tool answers its size, SHA-256 and where to download it.",
+        tag: "debtors",
+        method: HttpMethod::Get,
+        path: "/v1/debtors/{id}/statement",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Binary {
+            content_type: "application/pdf",
+            extension: "pdf",
+        },
+        resource_uri: Some("kobana://dunning/debtors/{id}/statement.pdf"),
+        complete: &[("id", "debtors_list")],
+        descriptor: "{\"name\":\"dunning_debtors_statement\",\"title\":\"A debtor's statement (PDF)\",\"description\":\"The debtor's statement of debts (extrato de débitos) as a PDF in Portuguese: every charge with its due date, amount, amount paid, balance and status, and the totals owed and overdue today. A tool answers its size, SHA-256 and where to download it.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The debtor's id (dbt_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "debtors_update",
         tool_name: "dunning_debtors_update",
         aliases: &[],
@@ -1549,62 +1615,66 @@ pub mod ops {
     pub const CHARGES_RESUME: &Operation = &OPERATIONS[7];
     /// `charges_settle`
     pub const CHARGES_SETTLE: &Operation = &OPERATIONS[8];
+    /// `charges_settlement_letter`
+    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[9];
     /// `charges_update`
-    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[9];
+    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[10];
     /// `charges_write_off`
-    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[10];
+    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[11];
     /// `collection_policies_archive`
-    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[11];
+    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[12];
     /// `collection_policies_create`
-    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[12];
+    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[13];
     /// `collection_policies_delete`
-    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[13];
+    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[14];
     /// `collection_policies_duplicate`
-    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[14];
+    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[15];
     /// `collection_policies_get`
-    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[15];
+    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[16];
     /// `collection_policies_list`
-    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[16];
+    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[17];
     /// `collection_policies_preview`
-    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[17];
+    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[18];
     /// `collection_policies_steps_create`
-    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[18];
+    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[19];
     /// `collection_policies_steps_delete`
-    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[19];
+    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[20];
     /// `collection_policies_steps_get`
-    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[20];
+    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[21];
     /// `collection_policies_steps_list`
-    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[21];
+    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[22];
     /// `collection_policies_steps_update`
-    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[22];
+    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[23];
     /// `collection_policies_update`
-    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[23];
+    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[24];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[24];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[25];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[25];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[26];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[26];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[27];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[27];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[28];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[28];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[29];
+    /// `debtors_statement`
+    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[30];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[29];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[31];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[30];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[32];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[31];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[33];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[32];
+    pub const ME: &Operation = &OPERATIONS[34];
     /// `notifications_cancel`
-    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[33];
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[35];
     /// `notifications_create`
-    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[34];
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[36];
     /// `notifications_get`
-    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[35];
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[37];
     /// `notifications_list`
-    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[36];
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[38];
     /// `notifications_resend`
-    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[37];
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[39];
 }

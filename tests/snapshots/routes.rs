@@ -71,6 +71,13 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, ""],
             })
         }
+        ["", "v1", "charges", p0, "settlement_letter"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::CHARGES_SETTLEMENT_LETTER],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         ["", "v1", "charges", p0, "write_off"] if !p0.is_empty() => {
             Some(V1Route {
                 operations: &[ops::CHARGES_WRITE_OFF],
@@ -163,6 +170,13 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
         ["", "v1", "debtors", p0, "archive"] if !p0.is_empty() => {
             Some(V1Route {
                 operations: &[ops::DEBTORS_ARCHIVE],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "debtors", p0, "statement"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::DEBTORS_STATEMENT],
                 names: ["id", ""],
                 params: [*p0, ""],
             })
@@ -319,6 +333,15 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_settle,
+                ),
+            )
+        }
+        "charges_settlement_letter" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_settlement_letter,
                 ),
             )
         }
@@ -499,6 +522,15 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::debtors::Debtors as crate::api::handlers::DebtorsApi>::debtors_archive,
+                ),
+            )
+        }
+        "debtors_statement" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::debtors::Debtors as crate::api::handlers::DebtorsApi>::debtors_statement,
                 ),
             )
         }

@@ -1781,6 +1781,13 @@ pub struct ChargesSettleInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<PaymentMethod>,
 }
+/// The input of `charges_settlement_letter`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesSettlementLetterInput {
+    /// Path parameter.
+    pub id: String,
+}
 /// The input of `charges_update`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -2414,6 +2421,13 @@ pub struct DebtorsListInput {
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_to: Option<crate::domain::dates::Day>,
+}
+/// The input of `debtors_statement`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebtorsStatementInput {
+    /// Path parameter.
+    pub id: String,
 }
 /// The input of `debtors_update`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -1,0 +1,109 @@
+//! The PDF documents a debtor receives, from what the store holds: the statement of a debtor's
+//! charges and the settlement letter of a paid charge (`crate::documents` lays them out). Each
+//! is dated by its data (the day it describes, or the payment's day), so the same data gives the
+//! same bytes and a digest handed out earlier still matches when the file is read again.
+
+use super::{ApiError, ApiResult, Call, File};
+use crate::documents::{self, DocumentError, Party, SettlementLetter, Statement, StatementLine};
+use crate::domain::charge::Charge;
+use crate::domain::dates::organization_today;
+use crate::domain::debtor::Debtor;
+use crate::types::{Address, ChargeStatus};
+
+/// The most charges a statement lists (by due date); a debtor with more is a data problem
+/// better seen in a list or an export.
+const MAX_STATEMENT_LINES: i64 = 5_000;
+
+const PDF: &str = "application/pdf";
+
+/// The statement of `debtor`'s charges as of today.
+pub async fn statement(call: &Call, debtor: &Debtor) -> ApiResult<File> {
+    let charges = call.store.debtor_charges(call.org_id(), &debtor.id, MAX_STATEMENT_LINES).await?;
+    let today = call.today();
+    let lines = charges
+        .iter()
+        .map(|c| StatementLine {
+            charge_id: c.id.clone(),
+            description: c.description.clone(),
+            due_date: c.due_date,
+            amount_cents: c.amount.0,
+            paid_cents: c.paid.0,
+            status: status_text(c.status).to_string(),
+            days_overdue: c.days_overdue(today),
+        })
+        .collect();
+    let statement =
+        Statement { creditor: creditor(call).await?, debtor: party(debtor), issued_on: today, lines };
+    rendered(documents::statement(&statement))
+}
+
+/// The settlement letter of a paid charge, dated the day it was paid.
+pub async fn settlement_letter(call: &Call, charge: &Charge, debtor: &Debtor) -> ApiResult<File> {
+    let paid_at = match (charge.status, charge.paid_at) {
+        (ChargeStatus::Paid, Some(paid_at)) => paid_at,
+        _ => {
+            return Err(ApiError::InvalidState {
+                message: format!("a {} charge has no settlement letter; only a paid one has", charge.status),
+                status: charge.status.as_str().to_string(),
+                allowed: vec![ChargeStatus::Paid.as_str()],
+            });
+        }
+    };
+    let paid_on = organization_today(paid_at);
+    let letter = SettlementLetter {
+        creditor: creditor(call).await?,
+        debtor: party(debtor),
+        issued_on: paid_on,
+        charge_id: charge.id.clone(),
+        description: charge.description.clone(),
+        due_date: charge.due_date,
+        amount_cents: charge.amount.0,
+        paid_cents: charge.paid.0,
+        paid_on,
+    };
+    rendered(documents::settlement_letter(&letter))
+}
+
+/// The organization, as the creditor that issues the document.
+async fn creditor(call: &Call) -> ApiResult<Party> {
+    let org = call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
+    Ok(Party { name: org.name, document: org.document.unwrap_or_default(), address: None })
+}
+
+fn party(debtor: &Debtor) -> Party {
+    Party {
+        name: debtor.name.clone(),
+        document: debtor.document.clone(),
+        address: debtor.address.as_ref().map(address_lines),
+    }
+}
+
+/// An address as it is written on an envelope: street and number, complement and district,
+/// city and state with the CEP.
+fn address_lines(a: &Address) -> Vec<String> {
+    let mut first = format!("{}, {}", a.street, a.number);
+    if let Some(Some(complement)) = &a.complement {
+        first.push_str(&format!(", {complement}"));
+    }
+    vec![
+        first,
+        a.neighborhood.clone(),
+        format!("{}/{} - CEP {}", a.city, a.state.as_str(), crate::domain::address::format_cep(&a.zipcode)),
+    ]
+}
+
+/// A charge's status as a debtor reads it.
+fn status_text(status: ChargeStatus) -> &'static str {
+    match status {
+        ChargeStatus::Pending => "a vencer",
+        ChargeStatus::Overdue => "vencida",
+        ChargeStatus::Paid => "paga",
+        ChargeStatus::Canceled => "cancelada",
+        ChargeStatus::WrittenOff => "baixada",
+        ChargeStatus::InAgreement => "em acordo",
+    }
+}
+
+fn rendered(bytes: Result<Vec<u8>, DocumentError>) -> ApiResult<File> {
+    bytes.map(|bytes| File { content_type: PDF, bytes }).map_err(|e| ApiError::Internal(Box::new(e)))
+}

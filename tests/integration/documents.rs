@@ -1,0 +1,125 @@
+//! The PDF documents a debtor receives, end to end: the statement and the settlement letter
+//! over REST (`application/pdf`), their text as `pdftotext` reads it (accents, amounts in reais,
+//! dates as dd/mm/yyyy, the formatted CPF), the same bytes for the same data, the guard on an
+//! unpaid charge's letter, and through MCP a descriptor whose size and digest match the blob
+//! that `resources/read` returns.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use base64::Engine;
+use reqwest::Method;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::common::{TestServer, cpf};
+
+/// The text of a PDF, as `pdftotext` (Debian's poppler-utils) extracts it.
+fn pdf_text(pdf: &[u8]) -> String {
+    let mut child = Command::new("pdftotext")
+        .args(["-enc", "UTF-8", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("pdftotext runs (apt-get install poppler-utils)");
+    child.stdin.take().unwrap().write_all(pdf).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "pdftotext read the PDF");
+    String::from_utf8(out.stdout).expect("UTF-8 text")
+}
+
+/// A GET of a PDF: its bytes, after checking the status and the media type.
+async fn pdf(server: &TestServer, token: &str, path: &str) -> Vec<u8> {
+    let r = server.raw(Method::GET, path).bearer_auth(token).send().await.expect("answered");
+    assert_eq!(r.status().as_u16(), 200, "{path}");
+    assert_eq!(r.headers()["content-type"], "application/pdf", "{path}");
+    let bytes = r.bytes().await.unwrap().to_vec();
+    assert!(bytes.starts_with(b"%PDF-"), "{path}: a PDF");
+    bytes
+}
+
+/// A debtor "João Conceição" with a charge of R$ 1.250,00 due on 05/10/2026.
+async fn debtor_with_charge(server: &TestServer, token: &str) -> (String, String) {
+    let r = server
+        .write(
+            token,
+            "debtors_create",
+            json!({ "name": "João Conceição", "document": cpf(9101), "email": "joao@example.com.br",
+                    "address": { "zipcode": "01310100", "street": "Av. Paulista", "number": "1000",
+                                 "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" } }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let debtor = r.data()["id"].as_str().unwrap().to_string();
+    let charge = server.create_charge(token, &debtor, 1250.0, "2026-10-05").await;
+    (debtor, charge["id"].as_str().unwrap().to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_statement_shows_every_charge_in_portuguese_and_is_the_same_bytes_twice() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Credora Ltda").await;
+    let (debtor, _) = debtor_with_charge(&server, &token).await;
+    let path = format!("/v1/debtors/{debtor}/statement");
+    let first = pdf(&server, &token, &path).await;
+    let text = pdf_text(&first);
+    for shown in ["João Conceição", "R$ 1.250,00", "05/10/2026", "Credora Ltda"] {
+        assert!(text.contains(shown), "{shown} in the statement:\n{text}");
+    }
+    let formatted = kobana_dunning::domain::document::format_document(&cpf(9101));
+    assert!(text.contains(&formatted), "{formatted} in the statement:\n{text}");
+    assert_eq!(pdf(&server, &token, &path).await, first, "the same data gives the same bytes");
+
+    // Another organization's debtor is not found.
+    let (_, other) = server.tenant("Outra").await;
+    let r = server.raw(Method::GET, &path).bearer_auth(&other).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_paid_charge_has_a_settlement_letter() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Credora Ltda").await;
+    let (_, charge) = debtor_with_charge(&server, &token).await;
+    let path = format!("/v1/charges/{charge}/settlement_letter");
+    let r = server.raw(Method::GET, &path).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 409);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "INVALID_STATE", "{body}");
+    assert_eq!(body["error"]["details"]["allowed"], json!(["paid"]), "{body}");
+
+    let r = server
+        .write_id(&token, "charges_settle", &charge, json!({ "paid_at": "2026-10-05T15:00:00Z" }))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let letter = pdf(&server, &token, &path).await;
+    let text = pdf_text(&letter);
+    for shown in ["João Conceição", "R$ 1.250,00", "05/10/2026", "Credora Ltda", &charge] {
+        assert!(text.contains(shown), "{shown} in the letter:\n{text}");
+    }
+    assert_eq!(pdf(&server, &token, &path).await, letter, "the same data gives the same bytes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_describes_the_pdf_that_the_resource_returns() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Credora Ltda").await;
+    let (debtor, _) = debtor_with_charge(&server, &token).await;
+
+    let call = json!({ "name": "dunning_debtors_statement", "arguments": { "id": debtor } });
+    let r = server.mcp_2026(&token, "tools/call", call, json!({})).await;
+    assert!(!r.is_tool_error(), "{}", r.body);
+    let descriptor = r.tool_json();
+    assert_eq!(descriptor["content_type"], "application/pdf", "{descriptor}");
+    assert_eq!(descriptor["download_path"], format!("/v1/debtors/{debtor}/statement"));
+    let uri = descriptor["resource_uri"].as_str().expect("a resource URI").to_string();
+    assert_eq!(uri, format!("kobana://dunning/debtors/{debtor}/statement.pdf"));
+
+    let r = server.mcp_2026(&token, "resources/read", json!({ "uri": uri }), json!({})).await;
+    let content = &r.result()["contents"][0];
+    assert_eq!(content["mimeType"], "application/pdf", "{}", r.body);
+    let blob = base64::engine::general_purpose::STANDARD.decode(content["blob"].as_str().unwrap()).unwrap();
+    assert_eq!(blob.len() as u64, descriptor["byte_size"].as_u64().unwrap());
+    assert_eq!(hex::encode(Sha256::digest(&blob)), descriptor["sha256"].as_str().unwrap());
+    assert!(pdf_text(&blob).contains("João Conceição"));
+}
