@@ -1,3 +1,15 @@
+/// The operations tagged `agreements`, implemented in `src/api/agreements.rs`.
+pub trait AgreementsApi {
+    /// `agreements_simulate`: Simulate an agreement
+    fn agreements_simulate(
+        call: crate::api::Call,
+        input: crate::types::AgreementsSimulateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::AgreementSimulationEnvelope>,
+        >,
+    > + Send;
+}
 /// The operations tagged `charges`, implemented in `src/api/charges.rs`.
 pub trait ChargesApi {
     /// `charges_cancel`: Cancel a charge

@@ -3,6 +3,50 @@
 /// from the spec; do not edit.
 pub static OPERATIONS: &[Operation] = &[
     Operation {
+        operation_id: "agreements_simulate",
+        tool_name: "dunning_agreements_simulate",
+        aliases: &[],
+        title: "Simulate an agreement",
+        description: "Works out an agreement over open charges of one debtor without creating it: what the charges are worth today (balance, the fine once and interest pro rata per day, as each charge's terms say), the discount and waivers, the down payment and 1 to 60 monthly installments that sum to the centavo (the last carries the remainder), each due on a business day. Changes nothing.",
+        tag: "agreements",
+        method: HttpMethod::Post,
+        path: "/v1/agreements/simulate",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &[
+                "charge_ids",
+                "discount_amount",
+                "discount_percentage",
+                "fine_waived",
+                "interest_waived",
+                "down_payment_amount",
+                "down_payment_due_date",
+                "installments_count",
+                "first_due_date",
+            ],
+            schema: "{\"description\":\"The terms of an agreement over open charges of one debtor. Give at most one of discount_amount and discount_percentage.\",\"type\":\"object\",\"properties\":{\"charge_ids\":{\"description\":\"The pending or overdue charges renegotiated, all of one debtor (chg_…).\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"minItems\":1,\"maxItems\":50,\"uniqueItems\":true},\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"}},\"required\":[\"charge_ids\",\"installments_count\",\"first_due_date\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_agreements_simulate\",\"title\":\"Simulate an agreement\",\"description\":\"Works out an agreement over open charges of one debtor without creating it: what the charges are worth today (balance, the fine once and interest pro rata per day, as each charge's terms say), the discount and waivers, the down payment and 1 to 60 monthly installments that sum to the centavo (the last carries the remainder), each due on a business day. Changes nothing.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"charge_ids\":{\"description\":\"The pending or overdue charges renegotiated, all of one debtor (chg_…).\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"minItems\":1,\"maxItems\":50,\"uniqueItems\":true},\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"}},\"additionalProperties\":false,\"required\":[\"charge_ids\",\"installments_count\",\"first_due_date\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"548f5973424e5e93\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"charge_ids\":{\"description\":\"The pending or overdue charges renegotiated, all of one debtor (chg_…).\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"minItems\":1,\"maxItems\":50,\"uniqueItems\":true},\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"}},\"additionalProperties\":false,\"required\":[\"charge_ids\",\"installments_count\",\"first_due_date\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "charges_cancel",
         tool_name: "dunning_charges_cancel",
         aliases: &[],
@@ -1597,84 +1641,86 @@ pub const SCOPES: &[&str] = &[
 /// confirmations, routes) fails to compile when the spec renames or removes it.
 pub mod ops {
     use super::{OPERATIONS, Operation};
+    /// `agreements_simulate`
+    pub const AGREEMENTS_SIMULATE: &Operation = &OPERATIONS[0];
     /// `charges_cancel`
-    pub const CHARGES_CANCEL: &Operation = &OPERATIONS[0];
+    pub const CHARGES_CANCEL: &Operation = &OPERATIONS[1];
     /// `charges_create`
-    pub const CHARGES_CREATE: &Operation = &OPERATIONS[1];
+    pub const CHARGES_CREATE: &Operation = &OPERATIONS[2];
     /// `charges_decide`
-    pub const CHARGES_DECIDE: &Operation = &OPERATIONS[2];
+    pub const CHARGES_DECIDE: &Operation = &OPERATIONS[3];
     /// `charges_get`
-    pub const CHARGES_GET: &Operation = &OPERATIONS[3];
+    pub const CHARGES_GET: &Operation = &OPERATIONS[4];
     /// `charges_list`
-    pub const CHARGES_LIST: &Operation = &OPERATIONS[4];
+    pub const CHARGES_LIST: &Operation = &OPERATIONS[5];
     /// `charges_notify`
-    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[5];
+    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[6];
     /// `charges_pause`
-    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[6];
+    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[7];
     /// `charges_resume`
-    pub const CHARGES_RESUME: &Operation = &OPERATIONS[7];
+    pub const CHARGES_RESUME: &Operation = &OPERATIONS[8];
     /// `charges_settle`
-    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[8];
+    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[9];
     /// `charges_settlement_letter`
-    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[9];
+    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[10];
     /// `charges_update`
-    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[10];
+    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[11];
     /// `charges_write_off`
-    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[11];
+    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[12];
     /// `collection_policies_archive`
-    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[12];
+    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[13];
     /// `collection_policies_create`
-    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[13];
+    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[14];
     /// `collection_policies_delete`
-    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[14];
+    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[15];
     /// `collection_policies_duplicate`
-    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[15];
+    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[16];
     /// `collection_policies_get`
-    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[16];
+    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[17];
     /// `collection_policies_list`
-    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[17];
+    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[18];
     /// `collection_policies_preview`
-    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[18];
+    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[19];
     /// `collection_policies_steps_create`
-    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[19];
+    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[20];
     /// `collection_policies_steps_delete`
-    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[20];
+    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[21];
     /// `collection_policies_steps_get`
-    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[21];
+    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[22];
     /// `collection_policies_steps_list`
-    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[22];
+    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[23];
     /// `collection_policies_steps_update`
-    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[23];
+    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[24];
     /// `collection_policies_update`
-    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[24];
+    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[25];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[25];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[26];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[26];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[27];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[27];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[28];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[28];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[29];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[29];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[30];
     /// `debtors_statement`
-    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[30];
+    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[31];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[31];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[32];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[32];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[33];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[33];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[34];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[34];
+    pub const ME: &Operation = &OPERATIONS[35];
     /// `notifications_cancel`
-    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[35];
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[36];
     /// `notifications_create`
-    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[36];
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[37];
     /// `notifications_get`
-    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[37];
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[38];
     /// `notifications_list`
-    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[38];
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[39];
     /// `notifications_resend`
-    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[39];
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[40];
 }

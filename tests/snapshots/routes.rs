@@ -15,6 +15,13 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
     use crate::operations::ops;
     let (segments, count) = crate::operations::path_segments(path)?;
     match &segments[..count] {
+        ["", "v1", "agreements", "simulate"] => {
+            Some(V1Route {
+                operations: &[ops::AGREEMENTS_SIMULATE],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
         ["", "v1", "charges"] => {
             Some(V1Route {
                 operations: &[ops::CHARGES_CREATE, ops::CHARGES_LIST],
@@ -246,6 +253,15 @@ pub fn invoke<'a>(
     >,
 > {
     match op.operation_id {
+        "agreements_simulate" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_simulate,
+                ),
+            )
+        }
         "charges_create" => {
             Box::pin(
                 crate::api::execute(

@@ -1380,6 +1380,105 @@ pub struct Address {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<AddressCountry>,
 }
+/// One installment of an agreement.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementInstallmentPlan {
+    /// 1 for the first.
+    pub number: i64,
+    /// In reais.
+    pub amount: crate::domain::money::Hundredths,
+    /// A business day.
+    pub due_date: crate::domain::dates::Day,
+}
+/// An agreement as it would be, worked out on today's date.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementSimulation {
+    /// The debtor of the charges.
+    pub debtor_id: String,
+    /// The charges renegotiated.
+    pub charge_ids: Vec<String>,
+    /// What is left to pay of the charges' amounts.
+    pub original_amount: crate::domain::money::Hundredths,
+    /// Their late fines today, 0 when waived.
+    pub fine_amount: crate::domain::money::Hundredths,
+    /// Their late interest today, 0 when waived.
+    pub interest_amount: crate::domain::money::Hundredths,
+    /// Taken off.
+    pub discount_amount: crate::domain::money::Hundredths,
+    /// What the debtor pays in all (down payment and installments).
+    pub total_amount: crate::domain::money::Hundredths,
+    /// The down payment, or null.
+    pub down_payment_amount: Option<crate::domain::money::Hundredths>,
+    /// When the down payment is due, or null.
+    pub down_payment_due_date: Option<crate::domain::dates::Day>,
+    /// The installments, in order.
+    pub installments: Vec<AgreementInstallmentPlan>,
+}
+/// A simulated agreement.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AgreementSimulationEnvelope {
+    pub data: AgreementSimulation,
+}
+/// The terms of an agreement over open charges of one debtor. Give at most one of discount_amount and discount_percentage.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementTerms {
+    /// The pending or overdue charges renegotiated, all of one debtor (chg_…).
+    pub charge_ids: Vec<String>,
+    /// Taken off the updated debt, in reais.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_amount: Option<crate::domain::money::Hundredths>,
+    /// Taken off the updated debt, as a percentage of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_percentage: Option<crate::domain::money::Hundredths>,
+    /// The late fine (multa) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_waived: Option<bool>,
+    /// The late interest (juros de mora) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interest_waived: Option<bool>,
+    /// Paid first, before the installments; below the total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_amount: Option<crate::domain::money::Hundredths>,
+    /// When the down payment is due (default today, or the next business day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_due_date: Option<crate::domain::dates::Day>,
+    /// How many monthly installments.
+    pub installments_count: i64,
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    pub first_due_date: crate::domain::dates::Day,
+}
+/// The input of `agreements_simulate`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementsSimulateInput {
+    /// The pending or overdue charges renegotiated, all of one debtor (chg_…).
+    pub charge_ids: Vec<crate::domain::text::Text>,
+    /// Taken off the updated debt, in reais.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_amount: Option<crate::domain::money::Hundredths>,
+    /// Taken off the updated debt, as a percentage of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_percentage: Option<crate::domain::money::Hundredths>,
+    /// The late fine (multa) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_waived: Option<bool>,
+    /// The late interest (juros de mora) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interest_waived: Option<bool>,
+    /// Paid first, before the installments; below the total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_amount: Option<crate::domain::money::Hundredths>,
+    /// When the down payment is due (default today, or the next business day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_due_date: Option<crate::domain::dates::Day>,
+    /// How many monthly installments.
+    pub installments_count: i64,
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    pub first_due_date: crate::domain::dates::Day,
+}
 /// An amount a debtor owes by a due date, and where its collection stands.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Charge {

@@ -1,0 +1,105 @@
+//! Agreements (acordos) over REST and MCP: a simulation shows what the charges are worth today,
+//! what the terms take off, and installments that sum to the centavo on business days; it
+//! changes nothing, and refuses charges that are closed, of another debtor or of another
+//! organization, naming them.
+
+use kobana_dunning::domain::calendar::is_business_day;
+use kobana_dunning::domain::dates::parse_date;
+use serde_json::{Value, json};
+
+use crate::common::{TestServer, cpf, date_in};
+
+/// A debtor with a charge of R$ 1.000,00 thirty days overdue and one of R$ 500,00 due ahead.
+async fn debtor_with_charges(server: &TestServer, token: &str, seed: u32) -> (String, String, String) {
+    let debtor = server.create_debtor(token, "João Conceição", &cpf(seed)).await;
+    let debtor = debtor["id"].as_str().unwrap().to_string();
+    let late = server.create_charge(token, &debtor, 1000.0, &date_in(-30)).await;
+    let ahead = server.create_charge(token, &debtor, 500.0, &date_in(20)).await;
+    (debtor, late["id"].as_str().unwrap().to_string(), ahead["id"].as_str().unwrap().to_string())
+}
+
+fn cents(v: &Value) -> i64 {
+    (v.as_f64().expect("a number") * 100.0).round() as i64
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_simulation_works_out_the_debt_and_installments_to_the_centavo() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Acordos").await;
+    let (debtor, late, ahead) = debtor_with_charges(&server, &token, 9301).await;
+    let terms = json!({ "charge_ids": [late, ahead], "discount_percentage": 10, "interest_waived": true,
+                        "down_payment_amount": 100, "installments_count": 7, "first_due_date": date_in(35) });
+    let r = server.write(&token, "agreements_simulate", terms.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let s = r.data();
+    assert_eq!(s["debtor_id"], debtor.as_str());
+    assert_eq!(cents(&s["original_amount"]), 150_000);
+    // The late charge's 2 % fine, once; interest waived; the charge ahead adds nothing.
+    assert_eq!(cents(&s["fine_amount"]), 2_000);
+    assert_eq!(cents(&s["interest_amount"]), 0);
+    assert_eq!(cents(&s["discount_amount"]), 15_200);
+    assert_eq!(cents(&s["total_amount"]), 136_800);
+    assert_eq!(cents(&s["down_payment_amount"]), 10_000);
+    let installments = s["installments"].as_array().unwrap();
+    assert_eq!(installments.len(), 7);
+    let sum: i64 = installments.iter().map(|i| cents(&i["amount"])).sum();
+    assert_eq!(sum + 10_000, 136_800, "the installments and the down payment make the total");
+    for (n, i) in installments.iter().enumerate() {
+        assert_eq!(i["number"], n + 1);
+        let due = parse_date(i["due_date"].as_str().unwrap()).unwrap();
+        assert!(is_business_day(due), "{i}");
+    }
+
+    // Nothing changed: the charges are as they were.
+    let r = server.read_id(&token, "charges_get", &late).await;
+    assert_eq!((r.data()["status"].as_str(), r.data()["version"].as_i64()), (Some("overdue"), Some(1)));
+
+    // The same through MCP: a read, answered at once.
+    let call = json!({ "name": "dunning_agreements_simulate", "arguments": terms });
+    let r = server.mcp_2026(&token, "tools/call", call, json!({})).await;
+    assert!(!r.is_tool_error(), "{}", r.body);
+    assert_eq!(cents(&r.tool_json()["data"]["total_amount"]), 136_800);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_simulation_refuses_what_cannot_be_renegotiated_and_says_why() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Acordos").await;
+    let (_, late, _) = debtor_with_charges(&server, &token, 9302).await;
+    let (_, other_debtors, _) = debtor_with_charges(&server, &token, 9303).await;
+    let (_, stranger) = server.tenant("Outra").await;
+    let (_, strangers_charge, _) = debtor_with_charges(&server, &stranger, 9304).await;
+    let simulate = |charge_ids: Value, extra: Value| {
+        let mut body =
+            json!({ "charge_ids": charge_ids, "installments_count": 3, "first_due_date": date_in(30) });
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        server.write(&token, "agreements_simulate", body)
+    };
+
+    let r = simulate(json!([late, other_debtors]), json!({})).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert_eq!(r.body["error"]["details"]["fields"][0]["field"], "charge_ids");
+
+    // Another organization's charge is no charge at all here.
+    let r = simulate(json!([late, strangers_charge]), json!({})).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert_eq!(r.body["error"]["details"]["fields"][0]["field"], "charge_ids.1");
+
+    let r = simulate(json!([late]), json!({ "discount_amount": 10, "discount_percentage": 5 })).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    let r = simulate(json!([late]), json!({ "installments_count": 61 })).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    let r = simulate(json!([late]), json!({ "first_due_date": date_in(-1) })).await;
+    assert_eq!(r.body["error"]["details"]["fields"][0]["field"], "first_due_date", "{}", r.body);
+    let r = simulate(json!([late]), json!({ "discount_amount": 5000 })).await;
+    assert_eq!(r.body["error"]["details"]["fields"][0]["field"], "discount", "{}", r.body);
+
+    // A paid charge is not renegotiated.
+    let r = server.write_id(&token, "charges_settle", &late, json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = simulate(json!([late]), json!({})).await;
+    assert_eq!((r.status, r.code()), (409, "INVALID_STATE"), "{}", r.body);
+    assert!(r.body["error"]["message"].as_str().unwrap().contains(&late), "{}", r.body);
+}
