@@ -1,10 +1,18 @@
 //! /v1/agreements: renegotiating a debtor's open charges (acordos).
 
-use super::{ApiError, ApiResult, Call, FieldError, Reply};
-use crate::domain::agreement::{self, Discount, Simulation, Terms};
-use crate::domain::charge::{Charge, OPEN};
-use crate::domain::dates::Day;
-use crate::types::{self as wire, AgreementSimulationEnvelope};
+use serde_json::json;
+
+use super::charges::charge_view;
+use super::{ApiError, ApiResult, Call, FieldError, ListArgs, Reply, change_event, csv, event, to_json};
+use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Discount, Simulation, Terms};
+use crate::domain::charge::{Charge, NewCharge, OPEN, Outcome};
+use crate::domain::dates::{Day, Timestamp};
+use crate::domain::money::Hundredths;
+use crate::store::AgreementFilter;
+use crate::types::{
+    self as wire, AgreementEnvelope, AgreementInstallmentList, AgreementList, AgreementSimulationEnvelope,
+    ChargeStatus, SortOrder,
+};
 
 /// The handlers of the `agreements` tag.
 pub struct Agreements;
@@ -22,6 +30,10 @@ async fn source_charges(call: &Call, ids: &[crate::domain::text::Text]) -> ApiRe
     }
     if !missing.is_empty() {
         return Err(ApiError::Validation(missing));
+    }
+    if let Some(taken) = charges.iter().find(|c| c.status == ChargeStatus::InAgreement) {
+        let agreement = taken.agreement_id.as_deref().unwrap_or("another agreement");
+        return Err(ApiError::Conflict(format!("charge {} is already in agreement {agreement}", taken.id)));
     }
     if let Some(closed) = charges.iter().find(|c| !OPEN.contains(&c.status)) {
         return Err(ApiError::InvalidState {
@@ -84,6 +96,94 @@ fn simulation_view(charges: &[Charge], s: Simulation) -> wire::AgreementSimulati
     }
 }
 
+/// The terms of a create, as a simulation reads them.
+fn simulated(input: &wire::AgreementsCreateInput) -> wire::AgreementsSimulateInput {
+    wire::AgreementsSimulateInput {
+        charge_ids: input.charge_ids.clone(),
+        discount_amount: input.discount_amount,
+        discount_percentage: input.discount_percentage,
+        fine_waived: input.fine_waived,
+        interest_waived: input.interest_waived,
+        down_payment_amount: input.down_payment_amount,
+        down_payment_due_date: input.down_payment_due_date,
+        installments_count: input.installments_count,
+        first_due_date: input.first_due_date,
+    }
+}
+
+/// The public view of an agreement.
+fn agreement_view(a: &Agreement) -> wire::Agreement {
+    wire::Agreement {
+        id: a.id.clone(),
+        debtor_id: a.debtor_id.clone(),
+        charge_ids: a.charge_ids.clone(),
+        status: a.status,
+        original_amount: a.original_amount,
+        fine_amount: a.fine_amount,
+        interest_amount: a.interest_amount,
+        discount_amount: a.discount_amount,
+        total_amount: a.total_amount,
+        fine_waived: a.fine_waived,
+        interest_waived: a.interest_waived,
+        down_payment_amount: a.down_payment_amount,
+        down_payment_due_date: a.down_payment_due_date.map(Day),
+        installments_count: i64::from(a.installments_count),
+        first_due_date: Day(a.first_due_date),
+        grace_days_before_broken: a.grace_days_before_broken,
+        canceled_at: a.canceled_at.map(Timestamp),
+        cancellation_reason: a.cancellation_reason.clone(),
+        broken_at: a.broken_at.map(Timestamp),
+        completed_at: a.completed_at.map(Timestamp),
+        version: a.version,
+        created_at: Timestamp(a.created_at),
+        updated_at: Timestamp(a.updated_at),
+    }
+}
+
+fn reply(a: &Agreement) -> Reply<AgreementEnvelope> {
+    Reply::versioned(AgreementEnvelope { data: agreement_view(a) }, a.version)
+}
+
+async fn load(call: &Call, id: &str) -> ApiResult<Agreement> {
+    call.store.agreement(call.org_id(), id).await?.ok_or(ApiError::NotFound("agreement"))
+}
+
+/// Saves a charge an agreement changed, with its event naming the agreement.
+async fn save_charge(call: &Call, before: &Charge, after: Charge, code: &str, agreement_id: &str) -> ApiResult<()> {
+    super::charges::save_change(call, before, after, code, json!({ "agreement_id": agreement_id })).await.map(drop)
+}
+
+/// The charge that collects one installment (number 0: the down payment) of `agreement`.
+fn installment_charge(
+    debtor: &crate::domain::debtor::Debtor,
+    agreement: &Agreement,
+    source: &Charge,
+    (number, amount, due_date): (u32, Hundredths, time::Date),
+    now: time::OffsetDateTime,
+) -> ApiResult<Charge> {
+    let what = if number == 0 {
+        "entrada".to_string()
+    } else {
+        format!("parcela {number} de {}", agreement.installments_count)
+    };
+    let new = NewCharge {
+        cp_id: source.cp_id.clone(),
+        amount,
+        due_date,
+        issue_date: None,
+        description: Some(format!("Acordo {}: {what}", agreement.id)),
+        external_id: None,
+        payment_method: Some(source.payment_method),
+        fine: Some(source.fine),
+        interest: Some(source.interest),
+        tags: None,
+        metadata: None,
+    };
+    let mut charge = Charge::open(debtor, new, now)?;
+    charge.agreement_id = Some(agreement.id.clone());
+    Ok(charge)
+}
+
 impl super::handlers::AgreementsApi for Agreements {
     async fn agreements_simulate(
         call: Call,
@@ -93,5 +193,143 @@ impl super::handlers::AgreementsApi for Agreements {
         let charges = source_charges(&call, &input.charge_ids).await?;
         let simulation = agreement::simulate(&charges, &terms, call.today())?;
         Ok(Reply::new(AgreementSimulationEnvelope { data: simulation_view(&charges, simulation) }))
+    }
+
+    /// The agreement, its installment charges and the source charges' change: one unit of work.
+    async fn agreements_create(
+        call: Call,
+        input: wire::AgreementsCreateInput,
+    ) -> ApiResult<Reply<AgreementEnvelope>> {
+        let terms = terms(&simulated(&input))?;
+        let grace_days = input.grace_days_before_broken.unwrap_or(DEFAULT_GRACE_DAYS);
+        let charges = source_charges(&call, &input.charge_ids).await?;
+        let simulation = agreement::simulate(&charges, &terms, call.today())?;
+        let debtor = call
+            .store
+            .debtor(call.org_id(), &charges[0].debtor_id)
+            .await?
+            .ok_or(ApiError::NotFound("debtor"))?;
+        let agreement = Agreement::make(&charges, &terms, &simulation, grace_days, call.now);
+
+        let plan = simulation
+            .down_payment
+            .map(|(amount, due)| (0, amount, due))
+            .into_iter()
+            .chain(simulation.installments.iter().map(|i| (i.number, i.amount, i.due_date)));
+        let mut installments = Vec::new();
+        for planned in plan {
+            let charge = installment_charge(&debtor, &agreement, &charges[0], planned, call.now)?;
+            let object = to_json(&charge_view(&charge, call.today()));
+            let data = json!({ "object": object, "changes": {}, "agreement_id": agreement.id });
+            let evt = event(&call, "charge.db.created", "charge", &charge.id, data);
+            call.store.insert_charge(&charge, &evt).await?;
+            installments.push((planned.0, charge.id));
+        }
+        for before in &charges {
+            let mut after = before.clone();
+            after.renegotiate(&agreement.id)?;
+            save_charge(&call, before, after, "charge.db.updated", &agreement.id).await?;
+        }
+        let object = to_json(&agreement_view(&agreement));
+        let evt = event(
+            &call,
+            "agreement.created",
+            "agreement",
+            &agreement.id,
+            json!({ "object": object, "changes": {} }),
+        );
+        let listed: Vec<(u32, &str)> = installments.iter().map(|(n, id)| (*n, id.as_str())).collect();
+        call.store.insert_agreement(&agreement, &listed, &evt).await?;
+        Ok(reply(&agreement))
+    }
+
+    async fn agreements_get(
+        call: Call,
+        input: wire::AgreementsGetInput,
+    ) -> ApiResult<Reply<AgreementEnvelope>> {
+        Ok(reply(&load(&call, &input.id).await?))
+    }
+
+    async fn agreements_list(
+        call: Call,
+        input: wire::AgreementsListInput,
+    ) -> ApiResult<Reply<AgreementList>> {
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page();
+        let filter = AgreementFilter {
+            debtor_ids: csv(input.debtor_id),
+            statuses: csv(input.status),
+            ascending: input.sort_order == Some(SortOrder::Asc),
+            limit: window.limit,
+            offset: window.offset,
+        };
+        let (agreements, total) = call.store.agreements(call.org_id(), &filter).await?;
+        Ok(Reply::new(AgreementList {
+            data: agreements.iter().map(agreement_view).collect(),
+            meta: pager.meta(total),
+        }))
+    }
+
+    async fn agreements_installments(
+        call: Call,
+        input: wire::AgreementsInstallmentsInput,
+    ) -> ApiResult<Reply<AgreementInstallmentList>> {
+        let agreement = load(&call, &input.id).await?;
+        let mut data = Vec::new();
+        for (number, charge_id) in call.store.agreement_installments(&agreement.id).await? {
+            let Some(c) = call.store.charge(call.org_id(), &charge_id).await? else { continue };
+            data.push(wire::AgreementInstallment {
+                number: i64::from(number),
+                amount: c.amount,
+                due_date: Day(c.due_date),
+                charge_id: c.id,
+                status: c.status,
+                paid_amount: c.paid,
+            });
+        }
+        Ok(Reply::new(AgreementInstallmentList { data }))
+    }
+
+    /// Its unpaid installments are canceled and the charges it renegotiated are open again.
+    async fn agreements_cancel(
+        call: Call,
+        input: wire::AgreementsCancelInput,
+    ) -> ApiResult<Reply<AgreementEnvelope>> {
+        let before = load(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        let reason: Option<String> = input.reason.map(Into::into);
+        if after.cancel(reason, call.now)? == Outcome::Unchanged {
+            return Ok(reply(&before));
+        }
+        for (_, charge_id) in call.store.agreement_installments(&after.id).await? {
+            let Some(installment) = call.store.charge(call.org_id(), &charge_id).await? else { continue };
+            if !OPEN.contains(&installment.status) {
+                continue;
+            }
+            let mut canceled = installment.clone();
+            canceled.cancel(Some(format!("Acordo {} cancelado", after.id)), call.now)?;
+            save_charge(&call, &installment, canceled, "charge.canceled", &after.id).await?;
+        }
+        let today = call.today();
+        for id in &after.charge_ids {
+            let Some(source) = call.store.charge(call.org_id(), id).await? else { continue };
+            let mut reopened = source.clone();
+            if reopened.leave_agreement(today) {
+                save_charge(&call, &source, reopened, "charge.db.updated", &after.id).await?;
+            }
+        }
+        let (evt, _) = change_event(
+            &call,
+            "agreement.canceled",
+            "agreement",
+            &after.id,
+            &to_json(&agreement_view(&before)),
+            to_json(&agreement_view(&after)),
+            json!({}),
+        );
+        if !call.store.update_agreement(&after, before.version, &evt).await? {
+            return Err(ApiError::Concurrent("agreement"));
+        }
+        Ok(reply(&after))
     }
 }

@@ -77,10 +77,23 @@ async fn load(call: &Call, id: &str) -> ApiResult<Charge> {
 async fn save(
     call: &Call,
     before: &Charge,
-    mut after: Charge,
+    after: Charge,
     code: &str,
     extra: serde_json::Value,
 ) -> ApiResult<Reply<ChargeEnvelope>> {
+    let saved = save_change(call, before, after, code, extra).await?;
+    Ok(reply(call, saved))
+}
+
+/// Saves a changed charge (its version and time moved on) with its event `code` carrying
+/// `extra`, if it is still at `before`'s version; a concurrent change is a conflict to retry.
+pub(crate) async fn save_change(
+    call: &Call,
+    before: &Charge,
+    mut after: Charge,
+    code: &str,
+    extra: serde_json::Value,
+) -> ApiResult<Charge> {
     after.touch(call.now);
     let day = call.today();
     let (evt, _) = change_event(
@@ -95,7 +108,7 @@ async fn save(
     if !call.store.update_charge(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("charge"));
     }
-    Ok(reply(call, after))
+    Ok(after)
 }
 
 /// A policy a charge is put under: one of the organization's, not archived.

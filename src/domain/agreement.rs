@@ -3,12 +3,14 @@
 //! the discount and waivers, the optional down payment, and 1 to 60 monthly installments that
 //! sum to the centavo, the last one carrying the remainder, each due on a business day.
 
-use time::{Date, Month};
+use time::{Date, Month, OffsetDateTime};
 
 use super::calendar;
-use super::charge::Charge;
+use super::charge::{Charge, Outcome};
+use super::ids::new_id;
 use super::money::Hundredths;
 use super::rules::{RuleError, Violations};
+use crate::types::AgreementStatus;
 
 /// The most installments an agreement may have.
 pub const MAX_INSTALLMENTS: u32 = 60;
@@ -197,6 +199,109 @@ pub fn simulate(charges: &[Charge], terms: &Terms, today: Date) -> Result<Simula
         down_payment,
         installments,
     })
+}
+
+/// The default days an installment may stay overdue before its agreement breaks.
+pub const DEFAULT_GRACE_DAYS: i64 = 30;
+
+/// An agreement: the charges it renegotiates, the amounts and terms as made, and its status.
+/// Its down payment and installments are charges of their own (`agreement_id` names it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Agreement {
+    pub id: String,
+    pub organization_id: String,
+    pub debtor_id: String,
+    pub charge_ids: Vec<String>,
+    pub status: AgreementStatus,
+    pub original_amount: Hundredths,
+    pub fine_amount: Hundredths,
+    pub interest_amount: Hundredths,
+    pub discount_amount: Hundredths,
+    pub total_amount: Hundredths,
+    pub fine_waived: bool,
+    pub interest_waived: bool,
+    pub down_payment_amount: Option<Hundredths>,
+    pub down_payment_due_date: Option<Date>,
+    pub installments_count: u32,
+    pub first_due_date: Date,
+    pub grace_days_before_broken: i64,
+    pub canceled_at: Option<OffsetDateTime>,
+    pub cancellation_reason: Option<String>,
+    pub broken_at: Option<OffsetDateTime>,
+    pub completed_at: Option<OffsetDateTime>,
+    pub version: i64,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+impl Agreement {
+    /// A new agreement over `charges` as `simulation` worked it out: awaiting its down payment
+    /// when it has one, else active.
+    pub fn make(
+        charges: &[Charge],
+        terms: &Terms,
+        simulation: &Simulation,
+        grace_days: i64,
+        now: OffsetDateTime,
+    ) -> Self {
+        let first = charges.first();
+        Self {
+            id: new_id("agr"),
+            organization_id: first.map(|c| c.organization_id.clone()).unwrap_or_default(),
+            debtor_id: first.map(|c| c.debtor_id.clone()).unwrap_or_default(),
+            charge_ids: charges.iter().map(|c| c.id.clone()).collect(),
+            status: if simulation.down_payment.is_some() {
+                AgreementStatus::AwaitingDownPayment
+            } else {
+                AgreementStatus::Active
+            },
+            original_amount: simulation.original_amount,
+            fine_amount: simulation.fine_amount,
+            interest_amount: simulation.interest_amount,
+            discount_amount: simulation.discount_amount,
+            total_amount: simulation.total_amount,
+            fine_waived: terms.waive_fine,
+            interest_waived: terms.waive_interest,
+            down_payment_amount: simulation.down_payment.map(|(amount, _)| amount),
+            down_payment_due_date: simulation.down_payment.map(|(_, due)| due),
+            installments_count: terms.installments,
+            first_due_date: terms.first_due,
+            grace_days_before_broken: grace_days,
+            canceled_at: None,
+            cancellation_reason: None,
+            broken_at: None,
+            completed_at: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    /// Cancels an agreement awaiting its down payment or active; a canceled one is unchanged.
+    pub fn cancel(&mut self, reason: Option<String>, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        use AgreementStatus::*;
+        match self.status {
+            Canceled => Ok(Outcome::Unchanged),
+            AwaitingDownPayment | Active => {
+                self.status = Canceled;
+                self.canceled_at = Some(now);
+                self.cancellation_reason = reason;
+                self.touch(now);
+                Ok(Outcome::Changed)
+            }
+            Completed | Broken => Err(RuleError::InvalidState {
+                message: format!("a {} agreement cannot be canceled", self.status.as_str()),
+                status: self.status.as_str(),
+                allowed: [AwaitingDownPayment, Active, Canceled].iter().map(|s| s.as_str()).collect(),
+            }),
+        }
+    }
+
+    /// Marks a saved change.
+    pub fn touch(&mut self, now: OffsetDateTime) {
+        self.version += 1;
+        self.updated_at = now;
+    }
 }
 
 #[cfg(test)]

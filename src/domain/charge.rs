@@ -134,6 +134,8 @@ pub enum ChargeAction {
     WriteOff,
     /// Decide on a charge whose régua awaits a decision.
     Decide,
+    /// Renegotiate in an agreement.
+    Renegotiate,
 }
 
 impl ChargeAction {
@@ -147,6 +149,7 @@ impl ChargeAction {
             Self::Pause => OPEN,
             Self::WriteOff => &[Overdue, WrittenOff],
             Self::Decide => &[Overdue],
+            Self::Renegotiate => OPEN,
         }
     }
 
@@ -156,7 +159,7 @@ impl ChargeAction {
             Self::Update => None,
             Self::Settle => Some(ChargeStatus::Paid),
             Self::Cancel => Some(ChargeStatus::Canceled),
-            Self::Pause | Self::Decide => None,
+            Self::Pause | Self::Decide | Self::Renegotiate => None,
             Self::WriteOff => Some(ChargeStatus::WrittenOff),
         }
     }
@@ -169,6 +172,7 @@ impl ChargeAction {
             Self::Pause => "paused or resumed",
             Self::WriteOff => "written off",
             Self::Decide => "decided on",
+            Self::Renegotiate => "renegotiated",
         }
     }
 }
@@ -412,6 +416,29 @@ impl Charge {
         }
         self.decision = Some(Decided { decision, reason, decided_at: Timestamp(now) });
         Ok(())
+    }
+
+    /// Puts an open charge into agreement `agreement_id`: it is owed through the agreement's
+    /// installments now, and its régua closes.
+    pub fn renegotiate(&mut self, agreement_id: &str) -> Result<(), RuleError> {
+        self.guard(ChargeAction::Renegotiate)?;
+        self.status = ChargeStatus::InAgreement;
+        self.agreement_id = Some(agreement_id.to_string());
+        self.dunning_status = dunning_status_after(self.status, self.dunning_status);
+        Ok(())
+    }
+
+    /// Takes a charge out of an agreement that ended without paying it (canceled or broken):
+    /// it is pending or overdue again, by its own due date, and its régua resumes. Whether it
+    /// was in one.
+    pub fn leave_agreement(&mut self, today: Date) -> bool {
+        if self.status != ChargeStatus::InAgreement {
+            return false;
+        }
+        self.status = open_status_for(self.due_date, today);
+        self.agreement_id = None;
+        self.dunning_status = DunningStatus::Active;
+        true
     }
 
     /// Stops the régua for an open charge: `not_started` or `active` becomes `paused`; a paused

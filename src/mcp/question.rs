@@ -117,8 +117,10 @@ mod tests {
             "id": "chg_1", "name": "Maria Souza", "document_formatted": "529.982.247-25",
             "amount": 1250.0, "balance": 1250.0, "due_date": "2026-10-05", "debtor_name": "Maria Souza",
             "channel": "whatsapp", "to": "+5511987654321", "steps_count": 5, "offset_days": -3,
+            "total_amount": 1250.0,
         });
-        let args = json!({ "channel": "email", "charge_id": "chg_1" });
+        let args = json!({ "channel": "email", "charge_id": "chg_1", "charge_ids": ["chg_1"],
+                           "installments_count": 3, "first_due_date": "2027-01-15" });
         let args = args.as_object().unwrap();
         for op in OPERATIONS.iter().filter(|op| op.confirm.is_some()) {
             let text = render(op, args, &target).unwrap_or_else(|e| panic!("{}: {e}", op.operation_id));

@@ -48,6 +48,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(10, "0010", "oauth_housekeeping"),
     migration!(11, "0011", "readiness"),
     migration!(12, "0012", "decisions"),
+    migration!(13, "0013", "agreements"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -1,6 +1,7 @@
 //! Database access, one module per aggregate, over SQLite (rusqlite) or PostgreSQL (sqlx) with
 //! the same SQL text. Knows nothing of HTTP; every query is scoped by organization.
 
+mod agreements;
 mod approvals;
 mod backend;
 mod bulk;
@@ -31,6 +32,7 @@ use std::time::Duration;
 use backend::Backend;
 use unit::Db;
 
+pub use agreements::AgreementFilter;
 pub use charges::ChargeFilter;
 pub use debtors::DebtorFilter;
 pub use events::{EventFilter, EventRow, NewEvent};

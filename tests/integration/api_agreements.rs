@@ -103,3 +103,87 @@ async fn a_simulation_refuses_what_cannot_be_renegotiated_and_says_why() {
     assert_eq!((r.status, r.code()), (409, "INVALID_STATE"), "{}", r.body);
     assert!(r.body["error"]["message"].as_str().unwrap().contains(&late), "{}", r.body);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agreement_turns_the_charges_into_installments_and_canceling_reopens_them() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Acordos").await;
+    let (debtor, late, ahead) = debtor_with_charges(&server, &token, 9305).await;
+    let terms = json!({ "charge_ids": [late, ahead], "discount_percentage": 10, "interest_waived": true,
+                        "down_payment_amount": 100, "installments_count": 3, "first_due_date": date_in(35) });
+    let key = [("Idempotency-Key", "acordo-1")];
+    let r = server.call_with(&token, "agreements_create", &[], "", Some(terms.clone()), &key).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let agreement = r.data().clone();
+    let id = agreement["id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("agr_"), "{id}");
+    assert_eq!(agreement["status"], "awaiting_down_payment");
+    assert_eq!(cents(&agreement["total_amount"]), 136_800);
+    assert_eq!(r.header("etag"), Some("\"v1\""));
+    // A retry with the key answers the same agreement; the same charges again are a conflict.
+    let again = server.call_with(&token, "agreements_create", &[], "", Some(terms.clone()), &key).await;
+    assert_eq!((again.status, again.header("idempotent-replayed")), (201, Some("true")));
+    assert_eq!(again.data()["id"], id.as_str());
+    let r = server.write(&token, "agreements_create", terms.clone()).await;
+    assert_eq!((r.status, r.code()), (409, "CONFLICT"), "{}", r.body);
+
+    // The charges renegotiated wait in the agreement, their régua closed.
+    for charge in [&late, &ahead] {
+        let r = server.read_id(&token, "charges_get", charge).await;
+        assert_eq!(r.data()["status"], "in_agreement", "{}", r.body);
+        assert_eq!(r.data()["dunning_status"], "closed");
+        assert_eq!(r.data()["agreement_id"], id.as_str());
+    }
+    // The down payment and the installments are charges of the agreement.
+    let r = server.read_id(&token, "agreements_installments", &id).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let installments = r.data().as_array().unwrap().clone();
+    let numbers: Vec<i64> = installments.iter().map(|i| i["number"].as_i64().unwrap()).collect();
+    assert_eq!(numbers, [0, 1, 2, 3]);
+    let sum: i64 = installments.iter().map(|i| cents(&i["amount"])).sum();
+    assert_eq!(sum, 136_800);
+    for i in &installments {
+        let r = server.read_id(&token, "charges_get", i["charge_id"].as_str().unwrap()).await;
+        assert_eq!(
+            (r.data()["status"].as_str(), r.data()["agreement_id"].as_str()),
+            (Some("pending"), Some(id.as_str()))
+        );
+        assert_eq!(cents(&r.data()["amount"]), cents(&i["amount"]));
+    }
+    let r = server.read(&token, "charges_list", &format!("debtor_id={debtor}")).await;
+    assert_eq!(r.data().as_array().unwrap().len(), 6, "two renegotiated and four installments");
+
+    let r = server
+        .read(&token, "agreements_list", &format!("debtor_id={debtor}&status=awaiting_down_payment"))
+        .await;
+    assert_eq!(r.data().as_array().unwrap().len(), 1, "{}", r.body);
+    assert_eq!(r.body["meta"]["total"], 1);
+    let r = server.read(&token, "agreements_list", "status=active").await;
+    assert_eq!(r.body["meta"]["total"], 0, "{}", r.body);
+
+    // Canceling: the installments are canceled, the charges open again with their régua.
+    let r = server.write_id(&token, "agreements_cancel", &id, json!({ "reason": "Desistiu." })).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        (r.data()["status"].as_str(), r.data()["cancellation_reason"].as_str()),
+        (Some("canceled"), Some("Desistiu."))
+    );
+    let version = r.data()["version"].clone();
+    for i in &installments {
+        let r = server.read_id(&token, "charges_get", i["charge_id"].as_str().unwrap()).await;
+        assert_eq!(r.data()["status"], "canceled", "{}", r.body);
+    }
+    for (charge, status) in [(&late, "overdue"), (&ahead, "pending")] {
+        let r = server.read_id(&token, "charges_get", charge).await;
+        assert_eq!(r.data()["status"], status, "{}", r.body);
+        assert_eq!(
+            (r.data()["dunning_status"].as_str(), r.data()["agreement_id"].as_str()),
+            (Some("active"), None)
+        );
+    }
+    let r = server.write_id(&token, "agreements_cancel", &id, json!({})).await;
+    assert_eq!((r.status, r.data()["version"].clone()), (200, version), "canceling twice changes nothing");
+    let r = server.read(&token, "events_list", &format!("resource_id={id}&sort_order=asc")).await;
+    let codes: Vec<&str> = r.data().as_array().unwrap().iter().map(|e| e["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["agreement.created", "agreement.canceled"]);
+}

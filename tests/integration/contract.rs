@@ -76,7 +76,7 @@ fn the_catalogue_stays_within_its_budget() {
 #[test]
 fn the_catalogue_follows_the_tool_rules() {
     let tools = tools();
-    assert_eq!(tools.len(), 41, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
+    assert_eq!(tools.len(), 46, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
     assert_eq!(tools.len(), OPERATIONS.len());
 
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().expect("name")).collect();
@@ -150,6 +150,8 @@ fn the_catalogue_follows_the_tool_rules() {
     assert_eq!(
         destructive,
         BTreeSet::from([
+            "dunning_agreements_cancel",
+            "dunning_agreements_create",
             "dunning_charges_cancel",
             "dunning_charges_decide",
             "dunning_charges_notify",
@@ -174,6 +176,9 @@ fn the_catalogue_follows_the_tool_rules() {
     assert_eq!(
         read_only,
         BTreeSet::from([
+            "dunning_agreements_get",
+            "dunning_agreements_installments",
+            "dunning_agreements_list",
             "dunning_agreements_simulate",
             "dunning_charges_get",
             "dunning_charges_list",

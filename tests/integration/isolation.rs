@@ -17,6 +17,7 @@ fn body_for(op: &str) -> Value {
         "charges_cancel" => json!({}),
         "charges_notify" => json!({"channel": "email"}),
         "charges_write_off" => json!({"reason": "intrusion"}),
+        "agreements_cancel" => json!({"reason": "intrusion"}),
         "charges_decide" => json!({"decision": "keep_open", "reason": "intrusion"}),
         "collection_policies_update" => json!({"name": "Intrusa"}),
         "collection_policies_duplicate" => json!({"name": "Intrusa"}),
@@ -59,6 +60,18 @@ async fn another_organizations_ids_are_not_found() {
     assert_eq!(r.status, 201, "{}", r.body);
     let policy_id = r.data()["id"].as_str().unwrap().to_string();
     let step_id = r.data()["steps"][0]["id"].as_str().unwrap().to_string();
+    // An agreement of another of A's debtors.
+    let renegotiating = server.create_debtor(&a, "João Conceição", "11144477735").await;
+    let late = server.create_charge(&a, renegotiating["id"].as_str().unwrap(), 80.0, &date_in(-10)).await;
+    let r = server
+        .write(
+            &a,
+            "agreements_create",
+            json!({"charge_ids": [late["id"]], "installments_count": 2, "first_due_date": date_in(20)}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let agreement_id = r.data()["id"].as_str().unwrap().to_string();
     // B has data of its own, with the same document.
     let b_debtor = server.create_debtor(&b, "Maria Souza", "52998224725").await;
     let b_charge = server.create_charge(&b, b_debtor["id"].as_str().unwrap(), 7.0, &date_in(5)).await;
@@ -74,6 +87,7 @@ async fn another_organizations_ids_are_not_found() {
                     ("debtors", "id") => debtor_id.as_str(),
                     ("charges", "id") => charge_id.as_str(),
                     ("events", "id") => event_id.as_str(),
+                    ("agreements", "id") => agreement_id.as_str(),
                     ("notifications", "id") => notification_id.as_str(),
                     ("collection_policies", "cp_id") => policy_id.as_str(),
                     ("collection_policies", "step_id") => step_id.as_str(),
@@ -142,7 +156,7 @@ async fn another_organizations_ids_are_not_found() {
     assert_eq!(r.data()["version"], 1);
     assert_eq!(r.data()["status"], "pending");
     assert_eq!(r.data()["amount"], 100.0);
-    let r = server.read(&a, "charges_list", "").await;
+    let r = server.read(&a, "charges_list", &format!("debtor_id={debtor_id}")).await;
     assert_eq!(ids(&r), [charge_id.as_str()]);
     let r = server.call(&a, "collection_policies_get", &[("cp_id", &policy_id)], "", None).await;
     assert_eq!((r.data()["version"].as_i64(), r.data()["name"].as_str()), (Some(1), Some("Régua A")));

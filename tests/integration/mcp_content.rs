@@ -24,6 +24,8 @@ async fn resources_and_templates() {
     assert_eq!(
         templates,
         [
+            "kobana://dunning/agreements/{id}",
+            "kobana://dunning/agreements/{id}/installments",
             "kobana://dunning/charges/{id}",
             "kobana://dunning/charges/{id}/settlement_letter.pdf",
             "kobana://dunning/collection_policies/{cp_id}",

@@ -467,6 +467,19 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 let p = policy().await;
                 (json!({ "cp_id": p["id"], "step_id": p["steps"][0]["id"] }), "“Lembrete”".to_string())
             }
+            "agreements_create" => {
+                let late =
+                    s.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(-10)).await;
+                let args = json!({ "charge_ids": [late["id"]], "installments_count": 3, "first_due_date": date_in(30) });
+                (args, "“3”".to_string())
+            }
+            "agreements_cancel" => {
+                let late =
+                    s.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(-10)).await;
+                let args = json!({ "charge_ids": [late["id"]], "installments_count": 3, "first_due_date": date_in(30) });
+                let r = s.write(&token, "agreements_create", args).await;
+                (json!({ "id": r.data()["id"] }), "o acordo “agr_".to_string())
+            }
             "charges_write_off" => (
                 json!({ "id": charge().await, "reason": "Devedora não localizada." }),
                 "“Maria Souza”".to_string(),
@@ -495,7 +508,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
         assert!(message.contains(&shown) && !message.contains("“”"), "{}: {message}", op.tool_name);
         asked += 1;
     }
-    assert_eq!(asked, 12);
+    assert_eq!(asked, 14);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

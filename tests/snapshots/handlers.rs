@@ -1,5 +1,48 @@
 /// The operations tagged `agreements`, implemented in `src/api/agreements.rs`.
 pub trait AgreementsApi {
+    /// `agreements_cancel`: Cancel an agreement
+    fn agreements_cancel(
+        call: crate::api::Call,
+        input: crate::types::AgreementsCancelInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::AgreementEnvelope>,
+        >,
+    > + Send;
+    /// `agreements_create`: Create an agreement
+    fn agreements_create(
+        call: crate::api::Call,
+        input: crate::types::AgreementsCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::AgreementEnvelope>,
+        >,
+    > + Send;
+    /// `agreements_get`: Get an agreement
+    fn agreements_get(
+        call: crate::api::Call,
+        input: crate::types::AgreementsGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::AgreementEnvelope>,
+        >,
+    > + Send;
+    /// `agreements_installments`: An agreement's installments
+    fn agreements_installments(
+        call: crate::api::Call,
+        input: crate::types::AgreementsInstallmentsInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::AgreementInstallmentList>,
+        >,
+    > + Send;
+    /// `agreements_list`: List agreements
+    fn agreements_list(
+        call: crate::api::Call,
+        input: crate::types::AgreementsListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::AgreementList>>,
+    > + Send;
     /// `agreements_simulate`: Simulate an agreement
     fn agreements_simulate(
         call: crate::api::Call,

@@ -3,6 +3,203 @@
 /// from the spec; do not edit.
 pub static OPERATIONS: &[Operation] = &[
     Operation {
+        operation_id: "agreements_cancel",
+        tool_name: "dunning_agreements_cancel",
+        aliases: &[],
+        title: "Cancel an agreement",
+        description: "Cancels an agreement awaiting its down payment or active: its unpaid installment charges are canceled and the charges it renegotiated are open again, their régua resumed. Canceling a canceled agreement returns it unchanged.",
+        tag: "agreements",
+        method: HttpMethod::Post,
+        path: "/v1/agreements/{id}/cancel",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: Some(Confirm {
+            target: Some("agreements_get"),
+            message: "Cancelar o acordo {{target.id}} de {{money target.total_amount}}?",
+        }),
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &["reason", "idempotency_key"],
+            schema: "{\"description\":\"Optional details for canceling an agreement.\",\"type\":\"object\",\"properties\":{\"reason\":{\"description\":\"Returned as cancellation_reason.\",\"type\":\"string\",\"maxLength\":500},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "agreements_list")],
+        descriptor: "{\"name\":\"dunning_agreements_cancel\",\"title\":\"Cancel an agreement\",\"description\":\"Cancels an agreement awaiting its down payment or active: its unpaid installment charges are canceled and the charges it renegotiated are open again, their régua resumed. Canceling a canceled agreement returns it unchanged.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"reason\":{\"description\":\"Returned as cancellation_reason.\",\"type\":\"string\",\"maxLength\":500},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"df3177454ed3641e\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The agreement's id (agr_…).\"},\"reason\":{\"description\":\"Returned as cancellation_reason.\",\"type\":\"string\",\"maxLength\":500},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "agreements_create",
+        tool_name: "dunning_agreements_create",
+        aliases: &[],
+        title: "Create an agreement",
+        description: "Renegotiates open charges of one debtor on the terms agreements_simulate shows: each installment (and the down payment) becomes a charge of the agreement, and the charges renegotiated turn in_agreement with their régua closed. The agreement is awaiting_down_payment until the down payment is paid, else active. A charge already in an agreement is CONFLICT.",
+        tag: "agreements",
+        method: HttpMethod::Post,
+        path: "/v1/agreements",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: Some(Confirm {
+            target: None,
+            message: "Criar um acordo em {{args.installments_count}} parcelas, a primeira vencendo em {{date args.first_due_date}}, renegociando as cobranças indicadas?",
+        }),
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &[
+                "charge_ids",
+                "discount_amount",
+                "discount_percentage",
+                "fine_waived",
+                "interest_waived",
+                "down_payment_amount",
+                "down_payment_due_date",
+                "installments_count",
+                "first_due_date",
+                "grace_days_before_broken",
+                "idempotency_key",
+            ],
+            schema: "{\"description\":\"The terms of a new agreement (as agreements_simulate takes them) and when it breaks. Give at most one of discount_amount and discount_percentage.\",\"type\":\"object\",\"properties\":{\"charge_ids\":{\"description\":\"The pending or overdue charges renegotiated, all of one debtor (chg_…).\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"minItems\":1,\"maxItems\":50,\"uniqueItems\":true},\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"charge_ids\",\"installments_count\",\"first_due_date\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_agreements_create\",\"title\":\"Create an agreement\",\"description\":\"Renegotiates open charges of one debtor on the terms agreements_simulate shows: each installment (and the down payment) becomes a charge of the agreement, and the charges renegotiated turn in_agreement with their régua closed. The agreement is awaiting_down_payment until the down payment is paid, else active. A charge already in an agreement is CONFLICT.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"charge_ids\":{\"description\":\"The pending or overdue charges renegotiated, all of one debtor (chg_…).\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"minItems\":1,\"maxItems\":50,\"uniqueItems\":true},\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"charge_ids\",\"installments_count\",\"first_due_date\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"7d521571ff0f3f26\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"charge_ids\":{\"description\":\"The pending or overdue charges renegotiated, all of one debtor (chg_…).\",\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"minItems\":1,\"maxItems\":50,\"uniqueItems\":true},\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"charge_ids\",\"installments_count\",\"first_due_date\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "agreements_get",
+        tool_name: "dunning_agreements_get",
+        aliases: &[],
+        title: "Get an agreement",
+        description: "Returns one agreement: the charges renegotiated, the amounts, the terms and its status.",
+        tag: "agreements",
+        method: HttpMethod::Get,
+        path: "/v1/agreements/{id}",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/agreements/{id}"),
+        complete: &[("id", "agreements_list")],
+        descriptor: "{\"name\":\"dunning_agreements_get\",\"title\":\"Get an agreement\",\"description\":\"Returns one agreement: the charges renegotiated, the amounts, the terms and its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The agreement's id (agr_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "agreements_installments",
+        tool_name: "dunning_agreements_installments",
+        aliases: &[],
+        title: "An agreement's installments",
+        description: "The down payment (number 0) and the installments of an agreement, each with the charge that collects it and that charge's status and amount paid.",
+        tag: "agreements",
+        method: HttpMethod::Get,
+        path: "/v1/agreements/{id}/installments",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/agreements/{id}/installments"),
+        complete: &[("id", "agreements_list")],
+        descriptor: "{\"name\":\"dunning_agreements_installments\",\"title\":\"An agreement's installments\",\"description\":\"The down payment (number 0) and the installments of an agreement, each with the charge that collects it and that charge's status and amount paid.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The agreement's id (agr_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "agreements_list",
+        tool_name: "dunning_agreements_list",
+        aliases: &[],
+        title: "List agreements",
+        description: "Lists the organization's agreements, newest first unless sort_order=asc. Filter by debtor_id or status.",
+        tag: "agreements",
+        method: HttpMethod::Get,
+        path: "/v1/agreements",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "sort_order",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "debtor_id",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "status",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("debtor_id", "debtors_list")],
+        descriptor: "{\"name\":\"dunning_agreements_list\",\"title\":\"List agreements\",\"description\":\"Lists the organization's agreements, newest first unless sort_order=asc. Filter by debtor_id or status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"sort_order\":{\"default\":\"desc\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(awaiting_down_payment|active|completed|broken|canceled)(,(awaiting_down_payment|active|completed|broken|canceled))*$\",\"description\":\"Agreements in these states.\"}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"b977e6168fbdaed5\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(awaiting_down_payment|active|completed|broken|canceled)(,(awaiting_down_payment|active|completed|broken|canceled))*$\",\"description\":\"Agreements in these states.\"}},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(awaiting_down_payment|active|completed|broken|canceled)(,(awaiting_down_payment|active|completed|broken|canceled))*$\",\"description\":\"Agreements in these states.\"}},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "agreements_simulate",
         tool_name: "dunning_agreements_simulate",
         aliases: &[],
@@ -1641,86 +1838,96 @@ pub const SCOPES: &[&str] = &[
 /// confirmations, routes) fails to compile when the spec renames or removes it.
 pub mod ops {
     use super::{OPERATIONS, Operation};
+    /// `agreements_cancel`
+    pub const AGREEMENTS_CANCEL: &Operation = &OPERATIONS[0];
+    /// `agreements_create`
+    pub const AGREEMENTS_CREATE: &Operation = &OPERATIONS[1];
+    /// `agreements_get`
+    pub const AGREEMENTS_GET: &Operation = &OPERATIONS[2];
+    /// `agreements_installments`
+    pub const AGREEMENTS_INSTALLMENTS: &Operation = &OPERATIONS[3];
+    /// `agreements_list`
+    pub const AGREEMENTS_LIST: &Operation = &OPERATIONS[4];
     /// `agreements_simulate`
-    pub const AGREEMENTS_SIMULATE: &Operation = &OPERATIONS[0];
+    pub const AGREEMENTS_SIMULATE: &Operation = &OPERATIONS[5];
     /// `charges_cancel`
-    pub const CHARGES_CANCEL: &Operation = &OPERATIONS[1];
+    pub const CHARGES_CANCEL: &Operation = &OPERATIONS[6];
     /// `charges_create`
-    pub const CHARGES_CREATE: &Operation = &OPERATIONS[2];
+    pub const CHARGES_CREATE: &Operation = &OPERATIONS[7];
     /// `charges_decide`
-    pub const CHARGES_DECIDE: &Operation = &OPERATIONS[3];
+    pub const CHARGES_DECIDE: &Operation = &OPERATIONS[8];
     /// `charges_get`
-    pub const CHARGES_GET: &Operation = &OPERATIONS[4];
+    pub const CHARGES_GET: &Operation = &OPERATIONS[9];
     /// `charges_list`
-    pub const CHARGES_LIST: &Operation = &OPERATIONS[5];
+    pub const CHARGES_LIST: &Operation = &OPERATIONS[10];
     /// `charges_notify`
-    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[6];
+    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[11];
     /// `charges_pause`
-    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[7];
+    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[12];
     /// `charges_resume`
-    pub const CHARGES_RESUME: &Operation = &OPERATIONS[8];
+    pub const CHARGES_RESUME: &Operation = &OPERATIONS[13];
     /// `charges_settle`
-    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[9];
+    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[14];
     /// `charges_settlement_letter`
-    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[10];
+    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[15];
     /// `charges_update`
-    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[11];
+    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[16];
     /// `charges_write_off`
-    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[12];
+    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[17];
     /// `collection_policies_archive`
-    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[13];
+    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[18];
     /// `collection_policies_create`
-    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[14];
+    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[19];
     /// `collection_policies_delete`
-    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[15];
+    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[20];
     /// `collection_policies_duplicate`
-    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[16];
+    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[21];
     /// `collection_policies_get`
-    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[17];
+    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[22];
     /// `collection_policies_list`
-    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[18];
+    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[23];
     /// `collection_policies_preview`
-    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[19];
+    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[24];
     /// `collection_policies_steps_create`
-    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[20];
+    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[25];
     /// `collection_policies_steps_delete`
-    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[21];
+    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[26];
     /// `collection_policies_steps_get`
-    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[22];
+    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[27];
     /// `collection_policies_steps_list`
-    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[23];
+    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[28];
     /// `collection_policies_steps_update`
-    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[24];
+    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[29];
     /// `collection_policies_update`
-    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[25];
+    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[30];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[26];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[31];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[27];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[32];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[28];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[33];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[29];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[34];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[30];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[35];
     /// `debtors_statement`
-    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[31];
+    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[36];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[32];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[37];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[33];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[38];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[34];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[39];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[35];
+    pub const ME: &Operation = &OPERATIONS[40];
     /// `notifications_cancel`
-    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[36];
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[41];
     /// `notifications_create`
-    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[37];
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[42];
     /// `notifications_get`
-    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[38];
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[43];
     /// `notifications_list`
-    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[39];
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[44];
     /// `notifications_resend`
-    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[40];
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[45];
 }

@@ -15,11 +15,39 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
     use crate::operations::ops;
     let (segments, count) = crate::operations::path_segments(path)?;
     match &segments[..count] {
+        ["", "v1", "agreements"] => {
+            Some(V1Route {
+                operations: &[ops::AGREEMENTS_CREATE, ops::AGREEMENTS_LIST],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
         ["", "v1", "agreements", "simulate"] => {
             Some(V1Route {
                 operations: &[ops::AGREEMENTS_SIMULATE],
                 names: ["", ""],
                 params: ["", ""],
+            })
+        }
+        ["", "v1", "agreements", p0] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::AGREEMENTS_GET],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "agreements", p0, "cancel"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::AGREEMENTS_CANCEL],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "agreements", p0, "installments"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::AGREEMENTS_INSTALLMENTS],
+                names: ["id", ""],
+                params: [*p0, ""],
             })
         }
         ["", "v1", "charges"] => {
@@ -253,12 +281,57 @@ pub fn invoke<'a>(
     >,
 > {
     match op.operation_id {
+        "agreements_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_create,
+                ),
+            )
+        }
+        "agreements_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_list,
+                ),
+            )
+        }
         "agreements_simulate" => {
             Box::pin(
                 crate::api::execute(
                     op,
                     invocation,
                     <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_simulate,
+                ),
+            )
+        }
+        "agreements_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_get,
+                ),
+            )
+        }
+        "agreements_cancel" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_cancel,
+                ),
+            )
+        }
+        "agreements_installments" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_installments,
                 ),
             )
         }

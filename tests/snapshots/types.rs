@@ -186,6 +186,66 @@ impl std::fmt::Display for AddressState {
         f.write_str(self.as_str())
     }
 }
+/// awaiting_down_payment (until the down payment is paid), active (installments running), completed (all paid), broken (an installment overdue past the grace days), canceled.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum AgreementStatus {
+    #[serde(rename = "awaiting_down_payment")]
+    AwaitingDownPayment,
+    #[serde(rename = "active")]
+    Active,
+    #[serde(rename = "completed")]
+    Completed,
+    #[serde(rename = "broken")]
+    Broken,
+    #[serde(rename = "canceled")]
+    Canceled,
+}
+impl AgreementStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::AwaitingDownPayment,
+        Self::Active,
+        Self::Completed,
+        Self::Broken,
+        Self::Canceled,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::AwaitingDownPayment => "awaiting_down_payment",
+            Self::Active => "active",
+            Self::Completed => "completed",
+            Self::Broken => "broken",
+            Self::Canceled => "canceled",
+        }
+    }
+}
+impl std::str::FromStr for AgreementStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for AgreementStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.
 #[derive(
     Debug,
@@ -1380,6 +1440,113 @@ pub struct Address {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<AddressCountry>,
 }
+/// A renegotiation of a debtor's open charges into a down payment and installments.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Agreement {
+    /// Agreement id (agr_…).
+    pub id: String,
+    /// The debtor (dbt_…).
+    pub debtor_id: String,
+    /// The charges renegotiated.
+    pub charge_ids: Vec<String>,
+    pub status: AgreementStatus,
+    /// What was left to pay of the charges' amounts.
+    pub original_amount: crate::domain::money::Hundredths,
+    /// Their late fines on the day it was made, 0 when waived.
+    pub fine_amount: crate::domain::money::Hundredths,
+    /// Their late interest on the day it was made, 0 when waived.
+    pub interest_amount: crate::domain::money::Hundredths,
+    /// Taken off.
+    pub discount_amount: crate::domain::money::Hundredths,
+    /// What the debtor pays in all (down payment and installments).
+    pub total_amount: crate::domain::money::Hundredths,
+    pub fine_waived: bool,
+    pub interest_waived: bool,
+    /// The down payment, or null.
+    pub down_payment_amount: Option<crate::domain::money::Hundredths>,
+    /// When the down payment is due, or null.
+    pub down_payment_due_date: Option<crate::domain::dates::Day>,
+    pub installments_count: i64,
+    pub first_due_date: crate::domain::dates::Day,
+    pub grace_days_before_broken: i64,
+    pub canceled_at: Option<crate::domain::dates::Timestamp>,
+    pub cancellation_reason: Option<String>,
+    pub broken_at: Option<crate::domain::dates::Timestamp>,
+    pub completed_at: Option<crate::domain::dates::Timestamp>,
+    /// Bumped by every change; the ETag is "v<version>".
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+/// Optional details for canceling an agreement.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementCancel {
+    /// Returned as cancellation_reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// The terms of a new agreement (as agreements_simulate takes them) and when it breaks. Give at most one of discount_amount and discount_percentage.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementCreate {
+    /// The pending or overdue charges renegotiated, all of one debtor (chg_…).
+    pub charge_ids: Vec<String>,
+    /// Taken off the updated debt, in reais.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_amount: Option<crate::domain::money::Hundredths>,
+    /// Taken off the updated debt, as a percentage of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_percentage: Option<crate::domain::money::Hundredths>,
+    /// The late fine (multa) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_waived: Option<bool>,
+    /// The late interest (juros de mora) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interest_waived: Option<bool>,
+    /// Paid first, before the installments; below the total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_amount: Option<crate::domain::money::Hundredths>,
+    /// When the down payment is due (default today, or the next business day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_due_date: Option<crate::domain::dates::Day>,
+    /// How many monthly installments.
+    pub installments_count: i64,
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    pub first_due_date: crate::domain::dates::Day,
+    /// Days an installment may stay overdue before the agreement breaks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_days_before_broken: Option<i64>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One agreement.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AgreementEnvelope {
+    pub data: Agreement,
+}
+/// The down payment (number 0) or an installment, and the charge that collects it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementInstallment {
+    pub number: i64,
+    pub amount: crate::domain::money::Hundredths,
+    pub due_date: crate::domain::dates::Day,
+    /// The charge that collects it (chg_…).
+    pub charge_id: String,
+    pub status: ChargeStatus,
+    pub paid_amount: crate::domain::money::Hundredths,
+}
+/// An agreement's down payment and installments, in order.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AgreementInstallmentList {
+    pub data: Vec<AgreementInstallment>,
+}
 /// One installment of an agreement.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -1390,6 +1557,12 @@ pub struct AgreementInstallmentPlan {
     pub amount: crate::domain::money::Hundredths,
     /// A business day.
     pub due_date: crate::domain::dates::Day,
+}
+/// One page of agreements.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AgreementList {
+    pub data: Vec<Agreement>,
+    pub meta: PageMeta,
 }
 /// An agreement as it would be, worked out on today's date.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1449,6 +1622,82 @@ pub struct AgreementTerms {
     pub installments_count: i64,
     /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
     pub first_due_date: crate::domain::dates::Day,
+}
+/// The input of `agreements_cancel`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementsCancelInput {
+    /// Path parameter.
+    pub id: String,
+    /// Returned as cancellation_reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<crate::domain::text::MultilineText>,
+}
+/// The input of `agreements_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementsCreateInput {
+    /// The pending or overdue charges renegotiated, all of one debtor (chg_…).
+    pub charge_ids: Vec<crate::domain::text::Text>,
+    /// Taken off the updated debt, in reais.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_amount: Option<crate::domain::money::Hundredths>,
+    /// Taken off the updated debt, as a percentage of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_percentage: Option<crate::domain::money::Hundredths>,
+    /// The late fine (multa) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_waived: Option<bool>,
+    /// The late interest (juros de mora) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interest_waived: Option<bool>,
+    /// Paid first, before the installments; below the total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_amount: Option<crate::domain::money::Hundredths>,
+    /// When the down payment is due (default today, or the next business day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_due_date: Option<crate::domain::dates::Day>,
+    /// How many monthly installments.
+    pub installments_count: i64,
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    pub first_due_date: crate::domain::dates::Day,
+    /// Days an installment may stay overdue before the agreement breaks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_days_before_broken: Option<i64>,
+}
+/// The input of `agreements_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementsGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `agreements_installments`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementsInstallmentsInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `agreements_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementsListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<SortOrder>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debtor_id: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<crate::domain::text::Text>,
 }
 /// The input of `agreements_simulate`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
