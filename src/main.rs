@@ -415,6 +415,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 report.sent, report.skipped, report.failed
             );
             println!("{} charges await a decision", report.awaiting_decision);
+            println!(
+                "agreements: {} activated, {} completed, {} broken",
+                report.agreements_activated, report.agreements_completed, report.agreements_broken
+            );
             Ok(())
         }
         // Answered in main, without opening the database.

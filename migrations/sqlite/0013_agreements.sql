@@ -28,6 +28,7 @@ CREATE TABLE agreements (
 );
 CREATE INDEX agreements_list ON agreements (organization_id, created_at, id);
 CREATE INDEX agreements_debtor ON agreements (debtor_id, status);
+CREATE INDEX agreements_live ON agreements (organization_id, status);
 
 CREATE TABLE agreement_installments (
     agreement_id    TEXT NOT NULL REFERENCES agreements (id),

@@ -297,6 +297,29 @@ impl Agreement {
         }
     }
 
+    /// What the state of its installment charges makes of a live agreement: `paid` tells
+    /// whether each (by number, 0 the down payment) is paid, `late_days` the most days any
+    /// unpaid one is overdue. Whether it changed.
+    pub fn follow(&mut self, paid: &[(u32, bool)], late_days: i64, now: OffsetDateTime) -> bool {
+        use AgreementStatus::*;
+        let all_paid = !paid.is_empty() && paid.iter().all(|(_, p)| *p);
+        let down_paid = paid.iter().any(|(n, p)| *n == 0 && *p);
+        let next = match self.status {
+            AwaitingDownPayment | Active if all_paid => Completed,
+            AwaitingDownPayment | Active if late_days > self.grace_days_before_broken => Broken,
+            AwaitingDownPayment if down_paid => Active,
+            _ => return false,
+        };
+        self.status = next;
+        match next {
+            Completed => self.completed_at = Some(now),
+            Broken => self.broken_at = Some(now),
+            _ => {}
+        }
+        self.touch(now);
+        true
+    }
+
     /// Marks a saved change.
     pub fn touch(&mut self, now: OffsetDateTime) {
         self.version += 1;

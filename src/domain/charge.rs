@@ -428,6 +428,19 @@ impl Charge {
         Ok(())
     }
 
+    /// Marks a charge in an agreement paid: the agreement that renegotiated it was paid in
+    /// full. Whether it was in one.
+    pub fn settled_by_agreement(&mut self, now: OffsetDateTime) -> bool {
+        if self.status != ChargeStatus::InAgreement {
+            return false;
+        }
+        self.status = ChargeStatus::Paid;
+        self.paid = self.amount;
+        self.paid_at = Some(now);
+        self.dunning_status = dunning_status_after(self.status, self.dunning_status);
+        true
+    }
+
     /// Takes a charge out of an agreement that ended without paying it (canceled or broken):
     /// it is pending or overdue again, by its own due date, and its régua resumes. Whether it
     /// was in one.

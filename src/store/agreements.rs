@@ -135,6 +135,19 @@ impl Store {
         row.as_ref().map(from_row).transpose()
     }
 
+    /// The organization's agreements still running (awaiting the down payment, or active).
+    pub async fn live_agreements(&self, org_id: &str) -> StoreResult<Vec<Agreement>> {
+        let rows = self
+            .db
+            .rows(
+                "SELECT * FROM agreements WHERE organization_id = $1 \
+                 AND status IN ('awaiting_down_payment', 'active') ORDER BY created_at, id",
+                &args![org_id],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
     /// A page of agreements and the exact total.
     pub async fn agreements(&self, org_id: &str, f: &AgreementFilter) -> StoreResult<(Vec<Agreement>, i64)> {
         let filters = |sql: &mut Sql| {

@@ -187,3 +187,86 @@ async fn an_agreement_turns_the_charges_into_installments_and_canceling_reopens_
     let codes: Vec<&str> = r.data().as_array().unwrap().iter().map(|e| e["code"].as_str().unwrap()).collect();
     assert_eq!(codes, ["agreement.created", "agreement.canceled"]);
 }
+
+/// Noon in São Paulo `days` from today, as the engine's instant.
+fn noon_in(days: i64) -> time::OffsetDateTime {
+    parse_date(&date_in(days)).unwrap().with_time(time::macros::time!(15:00)).assume_utc()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_activates_completes_and_breaks_agreements_as_their_installments_are_paid() {
+    use kobana_dunning::engine::run_once;
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Acordos").await;
+    let run = |days: i64| run_once(&server.app.store, &server.app.providers, noon_in(days));
+
+    // One agreement paid in full: down payment, then both installments.
+    let (_, late, ahead) = debtor_with_charges(&server, &token, 9306).await;
+    let terms = json!({ "charge_ids": [late, ahead], "down_payment_amount": 100, "installments_count": 2,
+                        "first_due_date": date_in(30), "grace_days_before_broken": 5 });
+    let r = server.write(&token, "agreements_create", terms).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let paid_off = r.data()["id"].as_str().unwrap().to_string();
+    let installments = server.read_id(&token, "agreements_installments", &paid_off).await;
+    let charge_of = |n: usize| installments.data()[n]["charge_id"].as_str().unwrap().to_string();
+
+    // One left unpaid: it breaks once an installment is late past its grace days.
+    let (_, other_late, _) = debtor_with_charges(&server, &token, 9307).await;
+    let terms = json!({ "charge_ids": [other_late], "installments_count": 2, "first_due_date": date_in(10),
+                        "grace_days_before_broken": 5 });
+    let r = server.write(&token, "agreements_create", terms).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let unpaid = r.data()["id"].as_str().unwrap().to_string();
+
+    let report = run(0).await.unwrap();
+    assert_eq!(
+        (report.agreements_activated, report.agreements_completed, report.agreements_broken),
+        (0, 0, 0)
+    );
+
+    let r = server.write_id(&token, "charges_settle", &charge_of(0), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let report = run(0).await.unwrap();
+    assert_eq!(report.agreements_activated, 1, "{report:?}");
+    let r = server.read_id(&token, "agreements_get", &paid_off).await;
+    assert_eq!(r.data()["status"], "active", "{}", r.body);
+
+    for n in [1, 2] {
+        let r = server.write_id(&token, "charges_settle", &charge_of(n), json!({})).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    // Ten days past the unpaid agreement's first installment, five of grace: it breaks too.
+    let report = run(18).await.unwrap();
+    assert_eq!((report.agreements_completed, report.agreements_broken), (1, 1), "{report:?}");
+
+    let r = server.read_id(&token, "agreements_get", &paid_off).await;
+    assert_eq!(r.data()["status"], "completed", "{}", r.body);
+    assert!(r.data()["completed_at"].is_string());
+    for charge in [&late, &ahead] {
+        let r = server.read_id(&token, "charges_get", charge).await;
+        assert_eq!(
+            (r.data()["status"].as_str(), r.data()["dunning_status"].as_str()),
+            (Some("paid"), Some("closed"))
+        );
+        assert_eq!(r.data()["balance"], 0.0, "{}", r.body);
+    }
+
+    let r = server.read_id(&token, "agreements_get", &unpaid).await;
+    assert_eq!(r.data()["status"], "broken", "{}", r.body);
+    let r = server.read_id(&token, "charges_get", &other_late).await;
+    assert_eq!(
+        (r.data()["status"].as_str(), r.data()["dunning_status"].as_str()),
+        (Some("overdue"), Some("active"))
+    );
+    let r = server.read_id(&token, "agreements_installments", &unpaid).await;
+    let statuses: Vec<&str> =
+        r.data().as_array().unwrap().iter().map(|i| i["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["canceled", "canceled"], "no installment left to dun beside the reopened charge");
+
+    // Nothing more to do.
+    let report = run(18).await.unwrap();
+    assert_eq!(
+        (report.agreements_activated, report.agreements_completed, report.agreements_broken),
+        (0, 0, 0)
+    );
+}

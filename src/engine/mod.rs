@@ -19,6 +19,8 @@
 //! For crash tests, `KOBANA_DUNNING_ABORT_AFTER_WRITES=N` makes the process abort right after
 //! the engine's N-th committed write (see [`committed`]).
 
+mod agreements;
+
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
@@ -62,6 +64,12 @@ pub struct PassReport {
     pub failed: u64,
     /// Charges an escalation step stopped for a human.
     pub awaiting_decision: u64,
+    /// Agreements whose down payment was paid.
+    pub agreements_activated: u64,
+    /// Agreements paid in full (their renegotiated charges are paid).
+    pub agreements_completed: u64,
+    /// Agreements broken by an installment late past the grace days.
+    pub agreements_broken: u64,
 }
 
 impl PassReport {
@@ -88,6 +96,10 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
     for org_id in store.organization_ids().await? {
         let result = async {
             report.turned_overdue += turn_overdue(store, &org_id, &clock).await?;
+            let moved = agreements::follow(store, &org_id, &clock).await?;
+            report.agreements_activated += moved.activated;
+            report.agreements_completed += moved.completed;
+            report.agreements_broken += moved.broken;
             let sandbox = is_sandbox(store, &org_id, &mut sandboxes).await?;
             run_steps(&courier, &org_id, sandbox, &clock, &mut report).await
         }
@@ -458,6 +470,9 @@ pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
                         skipped = report.skipped,
                         failed = report.failed,
                         awaiting_decision = report.awaiting_decision,
+                        agreements_activated = report.agreements_activated,
+                        agreements_completed = report.agreements_completed,
+                        agreements_broken = report.agreements_broken,
                         "engine pass"
                     );
                 }

@@ -1,0 +1,179 @@
+//! The engine's part in agreements: once the installment charges are paid or late, a live
+//! agreement moves on. Its down payment paid makes it active; every installment paid completes
+//! it and marks the charges it renegotiated paid; an installment overdue past the grace days
+//! breaks it, cancels its unpaid installments and reopens the renegotiated charges, whose régua
+//! resumes. Each agreement's move, with its charges and events, is one unit of work.
+
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+
+use super::{PassClock, committed};
+use crate::api::{changes, charges::charge_view, to_json};
+use crate::domain::agreement::Agreement;
+use crate::domain::charge::{Charge, OPEN};
+use crate::domain::dates::{format_timestamp, organization_today};
+use crate::domain::ids::new_id;
+use crate::store::{NewEvent, Store, StoreResult};
+use crate::types::{AgreementStatus, ChargeStatus};
+
+/// What the agreements of one organization did in a pass.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Moved {
+    pub activated: u64,
+    pub completed: u64,
+    pub broken: u64,
+}
+
+/// Moves the organization's live agreements on.
+pub async fn follow(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<Moved> {
+    let mut moved = Moved::default();
+    let today = organization_today(clock.now);
+    for agreement in store.live_agreements(org_id).await? {
+        let mut installments = Vec::new();
+        for (number, id) in store.agreement_installments(&agreement.id).await? {
+            if let Some(charge) = store.charge(org_id, &id).await? {
+                installments.push((number, charge));
+            }
+        }
+        let paid: Vec<(u32, bool)> =
+            installments.iter().map(|(n, c)| (*n, c.status == ChargeStatus::Paid)).collect();
+        let late_days = installments
+            .iter()
+            .filter(|(_, c)| OPEN.contains(&c.status))
+            .map(|(_, c)| c.days_overdue(today))
+            .max()
+            .unwrap_or(0);
+        let stamp = clock.stamp(agreement.updated_at);
+        let mut after = agreement.clone();
+        if !after.follow(&paid, late_days, stamp) {
+            continue;
+        }
+        if save(store, &agreement, &after, &installments, stamp).await? {
+            committed();
+            match after.status {
+                AgreementStatus::Active => moved.activated += 1,
+                AgreementStatus::Completed => moved.completed += 1,
+                AgreementStatus::Broken => moved.broken += 1,
+                _ => {}
+            }
+        }
+    }
+    Ok(moved)
+}
+
+/// The agreement's move and what it does to its charges, in one unit; false (nothing written)
+/// when anything changed meanwhile: the next pass looks again.
+async fn save(
+    store: &Store,
+    before: &Agreement,
+    after: &Agreement,
+    installments: &[(u32, Charge)],
+    now: OffsetDateTime,
+) -> StoreResult<bool> {
+    let today = organization_today(now);
+    let unit = store.begin().await?;
+    let in_unit = unit.store();
+    match after.status {
+        AgreementStatus::Completed => {
+            for id in &after.charge_ids {
+                let Some(source) = in_unit.charge(&after.organization_id, id).await? else { continue };
+                let mut paid = source.clone();
+                if paid.settled_by_agreement(now)
+                    && !save_charge(in_unit, &source, paid, "charge.paid", after, now).await?
+                {
+                    return Ok(false);
+                }
+            }
+        }
+        AgreementStatus::Broken => {
+            for (_, installment) in installments.iter().filter(|(_, c)| OPEN.contains(&c.status)) {
+                let mut canceled = installment.clone();
+                let reason = format!("Acordo {} rompido", after.id);
+                if canceled.cancel(Some(reason), now).is_err()
+                    || !save_charge(in_unit, installment, canceled, "charge.canceled", after, now).await?
+                {
+                    return Ok(false);
+                }
+            }
+            for id in &after.charge_ids {
+                let Some(source) = in_unit.charge(&after.organization_id, id).await? else { continue };
+                let mut reopened = source.clone();
+                if reopened.leave_agreement(today)
+                    && !save_charge(in_unit, &source, reopened, "charge.db.updated", after, now).await?
+                {
+                    return Ok(false);
+                }
+            }
+        }
+        _ => {}
+    }
+    let code = match after.status {
+        AgreementStatus::Completed => "agreement.completed",
+        AgreementStatus::Broken => "agreement.broken",
+        _ => "agreement.activated",
+    };
+    let event = engine_event(
+        code,
+        "agreement",
+        &after.id,
+        &after.organization_id,
+        agreement_changes(before, after),
+        now,
+    );
+    if !in_unit.update_agreement(after, before.version, &event).await? {
+        return Ok(false);
+    }
+    unit.commit().await?;
+    Ok(true)
+}
+
+/// Saves a charge the agreement's move changed, at the version read.
+async fn save_charge(
+    store: &Store,
+    before: &Charge,
+    mut after: Charge,
+    code: &str,
+    agreement: &Agreement,
+    now: OffsetDateTime,
+) -> StoreResult<bool> {
+    after.touch(now);
+    let today = organization_today(now);
+    let object = to_json(&charge_view(&after, today));
+    let data = json!({
+        "changes": changes(&to_json(&charge_view(before, today)), &object),
+        "object": object,
+        "agreement_id": agreement.id,
+    });
+    let event = engine_event(code, "charge", &after.id, &after.organization_id, data, now);
+    store.update_charge(&after, before.version, &event).await
+}
+
+/// The status, dates and version an agreement's move changed, as an event's data.
+fn agreement_changes(before: &Agreement, after: &Agreement) -> Value {
+    json!({
+        "changes": { "status": [before.status.as_str(), after.status.as_str()] },
+        "object": { "id": after.id, "status": after.status.as_str(), "version": after.version },
+    })
+}
+
+fn engine_event(
+    code: &str,
+    resource_type: &'static str,
+    id: &str,
+    organization_id: &str,
+    data: Value,
+    now: OffsetDateTime,
+) -> NewEvent {
+    NewEvent {
+        id: new_id("evt"),
+        organization_id: organization_id.to_string(),
+        code: code.into(),
+        resource_type,
+        resource_id: id.to_string(),
+        actor_type: "system".into(),
+        actor_id: "engine".into(),
+        data,
+        request_id: None,
+        occurred_at: format_timestamp(now),
+    }
+}
