@@ -19,11 +19,11 @@ pub struct Agreements;
 
 /// The charges an agreement renegotiates: each of the organization's, open, and all of one
 /// debtor; the refusals name the charge.
-async fn source_charges(call: &Call, ids: &[crate::domain::text::Text]) -> ApiResult<Vec<Charge>> {
+async fn source_charges(call: &Call, ids: &[&str]) -> ApiResult<Vec<Charge>> {
     let mut charges = Vec::with_capacity(ids.len());
     let mut missing = Vec::new();
     for (i, id) in ids.iter().enumerate() {
-        match call.store.charge(call.org_id(), id.as_str()).await? {
+        match call.store.charge(call.org_id(), id).await? {
             Some(c) => charges.push(c),
             None => missing.push(FieldError::new(format!("charge_ids.{i}"), "no charge with this id exists")),
         }
@@ -48,8 +48,37 @@ async fn source_charges(call: &Call, ids: &[crate::domain::text::Text]) -> ApiRe
     Ok(charges)
 }
 
+/// The terms every input that makes an agreement carries (a simulation, a create, a decision).
+pub(crate) struct TermsInput {
+    pub discount_amount: Option<Hundredths>,
+    pub discount_percentage: Option<Hundredths>,
+    pub fine_waived: Option<bool>,
+    pub interest_waived: Option<bool>,
+    pub down_payment_amount: Option<Hundredths>,
+    pub down_payment_due_date: Option<Day>,
+    pub installments_count: i64,
+    pub first_due_date: Day,
+}
+
+/// The [`TermsInput`] of a generated input type with those fields.
+macro_rules! terms_input {
+    ($input:expr) => {
+        $crate::api::agreements::TermsInput {
+            discount_amount: $input.discount_amount,
+            discount_percentage: $input.discount_percentage,
+            fine_waived: $input.fine_waived,
+            interest_waived: $input.interest_waived,
+            down_payment_amount: $input.down_payment_amount,
+            down_payment_due_date: $input.down_payment_due_date,
+            installments_count: $input.installments_count,
+            first_due_date: $input.first_due_date,
+        }
+    };
+}
+pub(crate) use terms_input;
+
 /// The terms as the domain reads them.
-fn terms(input: &wire::AgreementsSimulateInput) -> ApiResult<Terms> {
+fn terms(input: TermsInput) -> ApiResult<Terms> {
     let discount = match (input.discount_amount, input.discount_percentage) {
         (Some(_), Some(_)) => {
             return Err(ApiError::field(
@@ -93,21 +122,6 @@ fn simulation_view(charges: &[Charge], s: Simulation) -> wire::AgreementSimulati
                 due_date: Day(i.due_date),
             })
             .collect(),
-    }
-}
-
-/// The terms of a create, as a simulation reads them.
-fn simulated(input: &wire::AgreementsCreateInput) -> wire::AgreementsSimulateInput {
-    wire::AgreementsSimulateInput {
-        charge_ids: input.charge_ids.clone(),
-        discount_amount: input.discount_amount,
-        discount_percentage: input.discount_percentage,
-        fine_waived: input.fine_waived,
-        interest_waived: input.interest_waived,
-        down_payment_amount: input.down_payment_amount,
-        down_payment_due_date: input.down_payment_due_date,
-        installments_count: input.installments_count,
-        first_due_date: input.first_due_date,
     }
 }
 
@@ -184,63 +198,70 @@ fn installment_charge(
     Ok(charge)
 }
 
+/// Makes an agreement over the charges `ids`, in the call's unit of work: the agreement, a
+/// charge for the down payment (number 0) and for each installment, and the source charges
+/// turned in_agreement. For `agreements_create` and a decision to renegotiate.
+pub(crate) async fn make_agreement(
+    call: &Call,
+    ids: &[&str],
+    input: TermsInput,
+    grace_days: Option<i64>,
+) -> ApiResult<Agreement> {
+    make(call, ids, terms(input)?, grace_days.unwrap_or(DEFAULT_GRACE_DAYS)).await
+}
+
+async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiResult<Agreement> {
+    let charges = source_charges(call, ids).await?;
+    let simulation = agreement::simulate(&charges, &terms, call.today())?;
+    let debtor = call.store.debtor(call.org_id(), &charges[0].debtor_id).await?.ok_or(ApiError::NotFound("debtor"))?;
+    let agreement = Agreement::make(&charges, &terms, &simulation, grace_days, call.now);
+
+    let plan = simulation
+        .down_payment
+        .map(|(amount, due)| (0, amount, due))
+        .into_iter()
+        .chain(simulation.installments.iter().map(|i| (i.number, i.amount, i.due_date)));
+    let mut installments = Vec::new();
+    for planned in plan {
+        let charge = installment_charge(&debtor, &agreement, &charges[0], planned, call.now)?;
+        let object = to_json(&charge_view(&charge, call.today()));
+        let data = json!({ "object": object, "changes": {}, "agreement_id": agreement.id });
+        let evt = event(call, "charge.db.created", "charge", &charge.id, data);
+        call.store.insert_charge(&charge, &evt).await?;
+        installments.push((planned.0, charge.id));
+    }
+    for before in &charges {
+        let mut after = before.clone();
+        after.renegotiate(&agreement.id)?;
+        save_charge(call, before, after, "charge.db.updated", &agreement.id).await?;
+    }
+    let object = to_json(&agreement_view(&agreement));
+    let evt = event(call, "agreement.created", "agreement", &agreement.id, json!({ "object": object, "changes": {} }));
+    let listed: Vec<(u32, &str)> = installments.iter().map(|(n, id)| (*n, id.as_str())).collect();
+    call.store.insert_agreement(&agreement, &listed, &evt).await?;
+    Ok(agreement)
+}
+
 impl super::handlers::AgreementsApi for Agreements {
     async fn agreements_simulate(
         call: Call,
         input: wire::AgreementsSimulateInput,
     ) -> ApiResult<Reply<AgreementSimulationEnvelope>> {
-        let terms = terms(&input)?;
-        let charges = source_charges(&call, &input.charge_ids).await?;
+        let terms = terms(terms_input!(input))?;
+        let ids: Vec<&str> = input.charge_ids.iter().map(|id| id.as_str()).collect();
+        let charges = source_charges(&call, &ids).await?;
         let simulation = agreement::simulate(&charges, &terms, call.today())?;
         Ok(Reply::new(AgreementSimulationEnvelope { data: simulation_view(&charges, simulation) }))
     }
 
-    /// The agreement, its installment charges and the source charges' change: one unit of work.
     async fn agreements_create(
         call: Call,
         input: wire::AgreementsCreateInput,
     ) -> ApiResult<Reply<AgreementEnvelope>> {
-        let terms = terms(&simulated(&input))?;
+        let terms = terms(terms_input!(input))?;
+        let ids: Vec<&str> = input.charge_ids.iter().map(|id| id.as_str()).collect();
         let grace_days = input.grace_days_before_broken.unwrap_or(DEFAULT_GRACE_DAYS);
-        let charges = source_charges(&call, &input.charge_ids).await?;
-        let simulation = agreement::simulate(&charges, &terms, call.today())?;
-        let debtor = call
-            .store
-            .debtor(call.org_id(), &charges[0].debtor_id)
-            .await?
-            .ok_or(ApiError::NotFound("debtor"))?;
-        let agreement = Agreement::make(&charges, &terms, &simulation, grace_days, call.now);
-
-        let plan = simulation
-            .down_payment
-            .map(|(amount, due)| (0, amount, due))
-            .into_iter()
-            .chain(simulation.installments.iter().map(|i| (i.number, i.amount, i.due_date)));
-        let mut installments = Vec::new();
-        for planned in plan {
-            let charge = installment_charge(&debtor, &agreement, &charges[0], planned, call.now)?;
-            let object = to_json(&charge_view(&charge, call.today()));
-            let data = json!({ "object": object, "changes": {}, "agreement_id": agreement.id });
-            let evt = event(&call, "charge.db.created", "charge", &charge.id, data);
-            call.store.insert_charge(&charge, &evt).await?;
-            installments.push((planned.0, charge.id));
-        }
-        for before in &charges {
-            let mut after = before.clone();
-            after.renegotiate(&agreement.id)?;
-            save_charge(&call, before, after, "charge.db.updated", &agreement.id).await?;
-        }
-        let object = to_json(&agreement_view(&agreement));
-        let evt = event(
-            &call,
-            "agreement.created",
-            "agreement",
-            &agreement.id,
-            json!({ "object": object, "changes": {} }),
-        );
-        let listed: Vec<(u32, &str)> = installments.iter().map(|(n, id)| (*n, id.as_str())).collect();
-        call.store.insert_agreement(&agreement, &listed, &evt).await?;
-        Ok(reply(&agreement))
+        Ok(reply(&make(&call, &ids, terms, grace_days).await?))
     }
 
     async fn agreements_get(

@@ -256,14 +256,28 @@ impl super::handlers::ChargesApi for Charges {
         }
     }
 
+    /// A decision to renegotiate makes the agreement in the same unit of work.
     async fn charges_decide(call: Call, input: wire::ChargesDecideInput) -> ApiResult<Reply<ChargeEnvelope>> {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
+        match (input.decision, &input.agreement) {
+            (wire::Decision::Agreement, None) => {
+                return Err(ApiError::field("agreement", "is required with decision agreement"));
+            }
+            (wire::Decision::Agreement, Some(_)) => {}
+            (_, Some(_)) => return Err(ApiError::field("agreement", "is only taken with decision agreement")),
+            (_, None) => {}
+        }
         let mut after = before.clone();
         let reason: String = input.reason.into();
         after.decide(input.decision, reason.clone(), call.now)?;
         let decided = json!({ "decision": input.decision.as_str(), "reason": reason });
-        save(&call, &before, after, "charge.decided", decided).await
+        let decided = save_change(&call, &before, after, "charge.decided", decided).await?;
+        let Some(terms) = input.agreement else { return Ok(reply(&call, decided)) };
+        let grace_days = terms.grace_days_before_broken;
+        super::agreements::make_agreement(&call, &[decided.id.as_str()], super::agreements::terms_input!(terms), grace_days)
+            .await?;
+        Ok(reply(&call, load(&call, &decided.id).await?))
     }
 
     async fn charges_pause(call: Call, input: wire::ChargesPauseInput) -> ApiResult<Reply<ChargeEnvelope>> {

@@ -396,7 +396,8 @@ impl Charge {
 
     /// Decides on an overdue charge whose régua stopped at an escalation step: `write_off`
     /// writes it off, `restart` lets the régua go on from its next step, `keep_open` leaves it
-    /// overdue with the régua stopped for good. The decision is kept on the charge.
+    /// overdue with the régua stopped for good, `agreement` leaves the charge to the agreement
+    /// made with it. The decision is kept on the charge.
     pub fn decide(
         &mut self,
         decision: Decision,
@@ -413,6 +414,8 @@ impl Charge {
             }
             Decision::Restart => self.dunning_status = DunningStatus::Active,
             Decision::KeepOpen => self.dunning_status = DunningStatus::Closed,
+            // The agreement made with the decision renegotiates the charge and closes its régua.
+            Decision::Agreement => {}
         }
         self.decision = Some(Decided { decision, reason, decided_at: Timestamp(now) });
         Ok(())

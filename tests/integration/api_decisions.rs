@@ -214,3 +214,55 @@ async fn an_assistant_stops_the_reminders_of_a_charge_awaiting_a_decision_after_
     assert_eq!((report.sent, report.awaiting_decision), (0, 0), "{report:?}");
     assert!(ALL.contains("dunning.escalate"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decision_to_renegotiate_makes_the_agreement_with_it() {
+    let server = TestServer::start().await;
+    let (token, ids) = awaiting_decision(&server, 1).await;
+    let id = &ids[0];
+    let terms = json!({ "installments_count": 4, "first_due_date": "2027-03-10", "fine_waived": true });
+
+    // The terms go with decision agreement, and only with it.
+    let r = server
+        .write_id(&token, "charges_decide", id, json!({ "decision": "agreement", "reason": "x" }))
+        .await;
+    assert_eq!(
+        (r.status, r.body["error"]["details"]["fields"][0]["field"].as_str()),
+        (422, Some("agreement"))
+    );
+    let r = server
+        .write_id(
+            &token,
+            "charges_decide",
+            id,
+            json!({ "decision": "keep_open", "reason": "x", "agreement": terms }),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.body["error"]["details"]["fields"][0]["field"].as_str()),
+        (422, Some("agreement"))
+    );
+
+    let r = server
+        .write_id(
+            &token,
+            "charges_decide",
+            id,
+            json!({ "decision": "agreement", "reason": "Propôs parcelar em 4 vezes.", "agreement": terms }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        (r.data()["status"].as_str(), r.data()["dunning_status"].as_str()),
+        (Some("in_agreement"), Some("closed"))
+    );
+    assert_eq!(r.data()["decision"]["decision"], "agreement");
+    let agreement = r.data()["agreement_id"].as_str().expect("the agreement made").to_string();
+    let r = server.read_id(&token, "agreements_get", &agreement).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        (r.data()["installments_count"].as_i64(), r.data()["fine_waived"].as_bool()),
+        (Some(4), Some(true))
+    );
+    assert_eq!(r.data()["charge_ids"], json!([id]));
+}

@@ -735,7 +735,7 @@ impl std::fmt::Display for DebtorsListSortBy {
         f.write_str(self.as_str())
     }
 }
-/// What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops).
+/// What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given).
 #[derive(
     Debug,
     Clone,
@@ -755,16 +755,24 @@ pub enum Decision {
     Restart,
     #[serde(rename = "keep_open")]
     KeepOpen,
+    #[serde(rename = "agreement")]
+    Agreement,
 }
 impl Decision {
     /// Every value, in the spec's order.
-    pub const ALL: &'static [Self] = &[Self::WriteOff, Self::Restart, Self::KeepOpen];
+    pub const ALL: &'static [Self] = &[
+        Self::WriteOff,
+        Self::Restart,
+        Self::KeepOpen,
+        Self::Agreement,
+    ];
     /// The value as the spec writes it.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::WriteOff => "write_off",
             Self::Restart => "restart",
             Self::KeepOpen => "keep_open",
+            Self::Agreement => "agreement",
         }
     }
 }
@@ -1851,6 +1859,8 @@ pub struct ChargeDecide {
     pub decision: Decision,
     /// Why; kept on the charge and in the charge.decided event.
     pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agreement: Option<DecisionAgreement>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
@@ -2035,6 +2045,9 @@ pub struct ChargesDecideInput {
     pub decision: Decision,
     /// Why; kept on the charge and in the charge.decided event.
     pub reason: crate::domain::text::MultilineText,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agreement: Option<DecisionAgreement>,
 }
 /// The input of `charges_get`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2842,6 +2855,36 @@ pub struct DebtorsUpdateInput {
     pub metadata: Option<
         std::collections::BTreeMap<crate::domain::text::Text, crate::domain::text::Text>,
     >,
+}
+/// The terms of the agreement a decision makes over the charge (required with decision agreement, refused with any other): as agreements_create takes them, without charge_ids.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionAgreement {
+    /// Taken off the updated debt, in reais.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_amount: Option<crate::domain::money::Hundredths>,
+    /// Taken off the updated debt, as a percentage of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discount_percentage: Option<crate::domain::money::Hundredths>,
+    /// The late fine (multa) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fine_waived: Option<bool>,
+    /// The late interest (juros de mora) is not charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interest_waived: Option<bool>,
+    /// Paid first, before the installments; below the total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_amount: Option<crate::domain::money::Hundredths>,
+    /// When the down payment is due (default today, or the next business day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_payment_due_date: Option<crate::domain::dates::Day>,
+    /// How many monthly installments.
+    pub installments_count: i64,
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    pub first_due_date: crate::domain::dates::Day,
+    /// Days an installment may stay overdue before the agreement breaks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_days_before_broken: Option<i64>,
 }
 /// The body of every error response.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
