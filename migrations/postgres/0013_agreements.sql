@@ -5,6 +5,7 @@ CREATE TABLE agreements (
     organization_id         TEXT COLLATE "C" NOT NULL REFERENCES organizations (id),
     debtor_id               TEXT COLLATE "C" NOT NULL REFERENCES debtors (id),
     charge_ids              TEXT NOT NULL,
+    source_balances         TEXT NOT NULL,
     status                  TEXT COLLATE "C" NOT NULL,
     original_cents          BIGINT NOT NULL,
     fine_cents              BIGINT NOT NULL,

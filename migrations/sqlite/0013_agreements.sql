@@ -5,6 +5,7 @@ CREATE TABLE agreements (
     organization_id         TEXT NOT NULL REFERENCES organizations (id),
     debtor_id               TEXT NOT NULL REFERENCES debtors (id),
     charge_ids              TEXT NOT NULL,
+    source_balances         TEXT NOT NULL,
     status                  TEXT NOT NULL,
     original_cents          BIGINT NOT NULL,
     fine_cents              BIGINT NOT NULL,

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::charges::charge_view;
+use super::charge_views::{charge_view, save_change};
 use super::{ApiError, ApiResult, Call, FieldError, ListArgs, Reply, change_event, csv, event, to_json};
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Discount, Simulation, Terms};
 use crate::domain::charge::{Charge, NewCharge, OPEN, Outcome};
@@ -164,7 +164,7 @@ async fn load(call: &Call, id: &str) -> ApiResult<Agreement> {
 
 /// Saves a charge an agreement changed, with its event naming the agreement.
 async fn save_charge(call: &Call, before: &Charge, after: Charge, code: &str, agreement_id: &str) -> ApiResult<()> {
-    super::charges::save_change(call, before, after, code, json!({ "agreement_id": agreement_id })).await.map(drop)
+    save_change(call, before, after, code, json!({ "agreement_id": agreement_id })).await.map(drop)
 }
 
 /// The charge that collects one installment (number 0: the down payment) of `agreement`.
@@ -308,6 +308,11 @@ impl super::handlers::AgreementsApi for Agreements {
             });
         }
         Ok(Reply::new(AgreementInstallmentList { data }))
+    }
+
+    async fn agreements_term(call: Call, input: wire::AgreementsTermInput) -> ApiResult<crate::api::File> {
+        let agreement = load(&call, &input.id).await?;
+        super::papers::agreement_term(&call, &agreement).await
     }
 
     /// Its unpaid installments are canceled and the charges it renegotiated are open again.

@@ -1,66 +1,18 @@
 //! /v1/charges: what a debtor owes, and its life from pending to paid or canceled.
 
 use serde_json::json;
-use time::Date;
 
-use super::{ApiError, ApiResult, Call, ListArgs, Reply, change_event, csv, event, to_json};
+use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event, to_json};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
-use crate::domain::dates::{Day, Timestamp};
+use crate::domain::dates::Timestamp;
 use crate::domain::text;
 use crate::store::ChargeFilter;
-use crate::types::{self as wire, ChargeCurrency, ChargeEnvelope, ChargeList};
+use crate::types::{self as wire, ChargeEnvelope, ChargeList};
+
+pub(crate) use super::charge_views::{charge_view, into_view, save_change};
 
 /// The handlers of the `charges` tag.
 pub struct Charges;
-
-/// The public view of a charge on `today`.
-pub(crate) fn charge_view(c: &Charge, today: Date) -> wire::Charge {
-    into_view(c.clone(), today)
-}
-
-/// [`charge_view`] of a charge no longer needed: its text moves into the view rather than being
-/// copied (a GET answers one charge read for it).
-fn into_view(c: Charge, today: Date) -> wire::Charge {
-    let (balance, days_overdue) = (c.balance(), c.days_overdue(today));
-    wire::Charge {
-        id: c.id,
-        debtor_id: c.debtor_id,
-        debtor_name: c.debtor_name,
-        cp_id: c.cp_id,
-        external_id: c.external_id,
-        description: c.description,
-        amount: c.amount,
-        paid_amount: c.paid,
-        balance,
-        currency: ChargeCurrency::Brl,
-        issue_date: Day(c.issue_date),
-        due_date: Day(c.due_date),
-        days_overdue,
-        status: c.status,
-        dunning_status: c.dunning_status,
-        payment_method: c.payment_method,
-        fine_percentage: c.fine,
-        interest_monthly_percentage: c.interest,
-        paid_at: c.paid_at.map(Timestamp),
-        canceled_at: c.canceled_at.map(Timestamp),
-        cancellation_reason: c.cancellation_reason,
-        written_off_at: c.written_off_at.map(Timestamp),
-        write_off_reason: c.write_off_reason,
-        decision: c.decision.map(|d| wire::ChargeDecision {
-            decision: d.decision,
-            reason: d.reason,
-            decided_at: d.decided_at,
-        }),
-        agreement_id: c.agreement_id,
-        credit_bureau_status: c.credit_bureau_status,
-        protest_status: c.protest_status,
-        tags: c.tags,
-        metadata: c.metadata,
-        version: c.version,
-        created_at: Timestamp(c.created_at),
-        updated_at: Timestamp(c.updated_at),
-    }
-}
 
 /// One charge as the answer, with its ETag.
 fn reply(call: &Call, c: Charge) -> Reply<ChargeEnvelope> {
@@ -83,32 +35,6 @@ async fn save(
 ) -> ApiResult<Reply<ChargeEnvelope>> {
     let saved = save_change(call, before, after, code, extra).await?;
     Ok(reply(call, saved))
-}
-
-/// Saves a changed charge (its version and time moved on) with its event `code` carrying
-/// `extra`, if it is still at `before`'s version; a concurrent change is a conflict to retry.
-pub(crate) async fn save_change(
-    call: &Call,
-    before: &Charge,
-    mut after: Charge,
-    code: &str,
-    extra: serde_json::Value,
-) -> ApiResult<Charge> {
-    after.touch(call.now);
-    let day = call.today();
-    let (evt, _) = change_event(
-        call,
-        code,
-        "charge",
-        &after.id,
-        &to_json(&charge_view(before, day)),
-        to_json(&charge_view(&after, day)),
-        extra,
-    );
-    if !call.store.update_charge(&after, before.version, &evt).await? {
-        return Err(ApiError::Concurrent("charge"));
-    }
-    Ok(after)
 }
 
 /// A policy a charge is put under: one of the organization's, not archived.

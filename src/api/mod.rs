@@ -2,6 +2,7 @@
 //! table in `routes.rs` wires them), and the shared request machinery. Knows nothing of MCP.
 
 mod call;
+mod charge_views;
 pub mod delivery;
 mod endpoint;
 mod idempotency;

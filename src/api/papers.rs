@@ -1,10 +1,15 @@
 //! The PDF documents a debtor receives, from what the store holds: the statement of a debtor's
-//! charges and the settlement letter of a paid charge (`crate::documents` lays them out). Each
-//! is dated by its data (the day it describes, or the payment's day), so the same data gives the
-//! same bytes and a digest handed out earlier still matches when the file is read again.
+//! charges, the settlement letter of a paid charge and an agreement's term (`crate::documents`
+//! lays them out). Each is dated by its data (the day it describes, the payment's day, the day
+//! the agreement was made), so the same data gives the same bytes and a digest handed out
+//! earlier still matches when the file is read again.
 
 use super::{ApiError, ApiResult, Call, File};
-use crate::documents::{self, DocumentError, Party, SettlementLetter, Statement, StatementLine};
+use crate::documents::{
+    self, AgreementTerm, DocumentError, Party, RenegotiatedCharge, SettlementLetter, Statement,
+    StatementLine, TermPayment,
+};
+use crate::domain::agreement::Agreement;
 use crate::domain::charge::Charge;
 use crate::domain::dates::organization_today;
 use crate::domain::debtor::Debtor;
@@ -62,6 +67,51 @@ pub async fn settlement_letter(call: &Call, charge: &Charge, debtor: &Debtor) ->
         paid_on,
     };
     rendered(documents::settlement_letter(&letter))
+}
+
+/// An agreement's term, dated the day it was made.
+pub async fn agreement_term(call: &Call, agreement: &Agreement) -> ApiResult<File> {
+    let org_id = call.org_id();
+    let debtor =
+        call.store.debtor(org_id, &agreement.debtor_id).await?.ok_or(ApiError::NotFound("debtor"))?;
+    let mut renegotiated = Vec::with_capacity(agreement.charge_ids.len());
+    for (id, balance) in agreement.charge_ids.iter().zip(&agreement.source_balances) {
+        let charge = call.store.charge(org_id, id).await?.ok_or(ApiError::NotFound("charge"))?;
+        renegotiated.push(RenegotiatedCharge {
+            charge_id: charge.id,
+            description: charge.description,
+            due_date: charge.due_date,
+            balance_cents: balance.0,
+        });
+    }
+    let (mut down_payment, mut installments) = (None, Vec::new());
+    for (number, id) in call.store.agreement_installments(&agreement.id).await? {
+        let charge = call.store.charge(org_id, &id).await?.ok_or(ApiError::NotFound("charge"))?;
+        let payment = TermPayment { amount_cents: charge.amount.0, due_date: charge.due_date };
+        if number == 0 {
+            down_payment = Some(payment);
+        } else {
+            installments.push(payment);
+        }
+    }
+    let term = AgreementTerm {
+        creditor: creditor(call).await?,
+        debtor: party(&debtor),
+        issued_on: organization_today(agreement.created_at),
+        agreement_id: agreement.id.clone(),
+        renegotiated,
+        original_cents: agreement.original_amount.0,
+        fine_cents: agreement.fine_amount.0,
+        interest_cents: agreement.interest_amount.0,
+        discount_cents: agreement.discount_amount.0,
+        total_cents: agreement.total_amount.0,
+        fine_waived: agreement.fine_waived,
+        interest_waived: agreement.interest_waived,
+        down_payment,
+        installments,
+        grace_days_before_broken: agreement.grace_days_before_broken,
+    };
+    rendered(documents::agreement_term(&term))
 }
 
 /// The organization, as the creditor that issues the document.

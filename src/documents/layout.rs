@@ -1,9 +1,9 @@
 //! Pages laid out from blocks: a title, headings, paragraphs, label-value fields and tables,
 //! flowing onto as many A4 pages as they need, each with a footer numbering it.
 //!
-//! The documents say what to show (`statement`, `settlement`) and this file decides where it
-//! goes; `pdf` then writes the result. Text arrives as Unicode and is encoded here, once, so
-//! that measuring and printing see the same glyphs. A document stops growing at [`MAX_PAGES`]:
+//! The documents say what to show (`statement`, `settlement`, `agreement_term`) and this file
+//! decides where it goes; `pdf` then writes the result. Text arrives as Unicode and is encoded
+//! here, once, so that measuring and printing see the same glyphs. A document stops growing at [`MAX_PAGES`]:
 //! finishing it then is an error rather than a file of unbounded size.
 
 use super::DocumentError;

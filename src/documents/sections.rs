@@ -1,4 +1,5 @@
-//! What several documents show alike: the header, a party's block and how its CPF or CNPJ reads.
+//! What several documents show alike: the header, a party's block, how its CPF or CNPJ reads,
+//! and a signature line.
 
 use super::Party;
 use super::layout::{Align, Layout, Style};
@@ -56,6 +57,33 @@ pub fn party(layout: &mut Layout, heading: &str, party: &Party) {
         fields.push(("Endereço", address.as_str()));
     }
     layout.fields(&fields);
+}
+
+/// The space above a signature line, for the signature itself.
+pub const SIGNATURE_GAP: f32 = 48.0;
+
+/// The height of a [`signature`] below its gap: the line, the name, the document and the role.
+pub fn signature_height(party: &Party, role: Option<&str>) -> f32 {
+    let small_line = Style::SMALL.size * 1.3;
+    let document = if document_line(party).is_some() { small_line } else { 0.0 };
+    let role = if role.is_some() { small_line } else { 0.0 };
+    3.0 + Style::BODY.size * 1.3 + document + role + 4.0
+}
+
+/// A signature line for `party`, its name, document and `role` (`Devedor`) below, kept on one
+/// page.
+pub fn signature(layout: &mut Layout, party: &Party, role: Option<&str>) {
+    layout.gap(SIGNATURE_GAP);
+    layout.keep_together(signature_height(party, role));
+    layout.rule(220.0, Align::Center);
+    layout.gap(2.0);
+    layout.text(party.name.trim(), Style::BODY, Align::Center);
+    if let Some((label, number)) = document_line(party) {
+        layout.text(&format!("{label} {number}"), Style::SMALL, Align::Center);
+    }
+    if let Some(role) = role {
+        layout.text(role, Style::SMALL, Align::Center);
+    }
 }
 
 #[cfg(test)]

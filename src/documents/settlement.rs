@@ -1,9 +1,9 @@
 //! The settlement letter (carta de quitação): the creditor declares that the debtor paid one
 //! charge in full and that nothing more is owed on it.
 
-use super::layout::{Align, Layout, Page, Style};
+use super::layout::{Layout, Page};
 use super::pdf::{self, Metadata};
-use super::sections::{document_line, header, registration};
+use super::sections::{header, registration, signature};
 use super::{DocumentError, SettlementLetter};
 use crate::domain::dates::format_date_br;
 use crate::domain::money::format_brl;
@@ -64,18 +64,6 @@ pub fn layout(letter: &SettlementLetter) -> Result<Vec<Page>, DocumentError> {
          porventura existam entre as partes.",
     );
 
-    signature(&mut layout, letter);
+    signature(&mut layout, &letter.creditor, None);
     layout.finish(&format!("{TITLE} · {}", letter.debtor.name))
-}
-
-/// The creditor's signature line, with its name and document below, kept on one page.
-fn signature(layout: &mut Layout, letter: &SettlementLetter) {
-    layout.gap(48.0);
-    layout.keep_together(3.0 + Style::BODY.size * 1.3 + Style::SMALL.size * 1.3 + 4.0);
-    layout.rule(220.0, Align::Center);
-    layout.gap(2.0);
-    layout.text(letter.creditor.name.trim(), Style::BODY, Align::Center);
-    if let Some((label, number)) = document_line(&letter.creditor) {
-        layout.text(&format!("{label} {number}"), Style::SMALL, Align::Center);
-    }
 }

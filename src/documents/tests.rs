@@ -8,8 +8,8 @@ use time::macros::date;
 
 use super::layout::{BODY_BOTTOM, FOOTER_BASELINE, MARGIN_X, MAX_PAGES, Op, PAGE_HEIGHT, PAGE_WIDTH, Page};
 use super::{
-    DocumentError, Party, SettlementLetter, Statement, StatementLine, settlement, settlement_letter,
-    statement,
+    AgreementSum, AgreementTerm, DocumentError, Party, RenegotiatedCharge, SettlementLetter, Statement,
+    StatementLine, TermPayment, agreement_term, settlement, settlement_letter, statement,
 };
 
 /// The text of a PDF as `pdftotext` extracts it, pages separated by form feeds. Fails the test
@@ -330,4 +330,282 @@ fn a_document_stops_at_the_page_limit() {
     let mut data = sample_statement();
     data.lines[0].description = Some("linha\n".repeat(MAX_PAGES * 80));
     assert_eq!(statement(&data), Err(DocumentError::TooManyPages { max: MAX_PAGES }));
+}
+
+/// Two charges (R$ 1.250,00 and R$ 750,00) with a fine of R$ 40,00 and interest of R$ 10,00,
+/// less R$ 150,00: R$ 1.900,00, as R$ 400,00 down and three installments.
+fn sample_term() -> AgreementTerm {
+    AgreementTerm {
+        creditor: creditor(),
+        debtor: debtor(),
+        issued_on: date!(2026 - 10 - 20),
+        agreement_id: "agr_0192f3d4a3b47c8d9e0f1a2b3c4d5e6f".into(),
+        renegotiated: vec![
+            RenegotiatedCharge {
+                charge_id: "chg_0192f1c2a3b47c8d9e0f1a2b3c4d5e6f".into(),
+                description: Some("Mensalidade de outubro".into()),
+                due_date: date!(2026 - 10 - 05),
+                balance_cents: 125_000,
+            },
+            RenegotiatedCharge {
+                charge_id: "chg_0192e0b1a3b47c8d9e0f1a2b3c4d5e6f".into(),
+                description: None,
+                due_date: date!(2026 - 09 - 05),
+                balance_cents: 75_000,
+            },
+        ],
+        original_cents: 200_000,
+        fine_cents: 4_000,
+        interest_cents: 1_000,
+        discount_cents: 15_000,
+        total_cents: 190_000,
+        fine_waived: false,
+        interest_waived: false,
+        down_payment: Some(TermPayment { amount_cents: 40_000, due_date: date!(2026 - 10 - 21) }),
+        installments: vec![
+            TermPayment { amount_cents: 49_999, due_date: date!(2026 - 11 - 05) },
+            TermPayment { amount_cents: 49_999, due_date: date!(2026 - 12 - 07) },
+            TermPayment { amount_cents: 50_002, due_date: date!(2027 - 01 - 05) },
+        ],
+        grace_days_before_broken: 30,
+    }
+}
+
+#[test]
+fn the_agreement_term_reads_back_with_accents_amounts_and_dates() {
+    let pages = super::agreement_term::layout(&sample_term()).unwrap();
+    assert_within_margins(&pages);
+    let text = pdf_text(&agreement_term(&sample_term()).unwrap());
+    for expected in [
+        "Termo de Acordo",
+        "Acordo agr_0192f3d4a3b47c8d9e0f1a2b3c4d5e6f · celebrado em 20/10/2026",
+        "João Conceição",
+        "529.982.247-25",
+        "Cobranças Exemplo Ltda",
+        "11.222.333/0001-81",
+        "Confissão de dívida",
+        "confessa",
+        "Cobranças renegociadas",
+        "chg_0192f1c2a3b47c8d9e0f1a2b3c4d5e6f",
+        "chg_0192e0b1a3b47c8d9e0f1a2b3c4d5e6f",
+        "Mensalidade de outubro",
+        "R$ 1.250,00",
+        "05/10/2026",
+        "R$ 750,00",
+        "05/09/2026",
+        "Valor original",
+        "R$ 2.000,00",
+        "R$ 40,00",
+        "R$ 10,00",
+        "R$ 150,00",
+        "Total do acordo",
+        "R$ 1.900,00",
+        "R$ 400,00, com vencimento em 21/10/2026",
+        "3, que somam R$ 1.500,00",
+        "1 de 3",
+        "2 de 3",
+        "3 de 3",
+        "R$ 499,99",
+        "R$ 500,02",
+        "05/11/2026",
+        "07/12/2026",
+        "05/01/2027",
+        "Quebra do acordo",
+        "mais de 30 dias",
+        "Credor(a)",
+        "Devedor(a)",
+    ] {
+        assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+    }
+    assert!(!text.contains("dispensad"), "{text}");
+    assert!(text.contains(&format!("Página {0} de {0}", pages.len())), "{text}");
+    assert_eq!(page_count(&text), pages.len());
+    // The debtor signs below the creditor.
+    let creditor_signs = text.rfind("Credor(a)").unwrap();
+    assert!(creditor_signs < text.rfind("Devedor(a)").unwrap(), "{text}");
+}
+
+#[test]
+fn a_waived_fine_and_interest_read_as_waived() {
+    let term = AgreementTerm {
+        fine_cents: 0,
+        interest_cents: 0,
+        fine_waived: true,
+        interest_waived: true,
+        total_cents: 185_000,
+        down_payment: Some(TermPayment { amount_cents: 35_000, due_date: date!(2026 - 10 - 21) }),
+        ..sample_term()
+    };
+    let text = pdf_text(&agreement_term(&term).unwrap());
+    for expected in ["dispensada", "dispensados", "R$ 1.850,00", "R$ 350,00"] {
+        assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+    }
+    // A waived fine is not charged, whatever amount comes with it: the total must leave it out.
+    let counted = AgreementTerm { fine_cents: 4_000, ..term.clone() };
+    assert!(agreement_term(&counted).is_ok());
+    let included = AgreementTerm { total_cents: 189_000, ..counted };
+    assert_eq!(
+        agreement_term(&included),
+        Err(DocumentError::AgreementMismatch {
+            sum: AgreementSum::Breakdown,
+            sum_cents: 185_000,
+            expected_cents: 189_000,
+        })
+    );
+}
+
+#[test]
+fn a_term_without_a_down_payment_or_grace_days_says_so() {
+    let term = AgreementTerm {
+        down_payment: None,
+        installments: vec![TermPayment { amount_cents: 190_000, due_date: date!(2026 - 11 - 05) }],
+        grace_days_before_broken: 0,
+        agreement_id: " ".into(),
+        ..sample_term()
+    };
+    let text = pdf_text(&agreement_term(&term).unwrap());
+    for expected in ["Celebrado em 20/10/2026", "1, no valor de R$ 1.900,00", "1 de 1", "Se qualquer parcela"]
+    {
+        assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+    }
+    assert!(!text.contains("Entrada") && !text.contains("Acordo  "), "{text}");
+}
+
+#[test]
+fn the_same_term_gives_the_same_bytes_and_another_other_bytes() {
+    let first = agreement_term(&sample_term()).unwrap();
+    assert_eq!(first, agreement_term(&sample_term()).unwrap());
+    // A centavo moved from one installment to another: still consistent, another file.
+    let mut changed = sample_term();
+    changed.installments[0].amount_cents += 1;
+    changed.installments[1].amount_cents -= 1;
+    assert_ne!(first, agreement_term(&changed).unwrap());
+    let later = AgreementTerm { issued_on: date!(2026 - 10 - 22), ..sample_term() };
+    assert_ne!(first, agreement_term(&later).unwrap());
+
+    let raw = String::from_utf8_lossy(&first);
+    assert!(raw.contains("/CreationDate (D:20261020"), "{raw}");
+    assert!(!raw.contains("ModDate"), "{raw}");
+}
+
+#[test]
+fn sixty_installments_and_fifty_charges_flow_onto_several_pages() {
+    let renegotiated: Vec<RenegotiatedCharge> = (0..50)
+        .map(|i| RenegotiatedCharge {
+            charge_id: format!("chg_{i:032}"),
+            description: Some(format!("Mensalidade {} de 50, com uma descrição um pouco mais longa", i + 1)),
+            due_date: date!(2026 - 10 - 05),
+            balance_cents: 10_000,
+        })
+        .collect();
+    // R$ 5.000,00 in 60: 59 of R$ 83,33 and a last one of R$ 83,53.
+    let installments: Vec<TermPayment> = (0..60)
+        .map(|i| TermPayment {
+            amount_cents: if i == 59 { 8_353 } else { 8_333 },
+            due_date: date!(2026 - 11 - 05) + time::Duration::days(30 * i),
+        })
+        .collect();
+    let term = AgreementTerm {
+        renegotiated,
+        original_cents: 500_000,
+        fine_cents: 0,
+        interest_cents: 0,
+        discount_cents: 0,
+        total_cents: 500_000,
+        down_payment: None,
+        installments,
+        ..sample_term()
+    };
+    let pages = super::agreement_term::layout(&term).unwrap();
+    assert!(pages.len() >= 3, "{} pages", pages.len());
+    assert_within_margins(&pages);
+
+    let text = pdf_text(&agreement_term(&term).unwrap());
+    assert_eq!(page_count(&text), pages.len());
+    assert!(text.contains(&format!("Página {0} de {0}", pages.len())), "{text}");
+    for i in [0, 24, 49] {
+        assert!(text.contains(&format!("chg_{i:032}")), "charge {i} missing");
+    }
+    for n in [1, 30, 60] {
+        assert!(text.contains(&format!("{n} de 60")), "installment {n} missing");
+    }
+    assert_eq!(text.matches("R$ 83,33").count(), 59, "{text}");
+    assert!(text.contains("R$ 83,53") && text.contains("R$ 5.000,00"), "{text}");
+    // Both signatures on the last page, together.
+    let last = text.split('\u{c}').rfind(|page| !page.trim().is_empty()).unwrap();
+    assert!(last.contains("Credor(a)") && last.contains("Devedor(a)"), "{last}");
+}
+
+#[test]
+fn a_term_whose_amounts_do_not_add_up_is_refused() {
+    let mismatch = |sum, sum_cents, expected_cents| {
+        Err(DocumentError::AgreementMismatch { sum, sum_cents, expected_cents })
+    };
+    // The installments and down payment a centavo over the total.
+    let mut term = sample_term();
+    term.installments[2].amount_cents += 1;
+    assert_eq!(agreement_term(&term), mismatch(AgreementSum::Schedule, 190_001, 190_000));
+    // No down payment, and the installments alone short of the total.
+    let term = AgreementTerm { down_payment: None, ..sample_term() };
+    assert_eq!(agreement_term(&term), mismatch(AgreementSum::Schedule, 150_000, 190_000));
+    // A discount the total does not reflect.
+    let term = AgreementTerm { discount_cents: 10_000, ..sample_term() };
+    assert_eq!(agreement_term(&term), mismatch(AgreementSum::Breakdown, 195_000, 190_000));
+    // Balances that are not the original amount.
+    let mut term = sample_term();
+    term.renegotiated[1].balance_cents = 70_000;
+    assert_eq!(agreement_term(&term), mismatch(AgreementSum::Balances, 195_000, 200_000));
+}
+
+#[test]
+fn a_term_that_would_not_be_honest_is_refused() {
+    let invalid = |term: AgreementTerm| match agreement_term(&term) {
+        Err(DocumentError::InvalidAgreement(reason)) => reason,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(invalid(AgreementTerm { installments: Vec::new(), ..sample_term() }), "lists no installment");
+    assert_eq!(
+        invalid(AgreementTerm { renegotiated: Vec::new(), ..sample_term() }),
+        "lists no renegotiated charge"
+    );
+    assert_eq!(invalid(AgreementTerm { discount_cents: -1, ..sample_term() }), "has a negative amount");
+    let mut term = sample_term();
+    term.installments[0].amount_cents = 0;
+    term.installments[1].amount_cents += 49_999;
+    assert_eq!(invalid(term), "has a down payment or installment of zero or less");
+    assert_eq!(
+        invalid(AgreementTerm { grace_days_before_broken: -1, ..sample_term() }),
+        "has negative grace days"
+    );
+
+    let mut huge = sample_term();
+    huge.renegotiated[0].balance_cents = i64::MAX;
+    assert_eq!(agreement_term(&huge), Err(DocumentError::AmountOverflow));
+    let mut huge = sample_term();
+    huge.installments[0].amount_cents = i64::MAX;
+    assert_eq!(agreement_term(&huge), Err(DocumentError::AmountOverflow));
+}
+
+#[test]
+fn an_odd_term_renders_without_panicking() {
+    let odd = Party {
+        name: "\u{0}\t😀 Łukasz Erdős \u{202e}\u{200b}\r\n".into(),
+        document: String::new(),
+        address: Some(vec![String::new(), "\n\n\n".into()]),
+    };
+    let mut term = AgreementTerm {
+        creditor: odd.clone(),
+        debtor: Party { document: "123".into(), ..odd },
+        issued_on: time::Date::MIN,
+        agreement_id: "x".repeat(300),
+        grace_days_before_broken: i64::MAX,
+        ..sample_term()
+    };
+    term.renegotiated[0].charge_id = String::new();
+    term.renegotiated[0].description = Some("linha\n".repeat(150));
+    term.renegotiated[1].due_date = time::Date::MAX;
+    let pages = super::agreement_term::layout(&term).unwrap();
+    assert_within_margins(&pages);
+    let text = pdf_text(&agreement_term(&term).unwrap());
+    assert!(text.contains("?ukasz Erdos") && text.contains("R$ 1.900,00"), "{text}");
 }

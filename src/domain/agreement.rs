@@ -212,6 +212,9 @@ pub struct Agreement {
     pub organization_id: String,
     pub debtor_id: String,
     pub charge_ids: Vec<String>,
+    /// Each renegotiated charge's balance when the agreement was made, in `charge_ids` order
+    /// (the term lists them; a completed agreement's charges read paid).
+    pub source_balances: Vec<Hundredths>,
     pub status: AgreementStatus,
     pub original_amount: Hundredths,
     pub fine_amount: Hundredths,
@@ -250,6 +253,7 @@ impl Agreement {
             organization_id: first.map(|c| c.organization_id.clone()).unwrap_or_default(),
             debtor_id: first.map(|c| c.debtor_id.clone()).unwrap_or_default(),
             charge_ids: charges.iter().map(|c| c.id.clone()).collect(),
+            source_balances: charges.iter().map(Charge::balance).collect(),
             status: if simulation.down_payment.is_some() {
                 AgreementStatus::AwaitingDownPayment
             } else {

@@ -28,6 +28,10 @@ fn from_row(row: &Row) -> StoreResult<Agreement> {
         organization_id: row.text("organization_id")?,
         debtor_id: row.text("debtor_id")?,
         charge_ids: json(row, "charge_ids")?,
+        source_balances: json::<Vec<i64>>(row, "source_balances")?
+            .into_iter()
+            .map(crate::domain::money::Hundredths)
+            .collect(),
         status: enumeration(row, "status")?,
         original_amount: money(row, "original_cents")?,
         fine_amount: money(row, "fine_cents")?,
@@ -52,10 +56,10 @@ fn from_row(row: &Row) -> StoreResult<Agreement> {
 }
 
 const INSERT: &str = "INSERT INTO agreements (status, canceled_at, cancellation_reason, broken_at, completed_at, version, \
-     updated_at, id, organization_id, debtor_id, charge_ids, original_cents, fine_cents, interest_cents, \
+     updated_at, id, organization_id, debtor_id, charge_ids, source_balances, original_cents, fine_cents, interest_cents, \
      discount_cents, total_cents, fine_waived, interest_waived, down_payment_cents, down_payment_due_date, \
      installments_count, first_due_date, grace_days, created_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)";
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)";
 
 const UPDATE: &str = "UPDATE agreements SET status = $1, canceled_at = $2, cancellation_reason = $3, broken_at = $4, \
      completed_at = $5, version = $6, updated_at = $7 WHERE id = $8 AND organization_id = $9 AND version = $10";
@@ -88,6 +92,7 @@ impl Store {
             &a.organization_id,
             &a.debtor_id,
             json_text(&a.charge_ids)?,
+            json_text(&a.source_balances.iter().map(|b| b.0).collect::<Vec<i64>>())?,
             a.original_amount.0,
             a.fine_amount.0,
             a.interest_amount.0,

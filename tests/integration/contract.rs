@@ -76,7 +76,7 @@ fn the_catalogue_stays_within_its_budget() {
 #[test]
 fn the_catalogue_follows_the_tool_rules() {
     let tools = tools();
-    assert_eq!(tools.len(), 46, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
+    assert_eq!(tools.len(), 47, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
     assert_eq!(tools.len(), OPERATIONS.len());
 
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().expect("name")).collect();
@@ -180,6 +180,7 @@ fn the_catalogue_follows_the_tool_rules() {
             "dunning_agreements_installments",
             "dunning_agreements_list",
             "dunning_agreements_simulate",
+            "dunning_agreements_term",
             "dunning_charges_get",
             "dunning_charges_list",
             "dunning_charges_settlement_letter",

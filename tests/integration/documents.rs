@@ -123,3 +123,36 @@ async fn a_tool_describes_the_pdf_that_the_resource_returns() {
     assert_eq!(hex::encode(Sha256::digest(&blob)), descriptor["sha256"].as_str().unwrap());
     assert!(pdf_text(&blob).contains("João Conceição"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agreement_term_is_described_by_its_tool_and_read_whole_as_a_resource() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Credora Ltda").await;
+    let (_, charge) = debtor_with_charge(&server, &token).await;
+    let terms = json!({ "charge_ids": [charge], "fine_waived": true, "interest_waived": true,
+                        "installments_count": 2, "first_due_date": crate::common::date_in(30) });
+    let r = server.write(&token, "agreements_create", terms).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let agreement = r.data()["id"].as_str().unwrap().to_string();
+
+    let term = pdf(&server, &token, &format!("/v1/agreements/{agreement}/term")).await;
+    let text = pdf_text(&term);
+    for shown in ["Termo de Acordo", "João Conceição", "R$ 1.250,00", "05/10/2026", "R$ 625,00", "dispensada"]
+    {
+        assert!(text.contains(shown), "{shown} in the term:\n{text}");
+    }
+
+    let call = json!({ "name": "dunning_agreements_term", "arguments": { "id": agreement } });
+    let r = server.mcp_2026(&token, "tools/call", call, json!({})).await;
+    assert!(!r.is_tool_error(), "{}", r.body);
+    let descriptor = r.tool_json();
+    let uri = descriptor["resource_uri"].as_str().unwrap().to_string();
+    assert_eq!(uri, format!("kobana://dunning/agreements/{agreement}/term.pdf"));
+    let r = server.mcp_2026(&token, "resources/read", json!({ "uri": uri }), json!({})).await;
+    let blob = base64::engine::general_purpose::STANDARD
+        .decode(r.result()["contents"][0]["blob"].as_str().expect("a blob"))
+        .unwrap();
+    assert_eq!(blob.len() as u64, descriptor["byte_size"].as_u64().unwrap());
+    assert_eq!(hex::encode(Sha256::digest(&blob)), descriptor["sha256"].as_str().unwrap());
+    assert_eq!(blob, term, "the resource is the file REST serves");
+}

@@ -52,6 +52,13 @@ pub trait AgreementsApi {
             crate::api::Reply<crate::types::AgreementSimulationEnvelope>,
         >,
     > + Send;
+    /// `agreements_term`: An agreement's term (PDF)
+    fn agreements_term(
+        call: crate::api::Call,
+        input: crate::types::AgreementsTermInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::File>,
+    > + Send;
 }
 /// The operations tagged `charges`, implemented in `src/api/charges.rs`.
 pub trait ChargesApi {

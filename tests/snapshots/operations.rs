@@ -244,6 +244,39 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "agreements_term",
+        tool_name: "dunning_agreements_term",
+        aliases: &[],
+        title: "An agreement's term (PDF)",
+        description: "The agreement term (termo de acordo) as a PDF in Portuguese: the debt confessed, the charges renegotiated, the amounts, the down payment and installments, and when the agreement breaks. A tool answers its size, SHA-256 and where to download it.",
+        tag: "agreements",
+        method: HttpMethod::Get,
+        path: "/v1/agreements/{id}/term",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Binary {
+            content_type: "application/pdf",
+            extension: "pdf",
+        },
+        resource_uri: Some("kobana://dunning/agreements/{id}/term.pdf"),
+        complete: &[("id", "agreements_list")],
+        descriptor: "{\"name\":\"dunning_agreements_term\",\"title\":\"An agreement's term (PDF)\",\"description\":\"The agreement term (termo de acordo) as a PDF in Portuguese: the debt confessed, the charges renegotiated, the amounts, the down payment and installments, and when the agreement breaks. A tool answers its size, SHA-256 and where to download it.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The agreement's id (agr_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "charges_cancel",
         tool_name: "dunning_charges_cancel",
         aliases: &[],
@@ -1850,84 +1883,86 @@ pub mod ops {
     pub const AGREEMENTS_LIST: &Operation = &OPERATIONS[4];
     /// `agreements_simulate`
     pub const AGREEMENTS_SIMULATE: &Operation = &OPERATIONS[5];
+    /// `agreements_term`
+    pub const AGREEMENTS_TERM: &Operation = &OPERATIONS[6];
     /// `charges_cancel`
-    pub const CHARGES_CANCEL: &Operation = &OPERATIONS[6];
+    pub const CHARGES_CANCEL: &Operation = &OPERATIONS[7];
     /// `charges_create`
-    pub const CHARGES_CREATE: &Operation = &OPERATIONS[7];
+    pub const CHARGES_CREATE: &Operation = &OPERATIONS[8];
     /// `charges_decide`
-    pub const CHARGES_DECIDE: &Operation = &OPERATIONS[8];
+    pub const CHARGES_DECIDE: &Operation = &OPERATIONS[9];
     /// `charges_get`
-    pub const CHARGES_GET: &Operation = &OPERATIONS[9];
+    pub const CHARGES_GET: &Operation = &OPERATIONS[10];
     /// `charges_list`
-    pub const CHARGES_LIST: &Operation = &OPERATIONS[10];
+    pub const CHARGES_LIST: &Operation = &OPERATIONS[11];
     /// `charges_notify`
-    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[11];
+    pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[12];
     /// `charges_pause`
-    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[12];
+    pub const CHARGES_PAUSE: &Operation = &OPERATIONS[13];
     /// `charges_resume`
-    pub const CHARGES_RESUME: &Operation = &OPERATIONS[13];
+    pub const CHARGES_RESUME: &Operation = &OPERATIONS[14];
     /// `charges_settle`
-    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[14];
+    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[15];
     /// `charges_settlement_letter`
-    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[15];
+    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[16];
     /// `charges_update`
-    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[16];
+    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[17];
     /// `charges_write_off`
-    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[17];
+    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[18];
     /// `collection_policies_archive`
-    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[18];
+    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[19];
     /// `collection_policies_create`
-    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[19];
+    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[20];
     /// `collection_policies_delete`
-    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[20];
+    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[21];
     /// `collection_policies_duplicate`
-    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[21];
+    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[22];
     /// `collection_policies_get`
-    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[22];
+    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[23];
     /// `collection_policies_list`
-    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[23];
+    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[24];
     /// `collection_policies_preview`
-    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[24];
+    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[25];
     /// `collection_policies_steps_create`
-    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[25];
+    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[26];
     /// `collection_policies_steps_delete`
-    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[26];
+    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[27];
     /// `collection_policies_steps_get`
-    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[27];
+    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[28];
     /// `collection_policies_steps_list`
-    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[28];
+    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[29];
     /// `collection_policies_steps_update`
-    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[29];
+    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[30];
     /// `collection_policies_update`
-    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[30];
+    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[31];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[31];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[32];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[32];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[33];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[33];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[34];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[34];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[35];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[35];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[36];
     /// `debtors_statement`
-    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[36];
+    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[37];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[37];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[38];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[38];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[39];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[39];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[40];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[40];
+    pub const ME: &Operation = &OPERATIONS[41];
     /// `notifications_cancel`
-    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[41];
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[42];
     /// `notifications_create`
-    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[42];
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[43];
     /// `notifications_get`
-    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[43];
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[44];
     /// `notifications_list`
-    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[44];
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[45];
     /// `notifications_resend`
-    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[45];
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[46];
 }

@@ -50,6 +50,13 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, ""],
             })
         }
+        ["", "v1", "agreements", p0, "term"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::AGREEMENTS_TERM],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         ["", "v1", "charges"] => {
             Some(V1Route {
                 operations: &[ops::CHARGES_CREATE, ops::CHARGES_LIST],
@@ -332,6 +339,15 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_installments,
+                ),
+            )
+        }
+        "agreements_term" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::agreements::Agreements as crate::api::handlers::AgreementsApi>::agreements_term,
                 ),
             )
         }

@@ -1736,6 +1736,13 @@ pub struct AgreementsSimulateInput {
     /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
     pub first_due_date: crate::domain::dates::Day,
 }
+/// The input of `agreements_term`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgreementsTermInput {
+    /// Path parameter.
+    pub id: String,
+}
 /// An amount a debtor owes by a due date, and where its collection stands.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Charge {
