@@ -116,7 +116,38 @@ organization's most recent failed, bounced and skipped ones. Report:\n\
 This is a review: change nothing. Any change to the policy or its steps needs the user's confirmation \
 first. Ask before any destructive or outbound action.\n\n{{{data}}}",
     },
+    Prompt {
+        name: "dunning_negotiate_agreement",
+        title: "Negotiate an agreement",
+        description: "A debtor's open charges and a simulated agreement at up to max_installments, for \
+options to propose (down payment, waivers, discount) before creating one.",
+        arguments: &[
+            Argument {
+                name: "debtor_id",
+                description: "The debtor's id (dbt_…).",
+                required: true,
+                passed_to: Some((ops::DEBTORS_GET, "id")),
+            },
+            Argument {
+                name: "max_installments",
+                description: "The most monthly installments to offer, 1 to 60 (default 12).",
+                required: false,
+                passed_to: None,
+            },
+        ],
+        reads: &[ops::DEBTORS_GET, ops::CHARGES_LIST, ops::AGREEMENTS_SIMULATE],
+        template: "Help negotiate an agreement (acordo) with the debtor below. `open_charges` is what \
+they owe; `simulation` is the debt today with its fine and interest, and the installments at \
+{{args.max_installments}} installments without discount, the first in about 30 days. Propose two or \
+three options (with or without a down payment, the fine or interest waived, a discount), checking \
+each with dunning_agreements_simulate, never above {{args.max_installments}} installments. Create the \
+agreement with dunning_agreements_create only once the user has chosen an option and confirmed it. \
+Ask before any destructive or outbound action.\n\n{{{data}}}",
+    },
 ];
+
+/// The installments a negotiation offers at most unless told.
+const DEFAULT_MAX_INSTALLMENTS: u32 = 12;
 
 static TEMPLATES: LazyLock<Handlebars<'static>> = LazyLock::new(|| {
     let mut registry = Handlebars::new();
@@ -161,8 +192,20 @@ async fn read(
     path: &[(&'static str, String)],
     query: Value,
 ) -> Result<Value, RpcError> {
+    read_posted(ctx, op, path, query, None).await
+}
+
+/// [`read`], with a body for the reads that take one (a simulation).
+async fn read_posted(
+    ctx: &Context<'_>,
+    op: &'static Operation,
+    path: &[(&'static str, String)],
+    query: Value,
+    body: Option<Value>,
+) -> Result<Value, RpcError> {
     let query = query.as_object().cloned().unwrap_or_default();
-    let answer = ctx.dispatcher.call(ctx.caller, op, path, &query, None).await;
+    let body = body.and_then(|b| b.as_object().cloned());
+    let answer = ctx.dispatcher.call(ctx.caller, op, path, &query, body.as_ref()).await;
     let body = answer.json().unwrap_or(Value::Null);
     if !answer.status.is_success() {
         let message = body["error"]["message"].as_str().unwrap_or("the data could not be read");
@@ -239,6 +282,9 @@ pub async fn get(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError
             None => {}
         }
     }
+    if prompt.name == "dunning_negotiate_agreement" && !args.contains_key("max_installments") {
+        args.insert("max_installments".into(), json!(DEFAULT_MAX_INSTALLMENTS.to_string()));
+    }
     let arg = |n: &str| args.get(n).and_then(Value::as_str).unwrap_or_default().to_string();
     let data = match prompt.name {
         "dunning_daily_briefing" => {
@@ -309,6 +355,41 @@ pub async fn get(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError
                     "preview": preview["data"],
                     "recent_problems": policy_problems(&problems, policy["data"]["id"].as_str().unwrap_or(&id)),
                 }),
+            )
+        }
+        "dunning_negotiate_agreement" => {
+            let max = arg("max_installments")
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=60).contains(n))
+                .ok_or_else(|| {
+                    RpcError::invalid_params("Argument max_installments must be a whole number from 1 to 60")
+                })?;
+            let id = arg("debtor_id");
+            let debtor = read(ctx, ops::DEBTORS_GET, &[("id", id.clone())], json!({})).await?;
+            let open = read(
+                ctx,
+                ops::CHARGES_LIST,
+                &[],
+                json!({ "debtor_id": id, "status": "pending,overdue", "sort_by": "due_date", "sort_order": "asc", "per_page": 50 }),
+            )
+            .await?;
+            let ids: Vec<&str> = open["data"]
+                .as_array()
+                .map(|c| c.iter().filter_map(|c| c["id"].as_str()).collect())
+                .unwrap_or_default();
+            let simulation = if ids.is_empty() {
+                Value::Null
+            } else {
+                let today = crate::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+                let first = crate::domain::calendar::on_or_after(today + time::Duration::days(30));
+                let terms = json!({ "charge_ids": ids, "installments_count": max,
+                                    "first_due_date": crate::domain::dates::format_date(first) });
+                read_posted(ctx, ops::AGREEMENTS_SIMULATE, &[], json!({}), Some(terms)).await?["data"].clone()
+            };
+            fenced(
+                "kobana-dunning",
+                &json!({ "debtor": debtor["data"], "open_charges": open, "simulation": simulation }),
             )
         }
         other => return Err(RpcError::invalid_params(format!("Unknown prompt: {other}"))),

@@ -270,3 +270,33 @@ async fn the_engine_activates_completes_and_breaks_agreements_as_their_installme
         (0, 0, 0)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_negotiation_prompt_brings_the_open_charges_and_a_simulation() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Acordos").await;
+    let (debtor, late, ahead) = debtor_with_charges(&server, &token, 9308).await;
+    let get = |arguments: Value| {
+        server.mcp_2026(
+            &token,
+            "prompts/get",
+            json!({ "name": "dunning_negotiate_agreement", "arguments": arguments }),
+            json!({}),
+        )
+    };
+    let r = get(json!({ "debtor_id": debtor, "max_installments": "6" })).await;
+    let text = r.result()["messages"][0]["content"]["text"].as_str().unwrap_or_default().to_string();
+    assert!(text.contains("6 installments") && text.contains("dunning_agreements_simulate"), "{}", r.body);
+    for shown in [late.as_str(), ahead.as_str(), "João Conceição", "\"total_amount\""] {
+        assert!(text.contains(shown), "{shown} in the prompt: {text}");
+    }
+    // Twelve by default; a count out of range is refused.
+    let r = get(json!({ "debtor_id": debtor })).await;
+    assert!(
+        r.result()["messages"][0]["content"]["text"].as_str().unwrap().contains("12 installments"),
+        "{}",
+        r.body
+    );
+    let r = get(json!({ "debtor_id": debtor, "max_installments": "61" })).await;
+    assert_eq!(r.body["error"]["code"], -32602, "{}", r.body);
+}

@@ -109,7 +109,8 @@ async fn prompts_fence_third_party_text() {
             "dunning_daily_briefing",
             "dunning_debtor_review",
             "dunning_charge_followup",
-            "dunning_policy_review"
+            "dunning_policy_review",
+            "dunning_negotiate_agreement"
         ]
     );
 
