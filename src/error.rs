@@ -132,6 +132,7 @@ impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
             StoreError::Duplicate(what) => ApiError::Conflict(what),
+            contention if contention.is_contention() => ApiError::Concurrent("data"),
             StoreError::Unavailable(outage, cause) => {
                 tracing::warn!(reason = outage.reason(), error = %cause, "database unavailable");
                 ApiError::DatabaseUnavailable(outage)

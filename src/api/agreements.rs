@@ -45,6 +45,8 @@ async fn source_charges(call: &Call, ids: &[&str]) -> ApiResult<Vec<Charge>> {
     if charges.iter().any(|c| c.debtor_id != charges[0].debtor_id) {
         return Err(ApiError::field("charge_ids", "must all be charges of one debtor"));
     }
+    // Changed in id order, so two agreements over the same charges lock them in one order.
+    charges.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(charges)
 }
 
@@ -333,8 +335,9 @@ impl super::handlers::AgreementsApi for Agreements {
                 continue;
             }
             let mut canceled = installment.clone();
-            canceled.cancel(Some(format!("Acordo {} cancelado", after.id)), call.now)?;
-            save_charge(&call, &installment, canceled, "charge.canceled", &after.id).await?;
+            if canceled.cancel_with_agreement(format!("Acordo {} cancelado", after.id), call.now) {
+                save_charge(&call, &installment, canceled, "charge.canceled", &after.id).await?;
+            }
         }
         let today = call.today();
         for id in &after.charge_ids {

@@ -178,6 +178,14 @@ pub fn simulate(charges: &[Charge], terms: &Terms, today: Date) -> Result<Simula
     if discount_fits && rest < count {
         violations.push("installments_count", "leaves installments of less than R$ 0,01");
     }
+    // Each installment and the down payment is a charge, bounded like any other.
+    let largest = (rest / count.max(1) + rest % count.max(1)).max(down);
+    if discount_fits && largest > super::money::MAX_CENTS {
+        violations.push(
+            "installments_count",
+            "leaves an installment above R$ 99.999.999,99; choose more installments",
+        );
+    }
     violations.finish()?;
     let base = rest / count;
     let mut installments = Vec::with_capacity(terms.installments as usize);
@@ -423,6 +431,21 @@ mod tests {
         let mut all_off = terms(1, date!(2026 - 11 - 01));
         all_off.discount = Some(Discount::Amount(Hundredths(100)));
         assert_eq!(fields(&all_off), ["discount"]);
+    }
+
+    #[test]
+    fn no_installment_exceeds_what_a_charge_may_be() {
+        let big =
+            [charge(9_999_999_999, date!(2026 - 10 - 05)), charge(9_999_999_999, date!(2026 - 10 - 05))];
+        let today = date!(2026 - 10 - 01);
+        let mut t = terms(1, date!(2026 - 11 - 02));
+        let fields = match simulate(&big, &t, today) {
+            Err(RuleError::Invalid(v)) => v.into_iter().map(|v| v.field).collect::<Vec<_>>(),
+            other => panic!("refused: {other:?}"),
+        };
+        assert_eq!(fields, ["installments_count"]);
+        t.installments = 3;
+        assert!(simulate(&big, &t, today).is_ok());
     }
 
     /// Over many debts, terms and days: the installments sum to the total less the down

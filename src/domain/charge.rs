@@ -148,7 +148,7 @@ impl ChargeAction {
             Self::Cancel => &[Pending, Overdue, Canceled],
             Self::Pause => OPEN,
             Self::WriteOff => &[Overdue, WrittenOff],
-            Self::Decide => &[Overdue],
+            Self::Decide => OPEN,
             Self::Renegotiate => OPEN,
         }
     }
@@ -293,6 +293,20 @@ impl Charge {
     }
 
     fn guard(&self, action: ChargeAction) -> Result<(), RuleError> {
+        // An agreement's installment is paid, or goes with its agreement (canceled or broken),
+        // never changed on its own: its agreement would wait for it forever.
+        let installment = self.agreement_id.is_some() && OPEN.contains(&self.status);
+        let own = matches!(action, ChargeAction::Settle | ChargeAction::Pause | ChargeAction::Decide);
+        if installment && !own {
+            return Err(RuleError::InvalidState {
+                message: format!(
+                    "this charge is an installment of agreement {}; it can only be paid, or canceled with its agreement",
+                    self.agreement_id.as_deref().unwrap_or_default()
+                ),
+                status: self.status.as_str(),
+                allowed: Vec::new(),
+            });
+        }
         if action.allowed().contains(&self.status) {
             return Ok(());
         }
@@ -454,6 +468,19 @@ impl Charge {
         self.status = open_status_for(self.due_date, today);
         self.agreement_id = None;
         self.dunning_status = DunningStatus::Active;
+        true
+    }
+
+    /// Cancels an open installment whose agreement ended (canceled or broken); whether it was
+    /// open.
+    pub fn cancel_with_agreement(&mut self, reason: String, now: OffsetDateTime) -> bool {
+        if !OPEN.contains(&self.status) {
+            return false;
+        }
+        self.status = ChargeStatus::Canceled;
+        self.canceled_at = Some(now);
+        self.cancellation_reason = Some(reason);
+        self.dunning_status = dunning_status_after(self.status, self.dunning_status);
         true
     }
 

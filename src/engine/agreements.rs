@@ -89,8 +89,8 @@ async fn save(
             for (_, installment) in installments.iter().filter(|(_, c)| OPEN.contains(&c.status)) {
                 let mut canceled = installment.clone();
                 let reason = format!("Acordo {} rompido", after.id);
-                if canceled.cancel(Some(reason), now).is_err()
-                    || !save_charge(in_unit, installment, canceled, "charge.canceled", after, now).await?
+                if canceled.cancel_with_agreement(reason, now)
+                    && !save_charge(in_unit, installment, canceled, "charge.canceled", after, now).await?
                 {
                     return Ok(false);
                 }

@@ -247,6 +247,12 @@ async fn run_step(
         // The notification and the régua's start (the first step sent starts it) commit
         // together; a charge changed meanwhile keeps neither, and the next pass does both.
         let unit = store.begin().await?;
+        // Read again inside the unit: a charge paid, renegotiated or paused since the list was
+        // read gets nothing (a later step that starts nothing would not see the change).
+        match unit.store().charge(&charge.organization_id, &charge.id).await? {
+            Some(current) if current.version == charge.version => {}
+            _ => continue,
+        }
         let recording =
             Courier { store: unit.store(), providers: courier.providers, actor: courier.actor.clone() };
         let Some(recorded) = recording.record(n, sandbox, Vec::new(), stamp).await? else { continue };

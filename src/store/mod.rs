@@ -152,6 +152,17 @@ impl StoreError {
         }
     }
 
+    /// Whether the database undid the transaction because it ran against another (a deadlock,
+    /// or a serialization failure): nothing was written, and the request can be retried.
+    pub fn is_contention(&self) -> bool {
+        match self {
+            StoreError::Postgres(sqlx::Error::Database(db)) => {
+                matches!(db.code().as_deref(), Some("40P01") | Some("40001"))
+            }
+            _ => false,
+        }
+    }
+
     /// Whether this is a unique-constraint violation.
     pub fn is_unique_violation(&self) -> bool {
         match self {

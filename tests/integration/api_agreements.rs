@@ -300,3 +300,46 @@ async fn the_negotiation_prompt_brings_the_open_charges_and_a_simulation() {
     let r = get(json!({ "debtor_id": debtor, "max_installments": "61" })).await;
     assert_eq!(r.body["error"]["code"], -32602, "{}", r.body);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installment_is_paid_or_goes_with_its_agreement_never_changed_alone() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Acordos").await;
+    let (_, late, _) = debtor_with_charges(&server, &token, 9309).await;
+    let terms = json!({ "charge_ids": [late], "installments_count": 2, "first_due_date": date_in(30) });
+    let r = server.write(&token, "agreements_create", terms).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.data()["id"].as_str().unwrap().to_string();
+    let r = server.read_id(&token, "agreements_installments", &id).await;
+    let installment = r.data()[0]["charge_id"].as_str().unwrap().to_string();
+
+    for (op, body) in [
+        ("charges_cancel", json!({})),
+        ("charges_update", json!({ "amount": 1.0 })),
+        ("charges_write_off", json!({ "reason": "x" })),
+    ] {
+        let r = server.write_id(&token, op, &installment, body).await;
+        assert_eq!((r.status, r.code()), (409, "INVALID_STATE"), "{op}: {}", r.body);
+        assert!(r.body["error"]["message"].as_str().unwrap().contains(&id), "{op}: {}", r.body);
+    }
+    // Nor renegotiated into another agreement.
+    let r = server
+        .write(
+            &token,
+            "agreements_simulate",
+            json!({ "charge_ids": [installment], "installments_count": 2, "first_due_date": date_in(40) }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "a simulation changes nothing: {}", r.body);
+    let r = server
+        .write(
+            &token,
+            "agreements_create",
+            json!({ "charge_ids": [installment], "installments_count": 2, "first_due_date": date_in(40) }),
+        )
+        .await;
+    assert_eq!((r.status, r.code()), (409, "INVALID_STATE"), "{}", r.body);
+    // Paying it is what it is for.
+    let r = server.write_id(&token, "charges_settle", &installment, json!({})).await;
+    assert_eq!((r.status, r.data()["status"].as_str()), (200, Some("paid")), "{}", r.body);
+}
