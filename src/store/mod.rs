@@ -227,6 +227,8 @@ mod tests {
         assert_eq!(sqlite_failure(SQLITE_CONSTRAINT_UNIQUE).outage(), None);
         assert!(sqlite_failure(SQLITE_CONSTRAINT_UNIQUE).is_unique_violation());
         assert_eq!(StoreError::from(sqlx::Error::PoolTimedOut).outage(), Some(Outage::Unreachable));
+        // The pool closes while the server shuts down: a retry reaches another replica.
+        assert_eq!(StoreError::from(sqlx::Error::PoolClosed).outage(), Some(Outage::Unreachable));
         let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
         assert_eq!(StoreError::from(sqlx::Error::Io(refused)).outage(), Some(Outage::Unreachable));
         assert_eq!(StoreError::from(sqlx::Error::RowNotFound).outage(), None);

@@ -309,9 +309,11 @@ async fn apply(conn: &mut sqlx::PgConnection) -> StoreResult<()> {
 /// of the request.
 pub fn outage(err: &sqlx::Error) -> Option<Outage> {
     match err {
-        sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolTimedOut | sqlx::Error::WorkerCrashed => {
-            Some(Outage::Unreachable)
-        }
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => Some(Outage::Unreachable),
         sqlx::Error::Database(db) => {
             let code = db.code()?;
             match code.as_ref() {
