@@ -459,15 +459,16 @@ impl Charge {
     }
 
     /// Takes a charge out of an agreement that ended without paying it (canceled or broken):
-    /// it is pending or overdue again, by its own due date, and its régua resumes. Whether it
-    /// was in one.
+    /// it is pending or overdue again, by its own due date, and its régua resumes, unless a
+    /// person had decided to keep it open with the régua stopped. Whether it was in one.
     pub fn leave_agreement(&mut self, today: Date) -> bool {
         if self.status != ChargeStatus::InAgreement {
             return false;
         }
         self.status = open_status_for(self.due_date, today);
         self.agreement_id = None;
-        self.dunning_status = DunningStatus::Active;
+        let kept_open = self.decision.as_ref().is_some_and(|d| d.decision == Decision::KeepOpen);
+        self.dunning_status = if kept_open { DunningStatus::Closed } else { DunningStatus::Active };
         true
     }
 
@@ -592,6 +593,27 @@ mod tests {
         assert_eq!((c.status, c.version, c.updated_at), (ChargeStatus::Overdue, 2, later));
         assert_eq!(c.days_overdue(date!(2026 - 10 - 14)), 1);
         assert!(!c.turn_overdue(date!(2026 - 10 - 15), later), "only a pending charge turns");
+    }
+
+    #[test]
+    fn leaving_an_agreement_resumes_the_regua_unless_a_person_stopped_it() {
+        let now = datetime!(2026-10-20 15:00 UTC);
+        let mut c =
+            Charge::open(&debtor(PersonType::Natural), new_charge(date!(2026 - 10 - 05)), now).unwrap();
+        c.renegotiate("agr_1").unwrap();
+        assert_eq!((c.status, c.dunning_status), (ChargeStatus::InAgreement, DunningStatus::Closed));
+        assert!(c.leave_agreement(date!(2026 - 10 - 20)));
+        assert_eq!(
+            (c.status, c.dunning_status, c.agreement_id.as_deref()),
+            (ChargeStatus::Overdue, DunningStatus::Active, None)
+        );
+        assert!(!c.leave_agreement(date!(2026 - 10 - 20)), "only a charge in an agreement leaves one");
+
+        c.dunning_status = DunningStatus::AwaitingDecision;
+        c.decide(Decision::KeepOpen, "Disse que pagou.".into(), now).unwrap();
+        c.renegotiate("agr_2").unwrap();
+        assert!(c.leave_agreement(date!(2026 - 10 - 20)));
+        assert_eq!(c.dunning_status, DunningStatus::Closed, "kept open by a person: the régua stays stopped");
     }
 
     #[test]
