@@ -321,7 +321,57 @@ def charges_notify(case, body, rng):
     fix_template(body.get("template"), body.get("channel"))
 
 
+def fix_terms(body, rng):
+    """Agreement terms that can be met: the first installment ahead, one kind of discount that
+    leaves something to pay, a small down payment due today (the charges are the demo's)."""
+    ahead = datetime.date.fromisoformat(today()) + datetime.timedelta(days=1 + rng.randrange(90))
+    body["first_due_date"] = ahead.isoformat()
+    body.pop("discount_amount", None)
+    if isinstance(body.get("discount_percentage"), (int, float)):
+        body["discount_percentage"] = min(body["discount_percentage"], 50)
+    if "down_payment_amount" in body:
+        body["down_payment_amount"] = 1
+        body["down_payment_due_date"] = today()
+    else:
+        body.pop("down_payment_due_date", None)
+
+
+def agreements(case, body, rng):
+    """Open charges of one debtor, not themselves installments of an agreement, and terms that
+    can be met."""
+    items = []
+    for page in (1, 2, 3):
+        # Oldest due first: the demo's own charges, before the installments the run creates.
+        answer = get("/v1/charges", status="pending,overdue", sort_by="due_date", sort_order="asc",
+                     per_page=100, page=page)
+        found = answer.json().get("data", []) if answer.status_code == 200 else []
+        items += [c for c in found if not c.get("agreement_id")]
+        if items or len(found) < 100:
+            break
+    if items:
+        pick = items[rng.randrange(len(items))]
+        same = [c["id"] for c in items if c["debtor_id"] == pick["debtor_id"]]
+        body["charge_ids"] = same[: 1 + rng.randrange(min(3, len(same)))]
+    fix_terms(body, rng)
+
+
+def charges_decide(case, body, rng):
+    """A decision the API knows (a link may carry another object's `decision` field, an object or
+    null), and the agreement's terms with decision agreement only, and terms that can be met."""
+    if body.get("decision") not in ("write_off", "restart", "keep_open", "agreement"):
+        body["decision"] = "keep_open"
+    if body.get("decision") != "agreement":
+        body.pop("agreement", None)
+    elif not isinstance(body.get("agreement"), dict):
+        body["decision"] = "keep_open"
+    else:
+        fix_terms(body["agreement"], rng)
+
+
 FIXES = {
+    "agreements_simulate": agreements,
+    "agreements_create": agreements,
+    "charges_decide": charges_decide,
     "debtors_create": debtors,
     "debtors_update": debtors,
     "charges_create": charges_create,
@@ -420,6 +470,7 @@ def existing_references(case):
 PATH_REFERENCES = [
     ("/v1/debtors/{id}", "id", "/v1/debtors"),
     ("/v1/charges/{id}", "id", "/v1/charges"),
+    ("/v1/agreements/{id}", "id", "/v1/agreements"),
     ("/v1/notifications/{id}", "id", "/v1/notifications"),
     ("/v1/events/{id}", "id", "/v1/events"),
     ("/v1/collection_policies/{cp_id}", "cp_id", "/v1/collection_policies"),
