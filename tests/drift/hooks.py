@@ -21,6 +21,7 @@ Rules a schema can state are in the spec (openapi/v1.yaml), not here.
 import atexit
 import datetime
 import json
+import math
 import os
 import random
 import re
@@ -321,9 +322,15 @@ def charges_notify(case, body, rng):
     fix_template(body.get("template"), body.get("channel"))
 
 
-def fix_terms(body, rng):
+# The largest amount one charge (so one installment) may carry, in reais.
+MAX_CHARGE = 99_999_999.99
+
+
+def fix_terms(body, rng, charge_ids):
     """Agreement terms that can be met: the first installment ahead, one kind of discount that
-    leaves something to pay, a small down payment due today (the charges are the demo's)."""
+    leaves something to pay, a small down payment due today, and enough installments that none
+    is above what one charge may carry (old charges of fuzzed amounts owe decades of interest:
+    the server's own simulation says how much)."""
     ahead = datetime.date.fromisoformat(today()) + datetime.timedelta(days=1 + rng.randrange(90))
     body["first_due_date"] = ahead.isoformat()
     body.pop("discount_amount", None)
@@ -334,6 +341,14 @@ def fix_terms(body, rng):
         body["down_payment_due_date"] = today()
     else:
         body.pop("down_payment_due_date", None)
+    if not isinstance(body.get("installments_count"), int) or not 1 <= body["installments_count"] <= 60:
+        body["installments_count"] = 1
+    terms = {k: v for k, v in body.items() if k != "grace_days_before_broken"}
+    widest = dict(terms, charge_ids=charge_ids, installments_count=60)
+    answer = _session.post(f"{BASE}/v1/agreements/simulate", json=widest, timeout=30)
+    if answer.status_code == 200:
+        total = answer.json()["data"]["total_amount"]
+        body["installments_count"] = max(body["installments_count"], min(60, math.ceil(total / MAX_CHARGE) + 1))
 
 
 def agreements(case, body, rng):
@@ -345,14 +360,15 @@ def agreements(case, body, rng):
         answer = get("/v1/charges", status="pending,overdue", sort_by="due_date", sort_order="asc",
                      per_page=100, page=page)
         found = answer.json().get("data", []) if answer.status_code == 200 else []
-        items += [c for c in found if not c.get("agreement_id")]
+        # Fuzzed amounts overdue for decades may owe more than 60 installments can carry.
+        items += [c for c in found if not c.get("agreement_id") and c.get("amount", 0) <= 1_000_000]
         if items or len(found) < 100:
             break
     if items:
         pick = items[rng.randrange(len(items))]
         same = [c["id"] for c in items if c["debtor_id"] == pick["debtor_id"]]
         body["charge_ids"] = same[: 1 + rng.randrange(min(3, len(same)))]
-    fix_terms(body, rng)
+    fix_terms(body, rng, body.get("charge_ids", []))
 
 
 def charges_decide(case, body, rng):
@@ -365,7 +381,7 @@ def charges_decide(case, body, rng):
     elif not isinstance(body.get("agreement"), dict):
         body["decision"] = "keep_open"
     else:
-        fix_terms(body["agreement"], rng)
+        fix_terms(body["agreement"], rng, [str(case.path_parameters.get("id", ""))])
 
 
 FIXES = {
