@@ -419,6 +419,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 "agreements: {} activated, {} completed, {} broken",
                 report.agreements_activated, report.agreements_completed, report.agreements_broken
             );
+            println!(
+                "credit-bureau reports filed by steps: {}; report and protest steps simulated: {}",
+                report.reports_filed, report.escalations_moved
+            );
             Ok(())
         }
         // Answered in main, without opening the database.

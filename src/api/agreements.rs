@@ -5,7 +5,7 @@ use serde_json::json;
 use super::charge_views::{charge_view, save_change};
 use super::{ApiError, ApiResult, Call, FieldError, ListArgs, Reply, change_event, csv, event, to_json};
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Discount, Simulation, Terms};
-use crate::domain::charge::{Charge, NewCharge, OPEN, Outcome};
+use crate::domain::charge::{Charge, OPEN, Outcome};
 use crate::domain::dates::{Day, Timestamp};
 use crate::domain::money::Hundredths;
 use crate::store::AgreementFilter;
@@ -169,37 +169,6 @@ async fn save_charge(call: &Call, before: &Charge, after: Charge, code: &str, ag
     save_change(call, before, after, code, json!({ "agreement_id": agreement_id })).await.map(drop)
 }
 
-/// The charge that collects one installment (number 0: the down payment) of `agreement`.
-fn installment_charge(
-    debtor: &crate::domain::debtor::Debtor,
-    agreement: &Agreement,
-    source: &Charge,
-    (number, amount, due_date): (u32, Hundredths, time::Date),
-    now: time::OffsetDateTime,
-) -> ApiResult<Charge> {
-    let what = if number == 0 {
-        "entrada".to_string()
-    } else {
-        format!("parcela {number} de {}", agreement.installments_count)
-    };
-    let new = NewCharge {
-        cp_id: source.cp_id.clone(),
-        amount,
-        due_date,
-        issue_date: None,
-        description: Some(format!("Acordo {}: {what}", agreement.id)),
-        external_id: None,
-        payment_method: Some(source.payment_method),
-        fine: Some(source.fine),
-        interest: Some(source.interest),
-        tags: None,
-        metadata: None,
-    };
-    let mut charge = Charge::open(debtor, new, now)?;
-    charge.agreement_id = Some(agreement.id.clone());
-    Ok(charge)
-}
-
 /// Makes an agreement over the charges `ids`, in the call's unit of work: the agreement, a
 /// charge for the down payment (number 0) and for each installment, and the source charges
 /// turned in_agreement. For `agreements_create` and a decision to renegotiate.
@@ -225,7 +194,7 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
         .chain(simulation.installments.iter().map(|i| (i.number, i.amount, i.due_date)));
     let mut installments = Vec::new();
     for planned in plan {
-        let charge = installment_charge(&debtor, &agreement, &charges[0], planned, call.now)?;
+        let charge = agreement.installment_charge(&debtor, &charges[0], planned, call.now)?;
         let object = to_json(&charge_view(&charge, call.today()));
         let data = json!({ "object": object, "changes": {}, "agreement_id": agreement.id });
         let evt = event(call, "charge.db.created", "charge", &charge.id, data);

@@ -67,6 +67,8 @@ pub(crate) async fn save_change(
     extra: serde_json::Value,
 ) -> ApiResult<Charge> {
     after.touch(call.now);
+    // A debt that ended takes back its report and protest; the charge carries their statuses.
+    let withdrawal = super::escalations::Withdrawal::of(call, before, &mut after).await?;
     let day = call.today();
     let (evt, _) = change_event(
         call,
@@ -80,5 +82,6 @@ pub(crate) async fn save_change(
     if !call.store.update_charge(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("charge"));
     }
+    withdrawal.save(call).await?;
     Ok(after)
 }

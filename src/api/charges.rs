@@ -182,27 +182,51 @@ impl super::handlers::ChargesApi for Charges {
         }
     }
 
-    /// A decision to renegotiate makes the agreement in the same unit of work.
+    /// A decision to renegotiate, report or protest makes the agreement, report or protest in
+    /// the same unit of work.
     async fn charges_decide(call: Call, input: wire::ChargesDecideInput) -> ApiResult<Reply<ChargeEnvelope>> {
+        use wire::Decision;
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
-        match (input.decision, &input.agreement) {
-            (wire::Decision::Agreement, None) => {
-                return Err(ApiError::field("agreement", "is required with decision agreement"));
+        let details = [
+            ("agreement", input.agreement.is_some(), Decision::Agreement, true),
+            ("credit_bureau", input.credit_bureau.is_some(), Decision::CreditBureau, false),
+            ("protest", input.protest.is_some(), Decision::Protest, true),
+        ];
+        for (field, given, decision, required) in details {
+            if given && input.decision != decision {
+                return Err(ApiError::field(field, format!("is only taken with decision {}", decision.as_str())));
             }
-            (wire::Decision::Agreement, Some(_)) => {}
-            (_, Some(_)) => return Err(ApiError::field("agreement", "is only taken with decision agreement")),
-            (_, None) => {}
+            if required && !given && input.decision == decision {
+                return Err(ApiError::field(field, format!("is required with decision {}", decision.as_str())));
+            }
+        }
+        if let Some(protest) = &input.protest {
+            text_field("protest.document_number", &protest.document_number)?;
+        }
+        if let Some(nature) = input.credit_bureau.as_ref().and_then(|c| c.nature.as_ref()) {
+            text_field("credit_bureau.nature", nature)?;
         }
         let mut after = before.clone();
         let reason: String = input.reason.into();
         after.decide(input.decision, reason.clone(), call.now)?;
         let decided = json!({ "decision": input.decision.as_str(), "reason": reason });
         let decided = save_change(&call, &before, after, "charge.decided", decided).await?;
-        let Some(terms) = input.agreement else { return Ok(reply(&call, decided)) };
-        let grace_days = terms.grace_days_before_broken;
-        super::agreements::make_agreement(&call, &[decided.id.as_str()], super::agreements::terms_input!(terms), grace_days)
-            .await?;
+        use super::escalations::{file_protest, file_report};
+        if let Some(terms) = input.agreement {
+            let grace_days = terms.grace_days_before_broken;
+            let terms = super::agreements::terms_input!(terms);
+            super::agreements::make_agreement(&call, &[decided.id.as_str()], terms, grace_days).await?;
+        } else if input.decision == Decision::CreditBureau {
+            let chosen = input.credit_bureau.unwrap_or(wire::DecisionCreditBureau { bureau: None, nature: None });
+            let bureau = chosen.bureau.unwrap_or(crate::domain::credit_bureau::DEFAULT_BUREAU);
+            let nature = chosen.nature.unwrap_or_else(|| crate::domain::credit_bureau::DEFAULT_NATURE.to_string());
+            file_report(&call, &decided, bureau, nature).await?;
+        } else if let Some(protest) = input.protest {
+            file_protest(&call, &decided, protest.title_type, protest.document_number).await?;
+        } else {
+            return Ok(reply(&call, decided));
+        }
         Ok(reply(&call, load(&call, &decided.id).await?))
     }
 
@@ -247,4 +271,9 @@ impl super::handlers::ChargesApi for Charges {
         let charge = load(&call, &input.id).await?;
         super::notifications::notify_now(&call, &charge, input.channel, input.template).await
     }
+}
+
+/// A free-text field nested in a body, which no generated text type reads.
+fn text_field(field: &str, value: &str) -> ApiResult<()> {
+    crate::domain::text::check(value, false).map_err(|e| ApiError::field(field, e.to_string()))
 }

@@ -5,6 +5,7 @@ mod call;
 mod charge_views;
 pub mod delivery;
 mod endpoint;
+pub(crate) mod escalations;
 mod idempotency;
 mod papers;
 mod routes;

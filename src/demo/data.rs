@@ -54,8 +54,18 @@ pub struct DemoDebtor {
 pub enum DemoOutcome {
     Open,
     Paid,
-    PartiallyPaid { paid_cents: i64 },
+    PartiallyPaid {
+        paid_cents: i64,
+    },
     Canceled,
+    /// In an agreement whose down payment is paid.
+    Renegotiated,
+    /// Back in the régua after its agreement broke.
+    RenegotiationBroken,
+    /// Reported to a credit bureau after its letter.
+    Reported,
+    /// Protested: the debtor served, the protest not drawn yet.
+    Protested,
 }
 
 /// A demo charge.
@@ -415,7 +425,9 @@ const fn charge(
     DemoCharge { debtor, description, amount_cents, due_in_days, outcome }
 }
 
-use DemoOutcome::{Canceled, Open, Paid, PartiallyPaid};
+use DemoOutcome::{
+    Canceled, Open, Paid, PartiallyPaid, Protested, Renegotiated, RenegotiationBroken, Reported,
+};
 
 pub const CHARGES: &[DemoCharge] = &[
     charge(0, "Mensalidade clube do pão outubro/2026", 18_990, 12, Open),
@@ -428,13 +440,13 @@ pub const CHARGES: &[DemoCharge] = &[
     charge(3, "Cesta de café da manhã - entrega a domicílio", 14_990, -3, Open),
     charge(4, "Mensalidade clube do pão outubro/2026", 9_990, 15, Open),
     charge(4, "Encomenda de panetones - Natal", 35_900, -60, Canceled),
-    charge(5, "Caderneta - compras de agosto/2026", 48_260, -75, Open),
+    charge(5, "Caderneta - compras de agosto/2026", 48_260, -75, Renegotiated),
     charge(6, "Torta salgada e bolo - confraternização", 22_990, -12, Paid),
     charge(6, "Encomenda de pães de queijo congelados", 8_750, 20, Open),
-    charge(7, "Caderneta - compras de julho/2026", 112_340, -120, Open),
+    charge(7, "Caderneta - compras de julho/2026", 112_340, -120, Reported),
     charge(8, "Assinatura cesta semanal - outubro/2026", 31_960, 7, Open),
     charge(8, "Assinatura cesta semanal - setembro/2026", 31_960, -23, Paid),
-    charge(9, "Encomenda de salgados - 500 unidades", 47_500, -40, Open),
+    charge(9, "Encomenda de salgados - 500 unidades", 47_500, -40, RenegotiationBroken),
     charge(10, "Bolo de casamento - 3 andares (saldo)", 185_000, 30, Open),
     charge(10, "Bolo de casamento - sinal", 50_000, -30, Paid),
     charge(11, "Mensalidade clube do pão - plano básico", 3_590, -5, Open),
@@ -461,7 +473,7 @@ pub const CHARGES: &[DemoCharge] = &[
         Canceled,
     ),
     charge(22, "Fornecimento de bolos e tortas - outubro/2026", 198_700, 14, Open),
-    charge(22, "Fornecimento de bolos e tortas - setembro/2026", 201_455, -45, Open),
+    charge(22, "Fornecimento de bolos e tortas - setembro/2026", 201_455, -45, Protested),
     charge(23, "Contrato de café da manhã - outubro/2026", 1_850_000, 25, Open),
     charge(23, "Contrato de café da manhã - setembro/2026", 1_850_000, -28, Paid),
 ];
@@ -488,6 +500,9 @@ mod tests {
         assert!(n(&|c| c.outcome == Paid) >= 6);
         assert_eq!(n(&|c| matches!(c.outcome, PartiallyPaid { .. })), 2);
         assert!(n(&|c| c.outcome == Canceled) >= 4);
+        for settling in [Renegotiated, RenegotiationBroken, Reported, Protested] {
+            assert_eq!(n(&|c| c.outcome == settling && c.due_in_days <= -30), 1, "{settling:?}");
+        }
         for c in CHARGES {
             assert!((3_590..=1_850_000).contains(&c.amount_cents), "{}", c.description);
             if let PartiallyPaid { paid_cents } = c.outcome {

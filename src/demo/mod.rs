@@ -4,6 +4,7 @@
 pub mod data;
 pub mod generate;
 pub mod regua;
+mod settling;
 
 use serde_json::json;
 use time::{Duration, OffsetDateTime, UtcOffset};
@@ -36,7 +37,7 @@ pub async fn ensure(store: &Store) -> Result<String, AdminError> {
     Ok(org_id)
 }
 
-fn system_event(
+pub(crate) fn system_event(
     org_id: &str,
     code: &str,
     resource_type: &'static str,
@@ -57,7 +58,7 @@ fn system_event(
     }
 }
 
-fn demo_error(what: &str, err: impl std::fmt::Display) -> AdminError {
+pub(crate) fn demo_error(what: &str, err: impl std::fmt::Display) -> AdminError {
     AdminError::Invalid(format!("demo {what}: {err}"))
 }
 
@@ -144,15 +145,18 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             }
             DemoOutcome::Paid => charge.settle(paid(None), now).map(|_| ()),
             DemoOutcome::Canceled => charge.cancel(None, now).map(|_| ()),
+            _ => Ok(()),
         }
         .map_err(|e| demo_error(c.description, e))?;
         if past.awaits_decision && charge.dunning_status == DunningStatus::Active {
             charge.dunning_status = DunningStatus::AwaitingDecision;
         }
+        let settled = settling::settle(c.outcome, &mut charge, debtor, day)?;
         store
             .insert_charge(&charge, &system_event(org_id, "charge.db.created", "charge", &charge.id, &stamp))
             .await?;
         regua::record(store, &past.sent).await?;
+        settling::record(store, org_id, settled, &stamp).await?;
     }
     // Archived last, as an operator would: after its charges were settled.
     for (d, debtor) in DEBTORS.iter().zip(&debtors) {

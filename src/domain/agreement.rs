@@ -289,6 +289,38 @@ impl Agreement {
         }
     }
 
+    /// The charge that collects one installment (number 0: the down payment) of the agreement,
+    /// on the terms of `source`, the first charge it renegotiates.
+    pub fn installment_charge(
+        &self,
+        debtor: &super::debtor::Debtor,
+        source: &Charge,
+        (number, amount, due_date): (u32, Hundredths, Date),
+        now: OffsetDateTime,
+    ) -> Result<Charge, RuleError> {
+        let what = if number == 0 {
+            "entrada".to_string()
+        } else {
+            format!("parcela {number} de {}", self.installments_count)
+        };
+        let new = super::charge::NewCharge {
+            cp_id: source.cp_id.clone(),
+            amount,
+            due_date,
+            issue_date: None,
+            description: Some(format!("Acordo {}: {what}", self.id)),
+            external_id: None,
+            payment_method: Some(source.payment_method),
+            fine: Some(source.fine),
+            interest: Some(source.interest),
+            tags: None,
+            metadata: None,
+        };
+        let mut charge = Charge::open(debtor, new, now)?;
+        charge.agreement_id = Some(self.id.clone());
+        Ok(charge)
+    }
+
     /// Cancels an agreement awaiting its down payment or active; a canceled one is unchanged.
     pub fn cancel(&mut self, reason: Option<String>, now: OffsetDateTime) -> Result<Outcome, RuleError> {
         use AgreementStatus::*;

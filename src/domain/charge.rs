@@ -136,6 +136,8 @@ pub enum ChargeAction {
     Decide,
     /// Renegotiate in an agreement.
     Renegotiate,
+    /// Report to a credit bureau or protest at a notary.
+    Escalate,
 }
 
 impl ChargeAction {
@@ -150,6 +152,7 @@ impl ChargeAction {
             Self::WriteOff => &[Overdue, WrittenOff],
             Self::Decide => OPEN,
             Self::Renegotiate => OPEN,
+            Self::Escalate => &[Overdue],
         }
     }
 
@@ -159,7 +162,7 @@ impl ChargeAction {
             Self::Update => None,
             Self::Settle => Some(ChargeStatus::Paid),
             Self::Cancel => Some(ChargeStatus::Canceled),
-            Self::Pause | Self::Decide | Self::Renegotiate => None,
+            Self::Pause | Self::Decide | Self::Renegotiate | Self::Escalate => None,
             Self::WriteOff => Some(ChargeStatus::WrittenOff),
         }
     }
@@ -173,9 +176,24 @@ impl ChargeAction {
             Self::WriteOff => "written off",
             Self::Decide => "decided on",
             Self::Renegotiate => "renegotiated",
+            Self::Escalate => "reported or protested",
         }
     }
 }
+
+/// How a charge stopped being owed, for the report or protest that stood on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Paid,
+    Canceled,
+    /// Renegotiated in an agreement.
+    Agreement,
+}
+
+/// The report statuses that keep a charge from being canceled or written off.
+const BLOCKING_REPORT: &[&str] = &["reported"];
+/// The protest statuses that keep a charge from being canceled or written off.
+const BLOCKING_PROTEST: &[&str] = &["sent", "intimated", "protested"];
 
 /// A payment as recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,6 +325,11 @@ impl Charge {
                 allowed: Vec::new(),
             });
         }
+        if matches!(action, ChargeAction::Cancel | ChargeAction::WriteOff)
+            && action.no_op_status() != Some(self.status)
+        {
+            self.check_not_escalated(action)?;
+        }
         if action.allowed().contains(&self.status) {
             return Ok(());
         }
@@ -315,6 +338,60 @@ impl Charge {
             status: self.status.as_str(),
             allowed: action.allowed().iter().map(|s| s.as_str()).collect(),
         })
+    }
+
+    /// A charge standing in a bureau's records or before a notary is resolved there first:
+    /// canceling or writing it off would leave the debtor reported for a debt that is gone.
+    fn check_not_escalated(&self, action: ChargeAction) -> Result<(), RuleError> {
+        let report = self.credit_bureau_status.as_deref().filter(|s| BLOCKING_REPORT.contains(s));
+        let protest = self.protest_status.as_deref().filter(|s| BLOCKING_PROTEST.contains(s));
+        let (what, status, fix) = match (report, protest) {
+            (Some(_), _) => {
+                ("its credit-bureau report is reported", "credit_bureau_reported", "remove the report first")
+            }
+            (_, Some(s)) => (
+                match s {
+                    "sent" => "its protest is at the notary",
+                    "intimated" => "its protest is intimated",
+                    _ => "it is protested",
+                },
+                "protest_pending",
+                "cancel the protest first",
+            ),
+            (None, None) => return Ok(()),
+        };
+        Err(RuleError::InvalidState {
+            message: format!("this charge cannot be {} while {what}: {fix}", action.verb()),
+            status,
+            allowed: vec!["not_reported", "not_protested"],
+        })
+    }
+
+    /// Refuses a report or protest of a charge that is not its own overdue debt.
+    pub fn check_escalation(&self, what: &str) -> Result<(), RuleError> {
+        match self.guard(ChargeAction::Escalate) {
+            Err(RuleError::InvalidState { status, allowed, .. }) if !allowed.is_empty() => {
+                Err(RuleError::InvalidState {
+                    message: format!("a {status} charge cannot be {what}: only an overdue one can"),
+                    status,
+                    allowed,
+                })
+            }
+            other => other,
+        }
+    }
+
+    /// How the change from `before` to `self` ended the debt, if it did.
+    pub fn ending(&self, before: &Charge) -> Option<Ending> {
+        if before.status == self.status {
+            return None;
+        }
+        match self.status {
+            ChargeStatus::Paid if before.status != ChargeStatus::InAgreement => Some(Ending::Paid),
+            ChargeStatus::Canceled => Some(Ending::Canceled),
+            ChargeStatus::InAgreement => Some(Ending::Agreement),
+            _ => None,
+        }
     }
 
     /// Changes an open charge; a new due date decides again whether it is overdue.
@@ -426,7 +503,10 @@ impl Charge {
             Decision::WriteOff => {
                 self.write_off(reason.clone(), now)?;
             }
-            Decision::Restart => self.dunning_status = DunningStatus::Active,
+            // The report or protest made with the decision is the step done; the régua goes on.
+            Decision::Restart | Decision::CreditBureau | Decision::Protest => {
+                self.dunning_status = DunningStatus::Active;
+            }
             Decision::KeepOpen => self.dunning_status = DunningStatus::Closed,
             // The agreement made with the decision renegotiates the charge and closes its régua.
             Decision::Agreement => {}

@@ -13,6 +13,7 @@ pub mod agreement;
 pub mod approval;
 pub mod calendar;
 pub mod charge;
+pub mod credit_bureau;
 pub mod dates;
 pub mod debtor;
 pub mod document;
@@ -25,6 +26,7 @@ pub mod money;
 pub mod notification;
 pub mod phone;
 pub mod policy;
+pub mod protest;
 pub mod rules;
 pub mod text;
 

@@ -143,10 +143,17 @@ impl Step {
             if self.template.is_some() {
                 v.push(&field("template"), "is only for notify steps");
             }
-            if !self.requires_approval {
+            // Only a report can go out on its own: a decision step exists to ask a person, and a
+            // protest needs the title's type and number, which a person gives when deciding.
+            if !self.requires_approval && self.action != StepAction::CreditBureau {
                 v.push(
                     &field("requires_approval"),
-                    "must be true: an escalation waits for a human until the operations that decide arrive",
+                    match self.action {
+                        StepAction::Protest => {
+                            "must be true for a protest step: a person gives the title (type and number) when deciding"
+                        }
+                        _ => "must be true for a request_decision step: it exists to ask a person",
+                    },
                 );
             }
         } else {
@@ -615,15 +622,19 @@ mod tests {
     }
 
     #[test]
-    fn an_escalation_that_asks_no_approval_is_refused() {
-        let draft = StepDraft {
+    fn only_a_report_step_may_go_without_approval() {
+        let step = |action| StepDraft {
             offset_days: Some(10),
-            action: Some(StepAction::CreditBureau),
+            action: Some(action),
             requires_approval: Some(false),
             ..StepDraft::default()
         };
-        let err = Policy::create("org_1", new_policy(vec![draft]), NOW).unwrap_err();
-        assert_eq!(fields(err), ["steps[0].requires_approval"]);
+        let policy = Policy::create("org_1", new_policy(vec![step(StepAction::CreditBureau)]), NOW).unwrap();
+        assert!(!policy.steps[0].requires_approval);
+        for refused in [StepAction::Protest, StepAction::RequestDecision] {
+            let err = Policy::create("org_1", new_policy(vec![step(refused)]), NOW).unwrap_err();
+            assert_eq!(fields(err), ["steps[0].requires_approval"], "{refused:?}");
+        }
     }
 
     #[test]

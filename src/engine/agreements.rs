@@ -7,13 +7,12 @@
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use super::{PassClock, committed};
+use super::{PassClock, committed, engine_event};
 use crate::api::{changes, charges::charge_view, to_json};
 use crate::domain::agreement::Agreement;
 use crate::domain::charge::{Charge, OPEN};
-use crate::domain::dates::{format_timestamp, organization_today};
-use crate::domain::ids::new_id;
-use crate::store::{NewEvent, Store, StoreResult};
+use crate::domain::dates::organization_today;
+use crate::store::{Store, StoreResult};
 use crate::types::{AgreementStatus, ChargeStatus};
 
 /// What the agreements of one organization did in a pass.
@@ -154,26 +153,4 @@ fn agreement_changes(before: &Agreement, after: &Agreement) -> Value {
         "changes": { "status": [before.status.as_str(), after.status.as_str()] },
         "object": { "id": after.id, "status": after.status.as_str(), "version": after.version },
     })
-}
-
-fn engine_event(
-    code: &str,
-    resource_type: &'static str,
-    id: &str,
-    organization_id: &str,
-    data: Value,
-    now: OffsetDateTime,
-) -> NewEvent {
-    NewEvent {
-        id: new_id("evt"),
-        organization_id: organization_id.to_string(),
-        code: code.into(),
-        resource_type,
-        resource_id: id.to_string(),
-        actor_type: "system".into(),
-        actor_id: "engine".into(),
-        data,
-        request_id: None,
-        occurred_at: format_timestamp(now),
-    }
 }

@@ -20,6 +20,7 @@
 //! the engine's N-th committed write (see [`committed`]).
 
 mod agreements;
+mod escalations;
 
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
@@ -70,6 +71,10 @@ pub struct PassReport {
     pub agreements_completed: u64,
     /// Agreements broken by an installment late past the grace days.
     pub agreements_broken: u64,
+    /// Credit-bureau reports the engine filed on its own (steps that need no approval).
+    pub reports_filed: u64,
+    /// Steps of reports and protests the sandbox's bureau and notary took.
+    pub escalations_moved: u64,
 }
 
 impl PassReport {
@@ -101,6 +106,8 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
             report.agreements_completed += moved.completed;
             report.agreements_broken += moved.broken;
             let sandbox = is_sandbox(store, &org_id, &mut sandboxes).await?;
+            let played = escalations::follow(store, &org_id, sandbox, &clock).await?;
+            report.escalations_moved += played.reports + played.protests;
             run_steps(&courier, &org_id, sandbox, &clock, &mut report).await
         }
         .await;
@@ -202,6 +209,18 @@ async fn run_step(
         }
         let stamp = clock.stamp(charge.updated_at);
         if step.action != StepAction::Notify {
+            let mut refusal = None;
+            if step.action == StepAction::CreditBureau && !step.requires_approval {
+                match escalations::report_on_its_own(store, step, &charge, sandbox, stamp).await? {
+                    escalations::Filed::Done => {
+                        committed();
+                        report.reports_filed += 1;
+                        continue;
+                    }
+                    escalations::Filed::Skipped => continue,
+                    escalations::Filed::Refused(why) => refusal = Some(why),
+                }
+            }
             let mut after = charge.clone();
             if after.await_decision(stamp) {
                 let event = charge_event(
@@ -210,9 +229,15 @@ async fn run_step(
                     "charge.decision_required",
                     today,
                     stamp,
-                    json!({
-                        "step_id": step.id, "action": step.action.as_str(), "cp_id": policy.id,
-                    }),
+                    match refusal {
+                        None => {
+                            json!({ "step_id": step.id, "action": step.action.as_str(), "cp_id": policy.id })
+                        }
+                        // The step would have acted on its own: say why a person must instead.
+                        Some(why) => json!({
+                            "step_id": step.id, "action": step.action.as_str(), "cp_id": policy.id, "refused": why,
+                        }),
+                    },
                 );
                 if store.escalate_charge(&after, charge.version, &step.id, &event).await? {
                     committed();
@@ -446,12 +471,24 @@ fn charge_event(
     if let (Some(data), serde_json::Value::Object(extra)) = (data.as_object_mut(), extra) {
         data.extend(extra);
     }
+    engine_event(code, "charge", &after.id, &after.organization_id, data, now)
+}
+
+/// An event the engine caused.
+fn engine_event(
+    code: &str,
+    resource_type: &'static str,
+    id: &str,
+    organization_id: &str,
+    data: serde_json::Value,
+    now: OffsetDateTime,
+) -> NewEvent {
     NewEvent {
         id: new_id("evt"),
-        organization_id: after.organization_id.clone(),
+        organization_id: organization_id.to_string(),
         code: code.into(),
-        resource_type: "charge",
-        resource_id: after.id.clone(),
+        resource_type,
+        resource_id: id.to_string(),
         actor_type: "system".into(),
         actor_id: "engine".into(),
         data,
@@ -479,6 +516,8 @@ pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
                         agreements_activated = report.agreements_activated,
                         agreements_completed = report.agreements_completed,
                         agreements_broken = report.agreements_broken,
+                        reports_filed = report.reports_filed,
+                        escalations_moved = report.escalations_moved,
                         "engine pass"
                     );
                 }

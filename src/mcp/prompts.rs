@@ -46,12 +46,14 @@ pub static PROMPTS: &[Prompt] = &[
     Prompt {
         name: "dunning_daily_briefing",
         title: "Daily collection briefing",
-        description: "Today's overdue charges and those due in the next 7 days, for a prioritised plan.",
+        description: "Today's overdue charges, those awaiting a decision and those due in the next 7 days, for a prioritised plan.",
         arguments: &[],
         reads: &[ops::ME, ops::CHARGES_LIST],
         template: "Prepare today's collection briefing for the organization below. Summarise the overdue \
-charges (largest balances and oldest first), list the charges due in the next 7 days, and propose \
-a prioritised plan of actions. Ask before any destructive or outbound action.\n\n{{{data}}}",
+charges (largest balances and oldest first), name the charges whose régua awaits a decision (each \
+needs a person: write off, restart, keep open, agreement, credit bureau or protest), list the \
+charges due in the next 7 days, and propose a prioritised plan of actions. Ask before any \
+destructive or outbound action.\n\n{{{data}}}",
     },
     Prompt {
         name: "dunning_debtor_review",
@@ -299,9 +301,17 @@ pub async fn get(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError
             )
             .await?;
             let upcoming = read(ctx, ops::CHARGES_LIST, &[], json!({ "status": "pending", "due_date_to": week, "sort_by": "due_date", "sort_order": "asc", "per_page": 50 })).await?;
+            let awaiting = read(
+                ctx,
+                ops::CHARGES_LIST,
+                &[],
+                json!({ "dunning_status": "awaiting_decision", "sort_by": "due_date", "sort_order": "asc", "per_page": 50 }),
+            )
+            .await?;
             fenced(
                 "kobana-dunning",
-                &json!({ "organization": me["data"]["organization"], "overdue": overdue, "due_in_7_days": upcoming }),
+                &json!({ "organization": me["data"]["organization"], "overdue": overdue,
+                         "awaiting_decision": awaiting, "due_in_7_days": upcoming }),
             )
         }
         "dunning_debtor_review" => {

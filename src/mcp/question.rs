@@ -120,7 +120,8 @@ mod tests {
             "total_amount": 1250.0,
         });
         let args = json!({ "channel": "email", "charge_id": "chg_1", "charge_ids": ["chg_1"],
-                           "installments_count": 3, "first_due_date": "2027-01-15" });
+                           "installments_count": 3, "first_due_date": "2027-01-15",
+                           "title_type": "DS", "document_number": "NF-1" });
         let args = args.as_object().unwrap();
         for op in OPERATIONS.iter().filter(|op| op.confirm.is_some()) {
             let text = render(op, args, &target).unwrap_or_else(|e| panic!("{}: {e}", op.operation_id));

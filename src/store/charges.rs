@@ -252,12 +252,19 @@ impl Store {
     ) -> StoreResult<bool> {
         let mut params = mutable_values(c)?;
         params.extend(args![&c.id, &c.organization_id, expected]);
-        let run = Step::must_change(
-            "INSERT INTO escalations (charge_id, step_id, organization_id, occurred_at) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT DO NOTHING",
-            args![&c.id, step_id, &c.organization_id, &event.occurred_at],
-        );
+        let run = escalation_run(&c.id, step_id, &c.organization_id, &event.occurred_at);
         self.db.write(&[run, Step::must_change(UPDATE, params), insert_event(event)]).await
+    }
+
+    /// Records that escalation step `step_id` ran for a charge; false when it already had.
+    pub async fn record_escalation(
+        &self,
+        charge_id: &str,
+        step_id: &str,
+        org_id: &str,
+        occurred_at: &str,
+    ) -> StoreResult<bool> {
+        self.db.write(&[escalation_run(charge_id, step_id, org_id, occurred_at)]).await
     }
 
     /// Inserts a charge and its event.
@@ -543,4 +550,32 @@ impl Store {
         sql.bind(window.offset);
         self.db.rows(&sql.text, &sql.params).await?.iter().map(from_row).collect()
     }
+}
+
+/// The step that keeps a charge's `column` (`credit_bureau_status` or `protest_status`) at
+/// `status`, in the transaction that changes the report or protest; the charge's version and
+/// time move only when the status does.
+pub(super) fn escalation_status(
+    column: &'static str,
+    status: &str,
+    charge_id: &str,
+    org_id: &str,
+    at: &time::OffsetDateTime,
+) -> Step {
+    Step::new(
+        format!(
+            "UPDATE charges SET {column} = $1, version = version + 1, updated_at = $2 \
+             WHERE id = $3 AND organization_id = $4 AND ({column} IS NULL OR {column} <> $1)"
+        ),
+        args![status, timestamp_text(at), charge_id, org_id],
+    )
+}
+
+/// The row that says an escalation step ran for a charge: at most one per (charge, step).
+fn escalation_run(charge_id: &str, step_id: &str, org_id: &str, occurred_at: &str) -> Step {
+    Step::must_change(
+        "INSERT INTO escalations (charge_id, step_id, organization_id, occurred_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT DO NOTHING",
+        args![charge_id, step_id, org_id, occurred_at],
+    )
 }

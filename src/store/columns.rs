@@ -45,6 +45,11 @@ pub fn enumeration<T: std::str::FromStr>(row: &Row, column: &str) -> StoreResult
     row.str(column)?.parse().map_err(|_| corrupt(column))
 }
 
+/// A nullable text column holding one of an enum's values.
+pub fn optional_enumeration<T: std::str::FromStr>(row: &Row, column: &str) -> StoreResult<Option<T>> {
+    row.opt_text(column)?.map(|v| v.parse().map_err(|_| corrupt(column))).transpose()
+}
+
 /// A JSON text column.
 pub fn json<T: DeserializeOwned>(row: &Row, column: &str) -> StoreResult<T> {
     Ok(serde_json::from_str(row.str(column)?)?)

@@ -25,6 +25,30 @@ pub struct ListWindow {
     pub offset: i64,
 }
 
+/// Filters of the credit-bureau report and protest lists.
+#[derive(Debug, Default)]
+pub struct EscalationFilter {
+    pub charge_ids: Vec<String>,
+    pub debtor_ids: Vec<String>,
+    pub statuses: Vec<String>,
+    /// Oldest first.
+    pub ascending: bool,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+impl EscalationFilter {
+    /// The WHERE clause of the organization's rows these filters keep.
+    pub(crate) fn filters<'a>(&'a self, org_id: &'a str) -> impl Fn(&mut Sql) + 'a {
+        move |sql: &mut Sql| {
+            sql.push(" WHERE organization_id = ").bind(org_id);
+            push_in(sql, "charge_id", &self.charge_ids);
+            push_in(sql, "debtor_id", &self.debtor_ids);
+            push_in(sql, "status", &self.statuses);
+        }
+    }
+}
+
 /// The two forms of a search: the id prefix (only case folded; `None` unless the text looks
 /// like a pasted id) and the folded key prefix (`None` when nothing searchable is left, e.g.
 /// `q=%`).

@@ -49,6 +49,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(11, "0011", "readiness"),
     migration!(12, "0012", "decisions"),
     migration!(13, "0013", "agreements"),
+    migration!(14, "0014", "escalations"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

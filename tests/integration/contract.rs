@@ -76,7 +76,7 @@ fn the_catalogue_stays_within_its_budget() {
 #[test]
 fn the_catalogue_follows_the_tool_rules() {
     let tools = tools();
-    assert_eq!(tools.len(), 47, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
+    assert_eq!(tools.len(), 55, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
     assert_eq!(tools.len(), OPERATIONS.len());
 
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().expect("name")).collect();
@@ -159,11 +159,15 @@ fn the_catalogue_follows_the_tool_rules() {
             "dunning_collection_policies_archive",
             "dunning_collection_policies_delete",
             "dunning_collection_policies_steps_delete",
+            "dunning_credit_bureau_reports_create",
+            "dunning_credit_bureau_reports_remove",
             "dunning_debtors_archive",
             "dunning_debtors_delete",
             "dunning_notifications_cancel",
             "dunning_notifications_create",
             "dunning_notifications_resend",
+            "dunning_protests_cancel",
+            "dunning_protests_create",
         ]),
         "the destructive tools"
     );
@@ -189,6 +193,8 @@ fn the_catalogue_follows_the_tool_rules() {
             "dunning_collection_policies_preview",
             "dunning_collection_policies_steps_get",
             "dunning_collection_policies_steps_list",
+            "dunning_credit_bureau_reports_get",
+            "dunning_credit_bureau_reports_list",
             "dunning_debtors_get",
             "dunning_debtors_list",
             "dunning_debtors_statement",
@@ -197,6 +203,8 @@ fn the_catalogue_follows_the_tool_rules() {
             "dunning_me",
             "dunning_notifications_get",
             "dunning_notifications_list",
+            "dunning_protests_get",
+            "dunning_protests_list",
         ]),
         "the read-only tools"
     );

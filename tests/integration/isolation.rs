@@ -18,6 +18,7 @@ fn body_for(op: &str) -> Value {
         "charges_notify" => json!({"channel": "email"}),
         "charges_write_off" => json!({"reason": "intrusion"}),
         "agreements_cancel" => json!({"reason": "intrusion"}),
+        "credit_bureau_reports_remove" => json!({"reason": "manual"}),
         "charges_decide" => json!({"decision": "keep_open", "reason": "intrusion"}),
         "collection_policies_update" => json!({"name": "Intrusa"}),
         "collection_policies_duplicate" => json!({"name": "Intrusa"}),
@@ -72,6 +73,30 @@ async fn another_organizations_ids_are_not_found() {
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let agreement_id = r.data()["id"].as_str().unwrap().to_string();
+    // A report and a protest of an overdue charge of a debtor with an address, after its letter.
+    let address = json!({ "zipcode": "01310100", "street": "Av. Paulista", "number": "1000",
+                          "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" });
+    let reported = server.create_debtor(&a, "Ana Lima", "39053344705").await;
+    let r = server
+        .write_id(&a, "debtors_update", reported["id"].as_str().unwrap(), json!({"address": address}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let escalated = server.create_charge(&a, reported["id"].as_str().unwrap(), 90.0, &date_in(-20)).await;
+    let escalated = escalated["id"].as_str().unwrap().to_string();
+    let r = server.write_id(&a, "charges_notify", &escalated, json!({"channel": "letter"})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = server.write(&a, "credit_bureau_reports_create", json!({"charge_id": escalated})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let report_id = r.data()["id"].as_str().unwrap().to_string();
+    let r = server
+        .write(
+            &a,
+            "protests_create",
+            json!({"charge_id": escalated, "title_type": "DS", "document_number": "NF-1"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let protest_id = r.data()["id"].as_str().unwrap().to_string();
     // B has data of its own, with the same document.
     let b_debtor = server.create_debtor(&b, "Maria Souza", "52998224725").await;
     let b_charge = server.create_charge(&b, b_debtor["id"].as_str().unwrap(), 7.0, &date_in(5)).await;
@@ -88,6 +113,8 @@ async fn another_organizations_ids_are_not_found() {
                     ("charges", "id") => charge_id.as_str(),
                     ("events", "id") => event_id.as_str(),
                     ("agreements", "id") => agreement_id.as_str(),
+                    ("credit_bureau_reports", "id") => report_id.as_str(),
+                    ("protests", "id") => protest_id.as_str(),
                     ("notifications", "id") => notification_id.as_str(),
                     ("collection_policies", "cp_id") => policy_id.as_str(),
                     ("collection_policies", "step_id") => step_id.as_str(),
@@ -120,6 +147,18 @@ async fn another_organizations_ids_are_not_found() {
     assert_eq!((r.status, error_fields(&r)), (422, vec!["charge_id".to_string()]), "{}", r.body);
     let r = server.read(&b, "notifications_list", &format!("charge_id={charge_id}")).await;
     assert_eq!(r.body["meta"]["total"], 0);
+    let escalations = [
+        ("credit_bureau_reports_create", json!({"charge_id": escalated})),
+        ("protests_create", json!({"charge_id": escalated, "title_type": "DS", "document_number": "NF-2"})),
+    ];
+    for (op, body) in escalations {
+        let r = server.write(&b, op, body).await;
+        assert_eq!((r.status, error_fields(&r)), (422, vec!["charge_id".to_string()]), "{op}: {}", r.body);
+    }
+    for op in ["credit_bureau_reports_list", "protests_list"] {
+        let r = server.read(&b, op, &format!("charge_id={escalated}")).await;
+        assert_eq!(r.body["meta"]["total"], 0, "{op}");
+    }
     let r = server.read(&b, "collection_policies_list", "").await;
     assert_eq!(r.body["meta"]["total"], 0);
 

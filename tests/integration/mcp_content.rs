@@ -31,10 +31,12 @@ async fn resources_and_templates() {
             "kobana://dunning/charges/{id}/settlement_letter.pdf",
             "kobana://dunning/collection_policies/{cp_id}",
             "kobana://dunning/collection_policies/{cp_id}/steps/{step_id}",
+            "kobana://dunning/credit_bureau_reports/{id}",
             "kobana://dunning/debtors/{id}",
             "kobana://dunning/debtors/{id}/statement.pdf",
             "kobana://dunning/events/{id}",
             "kobana://dunning/notifications/{id}",
+            "kobana://dunning/protests/{id}",
         ],
         "the generated rule: one-object GETs only"
     );

@@ -488,6 +488,44 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 json!({ "id": charge().await, "decision": "keep_open", "reason": "Aguardando o comprovante." }),
                 "“Maria Souza”".to_string(),
             ),
+            "credit_bureau_reports_create" => {
+                let id = charge().await;
+                let shown = format!("“{}”", id.as_str().unwrap());
+                (json!({ "charge_id": id }), shown)
+            }
+            "protests_create" => (
+                json!({ "charge_id": charge().await, "title_type": "DS", "document_number": "NF-77" }),
+                "“NF-77”".to_string(),
+            ),
+            "credit_bureau_reports_remove" | "protests_cancel" => {
+                // A report or protest needs an overdue charge, an address and a letter sent.
+                let id = debtor["id"].as_str().unwrap();
+                let address = json!({ "zipcode": "01310100", "street": "Av. Paulista", "number": "1000",
+                                      "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" });
+                let r = s.write_id(&token, "debtors_update", id, json!({ "address": address })).await;
+                assert_eq!(r.status, 200, "{}", r.body);
+                let late = s.create_charge(&token, id, 1250.0, &date_in(-10)).await;
+                let late = late["id"].as_str().unwrap();
+                let r = s.write_id(&token, "charges_notify", late, json!({ "channel": "letter" })).await;
+                assert_eq!(r.status, 201, "{}", r.body);
+                let (create, body, arguments, shown) = if op.operation_id == "protests_cancel" {
+                    let body = json!({ "charge_id": late, "title_type": "DS", "document_number": "NF-1" });
+                    ("protests_create", body, json!({}), "o protesto “prt_")
+                } else {
+                    let body = json!({ "charge_id": late });
+                    (
+                        "credit_bureau_reports_create",
+                        body,
+                        json!({ "reason": "contested" }),
+                        "a negativação “cbr_",
+                    )
+                };
+                let r = s.write(&token, create, body).await;
+                assert_eq!(r.status, 201, "{}", r.body);
+                let mut arguments = arguments;
+                arguments["id"] = r.data()["id"].clone();
+                (arguments, shown.to_string())
+            }
             _ if op.path.starts_with("/v1/charges/") => {
                 (json!({ "id": charge().await }), "“Maria Souza”".to_string())
             }
@@ -508,7 +546,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
         assert!(message.contains(&shown) && !message.contains("“”"), "{}: {message}", op.tool_name);
         asked += 1;
     }
-    assert_eq!(asked, 14);
+    assert_eq!(asked, 18);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -257,6 +257,45 @@ pub trait CollectionPoliciesApi {
         >,
     > + Send;
 }
+/// The operations tagged `credit_bureau_reports`, implemented in `src/api/credit_bureau_reports.rs`.
+pub trait CreditBureauReportsApi {
+    /// `credit_bureau_reports_create`: Report a charge to a credit bureau
+    fn credit_bureau_reports_create(
+        call: crate::api::Call,
+        input: crate::types::CreditBureauReportsCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CreditBureauReportEnvelope>,
+        >,
+    > + Send;
+    /// `credit_bureau_reports_get`: Get a credit-bureau report
+    fn credit_bureau_reports_get(
+        call: crate::api::Call,
+        input: crate::types::CreditBureauReportsGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CreditBureauReportEnvelope>,
+        >,
+    > + Send;
+    /// `credit_bureau_reports_list`: List credit-bureau reports
+    fn credit_bureau_reports_list(
+        call: crate::api::Call,
+        input: crate::types::CreditBureauReportsListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CreditBureauReportList>,
+        >,
+    > + Send;
+    /// `credit_bureau_reports_remove`: Remove a credit-bureau report
+    fn credit_bureau_reports_remove(
+        call: crate::api::Call,
+        input: crate::types::CreditBureauReportsRemoveInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::CreditBureauReportEnvelope>,
+        >,
+    > + Send;
+}
 /// The operations tagged `debtors`, implemented in `src/api/debtors.rs`.
 pub trait DebtorsApi {
     /// `debtors_archive`: Archive a debtor
@@ -380,5 +419,36 @@ pub trait NotificationsApi {
         Output = crate::api::ApiResult<
             crate::api::Reply<crate::types::NotificationEnvelope>,
         >,
+    > + Send;
+}
+/// The operations tagged `protests`, implemented in `src/api/protests.rs`.
+pub trait ProtestsApi {
+    /// `protests_cancel`: Cancel a protest
+    fn protests_cancel(
+        call: crate::api::Call,
+        input: crate::types::ProtestsCancelInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ProtestEnvelope>>,
+    > + Send;
+    /// `protests_create`: Protest a charge
+    fn protests_create(
+        call: crate::api::Call,
+        input: crate::types::ProtestsCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ProtestEnvelope>>,
+    > + Send;
+    /// `protests_get`: Get a protest
+    fn protests_get(
+        call: crate::api::Call,
+        input: crate::types::ProtestsGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ProtestEnvelope>>,
+    > + Send;
+    /// `protests_list`: List protests
+    fn protests_list(
+        call: crate::api::Call,
+        input: crate::types::ProtestsListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ProtestList>>,
     > + Send;
 }

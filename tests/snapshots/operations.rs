@@ -366,7 +366,7 @@ pub static OPERATIONS: &[Operation] = &[
         tool_name: "dunning_charges_decide",
         aliases: &[],
         title: "Decide on a charge awaiting a decision",
-        description: "Decides what happens to an overdue charge whose régua reached an escalation step (dunning_status awaiting_decision): write_off (status written_off), restart (the régua goes on from its next step), keep_open (it stays overdue and the régua stops) or agreement (renegotiated into an agreement on the terms given, as agreements_create makes it). The decision and its reason are kept on the charge and in a charge.decided event.",
+        description: "Decides what happens to an overdue charge whose régua reached an escalation step (dunning_status awaiting_decision): write_off (status written_off), restart (the régua goes on from its next step), keep_open (it stays overdue and the régua stops), agreement (renegotiated into an agreement on the terms given, as agreements_create makes it), credit_bureau (reported as credit_bureau_reports_create does, its rules included) or protest (sent to protest on the title given, as protests_create does); after these two the régua goes on. The decision and its reason are kept on the charge and in a charge.decided event.",
         tag: "charges",
         method: HttpMethod::Post,
         path: "/v1/charges/{id}/decision",
@@ -386,16 +386,23 @@ pub static OPERATIONS: &[Operation] = &[
         query_params: &[],
         body: Some(BodySpec {
             required: true,
-            fields: &["decision", "reason", "agreement", "idempotency_key"],
-            schema: "{\"description\":\"The decision on a charge awaiting one, and why.\",\"type\":\"object\",\"properties\":{\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given).\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\",\"agreement\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"agreement\":{\"description\":\"The terms of the agreement a decision makes over the charge (required with decision agreement, refused with any other): as agreements_create takes them, without charge_ids.\",\"type\":\"object\",\"properties\":{\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90}},\"required\":[\"installments_count\",\"first_due_date\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"decision\",\"reason\"],\"additionalProperties\":false}",
+            fields: &[
+                "decision",
+                "reason",
+                "agreement",
+                "credit_bureau",
+                "protest",
+                "idempotency_key",
+            ],
+            schema: "{\"description\":\"The decision on a charge awaiting one, and why.\",\"type\":\"object\",\"properties\":{\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given), credit_bureau (reported to a credit bureau, as credit_bureau_reports_create does) or protest (sent to protest on the title given); after these two the régua goes on.\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\",\"agreement\",\"credit_bureau\",\"protest\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"agreement\":{\"description\":\"The terms of the agreement a decision makes over the charge (required with decision agreement, refused with any other): as agreements_create takes them, without charge_ids.\",\"type\":\"object\",\"properties\":{\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90}},\"required\":[\"installments_count\",\"first_due_date\"],\"additionalProperties\":false},\"credit_bureau\":{\"description\":\"Where the report a decision makes goes (taken with decision credit_bureau only; optional there).\",\"type\":\"object\",\"properties\":{\"bureau\":{\"default\":\"serasa\",\"description\":\"The credit bureau (birô de crédito) a report goes to.\",\"type\":\"string\",\"enum\":[\"serasa\",\"boa_vista\"]},\"nature\":{\"description\":\"The nature of the debt as the bureau records it.\",\"default\":\"duplicata\",\"type\":\"string\",\"minLength\":1,\"maxLength\":60}},\"additionalProperties\":false},\"protest\":{\"description\":\"The title of the protest a decision makes (required with decision protest, refused with any other).\",\"type\":\"object\",\"properties\":{\"title_type\":{\"description\":\"The debt document behind the title: DM (duplicata mercantil), DS (duplicata de serviço), NP (nota promissória), CT (contrato), CD (confissão de dívida).\",\"type\":\"string\",\"enum\":[\"DM\",\"DS\",\"NP\",\"CT\",\"CD\"]},\"document_number\":{\"description\":\"The number of the debt document (the duplicata, contract or note).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40}},\"required\":[\"title_type\",\"document_number\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"decision\",\"reason\"],\"additionalProperties\":false}",
         }),
         accepts_idempotency_key: true,
         success_status: 200,
         response: ResponseKind::Json,
         resource_uri: None,
         complete: &[("id", "charges_list")],
-        descriptor: "{\"name\":\"dunning_charges_decide\",\"title\":\"Decide on a charge awaiting a decision\",\"description\":\"Decides what happens to an overdue charge whose régua reached an escalation step (dunning_status awaiting_decision): write_off (status written_off), restart (the régua goes on from its next step), keep_open (it stays overdue and the régua stops) or agreement (renegotiated into an agreement on the terms given, as agreements_create makes it). The decision and its reason are kept on the charge and in a charge.decided event.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given).\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\",\"agreement\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"agreement\":{\"description\":\"The terms of the agreement a decision makes over the charge (required with decision agreement, refused with any other): as agreements_create takes them, without charge_ids.\",\"type\":\"object\",\"properties\":{\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90}},\"required\":[\"installments_count\",\"first_due_date\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"decision\",\"reason\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"00607522912e68e4\"}}",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given).\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\",\"agreement\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"agreement\":{\"description\":\"The terms of the agreement a decision makes over the charge (required with decision agreement, refused with any other): as agreements_create takes them, without charge_ids.\",\"type\":\"object\",\"properties\":{\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90}},\"required\":[\"installments_count\",\"first_due_date\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"decision\",\"reason\"]}",
+        descriptor: "{\"name\":\"dunning_charges_decide\",\"title\":\"Decide on a charge awaiting a decision\",\"description\":\"Decides what happens to an overdue charge whose régua reached an escalation step (dunning_status awaiting_decision): write_off (status written_off), restart (the régua goes on from its next step), keep_open (it stays overdue and the régua stops), agreement (renegotiated into an agreement on the terms given, as agreements_create makes it), credit_bureau (reported as credit_bureau_reports_create does, its rules included) or protest (sent to protest on the title given, as protests_create does); after these two the régua goes on. The decision and its reason are kept on the charge and in a charge.decided event.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given), credit_bureau (reported to a credit bureau, as credit_bureau_reports_create does) or protest (sent to protest on the title given); after these two the régua goes on.\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\",\"agreement\",\"credit_bureau\",\"protest\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"agreement\":{\"description\":\"The terms of the agreement a decision makes over the charge (required with decision agreement, refused with any other): as agreements_create takes them, without charge_ids.\",\"type\":\"object\",\"properties\":{\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90}},\"required\":[\"installments_count\",\"first_due_date\"],\"additionalProperties\":false},\"credit_bureau\":{\"description\":\"Where the report a decision makes goes (taken with decision credit_bureau only; optional there).\",\"type\":\"object\",\"properties\":{\"bureau\":{\"default\":\"serasa\",\"description\":\"The credit bureau (birô de crédito) a report goes to.\",\"type\":\"string\",\"enum\":[\"serasa\",\"boa_vista\"]},\"nature\":{\"description\":\"The nature of the debt as the bureau records it.\",\"default\":\"duplicata\",\"type\":\"string\",\"minLength\":1,\"maxLength\":60}},\"additionalProperties\":false},\"protest\":{\"description\":\"The title of the protest a decision makes (required with decision protest, refused with any other).\",\"type\":\"object\",\"properties\":{\"title_type\":{\"description\":\"The debt document behind the title: DM (duplicata mercantil), DS (duplicata de serviço), NP (nota promissória), CT (contrato), CD (confissão de dívida).\",\"type\":\"string\",\"enum\":[\"DM\",\"DS\",\"NP\",\"CT\",\"CD\"]},\"document_number\":{\"description\":\"The number of the debt document (the duplicata, contract or note).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40}},\"required\":[\"title_type\",\"document_number\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"decision\",\"reason\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"97f16939068891cd\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"},\"decision\":{\"description\":\"What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given), credit_bureau (reported to a credit bureau, as credit_bureau_reports_create does) or protest (sent to protest on the title given); after these two the régua goes on.\",\"type\":\"string\",\"enum\":[\"write_off\",\"restart\",\"keep_open\",\"agreement\",\"credit_bureau\",\"protest\"]},\"reason\":{\"description\":\"Why; kept on the charge and in the charge.decided event.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":500},\"agreement\":{\"description\":\"The terms of the agreement a decision makes over the charge (required with decision agreement, refused with any other): as agreements_create takes them, without charge_ids.\",\"type\":\"object\",\"properties\":{\"discount_amount\":{\"description\":\"Taken off the updated debt, in reais.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":99999999.99},\"discount_percentage\":{\"description\":\"Taken off the updated debt, as a percentage of it.\",\"type\":\"number\",\"multipleOf\":0.01,\"minimum\":0.0,\"maximum\":100.0},\"fine_waived\":{\"description\":\"The late fine (multa) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"interest_waived\":{\"description\":\"The late interest (juros de mora) is not charged.\",\"default\":false,\"type\":\"boolean\"},\"down_payment_amount\":{\"description\":\"Paid first, before the installments; below the total.\",\"type\":\"number\",\"multipleOf\":0.01,\"exclusiveMinimum\":0.0,\"maximum\":99999999.99},\"down_payment_due_date\":{\"description\":\"When the down payment is due (default today, or the next business day).\",\"type\":\"string\",\"format\":\"date\"},\"installments_count\":{\"description\":\"How many monthly installments.\",\"type\":\"integer\",\"minimum\":1,\"maximum\":60},\"first_due_date\":{\"description\":\"When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).\",\"type\":\"string\",\"format\":\"date\"},\"grace_days_before_broken\":{\"description\":\"Days an installment may stay overdue before the agreement breaks.\",\"default\":30,\"type\":\"integer\",\"minimum\":0,\"maximum\":90}},\"required\":[\"installments_count\",\"first_due_date\"],\"additionalProperties\":false},\"credit_bureau\":{\"description\":\"Where the report a decision makes goes (taken with decision credit_bureau only; optional there).\",\"type\":\"object\",\"properties\":{\"bureau\":{\"default\":\"serasa\",\"description\":\"The credit bureau (birô de crédito) a report goes to.\",\"type\":\"string\",\"enum\":[\"serasa\",\"boa_vista\"]},\"nature\":{\"description\":\"The nature of the debt as the bureau records it.\",\"default\":\"duplicata\",\"type\":\"string\",\"minLength\":1,\"maxLength\":60}},\"additionalProperties\":false},\"protest\":{\"description\":\"The title of the protest a decision makes (required with decision protest, refused with any other).\",\"type\":\"object\",\"properties\":{\"title_type\":{\"description\":\"The debt document behind the title: DM (duplicata mercantil), DS (duplicata de serviço), NP (nota promissória), CT (contrato), CD (confissão de dívida).\",\"type\":\"string\",\"enum\":[\"DM\",\"DS\",\"NP\",\"CT\",\"CD\"]},\"document_number\":{\"description\":\"The number of the debt document (the duplicata, contract or note).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40}},\"required\":[\"title_type\",\"document_number\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"decision\",\"reason\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
@@ -1022,7 +1029,7 @@ pub static OPERATIONS: &[Operation] = &[
         tool_name: "dunning_collection_policies_steps_create",
         aliases: &[],
         title: "Add a step to a policy",
-        description: "Adds a step: a message (action notify, on a channel, from a template) or an escalation (request_decision, credit_bureau, protest, which waits for a human: requires_approval cannot be false) on a day relative to the due date.",
+        description: "Adds a step: a message (action notify, on a channel, from a template) or an escalation (request_decision, credit_bureau, protest, which waits for a human; a credit_bureau step with requires_approval false files the report itself) on a day relative to the due date.",
         tag: "collection_policies",
         method: HttpMethod::Post,
         path: "/v1/collection_policies/{cp_id}/steps",
@@ -1051,15 +1058,15 @@ pub static OPERATIONS: &[Operation] = &[
                 "active",
                 "idempotency_key",
             ],
-            schema: "{\"description\":\"A step to add to a policy. Unknown fields are a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"offset_days\"],\"additionalProperties\":false}",
+            schema: "{\"description\":\"A step to add to a policy. Unknown fields are a VALIDATION_ERROR.\",\"type\":\"object\",\"properties\":{\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations wait for a human (true, the default), except a credit_bureau step with false, which files the report itself (after the letter notice and the other rules of credit_bureau_reports_create; when one refuses, the charge waits for a decision and the event says why). request_decision and protest steps must be true; messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"offset_days\"],\"additionalProperties\":false}",
         }),
         accepts_idempotency_key: true,
         success_status: 201,
         response: ResponseKind::Json,
         resource_uri: None,
         complete: &[("cp_id", "collection_policies_list")],
-        descriptor: "{\"name\":\"dunning_collection_policies_steps_create\",\"title\":\"Add a step to a policy\",\"description\":\"Adds a step: a message (action notify, on a channel, from a template) or an escalation (request_decision, credit_bureau, protest, which waits for a human: requires_approval cannot be false) on a day relative to the due date.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"offset_days\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"4d22baadd2ee54b9\"}}",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"offset_days\"]}",
+        descriptor: "{\"name\":\"dunning_collection_policies_steps_create\",\"title\":\"Add a step to a policy\",\"description\":\"Adds a step: a message (action notify, on a channel, from a template) or an escalation (request_decision, credit_bureau, protest, which waits for a human; a credit_bureau step with requires_approval false files the report itself) on a day relative to the due date.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations wait for a human (true, the default), except a credit_bureau step with false, which files the report itself (after the letter notice and the other rules of credit_bureau_reports_create; when one refuses, the charge waits for a decision and the event says why). request_decision and protest steps must be true; messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"offset_days\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"6c097e65aca6f7f4\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"description\":\"A label for people; by default one made of the action, channel and day.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"offset_days\":{\"description\":\"Days from the due date, -90 (before) to 365 (after).\",\"type\":\"integer\",\"minimum\":-90,\"maximum\":365},\"send_time\":{\"description\":\"Not before this time (HH:MM) on the send day; within the send window.\",\"type\":[\"string\",\"null\"],\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"position\":{\"description\":\"Order among the steps with the same offset_days; by default after them.\",\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"action\":{\"default\":\"notify\",\"description\":\"What a step does: notify sends a message; request_decision, credit_bureau and protest stop the régua until a human decides (dunning_status awaiting_decision).\",\"type\":\"string\",\"enum\":[\"notify\",\"request_decision\",\"credit_bureau\",\"protest\"]},\"channel\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"string\",\"enum\":[\"email\",\"sms\",\"whatsapp\",\"letter\"]},\"template\":{\"description\":\"Required for notify; not allowed for escalations.\",\"type\":\"object\",\"properties\":{\"subject\":{\"description\":\"The e-mail's subject (e-mail only).\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":200},\"body\":{\"description\":\"The message.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":5000}},\"required\":[\"body\"],\"additionalProperties\":false},\"requires_approval\":{\"description\":\"Escalations wait for a human (true, the default), except a credit_bureau step with false, which files the report itself (after the letter notice and the other rules of credit_bureau_reports_create; when one refuses, the charge waits for a decision and the event says why). request_decision and protest steps must be true; messages need none (false).\",\"type\":\"boolean\"},\"active\":{\"default\":true,\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\",\"offset_days\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
@@ -1249,6 +1256,165 @@ pub static OPERATIONS: &[Operation] = &[
         complete: &[("cp_id", "collection_policies_list")],
         descriptor: "{\"name\":\"dunning_collection_policies_update\",\"title\":\"Update a collection policy\",\"description\":\"Changes the fields sent of a draft or active policy. is_default=true makes it the organization's default (the previous default stops being it); a default cannot be unset directly: make another policy the default.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":500},\"status\":{\"description\":\"archive with collection_policies_archive.\",\"type\":\"string\",\"enum\":[\"draft\",\"active\"]},\"is_default\":{\"description\":\"true makes it the default; to change the default, set it on another policy.\",\"type\":\"boolean\",\"enum\":[true]},\"send_window\":{\"description\":\"The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.\",\"type\":\"object\",\"properties\":{\"start\":{\"description\":\"Opens at (inclusive).\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"end\":{\"description\":\"Closes at (exclusive); after start.\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"}},\"required\":[\"start\",\"end\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"88bb096b6ac03e1f\"}}",
         input_schema: "{\"type\":\"object\",\"properties\":{\"cp_id\":{\"type\":\"string\",\"description\":\"The collection policy's id (cp_…).\"},\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":500},\"status\":{\"description\":\"archive with collection_policies_archive.\",\"type\":\"string\",\"enum\":[\"draft\",\"active\"]},\"is_default\":{\"description\":\"true makes it the default; to change the default, set it on another policy.\",\"type\":\"boolean\",\"enum\":[true]},\"send_window\":{\"description\":\"The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.\",\"type\":\"object\",\"properties\":{\"start\":{\"description\":\"Opens at (inclusive).\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"},\"end\":{\"description\":\"Closes at (exclusive); after start.\",\"type\":\"string\",\"pattern\":\"^([01][0-9]|2[0-3]):[0-5][0-9]$\"}},\"required\":[\"start\",\"end\"],\"additionalProperties\":false},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"cp_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "credit_bureau_reports_create",
+        tool_name: "dunning_credit_bureau_reports_create",
+        aliases: &[],
+        title: "Report a charge to a credit bureau",
+        description: "Reports an overdue charge to a credit bureau (negativação). The debtor must have a full address and not be credit_bureau_blocked, and a letter notification for the charge must have been sent (the prior written notice the CDC requires). The report is requested; the bureau mails its notice (notice_sent) and includes the debtor (reported). Paying, canceling or renegotiating the charge requests its removal, due within 5 business days. A charge with a report under way is CONFLICT. In sandbox no report leaves the server: each step is simulated on the engine's clock.",
+        tag: "credit_bureau_reports",
+        method: HttpMethod::Post,
+        path: "/v1/credit_bureau_reports",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.escalate"),
+        confirm: Some(Confirm {
+            target: None,
+            message: "Negativar o devedor da cobrança {{args.charge_id}}? O registro fica no birô até a dívida ser paga ou o pedido de baixa atendido.",
+        }),
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["charge_id", "bureau", "nature", "idempotency_key"],
+            schema: "{\"description\":\"The overdue charge to report and where.\",\"type\":\"object\",\"properties\":{\"charge_id\":{\"description\":\"The overdue charge (chg_…) to report.\",\"type\":\"string\"},\"bureau\":{\"default\":\"serasa\",\"description\":\"The credit bureau (birô de crédito) a report goes to.\",\"type\":\"string\",\"enum\":[\"serasa\",\"boa_vista\"]},\"nature\":{\"description\":\"The nature of the debt as the bureau records it.\",\"default\":\"duplicata\",\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"charge_id\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("charge_id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_credit_bureau_reports_create\",\"title\":\"Report a charge to a credit bureau\",\"description\":\"Reports an overdue charge to a credit bureau (negativação). The debtor must have a full address and not be credit_bureau_blocked, and a letter notification for the charge must have been sent (the prior written notice the CDC requires). The report is requested; the bureau mails its notice (notice_sent) and includes the debtor (reported). Paying, canceling or renegotiating the charge requests its removal, due within 5 business days. A charge with a report under way is CONFLICT. In sandbox no report leaves the server: each step is simulated on the engine's clock.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"charge_id\":{\"description\":\"The overdue charge (chg_…) to report.\",\"type\":\"string\"},\"bureau\":{\"default\":\"serasa\",\"description\":\"The credit bureau (birô de crédito) a report goes to.\",\"type\":\"string\",\"enum\":[\"serasa\",\"boa_vista\"]},\"nature\":{\"description\":\"The nature of the debt as the bureau records it.\",\"default\":\"duplicata\",\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"charge_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0f5ba2e623a9183a\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"charge_id\":{\"description\":\"The overdue charge (chg_…) to report.\",\"type\":\"string\"},\"bureau\":{\"default\":\"serasa\",\"description\":\"The credit bureau (birô de crédito) a report goes to.\",\"type\":\"string\",\"enum\":[\"serasa\",\"boa_vista\"]},\"nature\":{\"description\":\"The nature of the debt as the bureau records it.\",\"default\":\"duplicata\",\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"charge_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "credit_bureau_reports_get",
+        tool_name: "dunning_credit_bureau_reports_get",
+        aliases: &[],
+        title: "Get a credit-bureau report",
+        description: "Returns one credit-bureau report: the charge, the bureau, its status and the dates of each step (notice, inclusion, removal requested and due, removed).",
+        tag: "credit_bureau_reports",
+        method: HttpMethod::Get,
+        path: "/v1/credit_bureau_reports/{id}",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/credit_bureau_reports/{id}"),
+        complete: &[("id", "credit_bureau_reports_list")],
+        descriptor: "{\"name\":\"dunning_credit_bureau_reports_get\",\"title\":\"Get a credit-bureau report\",\"description\":\"Returns one credit-bureau report: the charge, the bureau, its status and the dates of each step (notice, inclusion, removal requested and due, removed).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The report's id (cbr_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "credit_bureau_reports_list",
+        tool_name: "dunning_credit_bureau_reports_list",
+        aliases: &[],
+        title: "List credit-bureau reports",
+        description: "Lists the organization's credit-bureau reports (negativações), newest first unless sort_order=asc. Filter by charge_id, debtor_id or status.",
+        tag: "credit_bureau_reports",
+        method: HttpMethod::Get,
+        path: "/v1/credit_bureau_reports",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "sort_order",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "charge_id",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "debtor_id",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "status",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("charge_id", "charges_list"), ("debtor_id", "debtors_list")],
+        descriptor: "{\"name\":\"dunning_credit_bureau_reports_list\",\"title\":\"List credit-bureau reports\",\"description\":\"Lists the organization's credit-bureau reports (negativações), newest first unless sort_order=asc. Filter by charge_id, debtor_id or status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"sort_order\":{\"default\":\"desc\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(requested|notice_sent|reported|removal_requested|removed|canceled|failed)(,(requested|notice_sent|reported|removal_requested|removed|canceled|failed))*$\",\"description\":\"Reports in these states.\"}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"8d3b6fd233446b64\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(requested|notice_sent|reported|removal_requested|removed|canceled|failed)(,(requested|notice_sent|reported|removal_requested|removed|canceled|failed))*$\",\"description\":\"Reports in these states.\"}},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(requested|notice_sent|reported|removal_requested|removed|canceled|failed)(,(requested|notice_sent|reported|removal_requested|removed|canceled|failed))*$\",\"description\":\"Reports in these states.\"}},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "credit_bureau_reports_remove",
+        tool_name: "dunning_credit_bureau_reports_remove",
+        aliases: &[],
+        title: "Remove a credit-bureau report",
+        description: "Takes a report back: one not yet included (requested, notice_sent) is canceled; a reported one gets its removal requested, due within 5 business days (removal_due_by). A report already being removed, removed or canceled is returned unchanged; a failed one is INVALID_STATE.",
+        tag: "credit_bureau_reports",
+        method: HttpMethod::Post,
+        path: "/v1/credit_bureau_reports/{id}/remove",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.escalate"),
+        confirm: Some(Confirm {
+            target: Some("credit_bureau_reports_get"),
+            message: "Retirar a negativação {{target.id}} de {{money target.amount}}?",
+        }),
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["reason", "idempotency_key"],
+            schema: "{\"description\":\"Why the report is taken back.\",\"type\":\"object\",\"properties\":{\"reason\":{\"description\":\"Why a report was taken back: paid, agreement (renegotiated), canceled (the charge was), contested (the debtor contested it), error, manual.\",\"type\":\"string\",\"enum\":[\"paid\",\"agreement\",\"canceled\",\"contested\",\"error\",\"manual\"]},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"reason\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "credit_bureau_reports_list")],
+        descriptor: "{\"name\":\"dunning_credit_bureau_reports_remove\",\"title\":\"Remove a credit-bureau report\",\"description\":\"Takes a report back: one not yet included (requested, notice_sent) is canceled; a reported one gets its removal requested, due within 5 business days (removal_due_by). A report already being removed, removed or canceled is returned unchanged; a failed one is INVALID_STATE.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"reason\":{\"description\":\"Why a report was taken back: paid, agreement (renegotiated), canceled (the charge was), contested (the debtor contested it), error, manual.\",\"type\":\"string\",\"enum\":[\"paid\",\"agreement\",\"canceled\",\"contested\",\"error\",\"manual\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"reason\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"4665609d2cff6053\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The report's id (cbr_…).\"},\"reason\":{\"description\":\"Why a report was taken back: paid, agreement (renegotiated), canceled (the charge was), contested (the debtor contested it), error, manual.\",\"type\":\"string\",\"enum\":[\"paid\",\"agreement\",\"canceled\",\"contested\",\"error\",\"manual\"]},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"reason\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
@@ -1857,6 +2023,165 @@ pub static OPERATIONS: &[Operation] = &[
         input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The notification's id (ntf_…).\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
+    Operation {
+        operation_id: "protests_cancel",
+        tool_name: "dunning_protests_cancel",
+        aliases: &[],
+        title: "Cancel a protest",
+        description: "Takes a protest back: a title not yet protested (requested, sent, intimated) is withdrawn (desistência, the notary's costs fall on the creditor); a protested one gets its cancellation requested (carta de anuência). A protest already withdrawn, being canceled or canceled is returned unchanged; a paid or rejected one is INVALID_STATE.",
+        tag: "protests",
+        method: HttpMethod::Post,
+        path: "/v1/protests/{id}/cancel",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.escalate"),
+        confirm: Some(Confirm {
+            target: Some("protests_get"),
+            message: "Cancelar o protesto {{target.id}} de {{money target.amount}}?",
+        }),
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: false,
+            fields: &["idempotency_key"],
+            schema: "{\"description\":\"Optional details for canceling a protest.\",\"type\":\"object\",\"properties\":{\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("id", "protests_list")],
+        descriptor: "{\"name\":\"dunning_protests_cancel\",\"title\":\"Cancel a protest\",\"description\":\"Takes a protest back: a title not yet protested (requested, sent, intimated) is withdrawn (desistência, the notary's costs fall on the creditor); a protested one gets its cancellation requested (carta de anuência). A protest already withdrawn, being canceled or canceled is returned unchanged; a paid or rejected one is INVALID_STATE.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"ea09d8438e532890\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The protest's id (prt_…).\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "protests_create",
+        tool_name: "dunning_protests_create",
+        aliases: &[],
+        title: "Protest a charge",
+        description: "Sends an overdue charge to protest at the notary of the debtor's city. The debtor needs a full address, and the title a debt document behind it (title_type and document_number: a boleto alone is not protestable). The protest is requested; the notary takes the title in (sent), serves the intimação (intimated) and draws the protest if the debtor does not pay within 3 business days (protested). Paying, canceling or renegotiating the charge withdraws a protest not yet drawn and requests the cancellation of a drawn one. A charge with a protest under way is CONFLICT. In sandbox nothing reaches a notary: each step is simulated on the engine's clock.",
+        tag: "protests",
+        method: HttpMethod::Post,
+        path: "/v1/protests",
+        effect: Effect::Destructive,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.escalate"),
+        confirm: Some(Confirm {
+            target: None,
+            message: "Levar a protesto a cobrança {{args.charge_id}} (título {{args.title_type}} nº {{args.document_number}})? O cartório intimará o devedor.",
+        }),
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["charge_id", "title_type", "document_number", "idempotency_key"],
+            schema: "{\"description\":\"The overdue charge to protest and the title behind it.\",\"type\":\"object\",\"properties\":{\"charge_id\":{\"description\":\"The overdue charge (chg_…) to protest.\",\"type\":\"string\"},\"title_type\":{\"description\":\"The debt document behind the title: DM (duplicata mercantil), DS (duplicata de serviço), NP (nota promissória), CT (contrato), CD (confissão de dívida).\",\"type\":\"string\",\"enum\":[\"DM\",\"DS\",\"NP\",\"CT\",\"CD\"]},\"document_number\":{\"description\":\"The number of the debt document (the duplicata, contract or note).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"charge_id\",\"title_type\",\"document_number\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("charge_id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_protests_create\",\"title\":\"Protest a charge\",\"description\":\"Sends an overdue charge to protest at the notary of the debtor's city. The debtor needs a full address, and the title a debt document behind it (title_type and document_number: a boleto alone is not protestable). The protest is requested; the notary takes the title in (sent), serves the intimação (intimated) and draws the protest if the debtor does not pay within 3 business days (protested). Paying, canceling or renegotiating the charge withdraws a protest not yet drawn and requests the cancellation of a drawn one. A charge with a protest under way is CONFLICT. In sandbox nothing reaches a notary: each step is simulated on the engine's clock.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"charge_id\":{\"description\":\"The overdue charge (chg_…) to protest.\",\"type\":\"string\"},\"title_type\":{\"description\":\"The debt document behind the title: DM (duplicata mercantil), DS (duplicata de serviço), NP (nota promissória), CT (contrato), CD (confissão de dívida).\",\"type\":\"string\",\"enum\":[\"DM\",\"DS\",\"NP\",\"CT\",\"CD\"]},\"document_number\":{\"description\":\"The number of the debt document (the duplicata, contract or note).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"charge_id\",\"title_type\",\"document_number\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"18397541692d12df\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"charge_id\":{\"description\":\"The overdue charge (chg_…) to protest.\",\"type\":\"string\"},\"title_type\":{\"description\":\"The debt document behind the title: DM (duplicata mercantil), DS (duplicata de serviço), NP (nota promissória), CT (contrato), CD (confissão de dívida).\",\"type\":\"string\",\"enum\":[\"DM\",\"DS\",\"NP\",\"CT\",\"CD\"]},\"document_number\":{\"description\":\"The number of the debt document (the duplicata, contract or note).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"charge_id\",\"title_type\",\"document_number\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "protests_get",
+        tool_name: "dunning_protests_get",
+        aliases: &[],
+        title: "Get a protest",
+        description: "Returns one protest: the charge, the title, the notary, its status and the dates of each step (sent, intimated, protested, paid, withdrawn, cancellation).",
+        tag: "protests",
+        method: HttpMethod::Get,
+        path: "/v1/protests/{id}",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/protests/{id}"),
+        complete: &[("id", "protests_list")],
+        descriptor: "{\"name\":\"dunning_protests_get\",\"title\":\"Get a protest\",\"description\":\"Returns one protest: the charge, the title, the notary, its status and the dates of each step (sent, intimated, protested, paid, withdrawn, cancellation).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The protest's id (prt_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "protests_list",
+        tool_name: "dunning_protests_list",
+        aliases: &[],
+        title: "List protests",
+        description: "Lists the organization's protests, newest first unless sort_order=asc. Filter by charge_id, debtor_id or status.",
+        tag: "protests",
+        method: HttpMethod::Get,
+        path: "/v1/protests",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "sort_order",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "charge_id",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "debtor_id",
+                kind: ParamKind::String,
+            },
+            QueryParam {
+                name: "status",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("charge_id", "charges_list"), ("debtor_id", "debtors_list")],
+        descriptor: "{\"name\":\"dunning_protests_list\",\"title\":\"List protests\",\"description\":\"Lists the organization's protests, newest first unless sort_order=asc. Filter by charge_id, debtor_id or status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"sort_order\":{\"default\":\"desc\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(requested|sent|intimated|paid|protested|withdrawn|cancellation_requested|canceled|rejected)(,(requested|sent|intimated|paid|protested|withdrawn|cancellation_requested|canceled|rejected))*$\",\"description\":\"Protests in these states.\"}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"5a06a1d82a088115\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(requested|sent|intimated|paid|protested|withdrawn|cancellation_requested|canceled|rejected)(,(requested|sent|intimated|paid|protested|withdrawn|cancellation_requested|canceled|rejected))*$\",\"description\":\"Protests in these states.\"}},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"charge_id\":{\"type\":\"string\"},\"debtor_id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\",\"pattern\":\"^(requested|sent|intimated|paid|protested|withdrawn|cancellation_requested|canceled|rejected)(,(requested|sent|intimated|paid|protested|withdrawn|cancellation_requested|canceled|rejected))*$\",\"description\":\"Protests in these states.\"}},\"additionalProperties\":false}",
+    },
 ];
 /// Every scope a token can carry (`x-mcp.scope` takes one of these, or `any`).
 pub const SCOPES: &[&str] = &[
@@ -1935,34 +2260,50 @@ pub mod ops {
     pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[30];
     /// `collection_policies_update`
     pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[31];
+    /// `credit_bureau_reports_create`
+    pub const CREDIT_BUREAU_REPORTS_CREATE: &Operation = &OPERATIONS[32];
+    /// `credit_bureau_reports_get`
+    pub const CREDIT_BUREAU_REPORTS_GET: &Operation = &OPERATIONS[33];
+    /// `credit_bureau_reports_list`
+    pub const CREDIT_BUREAU_REPORTS_LIST: &Operation = &OPERATIONS[34];
+    /// `credit_bureau_reports_remove`
+    pub const CREDIT_BUREAU_REPORTS_REMOVE: &Operation = &OPERATIONS[35];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[32];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[36];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[33];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[37];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[34];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[38];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[35];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[39];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[36];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[40];
     /// `debtors_statement`
-    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[37];
+    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[41];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[38];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[42];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[39];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[43];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[40];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[44];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[41];
+    pub const ME: &Operation = &OPERATIONS[45];
     /// `notifications_cancel`
-    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[42];
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[46];
     /// `notifications_create`
-    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[43];
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[47];
     /// `notifications_get`
-    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[44];
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[48];
     /// `notifications_list`
-    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[45];
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[49];
     /// `notifications_resend`
-    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[46];
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[50];
+    /// `protests_cancel`
+    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[51];
+    /// `protests_create`
+    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[52];
+    /// `protests_get`
+    pub const PROTESTS_GET: &Operation = &OPERATIONS[53];
+    /// `protests_list`
+    pub const PROTESTS_LIST: &Operation = &OPERATIONS[54];
 }

@@ -191,6 +191,30 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, *p1],
             })
         }
+        ["", "v1", "credit_bureau_reports"] => {
+            Some(V1Route {
+                operations: &[
+                    ops::CREDIT_BUREAU_REPORTS_CREATE,
+                    ops::CREDIT_BUREAU_REPORTS_LIST,
+                ],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
+        ["", "v1", "credit_bureau_reports", p0] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::CREDIT_BUREAU_REPORTS_GET],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "credit_bureau_reports", p0, "remove"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::CREDIT_BUREAU_REPORTS_REMOVE],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         ["", "v1", "debtors"] => {
             Some(V1Route {
                 operations: &[ops::DEBTORS_CREATE, ops::DEBTORS_LIST],
@@ -268,6 +292,27 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
         ["", "v1", "notifications", p0, "resend"] if !p0.is_empty() => {
             Some(V1Route {
                 operations: &[ops::NOTIFICATIONS_RESEND],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "protests"] => {
+            Some(V1Route {
+                operations: &[ops::PROTESTS_CREATE, ops::PROTESTS_LIST],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
+        ["", "v1", "protests", p0] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::PROTESTS_GET],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "protests", p0, "cancel"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::PROTESTS_CANCEL],
                 names: ["id", ""],
                 params: [*p0, ""],
             })
@@ -576,6 +621,42 @@ pub fn invoke<'a>(
                 ),
             )
         }
+        "credit_bureau_reports_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::credit_bureau_reports::CreditBureauReports as crate::api::handlers::CreditBureauReportsApi>::credit_bureau_reports_create,
+                ),
+            )
+        }
+        "credit_bureau_reports_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::credit_bureau_reports::CreditBureauReports as crate::api::handlers::CreditBureauReportsApi>::credit_bureau_reports_list,
+                ),
+            )
+        }
+        "credit_bureau_reports_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::credit_bureau_reports::CreditBureauReports as crate::api::handlers::CreditBureauReportsApi>::credit_bureau_reports_get,
+                ),
+            )
+        }
+        "credit_bureau_reports_remove" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::credit_bureau_reports::CreditBureauReports as crate::api::handlers::CreditBureauReportsApi>::credit_bureau_reports_remove,
+                ),
+            )
+        }
         "debtors_create" => {
             Box::pin(
                 crate::api::execute(
@@ -708,6 +789,42 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_resend,
+                ),
+            )
+        }
+        "protests_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::protests::Protests as crate::api::handlers::ProtestsApi>::protests_create,
+                ),
+            )
+        }
+        "protests_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::protests::Protests as crate::api::handlers::ProtestsApi>::protests_list,
+                ),
+            )
+        }
+        "protests_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::protests::Protests as crate::api::handlers::ProtestsApi>::protests_get,
+                ),
+            )
+        }
+        "protests_cancel" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::protests::Protests as crate::api::handlers::ProtestsApi>::protests_cancel,
                 ),
             )
         }

@@ -643,6 +643,183 @@ impl std::fmt::Display for CollectionPolicyUpdateStatus {
         f.write_str(self.as_str())
     }
 }
+/// The credit bureau (birô de crédito) a report goes to.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum CreditBureau {
+    #[serde(rename = "serasa")]
+    Serasa,
+    #[serde(rename = "boa_vista")]
+    BoaVista,
+}
+impl CreditBureau {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Serasa, Self::BoaVista];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Serasa => "serasa",
+            Self::BoaVista => "boa_vista",
+        }
+    }
+}
+impl std::str::FromStr for CreditBureau {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for CreditBureau {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// Why a report was taken back: paid, agreement (renegotiated), canceled (the charge was), contested (the debtor contested it), error, manual.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum CreditBureauRemoveReason {
+    #[serde(rename = "paid")]
+    Paid,
+    #[serde(rename = "agreement")]
+    Agreement,
+    #[serde(rename = "canceled")]
+    Canceled,
+    #[serde(rename = "contested")]
+    Contested,
+    #[serde(rename = "error")]
+    Error,
+    #[serde(rename = "manual")]
+    Manual,
+}
+impl CreditBureauRemoveReason {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Paid,
+        Self::Agreement,
+        Self::Canceled,
+        Self::Contested,
+        Self::Error,
+        Self::Manual,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Paid => "paid",
+            Self::Agreement => "agreement",
+            Self::Canceled => "canceled",
+            Self::Contested => "contested",
+            Self::Error => "error",
+            Self::Manual => "manual",
+        }
+    }
+}
+impl std::str::FromStr for CreditBureauRemoveReason {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for CreditBureauRemoveReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// requested (sent to the bureau), notice_sent (the bureau mailed its notice to the debtor), reported (the debtor is in the bureau's records), removal_requested (the removal was asked, due by removal_due_by), removed, canceled (taken back before the inclusion), failed (refused by the bureau; see failure_reason).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum CreditBureauReportStatus {
+    #[serde(rename = "requested")]
+    Requested,
+    #[serde(rename = "notice_sent")]
+    NoticeSent,
+    #[serde(rename = "reported")]
+    Reported,
+    #[serde(rename = "removal_requested")]
+    RemovalRequested,
+    #[serde(rename = "removed")]
+    Removed,
+    #[serde(rename = "canceled")]
+    Canceled,
+    #[serde(rename = "failed")]
+    Failed,
+}
+impl CreditBureauReportStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Requested,
+        Self::NoticeSent,
+        Self::Reported,
+        Self::RemovalRequested,
+        Self::Removed,
+        Self::Canceled,
+        Self::Failed,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Requested => "requested",
+            Self::NoticeSent => "notice_sent",
+            Self::Reported => "reported",
+            Self::RemovalRequested => "removal_requested",
+            Self::Removed => "removed",
+            Self::Canceled => "canceled",
+            Self::Failed => "failed",
+        }
+    }
+}
+impl std::str::FromStr for CreditBureauReportStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for CreditBureauReportStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// The state of a debtor.
 #[derive(
     Debug,
@@ -735,7 +912,7 @@ impl std::fmt::Display for DebtorsListSortBy {
         f.write_str(self.as_str())
     }
 }
-/// What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given).
+/// What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given), credit_bureau (reported to a credit bureau, as credit_bureau_reports_create does) or protest (sent to protest on the title given); after these two the régua goes on.
 #[derive(
     Debug,
     Clone,
@@ -757,6 +934,10 @@ pub enum Decision {
     KeepOpen,
     #[serde(rename = "agreement")]
     Agreement,
+    #[serde(rename = "credit_bureau")]
+    CreditBureau,
+    #[serde(rename = "protest")]
+    Protest,
 }
 impl Decision {
     /// Every value, in the spec's order.
@@ -765,6 +946,8 @@ impl Decision {
         Self::Restart,
         Self::KeepOpen,
         Self::Agreement,
+        Self::CreditBureau,
+        Self::Protest,
     ];
     /// The value as the spec writes it.
     pub const fn as_str(self) -> &'static str {
@@ -773,6 +956,8 @@ impl Decision {
             Self::Restart => "restart",
             Self::KeepOpen => "keep_open",
             Self::Agreement => "agreement",
+            Self::CreditBureau => "credit_bureau",
+            Self::Protest => "protest",
         }
     }
 }
@@ -1325,6 +1510,136 @@ impl std::fmt::Display for PolicyStatus {
         f.write_str(self.as_str())
     }
 }
+/// requested (to go to the notary), sent (the title taken in, apontado), intimated (the debtor served), paid (at the notary), protested (drawn: the debtor did not pay within 3 business days), withdrawn (the creditor's desistência), cancellation_requested (carta de anuência given), canceled, rejected (refused by the notary; see failure_reason).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ProtestStatus {
+    #[serde(rename = "requested")]
+    Requested,
+    #[serde(rename = "sent")]
+    Sent,
+    #[serde(rename = "intimated")]
+    Intimated,
+    #[serde(rename = "paid")]
+    Paid,
+    #[serde(rename = "protested")]
+    Protested,
+    #[serde(rename = "withdrawn")]
+    Withdrawn,
+    #[serde(rename = "cancellation_requested")]
+    CancellationRequested,
+    #[serde(rename = "canceled")]
+    Canceled,
+    #[serde(rename = "rejected")]
+    Rejected,
+}
+impl ProtestStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Requested,
+        Self::Sent,
+        Self::Intimated,
+        Self::Paid,
+        Self::Protested,
+        Self::Withdrawn,
+        Self::CancellationRequested,
+        Self::Canceled,
+        Self::Rejected,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Requested => "requested",
+            Self::Sent => "sent",
+            Self::Intimated => "intimated",
+            Self::Paid => "paid",
+            Self::Protested => "protested",
+            Self::Withdrawn => "withdrawn",
+            Self::CancellationRequested => "cancellation_requested",
+            Self::Canceled => "canceled",
+            Self::Rejected => "rejected",
+        }
+    }
+}
+impl std::str::FromStr for ProtestStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ProtestStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// The debt document behind the title: DM (duplicata mercantil), DS (duplicata de serviço), NP (nota promissória), CT (contrato), CD (confissão de dívida).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ProtestTitleType {
+    #[serde(rename = "DM")]
+    Dm,
+    #[serde(rename = "DS")]
+    Ds,
+    #[serde(rename = "NP")]
+    Np,
+    #[serde(rename = "CT")]
+    Ct,
+    #[serde(rename = "CD")]
+    Cd,
+}
+impl ProtestTitleType {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Dm, Self::Ds, Self::Np, Self::Ct, Self::Cd];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Dm => "DM",
+            Self::Ds => "DS",
+            Self::Np => "NP",
+            Self::Ct => "CT",
+            Self::Cd => "CD",
+        }
+    }
+}
+impl std::str::FromStr for ProtestTitleType {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ProtestTitleType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// Sort direction: ascending or descending.
 #[derive(
     Debug,
@@ -1868,6 +2183,10 @@ pub struct ChargeDecide {
     pub reason: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agreement: Option<DecisionAgreement>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_bureau: Option<DecisionCreditBureau>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protest: Option<DecisionProtest>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
@@ -2055,6 +2374,12 @@ pub struct ChargesDecideInput {
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agreement: Option<DecisionAgreement>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_bureau: Option<DecisionCreditBureau>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protest: Option<DecisionProtest>,
 }
 /// The input of `charges_get`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2316,7 +2641,7 @@ pub struct CollectionPoliciesStepsCreateInput {
     /// Required for notify; not allowed for escalations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
-    /// Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).
+    /// Escalations wait for a human (true, the default), except a credit_bureau step with false, which files the report itself (after the letter notice and the other rules of credit_bureau_reports_create; when one refuses, the charge waits for a decision and the event says why). request_decision and protest steps must be true; messages need none (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
     /// Body field.
@@ -2514,6 +2839,128 @@ pub struct CollectionPolicyUpdate {
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+}
+/// A report of an overdue charge to a credit bureau (negativação).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreditBureauReport {
+    /// Report id (cbr_…).
+    pub id: String,
+    pub charge_id: String,
+    pub debtor_id: String,
+    pub bureau: CreditBureau,
+    pub status: CreditBureauReportStatus,
+    /// The charge's balance when reported. BRL, at most 2 decimals.
+    pub amount: crate::domain::money::Hundredths,
+    pub nature: String,
+    /// The letter notification (ntf_…) that gave the prior written notice.
+    pub notice_notification_id: String,
+    pub requested_at: crate::domain::dates::Timestamp,
+    /// When the bureau mailed its notice to the debtor.
+    pub notice_sent_at: Option<crate::domain::dates::Timestamp>,
+    /// When the debtor was included in the bureau's records.
+    pub included_at: Option<crate::domain::dates::Timestamp>,
+    pub removal_requested_at: Option<crate::domain::dates::Timestamp>,
+    /// The last day for the removal, 5 business days after the debt ended (STJ Súmula 548).
+    pub removal_due_by: Option<crate::domain::dates::Day>,
+    pub removed_at: Option<crate::domain::dates::Timestamp>,
+    pub canceled_at: Option<crate::domain::dates::Timestamp>,
+    /// Why it was taken back, or null.
+    pub remove_reason: Option<CreditBureauRemoveReason>,
+    pub failure_reason: Option<String>,
+    /// The bureau's protocol for the inclusion.
+    pub external_protocol: Option<String>,
+    /// Bumped by every change; the ETag is "v<version>".
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+/// The overdue charge to report and where.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreditBureauReportCreate {
+    /// The overdue charge (chg_…) to report.
+    pub charge_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bureau: Option<CreditBureau>,
+    /// The nature of the debt as the bureau records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nature: Option<String>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One credit-bureau report.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CreditBureauReportEnvelope {
+    pub data: CreditBureauReport,
+}
+/// One page of credit-bureau reports.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CreditBureauReportList {
+    pub data: Vec<CreditBureauReport>,
+    pub meta: PageMeta,
+}
+/// Why the report is taken back.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreditBureauReportRemove {
+    pub reason: CreditBureauRemoveReason,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// The input of `credit_bureau_reports_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreditBureauReportsCreateInput {
+    /// The overdue charge (chg_…) to report.
+    pub charge_id: crate::domain::text::Text,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bureau: Option<CreditBureau>,
+    /// The nature of the debt as the bureau records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nature: Option<crate::domain::text::Text>,
+}
+/// The input of `credit_bureau_reports_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreditBureauReportsGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `credit_bureau_reports_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreditBureauReportsListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<SortOrder>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge_id: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debtor_id: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<crate::domain::text::Text>,
+}
+/// The input of `credit_bureau_reports_remove`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreditBureauReportsRemoveInput {
+    /// Path parameter.
+    pub id: String,
+    /// Body field.
+    pub reason: CreditBureauRemoveReason,
 }
 /// A person or company that owes the organization money.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2893,6 +3340,24 @@ pub struct DecisionAgreement {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grace_days_before_broken: Option<i64>,
 }
+/// Where the report a decision makes goes (taken with decision credit_bureau only; optional there).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionCreditBureau {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bureau: Option<CreditBureau>,
+    /// The nature of the debt as the bureau records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nature: Option<String>,
+}
+/// The title of the protest a decision makes (required with decision protest, refused with any other).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionProtest {
+    pub title_type: ProtestTitleType,
+    /// The number of the debt document (the duplicata, contract or note).
+    pub document_number: String,
+}
 /// The body of every error response.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Error {
@@ -3031,6 +3496,15 @@ pub struct MeUser {
     pub email: String,
     /// The user's name, when known.
     pub name: Option<String>,
+}
+/// The protest office (tabelionato de protesto) that takes the title.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Notary {
+    pub name: String,
+    pub city: String,
+    /// UF.
+    pub state: String,
 }
 /// One message to a debtor about a charge, and where its delivery stands.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3230,6 +3704,118 @@ pub struct PolicyStepCreate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
 }
+/// A protest of an overdue charge at a notary (protesto em cartório).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Protest {
+    /// Protest id (prt_…).
+    pub id: String,
+    pub charge_id: String,
+    pub debtor_id: String,
+    pub status: ProtestStatus,
+    /// The charge's balance when protested. BRL, at most 2 decimals.
+    pub amount: crate::domain::money::Hundredths,
+    pub title_type: ProtestTitleType,
+    pub document_number: String,
+    pub notary: Notary,
+    /// The notary's protocol, once the title is taken in.
+    pub protocol_number: Option<String>,
+    pub requested_at: crate::domain::dates::Timestamp,
+    pub sent_at: Option<crate::domain::dates::Timestamp>,
+    pub intimated_at: Option<crate::domain::dates::Timestamp>,
+    pub protested_at: Option<crate::domain::dates::Timestamp>,
+    pub paid_at: Option<crate::domain::dates::Timestamp>,
+    pub withdrawn_at: Option<crate::domain::dates::Timestamp>,
+    pub cancellation_requested_at: Option<crate::domain::dates::Timestamp>,
+    pub canceled_at: Option<crate::domain::dates::Timestamp>,
+    /// The notary's costs, once known. BRL, at most 2 decimals.
+    pub costs_amount: Option<crate::domain::money::Hundredths>,
+    pub failure_reason: Option<String>,
+    /// Bumped by every change; the ETag is "v<version>".
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+/// Optional details for canceling a protest.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtestCancel {
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// The overdue charge to protest and the title behind it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtestCreate {
+    /// The overdue charge (chg_…) to protest.
+    pub charge_id: String,
+    pub title_type: ProtestTitleType,
+    /// The number of the debt document (the duplicata, contract or note).
+    pub document_number: String,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One protest.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ProtestEnvelope {
+    pub data: Protest,
+}
+/// One page of protests.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ProtestList {
+    pub data: Vec<Protest>,
+    pub meta: PageMeta,
+}
+/// The input of `protests_cancel`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtestsCancelInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `protests_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtestsCreateInput {
+    /// The overdue charge (chg_…) to protest.
+    pub charge_id: crate::domain::text::Text,
+    /// Body field.
+    pub title_type: ProtestTitleType,
+    /// The number of the debt document (the duplicata, contract or note).
+    pub document_number: crate::domain::text::Text,
+}
+/// The input of `protests_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtestsGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `protests_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtestsListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<SortOrder>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge_id: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debtor_id: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<crate::domain::text::Text>,
+}
 /// One step of a preview, on the day it would be sent.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScheduledStep {
@@ -3272,7 +3858,7 @@ pub struct Step {
     pub channel: Option<Channel>,
     /// The message of a notify step; null for escalations.
     pub template: Option<Template>,
-    /// Whether a human decides before it acts (always true for escalations).
+    /// Whether a human decides before it acts: true for request_decision and protest steps; a credit_bureau step with false files the report itself (or waits for a decision, saying why, when a rule refuses it); false for messages.
     pub requires_approval: bool,
     /// Inactive steps are skipped.
     pub active: bool,
@@ -3308,7 +3894,7 @@ pub struct StepCreate {
     /// Required for notify; not allowed for escalations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
-    /// Escalations always wait for a human: false is a VALIDATION_ERROR for them until the operations that decide arrive. Messages need none (false).
+    /// Escalations wait for a human (true, the default), except a credit_bureau step with false, which files the report itself (after the letter notice and the other rules of credit_bureau_reports_create; when one refuses, the charge waits for a decision and the event says why). request_decision and protest steps must be true; messages need none (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
