@@ -47,6 +47,7 @@ pub(crate) fn into_view(c: Charge, today: Date) -> wire::Charge {
             decided_at: d.decided_at,
         }),
         agreement_id: c.agreement_id,
+        origin: c.origin,
         credit_bureau_status: c.credit_bureau_status,
         protest_status: c.protest_status,
         tags: c.tags,

@@ -318,6 +318,7 @@ impl Agreement {
         };
         let mut charge = Charge::open(debtor, new, now)?;
         charge.agreement_id = Some(self.id.clone());
+        charge.origin = crate::types::ChargeOrigin::Agreement;
         Ok(charge)
     }
 

@@ -15,7 +15,7 @@ use super::dates::{Timestamp, organization_today};
 use super::debtor::Debtor;
 use super::money::Hundredths;
 use super::rules::{RuleError, Violations};
-use crate::types::{ChargeStatus, Decision, DunningStatus, PaymentMethod, PersonType};
+use crate::types::{ChargeOrigin, ChargeStatus, Decision, DunningStatus, PaymentMethod, PersonType};
 
 /// The default late fee: 2 %, the most a consumer can be fined (CDC art. 52 §1).
 pub const DEFAULT_FINE: Hundredths = Hundredths(200);
@@ -58,6 +58,8 @@ pub struct Charge {
     /// The last decision a person took after an escalation step stopped the régua.
     pub decision: Option<Decided>,
     pub agreement_id: Option<String>,
+    /// Made on its own, or as an agreement's installment.
+    pub origin: ChargeOrigin,
     pub credit_bureau_status: Option<String>,
     pub protest_status: Option<String>,
     pub tags: Vec<String>,
@@ -252,6 +254,7 @@ impl Charge {
             write_off_reason: None,
             decision: None,
             agreement_id: None,
+            origin: ChargeOrigin::Direct,
             credit_bureau_status: None,
             protest_status: None,
             tags: new.tags.unwrap_or_default(),

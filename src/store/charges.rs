@@ -55,7 +55,7 @@ macro_rules! columns {
          c.description, c.amount_cents, c.paid_cents, c.issue_date, c.due_date, c.status, c.dunning_status, \
          c.payment_method, c.fine_hundredths, c.interest_hundredths, c.paid_at, c.canceled_at, \
          c.cancellation_reason, c.written_off_at, c.agreement_id, c.credit_bureau_status, c.protest_status, \
-         c.tags, c.metadata, c.version, c.created_at, c.updated_at, c.write_off_reason, c.decision"
+         c.tags, c.metadata, c.version, c.created_at, c.updated_at, c.write_off_reason, c.decision, c.origin"
     };
 }
 const SELECT: &str = concat!("SELECT ", columns!(), " FROM charges c JOIN debtors d ON d.id = c.debtor_id");
@@ -101,6 +101,7 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
         updated_at: timestamp(row, "updated_at")?,
         write_off_reason: row.opt_text("write_off_reason")?,
         decision: row.opt_text("decision")?.map(|d| serde_json::from_str(&d)).transpose()?,
+        origin: enumeration(row, "origin")?,
     })
 }
 
@@ -110,10 +111,10 @@ pub(crate) const INSERT_COLUMNS: &str = "external_id, description, amount_cents,
      status, dunning_status, payment_method, fine_hundredths, interest_hundredths, paid_at, canceled_at, \
      cancellation_reason, written_off_at, agreement_id, credit_bureau_status, protest_status, tags, metadata, \
      version, updated_at, search_external, cp_id, write_off_reason, decision, id, organization_id, debtor_id, \
-     created_at, search_debtor_name, search_debtor_document";
+     created_at, origin, search_debtor_name, search_debtor_document";
 
 /// How many values a charge insert binds.
-pub(crate) const INSERT_WIDTH: usize = 30;
+pub(crate) const INSERT_WIDTH: usize = 31;
 
 /// The position of `debtor_id` among the values.
 const DEBTOR_ID: usize = 29;
@@ -298,7 +299,13 @@ impl Store {
 /// The values of every column of an insert, in [`INSERT_COLUMNS`] order.
 pub(crate) fn insert_values(c: &Charge) -> StoreResult<Vec<Param>> {
     let mut params = mutable_values(c)?;
-    params.extend(args![&c.id, &c.organization_id, &c.debtor_id, timestamp_text(&c.created_at)]);
+    params.extend(args![
+        &c.id,
+        &c.organization_id,
+        &c.debtor_id,
+        timestamp_text(&c.created_at),
+        c.origin.as_str()
+    ]);
     Ok(params)
 }
 

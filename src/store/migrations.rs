@@ -50,6 +50,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(12, "0012", "decisions"),
     migration!(13, "0013", "agreements"),
     migration!(14, "0014", "escalations"),
+    migration!(15, "0015", "charge_origin"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

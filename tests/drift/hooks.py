@@ -373,15 +373,21 @@ def agreements(case, body, rng):
 
 def charges_decide(case, body, rng):
     """A decision the API knows (a link may carry another object's `decision` field, an object or
-    null), and the agreement's terms with decision agreement only, and terms that can be met."""
-    if body.get("decision") not in ("write_off", "restart", "keep_open", "agreement"):
+    null), the details each decision takes and no other's, and agreement terms that can be met."""
+    known = ("write_off", "restart", "keep_open", "agreement", "credit_bureau", "protest")
+    if body.get("decision") not in known:
         body["decision"] = "keep_open"
-    if body.get("decision") != "agreement":
-        body.pop("agreement", None)
-    elif not isinstance(body.get("agreement"), dict):
-        body["decision"] = "keep_open"
-    else:
-        fix_terms(body["agreement"], rng, [str(case.path_parameters.get("id", ""))])
+    for details in ("agreement", "credit_bureau", "protest"):
+        if body["decision"] != details:
+            body.pop(details, None)
+    if body["decision"] == "protest" and not isinstance(body.get("protest"), dict):
+        body["protest"] = {"title_type": "DS", "document_number": "NF-1"}
+    if body["decision"] == "agreement":
+        if not isinstance(body.get("agreement"), dict):
+            body["decision"] = "keep_open"
+            body.pop("agreement", None)
+        else:
+            fix_terms(body["agreement"], rng, [str(case.path_parameters.get("id", ""))])
 
 
 FIXES = {
@@ -487,6 +493,8 @@ PATH_REFERENCES = [
     ("/v1/debtors/{id}", "id", "/v1/debtors"),
     ("/v1/charges/{id}", "id", "/v1/charges"),
     ("/v1/agreements/{id}", "id", "/v1/agreements"),
+    ("/v1/credit_bureau_reports/{id}", "id", "/v1/credit_bureau_reports"),
+    ("/v1/protests/{id}", "id", "/v1/protests"),
     ("/v1/notifications/{id}", "id", "/v1/notifications"),
     ("/v1/events/{id}", "id", "/v1/events"),
     ("/v1/collection_policies/{cp_id}", "cp_id", "/v1/collection_policies"),

@@ -41,6 +41,17 @@ async fn the_demo_has_a_debt_in_each_settling_state() {
         (Some(0), Some("paid"))
     );
     assert!(installments[1..].iter().all(|i| i["status"] == "pending"), "{installments:?}");
+    // Each installment is a charge of its own origin; the charge renegotiated is not.
+    let first = server.read_id(&token, "charges_get", installments[1]["charge_id"].as_str().unwrap()).await;
+    assert_eq!(
+        (first.data()["origin"].as_str(), first.data()["agreement_id"].as_str()),
+        (Some("agreement"), active[0]["id"].as_str())
+    );
+    let source = server.read_id(&token, "charges_get", active[0]["charge_ids"][0].as_str().unwrap()).await;
+    assert_eq!(
+        (source.data()["origin"].as_str(), source.data()["status"].as_str()),
+        (Some("direct"), Some("in_agreement"))
+    );
 
     let broken = list(&server.read(&token, "agreements_list", "status=broken").await);
     assert_eq!(broken.len(), 1, "{broken:?}");

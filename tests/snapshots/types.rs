@@ -344,6 +344,51 @@ impl std::fmt::Display for ChargeCurrency {
         f.write_str(self.as_str())
     }
 }
+/// direct (created on its own: charges_create, an import), or agreement (an agreement's installment or down payment, made by agreements_create or a decision to renegotiate).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ChargeOrigin {
+    #[serde(rename = "direct")]
+    Direct,
+    #[serde(rename = "agreement")]
+    Agreement,
+}
+impl ChargeOrigin {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Direct, Self::Agreement];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Direct => "direct",
+            Self::Agreement => "agreement",
+        }
+    }
+}
+impl std::str::FromStr for ChargeOrigin {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ChargeOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// The payment state of a charge.
 #[derive(
     Debug,
@@ -2109,8 +2154,9 @@ pub struct Charge {
     pub write_off_reason: Option<String>,
     /// The last decision on the charge after an escalation, or null.
     pub decision: Option<ChargeDecision>,
-    /// The agreement (agr_…) that renegotiated this charge, or null.
+    /// The agreement (agr_…) that renegotiated this charge, or that this charge is an installment (or the down payment) of; null otherwise.
     pub agreement_id: Option<String>,
+    pub origin: ChargeOrigin,
     /// Status of the charge's latest credit-bureau report (requested, notice_sent, reported, removal_requested, removed, canceled, failed), or null if never reported.
     pub credit_bureau_status: Option<String>,
     /// Status of the charge's latest protest (requested, sent, intimated, paid, protested, withdrawn, cancellation_requested, canceled, rejected), or null if never protested.
