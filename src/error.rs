@@ -46,6 +46,9 @@ pub enum ApiError {
         /// The WWW-Authenticate challenge.
         challenge: String,
     },
+    /// 401: a gateway callback whose signature is not the gateway's.
+    #[error("the X-Kobana-Signature header is not the gateway's signature of this body")]
+    BadSignature,
     /// 403: the token lacks the operation's scope.
     #[error("this operation needs the scope {required}")]
     InsufficientScope {
@@ -179,7 +182,7 @@ impl ApiError {
         match self {
             Self::Validation(_) => "VALIDATION_ERROR",
             Self::BadRequest(_) => "BAD_REQUEST",
-            Self::Unauthorized { .. } => "UNAUTHORIZED",
+            Self::Unauthorized { .. } | Self::BadSignature => "UNAUTHORIZED",
             Self::InsufficientScope { .. } => "INSUFFICIENT_SCOPE",
             Self::NotFound(_) => "NOT_FOUND",
             Self::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
@@ -201,7 +204,7 @@ impl ApiError {
         match self {
             Self::Validation(_) | Self::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Self::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            Self::Unauthorized { .. } | Self::BadSignature => StatusCode::UNAUTHORIZED,
             Self::InsufficientScope { .. } => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,

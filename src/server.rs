@@ -28,6 +28,7 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
         .nest("/.well-known", well_known)
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
+        .at("/gateway/escalations", poem::post(gateway_callback))
         .data(app.clone());
     Application {
         mcp: McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"),
@@ -194,6 +195,31 @@ async fn readyz(app: Data<&Arc<App>>) -> poem::Response {
     let ready = !app.load.is_draining() && app.readiness.check(&app.store).await;
     let status = if ready { poem::http::StatusCode::OK } else { poem::http::StatusCode::SERVICE_UNAVAILABLE };
     poem::Response::builder().status(status).body(if ready { "ready" } else { "not ready" })
+}
+
+/// A status callback of the HTTP gateway about a credit-bureau report or protest: outside /v1
+/// and not a tool, signed (`X-Kobana-Signature: sha256=<hex HMAC-SHA256 of the raw body>` with
+/// the gateway secret) instead of a token. 404 when no gateway is configured.
+#[handler]
+async fn gateway_callback(req: &Request, body: poem::Body, app: Data<&Arc<App>>) -> Response {
+    let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_else(|| new_id("req"));
+    if !app.providers.has_gateway() {
+        return error_response(&ApiError::NotFound("operation"), &request_id);
+    }
+    let bytes = match body.into_bytes_limit(64 * 1024).await {
+        Ok(bytes) => bytes,
+        Err(_) => return error_response(&ApiError::PayloadTooLarge, &request_id),
+    };
+    let signature = req.headers().get("x-kobana-signature").and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if !app.providers.verify_callback(&bytes, signature) {
+        return error_response(&ApiError::BadSignature, &request_id);
+    }
+    match crate::engine::gateway_callback(&app.store, &bytes, time::OffsetDateTime::now_utc()).await {
+        Ok(object) => Response::builder()
+            .header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON)
+            .body(serde_json::json!({ "data": object }).to_string()),
+        Err(err) => error_response(&err, &request_id),
+    }
 }
 
 /// A server listening on a socket.

@@ -111,19 +111,19 @@ pub(crate) fn protest_view(p: &Protest) -> wire::Protest {
     }
 }
 
-/// Reports and protests leave the server only for a sandbox organization, whose every step is
-/// simulated: no bureau or notary provider is connected to this server.
+/// A sandbox organization's reports and protests are simulated; a production one's go through
+/// the HTTP gateway, which the server must have to file them.
 async fn check_provider(call: &Call, what: &str) -> ApiResult<()> {
-    if call.store.is_sandbox(call.org_id()).await? {
+    if call.app.providers.has_gateway() || call.store.is_sandbox(call.org_id()).await? {
         return Ok(());
     }
     Err(ApiError::InvalidState {
         message: format!(
-            "no {what} provider is connected to this server, so a production organization cannot file one yet; \
-             a sandbox organization simulates it"
+            "this server has no gateway to reach a {what} (--gateway-url), so a production organization \
+             cannot file one; a sandbox organization simulates it"
         ),
-        status: "production".into(),
-        allowed: vec!["sandbox"],
+        status: "no_gateway".into(),
+        allowed: vec!["gateway_configured"],
     })
 }
 

@@ -68,6 +68,8 @@ pub struct Report {
     pub failure_reason: Option<String>,
     /// The bureau's protocol for the inclusion.
     pub external_protocol: Option<String>,
+    /// The last status the bureau was told of or told us (production, through the gateway).
+    pub submitted_status: Option<Status>,
     pub version: i64,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
@@ -131,6 +133,7 @@ impl Report {
             remove_reason: None,
             failure_reason: None,
             external_protocol: None,
+            submitted_status: None,
             version: 1,
             created_at: now,
             updated_at: now,
@@ -218,6 +221,62 @@ impl Report {
         }
         self.touch(now);
         true
+    }
+
+    /// What the bureau must still be told (the gateway request's kind), if anything: a new
+    /// report, or the removal of one it knows of.
+    pub fn owed_to_bureau(&self) -> Option<&'static str> {
+        match (self.status, self.submitted_status) {
+            (now, Some(told)) if now == told => None,
+            (Status::Requested, None) => Some("credit_bureau_report.add"),
+            (Status::Canceled, Some(Status::Requested | Status::NoticeSent)) => {
+                Some("credit_bureau_report.remove")
+            }
+            (Status::RemovalRequested, _) => Some("credit_bureau_report.remove"),
+            _ => None,
+        }
+    }
+
+    /// A step the bureau reports (a status callback): its notice, the inclusion, a refusal, the
+    /// removal done. The same status again changes nothing; a step the report cannot take from
+    /// where it is is refused.
+    pub fn bureau_says(
+        &mut self,
+        status: Status,
+        protocol: Option<String>,
+        failure_reason: Option<String>,
+        now: OffsetDateTime,
+    ) -> Result<Outcome, RuleError> {
+        if status == self.status {
+            return Ok(Outcome::Unchanged);
+        }
+        match (self.status, status) {
+            (Status::Requested, Status::NoticeSent) => self.notice_sent_at = Some(now),
+            (Status::Requested | Status::NoticeSent, Status::Reported) => {
+                self.included_at = Some(now);
+                self.external_protocol = protocol.or(self.external_protocol.take());
+            }
+            (Status::Requested | Status::NoticeSent, Status::Failed) => {
+                self.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the bureau".into()));
+            }
+            (Status::RemovalRequested, Status::Removed) => self.removed_at = Some(now),
+            _ => {
+                return Err(RuleError::InvalidState {
+                    message: format!("a {} report cannot become {}", self.status.as_str(), status.as_str()),
+                    status: self.status.as_str(),
+                    allowed: match self.status {
+                        Status::Requested => vec!["notice_sent", "reported", "failed"],
+                        Status::NoticeSent => vec!["reported", "failed"],
+                        Status::RemovalRequested => vec!["removed"],
+                        _ => Vec::new(),
+                    },
+                });
+            }
+        }
+        self.status = status;
+        self.submitted_status = Some(status);
+        self.touch(now);
+        Ok(Outcome::Changed)
     }
 
     /// The event code of the step the report just took.

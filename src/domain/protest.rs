@@ -66,6 +66,8 @@ pub struct Protest {
     /// What the notary charges, once known (paid by the debtor, or by the creditor who withdraws).
     pub costs_amount: Option<Hundredths>,
     pub failure_reason: Option<String>,
+    /// The last status the notary was told of or told us (production, through the gateway).
+    pub submitted_status: Option<Status>,
     pub version: i64,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
@@ -114,6 +116,7 @@ impl Protest {
             canceled_at: None,
             costs_amount: None,
             failure_reason: None,
+            submitted_status: None,
             version: 1,
             created_at: now,
             updated_at: now,
@@ -197,6 +200,70 @@ impl Protest {
         }
         self.touch(now);
         true
+    }
+
+    /// What the notary must still be told (the gateway request's kind), if anything: a new
+    /// title, the withdrawal of one it holds, the anuência for a drawn one.
+    pub fn owed_to_notary(&self) -> Option<&'static str> {
+        match (self.status, self.submitted_status) {
+            (now, Some(told)) if now == told => None,
+            (Status::Requested, None) => Some("protest.send"),
+            (Status::Withdrawn, Some(Status::Requested | Status::Sent | Status::Intimated)) => {
+                Some("protest.withdraw")
+            }
+            (Status::CancellationRequested, _) => Some("protest.cancel"),
+            _ => None,
+        }
+    }
+
+    /// A step the notary reports (a status callback): the title taken in, refused, the debtor
+    /// served, paid at the notary, the protest drawn, its cancellation done; with the notary's
+    /// protocol and costs when it gives them. The same status again changes nothing; a step the
+    /// protest cannot take from where it is is refused.
+    pub fn notary_says(
+        &mut self,
+        status: Status,
+        protocol: Option<String>,
+        failure_reason: Option<String>,
+        costs: Option<Hundredths>,
+        now: OffsetDateTime,
+    ) -> Result<Outcome, RuleError> {
+        if status == self.status {
+            return Ok(Outcome::Unchanged);
+        }
+        match (self.status, status) {
+            (Status::Requested, Status::Sent) => self.sent_at = Some(now),
+            (Status::Requested | Status::Sent, Status::Rejected) => {
+                self.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the notary".into()));
+            }
+            (Status::Sent, Status::Intimated) => self.intimated_at = Some(now),
+            (Status::Intimated, Status::Paid) => self.paid_at = Some(now),
+            (Status::Intimated, Status::Protested) => self.protested_at = Some(now),
+            (Status::CancellationRequested, Status::Canceled) => self.canceled_at = Some(now),
+            _ => {
+                return Err(RuleError::InvalidState {
+                    message: format!("a {} protest cannot become {}", self.status.as_str(), status.as_str()),
+                    status: self.status.as_str(),
+                    allowed: match self.status {
+                        Status::Requested => vec!["sent", "rejected"],
+                        Status::Sent => vec!["intimated", "rejected"],
+                        Status::Intimated => vec!["paid", "protested"],
+                        Status::CancellationRequested => vec!["canceled"],
+                        _ => Vec::new(),
+                    },
+                });
+            }
+        }
+        if protocol.is_some() {
+            self.protocol_number = protocol;
+        }
+        if costs.is_some() {
+            self.costs_amount = costs;
+        }
+        self.status = status;
+        self.submitted_status = Some(status);
+        self.touch(now);
+        Ok(Outcome::Changed)
     }
 
     /// The event code of the step the protest just took.

@@ -4,22 +4,31 @@
 //!   letter sent, no full address, the debtor blocked, a production organization with no bureau
 //!   provider) leaves the charge awaiting a decision, with the refusal in the event;
 //! - in a sandbox organization, the bureau's and the notary's steps are played on the engine's
-//!   clock, with the delays `domain::credit_bureau` and `domain::protest` document.
+//!   clock, with the delays `domain::credit_bureau` and `domain::protest` document;
+//! - in a production one, whatever the bureau or the notary must still be told (a new report or
+//!   title, a removal, a withdrawal, an anuência) goes to the HTTP gateway, signed, once per
+//!   pass until the gateway takes it (2xx; a refusal of a new one fails it with the reason); the
+//!   steps they take come back as signed status callbacks ([`callback`]).
 
 use serde_json::{Value, json};
 
 use super::{PassClock, committed, engine_event};
-use crate::domain::charge::Charge;
+use crate::api::ApiError;
+use crate::domain::charge::{Charge, Outcome};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report};
 use crate::domain::dates::{format_timestamp, organization_today};
 use crate::domain::policy::Step;
+use crate::domain::protest::Protest;
+use crate::providers::{ProviderError, Providers};
 use crate::store::{Store, StoreResult};
 
-/// What the sandbox's bureau and notary did in a pass.
+/// What the sandbox's bureau and notary did in a pass, or what the gateway took.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Moved {
     pub reports: u64,
     pub protests: u64,
+    /// Requests the gateway took.
+    pub submitted: u64,
 }
 
 /// How a step's own report went.
@@ -40,11 +49,20 @@ fn status_change(id: &str, before: &str, after: &str, version: i64) -> Value {
     })
 }
 
-/// Plays the next step of the organization's reports and protests that wait on the bureau or
-/// the notary (sandbox organizations only: nothing is simulated for a production one).
-pub async fn follow(store: &Store, org_id: &str, sandbox: bool, clock: &PassClock) -> StoreResult<Moved> {
+/// Plays the next step of a sandbox organization's reports and protests that wait on the bureau
+/// or the notary; tells the gateway what a production organization's still owe.
+pub async fn follow(
+    store: &Store,
+    providers: &Providers,
+    org_id: &str,
+    sandbox: bool,
+    clock: &PassClock,
+) -> StoreResult<Moved> {
     let mut moved = Moved::default();
     if !sandbox {
+        if providers.has_gateway() {
+            moved.submitted = submit(store, providers, org_id, clock).await?;
+        }
         return Ok(moved);
     }
     let today = organization_today(clock.now);
@@ -78,16 +96,19 @@ pub async fn follow(store: &Store, org_id: &str, sandbox: bool, clock: &PassCloc
 }
 
 /// Files the report a `credit_bureau` step that needs no approval calls for, in one unit with
-/// the row that marks the step run for the charge.
+/// the row that marks the step run for the charge; `reachable` says whether a bureau can be
+/// (a sandbox's simulated one, or the gateway).
 pub async fn report_on_its_own(
     store: &Store,
     step: &Step,
     charge: &Charge,
-    sandbox: bool,
+    reachable: bool,
     now: time::OffsetDateTime,
 ) -> StoreResult<Filed> {
-    if !sandbox {
-        return Ok(Filed::Refused("no credit-bureau provider is connected to this server".into()));
+    if !reachable {
+        return Ok(Filed::Refused(
+            "no gateway is configured to reach a credit bureau (--gateway-url)".into(),
+        ));
     }
     let org_id = charge.organization_id.as_str();
     let unit = store.begin().await?;
@@ -118,4 +139,305 @@ pub async fn report_on_its_own(
     }
     unit.commit().await?;
     Ok(Filed::Done)
+}
+
+/// The debtor as the bureau and the notary need them.
+async fn debtor_part(store: &Store, org_id: &str, debtor_id: &str) -> StoreResult<Value> {
+    let Some(d) = store.debtor(org_id, debtor_id).await? else { return Ok(Value::Null) };
+    Ok(json!({
+        "name": d.name,
+        "document": d.document,
+        "person_type": d.person_type.as_str(),
+        "address": d.address,
+    }))
+}
+
+/// What the gateway gets for `kind` of report `r`.
+async fn report_request(store: &Store, r: &Report, kind: &str) -> StoreResult<Value> {
+    let mut body = json!({
+        "kind": kind, "id": r.id, "organization_id": r.organization_id, "charge_id": r.charge_id,
+        "bureau": r.bureau.as_str(),
+    });
+    if kind == "credit_bureau_report.add" {
+        let due_date =
+            store.charge(&r.organization_id, &r.charge_id).await?.map(|c| format_date_value(c.due_date));
+        body["amount"] = json!(r.amount);
+        body["nature"] = json!(r.nature);
+        body["due_date"] = due_date.unwrap_or(Value::Null);
+        body["notice_notification_id"] = json!(r.notice_notification_id);
+        body["debtor"] = debtor_part(store, &r.organization_id, &r.debtor_id).await?;
+    } else {
+        body["reason"] = json!(r.remove_reason.map(|reason| reason.as_str()));
+        body["removal_due_by"] = json!(r.removal_due_by.map(format_date_value));
+    }
+    Ok(body)
+}
+
+/// What the gateway gets for `kind` of protest `p`.
+async fn protest_request(store: &Store, p: &Protest, kind: &str) -> StoreResult<Value> {
+    let mut body = json!({
+        "kind": kind, "id": p.id, "organization_id": p.organization_id, "charge_id": p.charge_id,
+        "protocol_number": p.protocol_number,
+    });
+    if kind == "protest.send" {
+        body["amount"] = json!(p.amount);
+        body["title_type"] = json!(p.title_type.as_str());
+        body["document_number"] = json!(p.document_number);
+        body["notary"] = json!({ "name": p.notary.name, "city": p.notary.city, "state": p.notary.state });
+        body["debtor"] = debtor_part(store, &p.organization_id, &p.debtor_id).await?;
+    }
+    Ok(body)
+}
+
+fn format_date_value(day: time::Date) -> Value {
+    Value::String(crate::domain::dates::format_date(day))
+}
+
+/// Sends the gateway what the organization's reports and protests owe; how many it took. A
+/// transient failure is tried again on the next pass; a refused new report or title fails it.
+async fn submit(store: &Store, providers: &Providers, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
+    let mut taken = 0;
+    for r in store.owed_credit_bureau_reports(org_id).await? {
+        let Some(kind) = r.owed_to_bureau() else {
+            store.report_submitted(&r.id, r.status.as_str()).await?;
+            continue;
+        };
+        let body = report_request(store, &r, kind).await?;
+        match providers.escalate(kind, &format!("{}:{kind}", r.id), &body).await {
+            Ok(_) => {
+                store.report_submitted(&r.id, r.status.as_str()).await?;
+                taken += 1;
+            }
+            Err(e) => refused_report(store, &r, kind, e, clock).await?,
+        }
+    }
+    for p in store.owed_protests(org_id).await? {
+        let Some(kind) = p.owed_to_notary() else {
+            store.protest_submitted(&p.id, p.status.as_str()).await?;
+            continue;
+        };
+        let body = protest_request(store, &p, kind).await?;
+        match providers.escalate(kind, &format!("{}:{kind}", p.id), &body).await {
+            Ok(_) => {
+                store.protest_submitted(&p.id, p.status.as_str()).await?;
+                taken += 1;
+            }
+            Err(e) => refused_protest(store, &p, kind, e, clock).await?,
+        }
+    }
+    Ok(taken)
+}
+
+/// A request the gateway did not take: logged; a new report it refuses for good fails.
+async fn refused_report(
+    store: &Store,
+    r: &Report,
+    kind: &str,
+    e: ProviderError,
+    clock: &PassClock,
+) -> StoreResult<()> {
+    tracing::warn!(report = %r.id, kind, error = %e.reason(), transient = e.is_transient(), "gateway did not take a credit-bureau request");
+    if e.is_transient() || kind != "credit_bureau_report.add" {
+        return Ok(());
+    }
+    let stamp = clock.stamp(r.updated_at);
+    let mut failed = r.clone();
+    if failed
+        .bureau_says(
+            crate::types::CreditBureauReportStatus::Failed,
+            None,
+            Some(e.reason().to_string()),
+            stamp,
+        )
+        .is_ok()
+    {
+        let data = status_change(&failed.id, r.status.as_str(), failed.status.as_str(), failed.version);
+        let event = engine_event(
+            failed.event_code(),
+            "credit_bureau_report",
+            &failed.id,
+            &failed.organization_id,
+            data,
+            stamp,
+        );
+        store.update_credit_bureau_report(&failed, r.version, &event).await?;
+    }
+    Ok(())
+}
+
+/// A request the gateway did not take: logged; a new title it refuses for good is rejected.
+async fn refused_protest(
+    store: &Store,
+    p: &Protest,
+    kind: &str,
+    e: ProviderError,
+    clock: &PassClock,
+) -> StoreResult<()> {
+    tracing::warn!(protest = %p.id, kind, error = %e.reason(), transient = e.is_transient(), "gateway did not take a protest request");
+    if e.is_transient() || kind != "protest.send" {
+        return Ok(());
+    }
+    let stamp = clock.stamp(p.updated_at);
+    let mut rejected = p.clone();
+    let status = crate::types::ProtestStatus::Rejected;
+    if rejected.notary_says(status, None, Some(e.reason().to_string()), None, stamp).is_ok() {
+        let data = status_change(&rejected.id, p.status.as_str(), rejected.status.as_str(), rejected.version);
+        let event = engine_event(
+            rejected.event_code(),
+            "protest",
+            &rejected.id,
+            &rejected.organization_id,
+            data,
+            stamp,
+        );
+        store.update_protest(&rejected, p.version, &event).await?;
+    }
+    Ok(())
+}
+
+/// A status callback from the gateway: a step the bureau or the notary took.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Callback {
+    /// `credit_bureau_report` or `protest`.
+    object: String,
+    id: String,
+    status: String,
+    #[serde(default)]
+    protocol: Option<String>,
+    #[serde(default)]
+    failure_reason: Option<String>,
+    /// The notary's costs, in reais.
+    #[serde(default)]
+    costs_amount: Option<Value>,
+}
+
+/// A short line of text from the gateway, or why it is refused.
+fn line(field: &str, value: Option<String>) -> Result<Option<String>, ApiError> {
+    match value {
+        Some(v) if v.chars().count() > 200 => Err(ApiError::field(field, "must be at most 200 characters")),
+        Some(v) => crate::domain::text::check(&v, false)
+            .map(|()| Some(v))
+            .map_err(|e| ApiError::field(field, e.to_string())),
+        None => Ok(None),
+    }
+}
+
+/// Applies a status callback whose signature the caller checked: the report or protest takes
+/// the step, with its event and the charge's mirrored status, in one unit of work. A protest
+/// paid at the notary pays its charge (and takes back the charge's credit-bureau report). The
+/// answer is the object as the API shows it.
+pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> Result<Value, ApiError> {
+    let callback: Callback = serde_json::from_slice(body)
+        .map_err(|e| ApiError::BadRequest(format!("the callback is not the expected JSON: {e}")))?;
+    let protocol = line("protocol", callback.protocol)?;
+    let failure_reason = line("failure_reason", callback.failure_reason)?;
+    let costs = callback
+        .costs_amount
+        .as_ref()
+        .map(crate::domain::cents_from_json)
+        .transpose()
+        .map_err(|e| ApiError::field("costs_amount", e.to_string()))?
+        .map(crate::domain::money::Hundredths);
+    let unit = store.begin().await?;
+    let in_unit = unit.store();
+    let answer = match callback.object.as_str() {
+        "credit_bureau_report" => {
+            let status =
+                callback.status.parse().map_err(|_| ApiError::field("status", "is not a report status"))?;
+            let before = in_unit
+                .report_by_id(&callback.id)
+                .await?
+                .ok_or(ApiError::NotFound("credit-bureau report"))?;
+            let mut after = before.clone();
+            let stamp = now.max(before.updated_at);
+            if after.bureau_says(status, protocol, failure_reason, stamp)? == Outcome::Changed {
+                let data =
+                    status_change(&after.id, before.status.as_str(), after.status.as_str(), after.version);
+                let event = engine_event(
+                    after.event_code(),
+                    "credit_bureau_report",
+                    &after.id,
+                    &after.organization_id,
+                    data,
+                    stamp,
+                );
+                if !in_unit.update_credit_bureau_report(&after, before.version, &event).await? {
+                    return Err(ApiError::Concurrent("credit-bureau report"));
+                }
+            }
+            crate::api::to_json(&crate::api::escalations::report_view(&after))
+        }
+        "protest" => {
+            let status =
+                callback.status.parse().map_err(|_| ApiError::field("status", "is not a protest status"))?;
+            let before = in_unit.protest_by_id(&callback.id).await?.ok_or(ApiError::NotFound("protest"))?;
+            let mut after = before.clone();
+            let stamp = now.max(before.updated_at);
+            if after.notary_says(status, protocol, failure_reason, costs, stamp)? == Outcome::Changed {
+                if after.status == crate::types::ProtestStatus::Paid {
+                    paid_at_the_notary(in_unit, &after, stamp).await?;
+                }
+                let data =
+                    status_change(&after.id, before.status.as_str(), after.status.as_str(), after.version);
+                let event = engine_event(
+                    after.event_code(),
+                    "protest",
+                    &after.id,
+                    &after.organization_id,
+                    data,
+                    stamp,
+                );
+                if !in_unit.update_protest(&after, before.version, &event).await? {
+                    return Err(ApiError::Concurrent("protest"));
+                }
+            }
+            crate::api::to_json(&crate::api::escalations::protest_view(&after))
+        }
+        _ => return Err(ApiError::field("object", "must be credit_bureau_report or protest")),
+    };
+    unit.commit().await?;
+    Ok(answer)
+}
+
+/// The debtor paid the title at the notary: the charge is paid, and its credit-bureau report
+/// (if one stands) is taken back, due 5 business days later.
+async fn paid_at_the_notary(
+    store: &Store,
+    protest: &Protest,
+    now: time::OffsetDateTime,
+) -> Result<(), ApiError> {
+    let org_id = protest.organization_id.as_str();
+    let Some(before) = store.charge(org_id, &protest.charge_id).await? else { return Ok(()) };
+    let mut after = before.clone();
+    let payment = crate::domain::charge::Payment { amount: None, paid_at: Some(now), method: None };
+    if after.settle(payment, now)?.is_none() {
+        return Ok(());
+    }
+    after.protest_status = Some(protest.status.as_str().to_string());
+    let today = organization_today(now);
+    let mut report_change = None;
+    if let Some(report) = store.live_credit_bureau_report(org_id, &after.id).await? {
+        let mut removed = report.clone();
+        if removed.debt_ended(crate::domain::charge::Ending::Paid, today, now) {
+            after.credit_bureau_status = Some(removed.status.as_str().to_string());
+            report_change = Some((report, removed));
+        }
+    }
+    after.touch(now);
+    let event =
+        super::charge_event(&before, &after, "charge.paid", today, now, json!({ "protest_id": protest.id }));
+    if !store.update_charge(&after, before.version, &event).await? {
+        return Err(ApiError::Concurrent("charge"));
+    }
+    if let Some((report, removed)) = report_change {
+        let data =
+            status_change(&removed.id, report.status.as_str(), removed.status.as_str(), removed.version);
+        let event =
+            engine_event(removed.event_code(), "credit_bureau_report", &removed.id, org_id, data, now);
+        if !store.update_credit_bureau_report(&removed, report.version, &event).await? {
+            return Err(ApiError::Concurrent("credit-bureau report"));
+        }
+    }
+    Ok(())
 }

@@ -22,6 +22,8 @@
 mod agreements;
 mod escalations;
 
+pub use escalations::callback as gateway_callback;
+
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
@@ -75,6 +77,8 @@ pub struct PassReport {
     pub reports_filed: u64,
     /// Steps of reports and protests the sandbox's bureau and notary took.
     pub escalations_moved: u64,
+    /// Requests about reports and protests the gateway took (production).
+    pub escalations_submitted: u64,
 }
 
 impl PassReport {
@@ -106,8 +110,9 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
             report.agreements_completed += moved.completed;
             report.agreements_broken += moved.broken;
             let sandbox = is_sandbox(store, &org_id, &mut sandboxes).await?;
-            let played = escalations::follow(store, &org_id, sandbox, &clock).await?;
+            let played = escalations::follow(store, providers, &org_id, sandbox, &clock).await?;
             report.escalations_moved += played.reports + played.protests;
+            report.escalations_submitted += played.submitted;
             run_steps(&courier, &org_id, sandbox, &clock, &mut report).await
         }
         .await;
@@ -211,7 +216,8 @@ async fn run_step(
         if step.action != StepAction::Notify {
             let mut refusal = None;
             if step.action == StepAction::CreditBureau && !step.requires_approval {
-                match escalations::report_on_its_own(store, step, &charge, sandbox, stamp).await? {
+                let reachable = sandbox || courier.providers.has_gateway();
+                match escalations::report_on_its_own(store, step, &charge, reachable, stamp).await? {
                     escalations::Filed::Done => {
                         committed();
                         report.reports_filed += 1;

@@ -112,19 +112,23 @@ impl Gateway {
         };
         let body = serde_json::to_vec(&payload)
             .map_err(|e| ProviderError::Permanent(format!("gateway: cannot encode the message: {e}")))?;
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.secret)
-            .map_err(|_| ProviderError::Permanent("gateway: the secret cannot key HMAC-SHA256".into()))?;
-        mac.update(&body);
-        let signature = format!("sha256={}", hex::encode(mac.finalize().into_bytes()));
-        let request = Request::builder()
+        self.post(&[("X-Kobana-Notification-Id", msg.id), ("Idempotency-Key", msg.id)], body).await
+    }
+
+    /// One signed JSON POST of `body` with the extra `headers`.
+    pub(super) async fn post(&self, headers: &[(&str, &str)], body: Vec<u8>) -> Result<Sent, ProviderError> {
+        let signature = sign(&self.secret, &body)?;
+        let mut request = Request::builder()
             .method(Method::POST)
             .uri(self.target.as_str())
             .header(hyper::header::HOST, self.authority.as_str())
             .header(hyper::header::USER_AGENT, USER_AGENT)
             .header(hyper::header::CONTENT_TYPE, "application/json")
-            .header(hyper::header::CONNECTION, "close")
-            .header("X-Kobana-Notification-Id", msg.id)
-            .header("Idempotency-Key", msg.id)
+            .header(hyper::header::CONNECTION, "close");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request
             .header("X-Kobana-Signature", signature)
             .body(Full::new(Bytes::from(body)))
             .map_err(|e| ProviderError::Permanent(format!("gateway: cannot build the request: {e}")))?;
@@ -135,6 +139,16 @@ impl Gateway {
                 self.timeout.as_secs_f32()
             ))),
         }
+    }
+
+    /// Whether `signature` (`sha256=<hex>`) is this gateway's signature of `body`; compared in
+    /// constant time.
+    pub(super) fn verify(&self, body: &[u8], signature: &str) -> bool {
+        let Some(hex_mac) = signature.strip_prefix("sha256=") else { return false };
+        let Ok(mac_bytes) = hex::decode(hex_mac) else { return false };
+        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(&self.secret) else { return false };
+        mac.update(body);
+        mac.verify_slice(&mac_bytes).is_ok()
     }
 
     async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<Sent, ProviderError> {
@@ -155,6 +169,14 @@ impl Gateway {
     pub(super) fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
     }
+}
+
+/// `sha256=<hex HMAC-SHA256 of body>`, as webhooks are signed.
+fn sign(secret: &[u8], body: &[u8]) -> Result<String, ProviderError> {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret)
+        .map_err(|_| ProviderError::Permanent("gateway: the secret cannot key HMAC-SHA256".into()))?;
+    mac.update(body);
+    Ok(format!("sha256={}", hex::encode(mac.finalize().into_bytes())))
 }
 
 /// rustls with ring and the webpki roots, plus `extra_roots` (DER; tests).

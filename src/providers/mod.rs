@@ -228,6 +228,39 @@ impl Providers {
         }
     }
 
+    /// Whether a gateway is configured: production credit-bureau reports and protests need
+    /// one (they go nowhere else).
+    pub fn has_gateway(&self) -> bool {
+        self.gateway.is_some()
+    }
+
+    /// Sends one request about a credit-bureau report or protest to the gateway: `body`, the
+    /// event `kind` (`credit_bureau_report.add`…) in `X-Kobana-Event`, and `key` (the object's
+    /// id and the kind) as `Idempotency-Key`, so a retry can be deduplicated.
+    pub async fn escalate(
+        &self,
+        kind: &str,
+        key: &str,
+        body: &serde_json::Value,
+    ) -> Result<Sent, ProviderError> {
+        let Some(gateway) = &self.gateway else {
+            return Err(ProviderError::Permanent("no gateway is configured (--gateway-url)".into()));
+        };
+        let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':');
+        if !kind.chars().all(plain) || !key.chars().all(plain) || key.len() > 200 {
+            return Err(ProviderError::Permanent("the request's kind or key is not a plain token".into()));
+        }
+        let body = serde_json::to_vec(body)
+            .map_err(|e| ProviderError::Permanent(format!("gateway: cannot encode the request: {e}")))?;
+        gateway.post(&[("X-Kobana-Event", kind), ("Idempotency-Key", key)], body).await
+    }
+
+    /// Whether a status callback's `X-Kobana-Signature` is the gateway's signature of its raw
+    /// body; false when no gateway is configured.
+    pub fn verify_callback(&self, body: &[u8], signature: &str) -> bool {
+        self.gateway.as_ref().is_some_and(|g| g.verify(body, signature))
+    }
+
     fn pick(&self, sandbox: bool, channel: Channel) -> Route<'_> {
         if sandbox {
             return Route::Outbox;

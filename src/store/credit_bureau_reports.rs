@@ -33,6 +33,7 @@ fn from_row(row: &Row) -> StoreResult<Report> {
         remove_reason: optional_enumeration(row, "remove_reason")?,
         failure_reason: row.opt_text("failure_reason")?,
         external_protocol: row.opt_text("external_protocol")?,
+        submitted_status: optional_enumeration(row, "submitted_status")?,
         version: row.int("version")?,
         created_at: timestamp(row, "created_at")?,
         updated_at: timestamp(row, "updated_at")?,
@@ -50,15 +51,15 @@ fn already_under_way(err: super::StoreError, charge_id: &str) -> super::StoreErr
 }
 
 const INSERT: &str = "INSERT INTO credit_bureau_reports (status, notice_sent_at, included_at, removal_requested_at, \
-     removal_due_by, removed_at, canceled_at, remove_reason, failure_reason, external_protocol, version, updated_at, \
+     removal_due_by, removed_at, canceled_at, remove_reason, failure_reason, external_protocol, submitted_status, version, updated_at, \
      id, organization_id, charge_id, debtor_id, bureau, amount_cents, nature, notice_notification_id, requested_at, \
      created_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)";
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)";
 
 const UPDATE: &str = "UPDATE credit_bureau_reports SET status = $1, notice_sent_at = $2, included_at = $3, \
      removal_requested_at = $4, removal_due_by = $5, removed_at = $6, canceled_at = $7, remove_reason = $8, \
-     failure_reason = $9, external_protocol = $10, version = $11, updated_at = $12 \
-     WHERE id = $13 AND organization_id = $14 AND version = $15";
+     failure_reason = $9, external_protocol = $10, submitted_status = $11, version = $12, updated_at = $13 \
+     WHERE id = $14 AND organization_id = $15 AND version = $16";
 
 /// The columns that change after a report is filed, in the order both statements list them.
 fn mutable_values(r: &Report) -> Vec<Param> {
@@ -73,6 +74,7 @@ fn mutable_values(r: &Report) -> Vec<Param> {
         r.remove_reason.map(|reason| reason.as_str().to_string()),
         &r.failure_reason,
         &r.external_protocol,
+        r.submitted_status.map(|s| s.as_str().to_string()),
         r.version,
         timestamp_text(&r.updated_at),
     ])
@@ -195,5 +197,36 @@ impl Store {
             )
             .await?;
         row.map(|r| r.text("id")).transpose()
+    }
+
+    /// The organization's reports whose bureau must still be told something (see
+    /// `owed_to_bureau`), oldest first.
+    pub async fn owed_credit_bureau_reports(&self, org_id: &str) -> StoreResult<Vec<Report>> {
+        let rows = self
+            .db
+            .rows(
+                "SELECT * FROM credit_bureau_reports WHERE organization_id = $1 AND status IN ('requested', 'canceled', 'removal_requested') \
+                 AND (submitted_status IS NULL OR submitted_status <> status) ORDER BY created_at, id",
+                &args![org_id],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
+    /// Records that the bureau was told of status `told` (no new version: the report itself did
+    /// not change).
+    pub async fn report_submitted(&self, id: &str, told: &str) -> StoreResult<()> {
+        let step = Step::new(
+            "UPDATE credit_bureau_reports SET submitted_status = $1 WHERE id = $2",
+            args![told, id],
+        );
+        self.db.write(&[step]).await.map(drop)
+    }
+
+    /// A report by its id alone, for the bureau's status callbacks (signed by the gateway, which
+    /// knows no organization).
+    pub async fn report_by_id(&self, id: &str) -> StoreResult<Option<Report>> {
+        let row = self.db.find("SELECT * FROM credit_bureau_reports WHERE id = $1", &args![id]).await?;
+        row.as_ref().map(from_row).transpose()
     }
 }

@@ -51,6 +51,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(13, "0013", "agreements"),
     migration!(14, "0014", "escalations"),
     migration!(15, "0015", "charge_origin"),
+    migration!(16, "0016", "escalation_submissions"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -2,7 +2,9 @@
 //! in one unit of work.
 
 use super::backend::Step;
-use super::columns::{enumeration, money, optional_timestamp, timestamp, timestamp_text};
+use super::columns::{
+    enumeration, money, optional_enumeration, optional_timestamp, timestamp, timestamp_text,
+};
 use super::events::{NewEvent, insert_event};
 use super::listing::{EscalationFilter, plain_page};
 use super::value::{Param, Row, args};
@@ -36,6 +38,7 @@ fn from_row(row: &Row) -> StoreResult<Protest> {
         canceled_at: optional_timestamp(row, "canceled_at")?,
         costs_amount: row.opt_int("costs_cents")?.map(Hundredths),
         failure_reason: row.opt_text("failure_reason")?,
+        submitted_status: optional_enumeration(row, "submitted_status")?,
         version: row.int("version")?,
         created_at: timestamp(row, "created_at")?,
         updated_at: timestamp(row, "updated_at")?,
@@ -51,16 +54,16 @@ fn already_under_way(err: StoreError, charge_id: &str) -> StoreError {
 }
 
 const INSERT: &str = "INSERT INTO protests (status, protocol_number, sent_at, intimated_at, protested_at, paid_at, \
-     withdrawn_at, cancellation_requested_at, canceled_at, costs_cents, failure_reason, version, updated_at, id, \
+     withdrawn_at, cancellation_requested_at, canceled_at, costs_cents, failure_reason, submitted_status, version, updated_at, id, \
      organization_id, charge_id, debtor_id, amount_cents, title_type, document_number, notary_name, notary_city, \
      notary_state, requested_at, created_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-     $24, $25)";
+     $24, $25, $26)";
 
 const UPDATE: &str = "UPDATE protests SET status = $1, protocol_number = $2, sent_at = $3, intimated_at = $4, \
      protested_at = $5, paid_at = $6, withdrawn_at = $7, cancellation_requested_at = $8, canceled_at = $9, \
-     costs_cents = $10, failure_reason = $11, version = $12, updated_at = $13 \
-     WHERE id = $14 AND organization_id = $15 AND version = $16";
+     costs_cents = $10, failure_reason = $11, submitted_status = $12, version = $13, updated_at = $14 \
+     WHERE id = $15 AND organization_id = $16 AND version = $17";
 
 /// The columns that change after a protest is filed, in the order both statements list them.
 fn mutable_values(p: &Protest) -> Vec<Param> {
@@ -77,6 +80,7 @@ fn mutable_values(p: &Protest) -> Vec<Param> {
         at(&p.canceled_at),
         p.costs_amount.map(|c| c.0),
         &p.failure_reason,
+        p.submitted_status.map(|s| s.as_str().to_string()),
         p.version,
         timestamp_text(&p.updated_at),
     ])
@@ -170,5 +174,33 @@ impl Store {
             from_row,
         )
         .await
+    }
+
+    /// The organization's protests whose notary must still be told something (see
+    /// `owed_to_notary`), oldest first.
+    pub async fn owed_protests(&self, org_id: &str) -> StoreResult<Vec<Protest>> {
+        let rows = self
+            .db
+            .rows(
+                "SELECT * FROM protests WHERE organization_id = $1 AND status IN ('requested', 'withdrawn', 'cancellation_requested') \
+                 AND (submitted_status IS NULL OR submitted_status <> status) ORDER BY created_at, id",
+                &args![org_id],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
+    /// Records that the notary was told of status `told` (no new version: the protest itself did
+    /// not change).
+    pub async fn protest_submitted(&self, id: &str, told: &str) -> StoreResult<()> {
+        let step = Step::new("UPDATE protests SET submitted_status = $1 WHERE id = $2", args![told, id]);
+        self.db.write(&[step]).await.map(drop)
+    }
+
+    /// A protest by its id alone, for the notary's status callbacks (signed by the gateway, which
+    /// knows no organization).
+    pub async fn protest_by_id(&self, id: &str) -> StoreResult<Option<Protest>> {
+        let row = self.db.find("SELECT * FROM protests WHERE id = $1", &args![id]).await?;
+        row.as_ref().map(from_row).transpose()
     }
 }

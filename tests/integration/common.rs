@@ -193,6 +193,15 @@ impl TestServer {
         Self::serve(db, &url, generous(), Vec::new(), ConnectionLimits::default(), true).await
     }
 
+    /// A server whose messages, reports and protests go through these providers (a gateway
+    /// started by the test).
+    pub async fn start_with_providers(providers: kobana_dunning::providers::Providers) -> Self {
+        let (db, url) = TestDatabase::create().await;
+        let providers = Some(Arc::new(providers));
+        Self::serve_with(db, &url, generous(), Vec::new(), ConnectionLimits::default(), false, providers)
+            .await
+    }
+
     /// A server on a database the test made and removes itself (a [`FreshDatabase`]'s), or
     /// reached another way (through a proxy).
     pub async fn on_database(url: &str) -> Self {
@@ -231,16 +240,30 @@ impl TestServer {
         connections: ConnectionLimits,
         insecure_targets: bool,
     ) -> Self {
+        Self::serve_with(db, url, limits, other_origins, connections, insecure_targets, None).await
+    }
+
+    async fn serve_with(
+        db: TestDatabase,
+        url: &str,
+        limits: Limits,
+        other_origins: Vec<String>,
+        connections: ConnectionLimits,
+        insecure_targets: bool,
+        providers: Option<Arc<kobana_dunning::providers::Providers>>,
+    ) -> Self {
         let store = Store::open(url).await.expect("store opens");
         // Bound first: the public URL names the port the system picked.
         let bound = server::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", bound.addr);
         let key = kobana_dunning::auth::ServerKey::load(&store, None).await.expect("server key");
-        let app = Arc::new(
-            App::with_limits(store, &base, key, limits)
-                .with_other_origins(other_origins)
-                .with_insecure_targets(insecure_targets),
-        );
+        let mut app = App::with_limits(store, &base, key, limits)
+            .with_other_origins(other_origins)
+            .with_insecure_targets(insecure_targets);
+        if let Some(providers) = providers {
+            app = app.with_providers(providers);
+        }
+        let app = Arc::new(app);
         let (stop, stopped) = oneshot::channel::<()>();
         bound.serve_with(app.clone(), connections, async move {
             let _ = stopped.await;
