@@ -155,7 +155,9 @@ pub(crate) async fn file_report(
     }
     let data = json!({ "object": to_json(&report_view(&report)), "changes": {} });
     let evt = event(call, report.event_code(), "credit_bureau_report", &report.id, data);
-    call.store.insert_credit_bureau_report(&report, &evt).await?;
+    if !call.store.insert_credit_bureau_report(&report, charge.version, &evt).await? {
+        return Err(ApiError::Concurrent("charge"));
+    }
     Ok(report)
 }
 
@@ -180,7 +182,9 @@ pub(crate) async fn file_protest(
     }
     let data = json!({ "object": to_json(&protest_view(&protest)), "changes": {} });
     let evt = event(call, protest.event_code(), "protest", &protest.id, data);
-    call.store.insert_protest(&protest, &evt).await?;
+    if !call.store.insert_protest(&protest, charge.version, &evt).await? {
+        return Err(ApiError::Concurrent("charge"));
+    }
     Ok(protest)
 }
 
@@ -237,7 +241,14 @@ impl Withdrawal {
             && let Some(report) = call.store.live_credit_bureau_report(call.org_id(), &after.id).await?
         {
             let mut removed = report.clone();
-            if removed.debt_ended(ending, call.today(), call.now) {
+            // Removal is due 5 business days after the payment (which may be dated back).
+            let ended = match (ending, after.paid_at) {
+                (crate::domain::charge::Ending::Paid, Some(paid_at)) => {
+                    crate::domain::dates::organization_today(paid_at).min(call.today())
+                }
+                _ => call.today(),
+            };
+            if removed.debt_ended(ending, ended, call.now) {
                 after.credit_bureau_status = Some(removed.status.as_str().to_string());
                 withdrawal.report = Some((report, removed));
             }

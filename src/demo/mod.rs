@@ -156,7 +156,7 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             .insert_charge(&charge, &system_event(org_id, "charge.db.created", "charge", &charge.id, &stamp))
             .await?;
         regua::record(store, &past.sent).await?;
-        settling::record(store, org_id, settled, &stamp).await?;
+        settling::record(store, org_id, &charge, settled, &stamp).await?;
     }
     // Archived last, as an operator would: after its charges were settled.
     for (d, debtor) in DEBTORS.iter().zip(&debtors) {

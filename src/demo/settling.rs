@@ -193,9 +193,11 @@ fn protested(
 pub async fn record(
     store: &crate::store::Store,
     org_id: &str,
+    charge: &Charge,
     s: Settling,
     stamp: &str,
 ) -> Result<(), AdminError> {
+    let changed = || AdminError::Invalid(format!("demo charge {} changed while it was seeded", charge.id));
     super::regua::record(store, &s.sent).await?;
     if let Some((agreement, installments)) = s.agreement {
         for (_, installment) in &installments {
@@ -214,11 +216,15 @@ pub async fn record(
     if let Some(report) = s.report {
         let event =
             super::system_event(org_id, report.event_code(), "credit_bureau_report", &report.id, stamp);
-        store.insert_credit_bureau_report(&report, &event).await?;
+        if !store.insert_credit_bureau_report(&report, charge.version, &event).await? {
+            return Err(changed());
+        }
     }
     if let Some(protest) = s.protest {
         let event = super::system_event(org_id, protest.event_code(), "protest", &protest.id, stamp);
-        store.insert_protest(&protest, &event).await?;
+        if !store.insert_protest(&protest, charge.version, &event).await? {
+            return Err(changed());
+        }
     }
     Ok(())
 }

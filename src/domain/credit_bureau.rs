@@ -239,27 +239,46 @@ impl Report {
 
     /// A step the bureau reports (a status callback): its notice, the inclusion, a refusal, the
     /// removal done. The same status again changes nothing; a step the report cannot take from
-    /// where it is is refused.
+    /// where it is is refused. A report taken back before the bureau heard of it is still
+    /// taken back: included anyway, its removal is requested (due 5 business days from
+    /// `today`); a notice or refusal changes nothing; a removal closes it.
     pub fn bureau_says(
         &mut self,
         status: Status,
         protocol: Option<String>,
         failure_reason: Option<String>,
+        today: Date,
         now: OffsetDateTime,
     ) -> Result<Outcome, RuleError> {
         if status == self.status {
             return Ok(Outcome::Unchanged);
         }
-        match (self.status, status) {
-            (Status::Requested, Status::NoticeSent) => self.notice_sent_at = Some(now),
+        let next = match (self.status, status) {
+            (Status::Requested, Status::NoticeSent) => {
+                self.notice_sent_at = Some(now);
+                status
+            }
             (Status::Requested | Status::NoticeSent, Status::Reported) => {
                 self.included_at = Some(now);
                 self.external_protocol = protocol.or(self.external_protocol.take());
+                status
             }
             (Status::Requested | Status::NoticeSent, Status::Failed) => {
                 self.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the bureau".into()));
+                status
             }
-            (Status::RemovalRequested, Status::Removed) => self.removed_at = Some(now),
+            (Status::RemovalRequested | Status::Canceled, Status::Removed) => {
+                self.removed_at = Some(now);
+                status
+            }
+            (Status::Canceled, Status::Reported) => {
+                self.included_at = Some(now);
+                self.external_protocol = protocol.or(self.external_protocol.take());
+                self.removal_requested_at = Some(now);
+                self.removal_due_by = Some(calendar::add_business_days(today, REMOVAL_DUE_DAYS));
+                Status::RemovalRequested
+            }
+            (Status::Canceled, Status::NoticeSent | Status::Failed) => return Ok(Outcome::Unchanged),
             _ => {
                 return Err(RuleError::InvalidState {
                     message: format!("a {} report cannot become {}", self.status.as_str(), status.as_str()),
@@ -268,12 +287,13 @@ impl Report {
                         Status::Requested => vec!["notice_sent", "reported", "failed"],
                         Status::NoticeSent => vec!["reported", "failed"],
                         Status::RemovalRequested => vec!["removed"],
+                        Status::Canceled => vec!["notice_sent", "reported", "failed", "removed"],
                         _ => Vec::new(),
                     },
                 });
             }
-        }
-        self.status = status;
+        };
+        self.status = next;
         self.submitted_status = Some(status);
         self.touch(now);
         Ok(Outcome::Changed)

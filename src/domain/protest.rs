@@ -219,7 +219,9 @@ impl Protest {
     /// A step the notary reports (a status callback): the title taken in, refused, the debtor
     /// served, paid at the notary, the protest drawn, its cancellation done; with the notary's
     /// protocol and costs when it gives them. The same status again changes nothing; a step the
-    /// protest cannot take from where it is is refused.
+    /// protest cannot take from where it is is refused. A title withdrawn before the notary
+    /// heard of it is still taken back: drawn anyway, its cancellation is requested; paid at the
+    /// notary, it is paid; taken in, served or refused, it stays withdrawn.
     pub fn notary_says(
         &mut self,
         status: Status,
@@ -231,15 +233,39 @@ impl Protest {
         if status == self.status {
             return Ok(Outcome::Unchanged);
         }
-        match (self.status, status) {
-            (Status::Requested, Status::Sent) => self.sent_at = Some(now),
+        let next = match (self.status, status) {
+            (Status::Requested, Status::Sent) => {
+                self.sent_at = Some(now);
+                status
+            }
             (Status::Requested | Status::Sent, Status::Rejected) => {
                 self.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the notary".into()));
+                status
             }
-            (Status::Sent, Status::Intimated) => self.intimated_at = Some(now),
-            (Status::Intimated, Status::Paid) => self.paid_at = Some(now),
-            (Status::Intimated, Status::Protested) => self.protested_at = Some(now),
-            (Status::CancellationRequested, Status::Canceled) => self.canceled_at = Some(now),
+            (Status::Sent, Status::Intimated) => {
+                self.intimated_at = Some(now);
+                status
+            }
+            (Status::Intimated | Status::Withdrawn, Status::Paid) => {
+                self.paid_at = Some(now);
+                status
+            }
+            (Status::Intimated, Status::Protested) => {
+                self.protested_at = Some(now);
+                status
+            }
+            (Status::Withdrawn, Status::Protested) => {
+                self.protested_at = Some(now);
+                self.cancellation_requested_at = Some(now);
+                Status::CancellationRequested
+            }
+            (Status::CancellationRequested, Status::Canceled) => {
+                self.canceled_at = Some(now);
+                status
+            }
+            (Status::Withdrawn, Status::Sent | Status::Intimated | Status::Rejected) => {
+                return Ok(Outcome::Unchanged);
+            }
             _ => {
                 return Err(RuleError::InvalidState {
                     message: format!("a {} protest cannot become {}", self.status.as_str(), status.as_str()),
@@ -248,19 +274,20 @@ impl Protest {
                         Status::Requested => vec!["sent", "rejected"],
                         Status::Sent => vec!["intimated", "rejected"],
                         Status::Intimated => vec!["paid", "protested"],
+                        Status::Withdrawn => vec!["sent", "intimated", "rejected", "paid", "protested"],
                         Status::CancellationRequested => vec!["canceled"],
                         _ => Vec::new(),
                     },
                 });
             }
-        }
+        };
         if protocol.is_some() {
             self.protocol_number = protocol;
         }
         if costs.is_some() {
             self.costs_amount = costs;
         }
-        self.status = status;
+        self.status = next;
         self.submitted_status = Some(status);
         self.touch(now);
         Ok(Outcome::Changed)

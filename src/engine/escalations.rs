@@ -135,7 +135,9 @@ pub async fn report_on_its_own(
             "step_id": step.id,
         });
         let event = engine_event(report.event_code(), "credit_bureau_report", &report.id, org_id, data, now);
-        in_unit.insert_credit_bureau_report(&report, &event).await?;
+        if !in_unit.insert_credit_bureau_report(&report, charge.version, &event).await? {
+            return Ok(Filed::Skipped);
+        }
     }
     unit.commit().await?;
     Ok(Filed::Done)
@@ -241,26 +243,17 @@ async fn refused_report(
         return Ok(());
     }
     let stamp = clock.stamp(r.updated_at);
+    let status = crate::types::CreditBureauReportStatus::Failed;
     let mut failed = r.clone();
-    if failed
-        .bureau_says(
-            crate::types::CreditBureauReportStatus::Failed,
-            None,
-            Some(e.reason().to_string()),
-            stamp,
-        )
-        .is_ok()
-    {
+    let reason = Some(e.reason().to_string());
+    if failed.bureau_says(status, None, reason, organization_today(stamp), stamp).is_ok() {
         let data = status_change(&failed.id, r.status.as_str(), failed.status.as_str(), failed.version);
-        let event = engine_event(
-            failed.event_code(),
-            "credit_bureau_report",
-            &failed.id,
-            &failed.organization_id,
-            data,
-            stamp,
-        );
-        store.update_credit_bureau_report(&failed, r.version, &event).await?;
+        let org_id = failed.organization_id.as_str();
+        let event =
+            engine_event(failed.event_code(), "credit_bureau_report", &failed.id, org_id, data, stamp);
+        if store.update_credit_bureau_report(&failed, r.version, &event).await? {
+            store.report_submitted(&failed.id, status.as_str()).await?;
+        }
     }
     Ok(())
 }
@@ -278,19 +271,15 @@ async fn refused_protest(
         return Ok(());
     }
     let stamp = clock.stamp(p.updated_at);
-    let mut rejected = p.clone();
     let status = crate::types::ProtestStatus::Rejected;
+    let mut rejected = p.clone();
     if rejected.notary_says(status, None, Some(e.reason().to_string()), None, stamp).is_ok() {
         let data = status_change(&rejected.id, p.status.as_str(), rejected.status.as_str(), rejected.version);
-        let event = engine_event(
-            rejected.event_code(),
-            "protest",
-            &rejected.id,
-            &rejected.organization_id,
-            data,
-            stamp,
-        );
-        store.update_protest(&rejected, p.version, &event).await?;
+        let org_id = rejected.organization_id.as_str();
+        let event = engine_event(rejected.event_code(), "protest", &rejected.id, org_id, data, stamp);
+        if store.update_protest(&rejected, p.version, &event).await? {
+            store.protest_submitted(&rejected.id, status.as_str()).await?;
+        }
     }
     Ok(())
 }
@@ -326,52 +315,52 @@ fn line(field: &str, value: Option<String>) -> Result<Option<String>, ApiError> 
 /// Applies a status callback whose signature the caller checked: the report or protest takes
 /// the step, with its event and the charge's mirrored status, in one unit of work. A protest
 /// paid at the notary pays its charge (and takes back the charge's credit-bureau report). The
-/// answer is the object as the API shows it.
+/// answer is the object as the API shows it. A sandbox organization's objects are the engine's
+/// simulation: no callback reaches them.
 pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> Result<Value, ApiError> {
     let callback: Callback = serde_json::from_slice(body)
         .map_err(|e| ApiError::BadRequest(format!("the callback is not the expected JSON: {e}")))?;
     let protocol = line("protocol", callback.protocol)?;
     let failure_reason = line("failure_reason", callback.failure_reason)?;
-    let costs = callback
-        .costs_amount
-        .as_ref()
-        .map(crate::domain::cents_from_json)
-        .transpose()
-        .map_err(|e| ApiError::field("costs_amount", e.to_string()))?
-        .map(crate::domain::money::Hundredths);
+    let costs = match callback.costs_amount.as_ref().map(crate::domain::cents_from_json) {
+        None => None,
+        Some(Ok(cents)) if cents >= 0 => Some(crate::domain::money::Hundredths(cents)),
+        Some(Ok(_)) => return Err(ApiError::field("costs_amount", "must not be negative")),
+        Some(Err(e)) => return Err(ApiError::field("costs_amount", e.to_string())),
+    };
     let unit = store.begin().await?;
     let in_unit = unit.store();
     let answer = match callback.object.as_str() {
         "credit_bureau_report" => {
             let status =
                 callback.status.parse().map_err(|_| ApiError::field("status", "is not a report status"))?;
-            let before = in_unit
-                .report_by_id(&callback.id)
-                .await?
-                .ok_or(ApiError::NotFound("credit-bureau report"))?;
+            let before = match in_unit.report_by_id(&callback.id).await? {
+                Some(r) if !in_unit.is_sandbox(&r.organization_id).await? => r,
+                _ => return Err(ApiError::NotFound("credit-bureau report")),
+            };
             let mut after = before.clone();
             let stamp = now.max(before.updated_at);
-            if after.bureau_says(status, protocol, failure_reason, stamp)? == Outcome::Changed {
+            let today = organization_today(stamp);
+            if after.bureau_says(status, protocol, failure_reason, today, stamp)? == Outcome::Changed {
                 let data =
                     status_change(&after.id, before.status.as_str(), after.status.as_str(), after.version);
-                let event = engine_event(
-                    after.event_code(),
-                    "credit_bureau_report",
-                    &after.id,
-                    &after.organization_id,
-                    data,
-                    stamp,
-                );
+                let org_id = after.organization_id.as_str();
+                let event =
+                    engine_event(after.event_code(), "credit_bureau_report", &after.id, org_id, data, stamp);
                 if !in_unit.update_credit_bureau_report(&after, before.version, &event).await? {
                     return Err(ApiError::Concurrent("credit-bureau report"));
                 }
+                in_unit.report_submitted(&after.id, status.as_str()).await?;
             }
             crate::api::to_json(&crate::api::escalations::report_view(&after))
         }
         "protest" => {
             let status =
                 callback.status.parse().map_err(|_| ApiError::field("status", "is not a protest status"))?;
-            let before = in_unit.protest_by_id(&callback.id).await?.ok_or(ApiError::NotFound("protest"))?;
+            let before = match in_unit.protest_by_id(&callback.id).await? {
+                Some(p) if !in_unit.is_sandbox(&p.organization_id).await? => p,
+                _ => return Err(ApiError::NotFound("protest")),
+            };
             let mut after = before.clone();
             let stamp = now.max(before.updated_at);
             if after.notary_says(status, protocol, failure_reason, costs, stamp)? == Outcome::Changed {
@@ -391,6 +380,7 @@ pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> 
                 if !in_unit.update_protest(&after, before.version, &event).await? {
                     return Err(ApiError::Concurrent("protest"));
                 }
+                in_unit.protest_submitted(&after.id, status.as_str()).await?;
             }
             crate::api::to_json(&crate::api::escalations::protest_view(&after))
         }
@@ -401,7 +391,8 @@ pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> 
 }
 
 /// The debtor paid the title at the notary: the charge is paid, and its credit-bureau report
-/// (if one stands) is taken back, due 5 business days later.
+/// (if one stands) is taken back, due 5 business days later. A charge no longer open (written
+/// off, canceled) keeps its state: the payment shows on the protest, for a person to settle.
 async fn paid_at_the_notary(
     store: &Store,
     protest: &Protest,
@@ -409,6 +400,9 @@ async fn paid_at_the_notary(
 ) -> Result<(), ApiError> {
     let org_id = protest.organization_id.as_str();
     let Some(before) = store.charge(org_id, &protest.charge_id).await? else { return Ok(()) };
+    if !crate::domain::charge::OPEN.contains(&before.status) {
+        return Ok(());
+    }
     let mut after = before.clone();
     let payment = crate::domain::charge::Payment { amount: None, paid_at: Some(now), method: None };
     if after.settle(payment, now)?.is_none() {

@@ -562,6 +562,10 @@ impl Store {
 /// The step that keeps a charge's `column` (`credit_bureau_status` or `protest_status`) at
 /// `status`, in the transaction that changes the report or protest; the charge's version and
 /// time move only when the status does.
+///
+/// It comes before the report's or protest's own write, so every path locks the charge row
+/// before theirs (as a charge's change does before it takes them back): two transactions never
+/// wait on each other in opposite orders.
 pub(super) fn escalation_status(
     column: &'static str,
     status: &str,
@@ -575,6 +579,26 @@ pub(super) fn escalation_status(
              WHERE id = $3 AND organization_id = $4 AND ({column} IS NULL OR {column} <> $1)"
         ),
         args![status, timestamp_text(at), charge_id, org_id],
+    )
+}
+
+/// The step that sets a charge's `column` to a new report's or protest's first status, only if
+/// the charge is still at version `expected` (as read when the new one was checked against
+/// it): a charge paid, canceled or renegotiated meanwhile gets no report or protest.
+pub(super) fn escalation_filed(
+    column: &'static str,
+    status: &str,
+    charge_id: &str,
+    org_id: &str,
+    expected: i64,
+    at: &time::OffsetDateTime,
+) -> Step {
+    Step::must_change(
+        format!(
+            "UPDATE charges SET {column} = $1, version = version + 1, updated_at = $2 \
+             WHERE id = $3 AND organization_id = $4 AND version = $5"
+        ),
+        args![status, timestamp_text(at), charge_id, org_id, expected],
     )
 }
 

@@ -51,15 +51,15 @@ fn already_under_way(err: super::StoreError, charge_id: &str) -> super::StoreErr
 }
 
 const INSERT: &str = "INSERT INTO credit_bureau_reports (status, notice_sent_at, included_at, removal_requested_at, \
-     removal_due_by, removed_at, canceled_at, remove_reason, failure_reason, external_protocol, submitted_status, version, updated_at, \
+     removal_due_by, removed_at, canceled_at, remove_reason, failure_reason, external_protocol, version, updated_at, \
      id, organization_id, charge_id, debtor_id, bureau, amount_cents, nature, notice_notification_id, requested_at, \
      created_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)";
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)";
 
 const UPDATE: &str = "UPDATE credit_bureau_reports SET status = $1, notice_sent_at = $2, included_at = $3, \
      removal_requested_at = $4, removal_due_by = $5, removed_at = $6, canceled_at = $7, remove_reason = $8, \
-     failure_reason = $9, external_protocol = $10, submitted_status = $11, version = $12, updated_at = $13 \
-     WHERE id = $14 AND organization_id = $15 AND version = $16";
+     failure_reason = $9, external_protocol = $10, version = $11, updated_at = $12 \
+     WHERE id = $13 AND organization_id = $14 AND version = $15";
 
 /// The columns that change after a report is filed, in the order both statements list them.
 fn mutable_values(r: &Report) -> Vec<Param> {
@@ -74,7 +74,6 @@ fn mutable_values(r: &Report) -> Vec<Param> {
         r.remove_reason.map(|reason| reason.as_str().to_string()),
         &r.failure_reason,
         &r.external_protocol,
-        r.submitted_status.map(|s| s.as_str().to_string()),
         r.version,
         timestamp_text(&r.updated_at),
     ])
@@ -92,8 +91,14 @@ fn mirror(r: &Report) -> Step {
 }
 
 impl Store {
-    /// Inserts a report and its event; a charge with a report under way is a duplicate.
-    pub async fn insert_credit_bureau_report(&self, r: &Report, event: &NewEvent) -> StoreResult<()> {
+    /// Inserts a report and its event if its charge is still at `charge_version` (false when it
+    /// changed meanwhile); a charge with a report under way is a duplicate.
+    pub async fn insert_credit_bureau_report(
+        &self,
+        r: &Report,
+        charge_version: i64,
+        event: &NewEvent,
+    ) -> StoreResult<bool> {
         let mut values = mutable_values(r);
         values.extend(args![
             &r.id,
@@ -107,8 +112,16 @@ impl Store {
             timestamp_text(&r.requested_at),
             timestamp_text(&r.created_at),
         ]);
-        let inserted = self.db.write(&[Step::new(INSERT, values), mirror(r), insert_event(event)]).await;
-        inserted.map(drop).map_err(|e| already_under_way(e, &r.charge_id))
+        let filed = super::charges::escalation_filed(
+            "credit_bureau_status",
+            r.status.as_str(),
+            &r.charge_id,
+            &r.organization_id,
+            charge_version,
+            &r.updated_at,
+        );
+        let inserted = self.db.write(&[filed, Step::new(INSERT, values), insert_event(event)]).await;
+        inserted.map_err(|e| already_under_way(e, &r.charge_id))
     }
 
     /// Saves a changed report if it is still at `expected`; false when it moved on.
@@ -120,7 +133,7 @@ impl Store {
     ) -> StoreResult<bool> {
         let mut params = mutable_values(r);
         params.extend(args![&r.id, &r.organization_id, expected]);
-        self.db.write(&[Step::must_change(UPDATE, params), mirror(r), insert_event(event)]).await
+        self.db.write(&[mirror(r), Step::must_change(UPDATE, params), insert_event(event)]).await
     }
 
     /// One report of an organization.

@@ -54,16 +54,16 @@ fn already_under_way(err: StoreError, charge_id: &str) -> StoreError {
 }
 
 const INSERT: &str = "INSERT INTO protests (status, protocol_number, sent_at, intimated_at, protested_at, paid_at, \
-     withdrawn_at, cancellation_requested_at, canceled_at, costs_cents, failure_reason, submitted_status, version, updated_at, id, \
+     withdrawn_at, cancellation_requested_at, canceled_at, costs_cents, failure_reason, version, updated_at, id, \
      organization_id, charge_id, debtor_id, amount_cents, title_type, document_number, notary_name, notary_city, \
      notary_state, requested_at, created_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-     $24, $25, $26)";
+     $24, $25)";
 
 const UPDATE: &str = "UPDATE protests SET status = $1, protocol_number = $2, sent_at = $3, intimated_at = $4, \
      protested_at = $5, paid_at = $6, withdrawn_at = $7, cancellation_requested_at = $8, canceled_at = $9, \
-     costs_cents = $10, failure_reason = $11, submitted_status = $12, version = $13, updated_at = $14 \
-     WHERE id = $15 AND organization_id = $16 AND version = $17";
+     costs_cents = $10, failure_reason = $11, version = $12, updated_at = $13 \
+     WHERE id = $14 AND organization_id = $15 AND version = $16";
 
 /// The columns that change after a protest is filed, in the order both statements list them.
 fn mutable_values(p: &Protest) -> Vec<Param> {
@@ -80,7 +80,6 @@ fn mutable_values(p: &Protest) -> Vec<Param> {
         at(&p.canceled_at),
         p.costs_amount.map(|c| c.0),
         &p.failure_reason,
-        p.submitted_status.map(|s| s.as_str().to_string()),
         p.version,
         timestamp_text(&p.updated_at),
     ])
@@ -98,8 +97,14 @@ fn mirror(p: &Protest) -> Step {
 }
 
 impl Store {
-    /// Inserts a protest and its event; a charge with a protest under way is a duplicate.
-    pub async fn insert_protest(&self, p: &Protest, event: &NewEvent) -> StoreResult<()> {
+    /// Inserts a protest and its event if its charge is still at `charge_version` (false when it
+    /// changed meanwhile); a charge with a protest under way is a duplicate.
+    pub async fn insert_protest(
+        &self,
+        p: &Protest,
+        charge_version: i64,
+        event: &NewEvent,
+    ) -> StoreResult<bool> {
         let mut values = mutable_values(p);
         values.extend(args![
             &p.id,
@@ -115,15 +120,23 @@ impl Store {
             timestamp_text(&p.requested_at),
             timestamp_text(&p.created_at),
         ]);
-        let inserted = self.db.write(&[Step::new(INSERT, values), mirror(p), insert_event(event)]).await;
-        inserted.map(drop).map_err(|e| already_under_way(e, &p.charge_id))
+        let filed = super::charges::escalation_filed(
+            "protest_status",
+            p.status.as_str(),
+            &p.charge_id,
+            &p.organization_id,
+            charge_version,
+            &p.updated_at,
+        );
+        let inserted = self.db.write(&[filed, Step::new(INSERT, values), insert_event(event)]).await;
+        inserted.map_err(|e| already_under_way(e, &p.charge_id))
     }
 
     /// Saves a changed protest if it is still at `expected`; false when it moved on.
     pub async fn update_protest(&self, p: &Protest, expected: i64, event: &NewEvent) -> StoreResult<bool> {
         let mut params = mutable_values(p);
         params.extend(args![&p.id, &p.organization_id, expected]);
-        self.db.write(&[Step::must_change(UPDATE, params), mirror(p), insert_event(event)]).await
+        self.db.write(&[mirror(p), Step::must_change(UPDATE, params), insert_event(event)]).await
     }
 
     /// One protest of an organization.

@@ -344,7 +344,7 @@ async fn a_decision_reports_or_protests_and_a_step_without_approval_reports_on_i
             c["id"].as_str().unwrap().to_string()
         }
     };
-    let (noticed, silent) = (make(9405).await, make(9406).await);
+    let (noticed, silent, reported) = (make(9405).await, make(9406).await, make(9407).await);
     send_letter(&server, &token, &noticed).await;
 
     // The step's day: the charge with its letter is reported, once; the other waits for a
@@ -379,4 +379,57 @@ async fn a_decision_reports_or_protests_and_a_step_without_approval_reports_on_i
     assert_eq!(r.data()["decision"]["decision"], "protest", "{}", r.body);
     let r = server.read(&token, "protests_list", &format!("charge_id={silent}")).await;
     assert_eq!(r.data()[0]["document_number"], "DM-778", "{}", r.body);
+
+    // A decision to report follows the report's rules: refused without the letter, and then
+    // nothing of the decision is kept; after the letter it reports to the bureau chosen.
+    let decision = json!({ "decision": "credit_bureau", "reason": "Sem acordo.", "credit_bureau": { "bureau": "boa_vista" } });
+    let r = server.write_id(&token, "charges_decide", &reported, decision.clone()).await;
+    assert_eq!(
+        (r.status, r.body["error"]["details"]["status"].as_str()),
+        (409, Some("no_prior_notice")),
+        "{}",
+        r.body
+    );
+    let kept = charge(&server, &token, &reported).await;
+    assert_eq!(
+        (kept["dunning_status"].as_str(), &kept["decision"]),
+        (Some("awaiting_decision"), &Value::Null),
+        "{kept}"
+    );
+    send_letter(&server, &token, &reported).await;
+    let r = server.write_id(&token, "charges_decide", &reported, decision).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        (r.data()["credit_bureau_status"].as_str(), r.data()["dunning_status"].as_str()),
+        (Some("requested"), Some("active"))
+    );
+    let r = server.read(&token, "credit_bureau_reports_list", &format!("charge_id={reported}")).await;
+    assert_eq!(r.data()[0]["bureau"], "boa_vista", "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agreements_installment_is_neither_reported_nor_protested() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Negativações").await;
+    let (_, id) = overdue_charge(&server, &token, 9408).await;
+    let terms = json!({ "charge_ids": [id], "installments_count": 2, "first_due_date": date_in(10) });
+    let r = server.write(&token, "agreements_create", terms).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = server.read_id(&token, "agreements_installments", r.data()["id"].as_str().unwrap()).await;
+    let installment = r.data()[0]["charge_id"].as_str().unwrap().to_string();
+    send_letter(&server, &token, &installment).await;
+    let r = server.write(&token, "credit_bureau_reports_create", json!({ "charge_id": installment })).await;
+    assert_eq!((r.status, r.code()), (409, "INVALID_STATE"), "{}", r.body);
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("installment"), "{}", r.body);
+    let body = json!({ "charge_id": installment, "title_type": "DS", "document_number": "NF-1" });
+    let r = server.write(&token, "protests_create", body).await;
+    assert_eq!((r.status, r.code()), (409, "INVALID_STATE"), "{}", r.body);
+    // Nor the charge it renegotiated: it is in the agreement now.
+    let r = server.write(&token, "credit_bureau_reports_create", json!({ "charge_id": id })).await;
+    assert_eq!(
+        (r.status, r.body["error"]["details"]["status"].as_str()),
+        (409, Some("in_agreement")),
+        "{}",
+        r.body
+    );
 }

@@ -109,6 +109,14 @@ async fn a_report_goes_to_the_bureau_and_its_steps_come_back_signed() {
     assert_eq!((status, body["error"]["code"].as_str()), (401, Some("UNAUTHORIZED")), "{body}");
     let (status, _) = callback(&server, notice.clone(), Some("")).await;
     assert_eq!(status, 401);
+    let other_key = {
+        use hmac::{Hmac, Mac};
+        let mut mac = Hmac::<sha2::Sha256>::new_from_slice(b"outro-segredo").unwrap();
+        mac.update(notice.to_string().as_bytes());
+        format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
+    };
+    let (status, _) = callback(&server, notice.clone(), Some(&other_key)).await;
+    assert_eq!(status, 401, "signed with another secret");
     assert_eq!(server.read_id(&token, "credit_bureau_reports_get", &id).await.data()["status"], "requested");
 
     let (status, body) = callback(&server, notice.clone(), None).await;
@@ -157,6 +165,13 @@ async fn a_report_goes_to_the_bureau_and_its_steps_come_back_signed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_protest_paid_at_the_notary_pays_its_charge() {
     let (server, token, charge, mut posts) = production(200, 9502).await;
+    // The charge also stands reported: the payment at the notary takes that back too.
+    let r = server.write(&token, "credit_bureau_reports_create", json!({ "charge_id": charge })).await;
+    let report = r.data()["id"].as_str().unwrap().to_string();
+    pass(&server).await;
+    let _ = posts.try_recv();
+    let included = json!({ "object": "credit_bureau_report", "id": report, "status": "reported" });
+    assert_eq!(callback(&server, included, None).await.0, 200);
     let r = server
         .write(
             &token,
@@ -186,14 +201,19 @@ async fn a_protest_paid_at_the_notary_pays_its_charge() {
         (protest.data()["protocol_number"].as_str(), protest.data()["costs_amount"].as_f64()),
         (Some("CART-1"), Some(38.5))
     );
-    let paid = server.read_id(&token, "charges_get", &charge).await;
+    let paid = server.read_id(&token, "charges_get", &charge).await.data().clone();
     assert_eq!(
-        (paid.data()["status"].as_str(), paid.data()["protest_status"].as_str()),
+        (paid["status"].as_str(), paid["protest_status"].as_str()),
         (Some("paid"), Some("paid")),
-        "{}",
-        paid.body
+        "{paid}"
+    );
+    assert_eq!(
+        (paid["paid_amount"].as_f64(), paid["credit_bureau_status"].as_str()),
+        (Some(1250.0), Some("removal_requested"))
     );
     pass(&server).await;
+    let removal = posts.try_recv().expect("the bureau is asked to remove the report");
+    assert_eq!(removal.event.as_deref(), Some("credit_bureau_report.remove"));
     assert!(posts.try_recv().is_err(), "a paid protest owes the notary nothing");
 }
 
@@ -256,4 +276,45 @@ async fn without_a_gateway_a_production_organization_files_nothing() {
     let (status, _) =
         callback(&server, json!({ "object": "protest", "id": "prt_x", "status": "sent" }), None).await;
     assert_eq!(status, 404, "no gateway, no callbacks");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_is_taken_back_before_the_outside_answers_is_still_taken_back() {
+    let (server, token, charge, mut posts) = production(200, 9505).await;
+    let r = server.write(&token, "credit_bureau_reports_create", json!({ "charge_id": charge })).await;
+    let report = r.data()["id"].as_str().unwrap().to_string();
+    let r = server
+        .write(
+            &token,
+            "protests_create",
+            json!({ "charge_id": charge, "title_type": "DS", "document_number": "NF-3" }),
+        )
+        .await;
+    let protest = r.data()["id"].as_str().unwrap().to_string();
+    pass(&server).await;
+    let kinds: Vec<String> = std::iter::from_fn(|| posts.try_recv().ok()).filter_map(|p| p.event).collect();
+    assert_eq!(kinds, ["credit_bureau_report.add", "protest.send"]);
+
+    // Both taken back here before the bureau or the notary said anything: each is told.
+    let r =
+        server.write_id(&token, "credit_bureau_reports_remove", &report, json!({ "reason": "error" })).await;
+    assert_eq!(r.data()["status"], "canceled", "{}", r.body);
+    let r = server.write_id(&token, "protests_cancel", &protest, json!({})).await;
+    assert_eq!(r.data()["status"], "withdrawn", "{}", r.body);
+    pass(&server).await;
+    let kinds: Vec<String> = std::iter::from_fn(|| posts.try_recv().ok()).filter_map(|p| p.event).collect();
+    assert_eq!(kinds, ["credit_bureau_report.remove", "protest.withdraw"]);
+
+    // The answers cross: the bureau included the debtor anyway, the notary drew the protest.
+    let included = json!({ "object": "credit_bureau_report", "id": report, "status": "reported" });
+    let (status, body) = callback(&server, included, None).await;
+    assert_eq!((status, body["data"]["status"].as_str()), (200, Some("removal_requested")), "{body}");
+    let drawn = json!({ "object": "protest", "id": protest, "status": "protested" });
+    let (status, body) = callback(&server, drawn, None).await;
+    assert_eq!((status, body["data"]["status"].as_str()), (200, Some("cancellation_requested")), "{body}");
+    pass(&server).await;
+    let kinds: Vec<String> = std::iter::from_fn(|| posts.try_recv().ok()).filter_map(|p| p.event).collect();
+    assert_eq!(kinds, ["credit_bureau_report.remove", "protest.cancel"]);
+    pass(&server).await;
+    assert!(posts.try_recv().is_err(), "each told once");
 }
