@@ -420,8 +420,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 report.agreements_activated, report.agreements_completed, report.agreements_broken
             );
             println!(
-                "credit-bureau reports filed by steps: {}; report and protest steps simulated: {}",
-                report.reports_filed, report.escalations_moved
+                "reports and protests filed by steps: {}; their steps simulated: {}; sent to the gateway: {}",
+                report.escalations_filed, report.escalations_moved, report.escalations_submitted
             );
             Ok(())
         }

@@ -36,6 +36,7 @@ fn step_view(s: &Step) -> wire::Step {
         channel: s.channel,
         template: s.template.as_ref().map(template_view),
         requires_approval: s.requires_approval,
+        title_type: s.title_type,
         active: s.active,
         version: s.version,
         created_at: Timestamp(s.created_at),
@@ -105,6 +106,7 @@ fn step_draft(
     channel: Option<wire::Channel>,
     template: Option<wire::Template>,
     requires_approval: Option<bool>,
+    title_type: Option<wire::ProtestTitleType>,
     active: Option<bool>,
 ) -> StepDraft {
     StepDraft {
@@ -116,6 +118,7 @@ fn step_draft(
         channel,
         template: template.map(MessageTemplate::from),
         requires_approval,
+        title_type,
         active,
     }
 }
@@ -179,6 +182,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
                     s.channel,
                     s.template,
                     s.requires_approval,
+                    s.title_type,
                     s.active,
                 )
             })
@@ -362,6 +366,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             input.channel,
             input.template,
             input.requires_approval,
+            input.title_type,
             input.active,
         );
         let step = policy.add_step(draft, call.now)?;
@@ -403,6 +408,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             input.channel,
             input.template,
             input.requires_approval,
+            input.title_type,
             input.active,
         );
         if after.edit(draft, policy.window, call.now)? == Outcome::Unchanged {

@@ -10,7 +10,7 @@ use super::ids::new_id;
 use super::message::Template;
 use super::rules::{RuleError, Violations};
 use super::text;
-use crate::types::{Channel, PolicyStatus, StepAction};
+use crate::types::{Channel, PolicyStatus, ProtestTitleType, StepAction};
 
 /// Minutes since midnight, in the organization's time zone.
 pub type Minute = u16;
@@ -92,6 +92,8 @@ pub struct Step {
     pub channel: Option<Channel>,
     pub template: Option<MessageTemplate>,
     pub requires_approval: bool,
+    /// The title a protest step without approval files (its number: the charge's external_id).
+    pub title_type: Option<ProtestTitleType>,
     pub active: bool,
     pub version: i64,
     pub created_at: OffsetDateTime,
@@ -109,6 +111,7 @@ pub struct StepDraft {
     pub channel: Option<Channel>,
     pub template: Option<MessageTemplate>,
     pub requires_approval: Option<bool>,
+    pub title_type: Option<ProtestTitleType>,
     pub active: Option<bool>,
 }
 
@@ -143,17 +146,18 @@ impl Step {
             if self.template.is_some() {
                 v.push(&field("template"), "is only for notify steps");
             }
-            // Only a report can go out on its own: a decision step exists to ask a person, and a
-            // protest needs the title's type and number, which a person gives when deciding.
-            if !self.requires_approval && self.action != StepAction::CreditBureau {
+            // A decision step exists to ask a person; a protest goes out on its own only with the
+            // type of the title behind each charge.
+            if !self.requires_approval && self.action == StepAction::RequestDecision {
                 v.push(
                     &field("requires_approval"),
-                    match self.action {
-                        StepAction::Protest => {
-                            "must be true for a protest step: a person gives the title (type and number) when deciding"
-                        }
-                        _ => "must be true for a request_decision step: it exists to ask a person",
-                    },
+                    "must be true for a request_decision step: it exists to ask a person",
+                );
+            }
+            if !self.requires_approval && self.action == StepAction::Protest && self.title_type.is_none() {
+                v.push(
+                    &field("title_type"),
+                    "is required for a protest step with requires_approval false: the type of the debt document behind each title",
                 );
             }
         } else {
@@ -185,6 +189,9 @@ impl Step {
                     "must be false for a notify step: messages go out without approval",
                 );
             }
+        }
+        if self.title_type.is_some() && self.action != StepAction::Protest {
+            v.push(&field("title_type"), "is only for protest steps");
         }
         if !(-90..=365).contains(&self.offset_days) {
             v.push(&field("offset_days"), "must be between -90 and 365");
@@ -237,6 +244,9 @@ impl Step {
         }
         if let Some(requires) = draft.requires_approval {
             self.requires_approval = requires;
+        }
+        if let Some(title_type) = draft.title_type {
+            self.title_type = Some(title_type);
         }
         if let Some(active) = draft.active {
             self.active = active;
@@ -388,6 +398,7 @@ impl Policy {
             channel: None,
             template: None,
             requires_approval: action != StepAction::Notify,
+            title_type: None,
             active: true,
             version: 1,
             created_at: now,
@@ -631,10 +642,18 @@ mod tests {
         };
         let policy = Policy::create("org_1", new_policy(vec![step(StepAction::CreditBureau)]), NOW).unwrap();
         assert!(!policy.steps[0].requires_approval);
-        for refused in [StepAction::Protest, StepAction::RequestDecision] {
-            let err = Policy::create("org_1", new_policy(vec![step(refused)]), NOW).unwrap_err();
-            assert_eq!(fields(err), ["steps[0].requires_approval"], "{refused:?}");
-        }
+        let err =
+            Policy::create("org_1", new_policy(vec![step(StepAction::RequestDecision)]), NOW).unwrap_err();
+        assert_eq!(fields(err), ["steps[0].requires_approval"]);
+        // A protest step on its own needs the title's type; only a protest step takes one.
+        let err = Policy::create("org_1", new_policy(vec![step(StepAction::Protest)]), NOW).unwrap_err();
+        assert_eq!(fields(err), ["steps[0].title_type"]);
+        let titled = |action| StepDraft { title_type: Some(ProtestTitleType::Ds), ..step(action) };
+        let policy = Policy::create("org_1", new_policy(vec![titled(StepAction::Protest)]), NOW).unwrap();
+        assert_eq!(policy.steps[0].title_type, Some(ProtestTitleType::Ds));
+        let err =
+            Policy::create("org_1", new_policy(vec![titled(StepAction::CreditBureau)]), NOW).unwrap_err();
+        assert_eq!(fields(err), ["steps[0].title_type"]);
     }
 
     #[test]

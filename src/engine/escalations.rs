@@ -1,8 +1,9 @@
 //! The engine's part in credit-bureau reports and protests:
-//! - a `credit_bureau` step that needs no approval files the report itself, once per charge and
-//!   step (the escalation row and the report commit together); a rule that refuses it (no
-//!   letter sent, no full address, the debtor blocked, a production organization with no bureau
-//!   provider) leaves the charge awaiting a decision, with the refusal in the event;
+//! - a `credit_bureau` or `protest` step that needs no approval files the report or protest
+//!   itself, once per charge and step (the escalation row and the filing commit together); a rule
+//!   that refuses it (no letter sent, no full address, the debtor blocked, no document number,
+//!   a production organization without a gateway) leaves the charge awaiting a decision, with
+//!   the refusal in the event;
 //! - in a sandbox organization, the bureau's and the notary's steps are played on the engine's
 //!   clock, with the delays `domain::credit_bureau` and `domain::protest` document;
 //! - in a production one, whatever the bureau or the notary must still be told (a new report or
@@ -95,10 +96,11 @@ pub async fn follow(
     Ok(moved)
 }
 
-/// Files the report a `credit_bureau` step that needs no approval calls for, in one unit with
-/// the row that marks the step run for the charge; `reachable` says whether a bureau can be
-/// (a sandbox's simulated one, or the gateway).
-pub async fn report_on_its_own(
+/// Files the report or protest a `credit_bureau` or `protest` step that needs no approval
+/// calls for, in one unit with the row that marks the step run for the charge; `reachable`
+/// says whether a bureau or notary can be (a sandbox's simulated one, or the gateway). A
+/// protest's title is the step's `title_type` numbered by the charge's `external_id`.
+pub async fn escalate_on_its_own(
     store: &Store,
     step: &Step,
     charge: &Charge,
@@ -107,7 +109,7 @@ pub async fn report_on_its_own(
 ) -> StoreResult<Filed> {
     if !reachable {
         return Ok(Filed::Refused(
-            "no gateway is configured to reach a credit bureau (--gateway-url)".into(),
+            "no gateway is configured to reach a bureau or a notary (--gateway-url)".into(),
         ));
     }
     let org_id = charge.organization_id.as_str();
@@ -118,29 +120,60 @@ pub async fn report_on_its_own(
         _ => return Ok(Filed::Skipped),
     }
     let Some(debtor) = in_unit.debtor(org_id, &charge.debtor_id).await? else { return Ok(Filed::Skipped) };
-    let notice = in_unit.letter_notice(org_id, &charge.id).await?;
-    let report =
-        match Report::file(charge, &debtor, notice.as_deref(), DEFAULT_BUREAU, DEFAULT_NATURE.into(), now) {
-            Ok(report) => report,
-            Err(refused) => return Ok(Filed::Refused(refused.to_string())),
-        };
+    let filed = match step.action {
+        crate::types::StepAction::Protest => {
+            let (Some(title_type), Some(number)) = (step.title_type, charge.external_id.clone()) else {
+                return Ok(Filed::Refused(
+                    "the charge has no external_id: a protest needs the number of the debt document".into(),
+                ));
+            };
+            match Protest::file(charge, &debtor, title_type, number, now) {
+                Ok(protest) => Escalation::Protest(protest),
+                Err(refused) => return Ok(Filed::Refused(refused.to_string())),
+            }
+        }
+        _ => {
+            let notice = in_unit.letter_notice(org_id, &charge.id).await?;
+            match Report::file(charge, &debtor, notice.as_deref(), DEFAULT_BUREAU, DEFAULT_NATURE.into(), now)
+            {
+                Ok(report) => Escalation::Report(report),
+                Err(refused) => return Ok(Filed::Refused(refused.to_string())),
+            }
+        }
+    };
     if !in_unit.record_escalation(&charge.id, &step.id, org_id, &format_timestamp(now)).await? {
         return Ok(Filed::Skipped);
     }
-    // A report a person filed already stands for the step.
-    if in_unit.live_credit_bureau_report(org_id, &charge.id).await?.is_none() {
-        let data = json!({
-            "object": crate::api::to_json(&crate::api::escalations::report_view(&report)),
-            "changes": {},
-            "step_id": step.id,
-        });
-        let event = engine_event(report.event_code(), "credit_bureau_report", &report.id, org_id, data, now);
-        if !in_unit.insert_credit_bureau_report(&report, charge.version, &event).await? {
-            return Ok(Filed::Skipped);
+    // One a person filed already stands for the step.
+    let inserted = match filed {
+        Escalation::Report(report)
+            if in_unit.live_credit_bureau_report(org_id, &charge.id).await?.is_none() =>
+        {
+            let object = crate::api::to_json(&crate::api::escalations::report_view(&report));
+            let data = json!({ "object": object, "changes": {}, "step_id": step.id });
+            let event =
+                engine_event(report.event_code(), "credit_bureau_report", &report.id, org_id, data, now);
+            in_unit.insert_credit_bureau_report(&report, charge.version, &event).await?
         }
+        Escalation::Protest(protest) if in_unit.live_protest(org_id, &charge.id).await?.is_none() => {
+            let object = crate::api::to_json(&crate::api::escalations::protest_view(&protest));
+            let data = json!({ "object": object, "changes": {}, "step_id": step.id });
+            let event = engine_event(protest.event_code(), "protest", &protest.id, org_id, data, now);
+            in_unit.insert_protest(&protest, charge.version, &event).await?
+        }
+        _ => true,
+    };
+    if !inserted {
+        return Ok(Filed::Skipped);
     }
     unit.commit().await?;
     Ok(Filed::Done)
+}
+
+/// What a step files on its own.
+enum Escalation {
+    Report(Report),
+    Protest(Protest),
 }
 
 /// The debtor as the bureau and the notary need them.

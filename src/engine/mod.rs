@@ -73,8 +73,9 @@ pub struct PassReport {
     pub agreements_completed: u64,
     /// Agreements broken by an installment late past the grace days.
     pub agreements_broken: u64,
-    /// Credit-bureau reports the engine filed on its own (steps that need no approval).
-    pub reports_filed: u64,
+    /// Credit-bureau reports and protests the engine filed on its own (steps that need no
+    /// approval).
+    pub escalations_filed: u64,
     /// Steps of reports and protests the sandbox's bureau and notary took.
     pub escalations_moved: u64,
     /// Requests about reports and protests the gateway took (production).
@@ -215,12 +216,13 @@ async fn run_step(
         let stamp = clock.stamp(charge.updated_at);
         if step.action != StepAction::Notify {
             let mut refusal = None;
-            if step.action == StepAction::CreditBureau && !step.requires_approval {
+            let files = matches!(step.action, StepAction::CreditBureau | StepAction::Protest);
+            if files && !step.requires_approval {
                 let reachable = sandbox || courier.providers.has_gateway();
-                match escalations::report_on_its_own(store, step, &charge, reachable, stamp).await? {
+                match escalations::escalate_on_its_own(store, step, &charge, reachable, stamp).await? {
                     escalations::Filed::Done => {
                         committed();
-                        report.reports_filed += 1;
+                        report.escalations_filed += 1;
                         continue;
                     }
                     escalations::Filed::Skipped => continue,
@@ -522,7 +524,7 @@ pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
                         agreements_activated = report.agreements_activated,
                         agreements_completed = report.agreements_completed,
                         agreements_broken = report.agreements_broken,
-                        reports_filed = report.reports_filed,
+                        escalations_filed = report.escalations_filed,
                         escalations_moved = report.escalations_moved,
                         "engine pass"
                     );

@@ -52,6 +52,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(14, "0014", "escalations"),
     migration!(15, "0015", "charge_origin"),
     migration!(16, "0016", "escalation_submissions"),
+    migration!(17, "0017", "protest_steps"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -72,6 +72,7 @@ fn step_from_row(row: &Row) -> StoreResult<Step> {
         channel,
         template,
         requires_approval: row.flag("requires_approval")?,
+        title_type: super::columns::optional_enumeration(row, "title_type")?,
         active: row.flag("active")?,
         version: row.int("version")?,
         created_at: timestamp(row, "created_at")?,
@@ -101,9 +102,9 @@ fn policy_values(p: &Policy) -> Vec<Param> {
 }
 
 const STEP_COLUMNS: &str = "name, offset_days, send_time, position, action, channel, template_subject, \
-     template_body, requires_approval, active, version, updated_at, id, organization_id, cp_id, created_at";
+     template_body, requires_approval, active, version, updated_at, title_type, id, organization_id, cp_id, created_at";
 
-/// The mutable columns of a step ($1 to $12), then its keys.
+/// The mutable columns of a step ($1 to $13), then its keys.
 fn step_values(s: &Step) -> Vec<Param> {
     let template = s.template.as_ref();
     Vec::from(args![
@@ -119,6 +120,7 @@ fn step_values(s: &Step) -> Vec<Param> {
         s.active,
         s.version,
         timestamp_text(&s.updated_at),
+        s.title_type.map(|t| t.as_str().to_string()),
         &s.id,
         &s.organization_id,
         &s.cp_id,
@@ -129,7 +131,7 @@ fn step_values(s: &Step) -> Vec<Param> {
 fn insert_step(s: &Step) -> Statement {
     Statement::new(
         format!(
-            "INSERT INTO collection_policy_steps ({STEP_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+            "INSERT INTO collection_policy_steps ({STEP_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
         ),
         step_values(s),
     )
@@ -364,7 +366,7 @@ impl Store {
         event: &NewEvent,
     ) -> StoreResult<bool> {
         let mut params = step_values(s);
-        params.truncate(12);
+        params.truncate(13);
         params.extend(args![&s.id, &s.cp_id, expected_step]);
         self.db
             .write(&[
@@ -372,7 +374,8 @@ impl Store {
                 Statement::must_change(
                     "UPDATE collection_policy_steps SET name = $1, offset_days = $2, send_time = $3, position = $4, \
                      action = $5, channel = $6, template_subject = $7, template_body = $8, requires_approval = $9, \
-                     active = $10, version = $11, updated_at = $12 WHERE id = $13 AND cp_id = $14 AND version = $15",
+                     active = $10, version = $11, updated_at = $12, title_type = $13 \
+                     WHERE id = $14 AND cp_id = $15 AND version = $16",
                     params,
                 ),
                 insert_event(event),

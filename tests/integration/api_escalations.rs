@@ -23,6 +23,19 @@ fn today() -> Date {
     organization_today(OffsetDateTime::now_utc())
 }
 
+/// An overdue due date whose step at `offset` days falls today or on the next business day
+/// (never before today: steps are not sent for days before a charge existed), and that day.
+fn due_for_step(offset: i64) -> (Date, Date) {
+    let mut due = today() - Duration::days(offset + 7);
+    loop {
+        let day = kobana_dunning::domain::calendar::send_date(due, offset);
+        if day >= today() {
+            return (due, day);
+        }
+        due += Duration::days(1);
+    }
+}
+
 /// An engine pass at noon in São Paulo on `day`.
 async fn pass(server: &TestServer, day: Date) -> PassReport {
     let noon = day.with_time(time!(15:00)).assume_utc();
@@ -332,7 +345,7 @@ async fn a_decision_reports_or_protests_and_a_step_without_approval_reports_on_i
         { "offset_days": 10, "action": "credit_bureau", "requires_approval": false } ] });
     let r = server.write(&token, "collection_policies_create", policy).await;
     assert_eq!(r.status, 201, "{}", r.body);
-    let due = today() - Duration::days(12);
+    let (due, step_day) = due_for_step(10);
     let make = |seed: u32| {
         let (server, token) = (&server, &token);
         async move {
@@ -349,10 +362,8 @@ async fn a_decision_reports_or_protests_and_a_step_without_approval_reports_on_i
 
     // The step's day: the charge with its letter is reported, once; the other waits for a
     // person, told why.
-    let step_day = kobana_dunning::domain::calendar::send_date(due, 10);
-    let day = step_day.max(today());
     for _ in 0..2 {
-        pass(&server, day).await;
+        pass(&server, step_day).await;
     }
     let r = server.read(&token, "credit_bureau_reports_list", &format!("charge_id={noticed}")).await;
     assert_eq!(r.data().as_array().unwrap().len(), 1, "{}", r.body);
@@ -429,6 +440,55 @@ async fn an_agreements_installment_is_neither_reported_nor_protested() {
     assert_eq!(
         (r.status, r.body["error"]["details"]["status"].as_str()),
         (409, Some("in_agreement")),
+        "{}",
+        r.body
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_protest_step_without_approval_protests_on_its_title_once() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Protestos automáticos").await;
+    // Without the title's type, a protest step cannot go on its own.
+    let untitled = json!({ "name": "Régua que protesta", "steps": [
+        { "offset_days": 15, "action": "protest", "requires_approval": false } ] });
+    let r = server.write(&token, "collection_policies_create", untitled).await;
+    assert_eq!((r.status, error_fields(&r)), (422, vec!["steps[0].title_type".to_string()]), "{}", r.body);
+    let policy = json!({ "name": "Régua que protesta", "steps": [
+        { "offset_days": 15, "action": "protest", "requires_approval": false, "title_type": "DM" } ] });
+    let r = server.write(&token, "collection_policies_create", policy).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.data()["steps"][0]["title_type"], "DM", "{}", r.body);
+
+    let (due, step_day) = due_for_step(15);
+    let debtor = server.create_debtor(&token, "Maria Ribeiro", &cpf(9409)).await;
+    let debtor = debtor["id"].as_str().unwrap().to_string();
+    let r = server.write_id(&token, "debtors_update", &debtor, json!({ "address": address() })).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let with_number = json!({ "debtor_id": debtor, "amount": 700.0, "due_date": format_date(due), "external_id": "DM-2026-15" });
+    let r = server.write(&token, "charges_create", with_number).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let numbered = r.data()["id"].as_str().unwrap().to_string();
+    let unnumbered = server.create_charge(&token, &debtor, 300.0, &format_date(due)).await;
+    let unnumbered = unnumbered["id"].as_str().unwrap().to_string();
+
+    for _ in 0..2 {
+        pass(&server, step_day).await;
+    }
+    let r = server.read(&token, "protests_list", &format!("charge_id={numbered}")).await;
+    let protests = r.data().as_array().unwrap();
+    assert_eq!(protests.len(), 1, "once: {}", r.body);
+    assert_eq!(
+        (protests[0]["title_type"].as_str(), protests[0]["document_number"].as_str()),
+        (Some("DM"), Some("DM-2026-15"))
+    );
+    let waiting = charge(&server, &token, &unnumbered).await;
+    assert_eq!(waiting["dunning_status"], "awaiting_decision", "{waiting}");
+    let r = server
+        .read(&token, "events_list", &format!("resource_id={unnumbered}&code=charge.decision_required"))
+        .await;
+    assert!(
+        r.data()[0]["data"]["refused"].as_str().unwrap_or_default().contains("external_id"),
         "{}",
         r.body
     );

@@ -118,7 +118,7 @@ async fn an_escalation_that_asks_no_approval_and_a_bad_template_are_refused() {
             json!({
                 "name": "Errada",
                 "steps": [
-                    { "offset_days": 10, "action": "protest", "requires_approval": false },
+                    { "offset_days": 10, "action": "request_decision", "requires_approval": false },
                     { "offset_days": 0, "channel": "sms", "template": { "body": "Olá {{nome}}" } },
                     { "offset_days": 1, "template": { "body": "sem canal" } },
                 ],

@@ -2687,9 +2687,12 @@ pub struct CollectionPoliciesStepsCreateInput {
     /// Required for notify; not allowed for escalations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
-    /// Escalations wait for a human (true, the default), except a credit_bureau step with false, which files the report itself (after the letter notice and the other rules of credit_bureau_reports_create; when one refuses, the charge waits for a decision and the event says why). request_decision and protest steps must be true; messages need none (false).
+    /// Escalations wait for a human (true, the default), except a credit_bureau or protest step with false, which files the report or protest itself (by the rules of credit_bureau_reports_create and protests_create; a protest step needs title_type and takes each charge's external_id as the document number; when a rule refuses, the charge waits for a decision and the event says why). request_decision steps must be true; messages need none (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
+    /// For a protest step with requires_approval false: the type of the debt document behind each charge's title (its number is the charge's external_id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_type: Option<ProtestTitleType>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
@@ -2758,6 +2761,9 @@ pub struct CollectionPoliciesStepsUpdateInput {
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
+    /// For a protest step with requires_approval false: the type of the debt document behind each charge's title (its number is the charge's external_id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_type: Option<ProtestTitleType>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
@@ -3747,6 +3753,9 @@ pub struct PolicyStepCreate {
     pub template: Option<Template>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
+    /// For a protest step with requires_approval false: the type of the debt document behind each charge's title (its number is the charge's external_id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_type: Option<ProtestTitleType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
 }
@@ -3904,8 +3913,10 @@ pub struct Step {
     pub channel: Option<Channel>,
     /// The message of a notify step; null for escalations.
     pub template: Option<Template>,
-    /// Whether a human decides before it acts: true for request_decision and protest steps; a credit_bureau step with false files the report itself (or waits for a decision, saying why, when a rule refuses it); false for messages.
+    /// Whether a human decides before it acts: true for request_decision steps; a credit_bureau step with false files the report itself, and a protest step with false the protest on its title_type (or each waits for a decision, saying why, when a rule refuses it); false for messages.
     pub requires_approval: bool,
+    /// The title a protest step that needs no approval files, with the charge's external_id as the document number; null for other steps.
+    pub title_type: Option<ProtestTitleType>,
     /// Inactive steps are skipped.
     pub active: bool,
     /// Increases with every change (the ETag).
@@ -3940,9 +3951,12 @@ pub struct StepCreate {
     /// Required for notify; not allowed for escalations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
-    /// Escalations wait for a human (true, the default), except a credit_bureau step with false, which files the report itself (after the letter notice and the other rules of credit_bureau_reports_create; when one refuses, the charge waits for a decision and the event says why). request_decision and protest steps must be true; messages need none (false).
+    /// Escalations wait for a human (true, the default), except a credit_bureau or protest step with false, which files the report or protest itself (by the rules of credit_bureau_reports_create and protests_create; a protest step needs title_type and takes each charge's external_id as the document number; when a rule refuses, the charge waits for a decision and the event says why). request_decision steps must be true; messages need none (false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
+    /// For a protest step with requires_approval false: the type of the debt document behind each charge's title (its number is the charge's external_id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_type: Option<ProtestTitleType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
@@ -3983,6 +3997,9 @@ pub struct StepUpdate {
     pub template: Option<Template>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
+    /// For a protest step with requires_approval false: the type of the debt document behind each charge's title (its number is the charge's external_id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_type: Option<ProtestTitleType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.

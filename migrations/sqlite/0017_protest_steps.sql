@@ -1,0 +1,2 @@
+-- The title a protest step without approval files (its number: each charge's external_id).
+ALTER TABLE collection_policy_steps ADD COLUMN title_type TEXT;
