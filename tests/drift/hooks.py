@@ -164,10 +164,13 @@ DEFAULT_WINDOW = {"start": "09:00", "end": "18:00"}
 
 def fix_step(step, current, window):
     """A step as its action wants it: a message has a channel and a template and no approval;
-    an escalation has neither and waits for a human. Its send time is within the window."""
+    an escalation has neither and waits for a human; only a protest step has a title type. Its
+    send time is within the window."""
     if not isinstance(step, dict):
         return
     merged = {**(current or {}), **step}
+    if merged.get("action", "notify") != "protest":
+        step.pop("title_type", None)
     if merged.get("action", "notify") != "notify":
         step.pop("channel", None)
         step.pop("template", None)

@@ -9,6 +9,7 @@ use std::process::{Command, Output};
 use serde_json::{Value, json};
 
 use crate::common::{TestServer, cpf};
+use crate::regua::{address, policy};
 
 const BIN: &str = env!("CARGO_BIN_EXE_kobana-dunning");
 
@@ -24,26 +25,7 @@ const PASS_AT: &str = "2027-02-10T15:00:00Z";
 /// aborts whatever the count.
 const MAX_ABORTS: u64 = 25;
 
-fn policy() -> Value {
-    json!({
-        "name": "Régua do teste",
-        "steps": [
-            { "offset_days": -3, "channel": "email",
-              "template": { "subject": "Vence em {{due_date}}", "body": "Olá, {{debtor_name}}! {{amount}} vence em {{due_date}}." } },
-            { "offset_days": 0, "channel": "sms", "template": { "body": "{{debtor_name}}, vence hoje: {{amount}}" } },
-            { "offset_days": 1, "channel": "whatsapp", "template": { "body": "{{debtor_name}}, venceu: {{amount}}, {{days_overdue}} dia(s)." } },
-            { "offset_days": 5, "channel": "letter", "template": { "body": "Prezado(a) {{debtor_name}}, {{amount}} em aberto." } },
-            { "offset_days": 10, "action": "credit_bureau" },
-        ],
-    })
-}
-
-fn address() -> Value {
-    json!({ "zipcode": "01310100", "street": "Av. Paulista", "number": "1000", "neighborhood": "Bela Vista",
-            "city": "São Paulo", "state": "SP" })
-}
-
-/// An organization with the policy above as its default, and charges for which one pass at
+/// An organization with the régua tests' policy as its default, and charges for which one pass at
 /// [`PASS_AT`] writes every kind of change: overdue turns, notifications sent on several
 /// channels, notifications skipped (opt-out, missing phone) and an escalation. Each charge's
 /// external_id names it, since ids differ from server to server.

@@ -17,7 +17,9 @@ fn noon(day: Date) -> OffsetDateTime {
     day.with_time(time!(15:00)).assume_utc()
 }
 
-fn policy() -> Value {
+/// The régua of these tests, and of the engine crash tests: a message on each channel and a
+/// credit-bureau step.
+pub(crate) fn policy() -> Value {
     json!({
         "name": "Régua do teste",
         "steps": [
@@ -31,7 +33,8 @@ fn policy() -> Value {
     })
 }
 
-fn address() -> Value {
+/// A full postal address, for letters.
+pub(crate) fn address() -> Value {
     json!({ "zipcode": "01310100", "street": "Av. Paulista", "number": "1000", "neighborhood": "Bela Vista",
             "city": "São Paulo", "state": "SP" })
 }
