@@ -95,6 +95,21 @@ async fn save(call: &Call, before: &Policy, after: &Policy, code: &str) -> ApiRe
     Ok(reply(after))
 }
 
+/// Changing what the engine will send (activating a policy, or a step of an active one) needs
+/// `dunning.notify` besides `dunning.write`: a token that may not send a message must not be able
+/// to put its own text in front of every debtor under a policy.
+fn check_may_send(call: &Call, policy_status: PolicyStatus) -> ApiResult<()> {
+    const NOTIFY: &str = "dunning.notify";
+    if policy_status != PolicyStatus::Active || call.principal.has_scope(NOTIFY) {
+        return Ok(());
+    }
+    Err(ApiError::InsufficientScope {
+        challenge: call.app.step_up_challenge("/v1", "dunning.read dunning.write dunning.notify"),
+        required: NOTIFY.into(),
+        granted: call.principal.scopes.clone(),
+    })
+}
+
 /// The fields of a step as sent, from either input shape.
 #[allow(clippy::too_many_arguments)]
 fn step_draft(
@@ -166,6 +181,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             Some(CollectionPoliciesCreateStatus::Draft) => PolicyStatus::Draft,
             _ => PolicyStatus::Active,
         };
+        check_may_send(&call, status)?;
         let first = call.store.default_policy(call.org_id()).await?.is_none();
         let is_default = input.is_default.unwrap_or(false) || (first && status == PolicyStatus::Active);
         let steps = input
@@ -226,6 +242,11 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             CollectionPoliciesUpdateStatus::Draft => PolicyStatus::Draft,
             CollectionPoliciesUpdateStatus::Active => PolicyStatus::Active,
         });
+        if before.status != PolicyStatus::Active
+            && let Some(status) = status
+        {
+            check_may_send(&call, status)?;
+        }
         let edit = PolicyEdit {
             name: input.name.map(Into::into),
             description: input.description.map(|d| d.map(Into::into)),
@@ -356,6 +377,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         input: wire::CollectionPoliciesStepsCreateInput,
     ) -> ApiResult<Reply<StepEnvelope>> {
         let before = load(&call, &input.cp_id).await?;
+        check_may_send(&call, before.status)?;
         let mut policy = before.clone();
         let draft = step_draft(
             input.name.map(Into::into),
@@ -398,6 +420,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         let before = load_step(&policy, &input.step_id)?.clone();
         call.check_if_match(before.version)?;
         policy.ensure_editable("changed")?;
+        check_may_send(&call, policy.status)?;
         let mut after = before.clone();
         let draft = step_draft(
             input.name.map(Into::into),

@@ -240,3 +240,52 @@ async fn one_default_per_organization_and_deletes_only_what_no_charge_used() {
     let r = server.call(&token, "collection_policies_get", &[("cp_id", draft_id)], "", None).await;
     assert_eq!(r.status, 404);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changing_what_the_engine_sends_needs_the_notify_scope() {
+    let server = TestServer::start().await;
+    let (org, token) = server.tenant("Escopos").await;
+    let write_only = server.token(&org, "dunning.read dunning.write").await;
+    let step =
+        json!({ "offset_days": 0, "channel": "sms", "template": { "body": "{{debtor_name}}, vence hoje." } });
+    let refused = |r: &crate::common::Resp| {
+        assert_eq!((r.status, r.code()), (403, "INSUFFICIENT_SCOPE"), "{}", r.body);
+        assert_eq!(r.body["error"]["details"]["required"], "dunning.notify", "{}", r.body);
+    };
+
+    // An active policy sends: a write-only token cannot make one, nor activate a draft.
+    let r = server
+        .write(&write_only, "collection_policies_create", json!({ "name": "Ativa", "steps": [step] }))
+        .await;
+    refused(&r);
+    let draft = json!({ "name": "Rascunho", "status": "draft", "steps": [step] });
+    let r = server.write(&write_only, "collection_policies_create", draft).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let cp = r.data()["id"].as_str().unwrap().to_string();
+    let path = [("cp_id", cp.as_str())];
+    // A draft's steps are the token's to shape.
+    let r = server.call(&write_only, "collection_policies_steps_create", &path, "", Some(step.clone())).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let step_id = r.data()["id"].as_str().unwrap().to_string();
+    let activate = json!({ "status": "active" });
+    let r = server.call(&write_only, "collection_policies_update", &path, "", Some(activate.clone())).await;
+    refused(&r);
+    let r = server.call(&token, "collection_policies_update", &path, "", Some(activate)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // Once active, its steps are not: neither a new one nor a new text.
+    let r = server.call(&write_only, "collection_policies_steps_create", &path, "", Some(step)).await;
+    refused(&r);
+    let path = [("cp_id", cp.as_str()), ("step_id", step_id.as_str())];
+    let text = json!({ "template": { "body": "Pague já: outro texto." } });
+    let r = server.call(&write_only, "collection_policies_steps_update", &path, "", Some(text.clone())).await;
+    refused(&r);
+    let r = server.call(&token, "collection_policies_steps_update", &path, "", Some(text)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Renaming the policy changes nothing sent.
+    let path = [("cp_id", cp.as_str())];
+    let r = server
+        .call(&write_only, "collection_policies_update", &path, "", Some(json!({ "name": "Outro nome" })))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
