@@ -14,6 +14,49 @@ use super::policy::MessageTemplate;
 use super::rules::RuleError;
 use crate::types::{Channel, ChargeStatus, NotificationOrigin, NotificationStatus};
 
+/// The most characters a rendered subject may have; it is one line.
+pub const SUBJECT_LIMIT: usize = 200;
+
+/// The most characters a rendered message may have on `channel`: what the providers take (an
+/// SMS of 10 concatenated segments, WhatsApp's text limit) and a page's worth for e-mail and
+/// letters.
+pub fn body_limit(channel: Channel) -> usize {
+    match channel {
+        Channel::Email | Channel::Letter => 10_000,
+        Channel::Sms => 1_600,
+        Channel::Whatsapp => 4_096,
+    }
+}
+
+/// A rendered message within its channel's limits, or the fields that are not (the limits
+/// apply to what is sent: placeholders can make a short template long).
+fn check_rendered(channel: Channel, subject: Option<&str>, body: &str) -> Result<(), RuleError> {
+    let mut violations = super::rules::Violations::default();
+    if let Some(subject) = subject {
+        let length = subject.chars().count();
+        if length > SUBJECT_LIMIT {
+            violations.push(
+                "template.subject",
+                format!("renders to {length} characters; a subject takes at most {SUBJECT_LIMIT}"),
+            );
+        }
+        if subject.contains(['\n', '\r']) {
+            violations.push(
+                "template.subject",
+                "renders to more than one line (a value put into it has a line break)",
+            );
+        }
+    }
+    let (length, limit) = (body.chars().count(), body_limit(channel));
+    if length > limit {
+        violations.push(
+            "template.body",
+            format!("renders to {length} characters; a {} message takes at most {limit}", channel.as_str()),
+        );
+    }
+    violations.finish()
+}
+
 /// Why a message could not go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SkipReason {
@@ -189,6 +232,7 @@ impl Notification {
             (Some(subject), Channel::Email) => Some(render(subject, "template.subject")?),
             _ => None,
         };
+        check_rendered(channel, subject.as_deref(), &body)?;
         let (to, status, skip_reason, next_attempt_at) = match contact(debtor, channel) {
             Ok(to) => (Some(to), NotificationStatus::Queued, None, Some(now)),
             Err(reason) => (None, NotificationStatus::Skipped, Some(reason.as_str().to_string()), None),
@@ -278,6 +322,47 @@ impl Notification {
     }
 
     /// Whether it waits for a provider.
+    /// A message of a step that cannot be made (it renders past its channel's limits): kept
+    /// `failed` with `reason`, so the charge's timeline says why nothing went, and the step is
+    /// not tried again for the charge.
+    pub fn unsendable(
+        charge: &Charge,
+        debtor: &Debtor,
+        channel: Channel,
+        source: Source,
+        reason: String,
+        now: OffsetDateTime,
+    ) -> Notification {
+        Notification {
+            id: new_id("ntf"),
+            organization_id: charge.organization_id.clone(),
+            charge_id: charge.id.clone(),
+            debtor_id: debtor.id.clone(),
+            cp_id: source.cp_id,
+            step_id: source.step_id,
+            origin: source.origin,
+            resend_of_id: source.resend_of_id,
+            channel,
+            to: contact(debtor, channel).ok(),
+            subject: None,
+            body: String::new(),
+            status: NotificationStatus::Failed,
+            skip_reason: None,
+            failure_reason: Some(reason),
+            attempts: 0,
+            next_attempt_at: None,
+            provider: None,
+            provider_message_id: None,
+            scheduled_for: source.scheduled_for,
+            sent_at: None,
+            failed_at: Some(now),
+            canceled_at: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
     pub fn is_pending(&self) -> bool {
         self.status == NotificationStatus::Queued
     }
@@ -347,6 +432,33 @@ mod tests {
     use time::macros::datetime;
 
     const NOW: OffsetDateTime = datetime!(2026-11-30 15:00 UTC);
+
+    fn fields(result: Result<(), RuleError>) -> Vec<String> {
+        match result {
+            Ok(()) => Vec::new(),
+            Err(RuleError::Invalid(found)) => found.into_iter().map(|v| v.field).collect(),
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_rendered_message_stays_within_its_channels_limits() {
+        let at = |n: usize| "á".repeat(n);
+        assert!(fields(check_rendered(Channel::Sms, None, &at(1_600))).is_empty(), "characters, not bytes");
+        assert_eq!(fields(check_rendered(Channel::Sms, None, &at(1_601))), ["template.body"]);
+        assert!(fields(check_rendered(Channel::Whatsapp, None, &at(4_096))).is_empty());
+        assert_eq!(fields(check_rendered(Channel::Whatsapp, None, &at(4_097))), ["template.body"]);
+        assert!(fields(check_rendered(Channel::Email, Some(&at(200)), &at(10_000))).is_empty());
+        assert_eq!(
+            fields(check_rendered(Channel::Email, Some(&at(201)), &at(10_001))),
+            ["template.subject", "template.body"]
+        );
+        assert_eq!(
+            fields(check_rendered(Channel::Email, Some("Linha 1\nLinha 2"), "ok")),
+            ["template.subject"]
+        );
+        assert_eq!(fields(check_rendered(Channel::Letter, None, &at(10_001))), ["template.body"]);
+    }
 
     fn queued() -> Notification {
         Notification {

@@ -270,11 +270,21 @@ async fn run_step(
             resend_of_id: None,
             scheduled_for,
         };
-        let n = match Notification::compose(&charge, &debtor, channel, template, source, stamp) {
+        // A step whose message cannot be made for this charge (it renders past its channel's
+        // limits) is kept failed with the reason, once, rather than sent cut or tried each pass.
+        let n = match Notification::compose(&charge, &debtor, channel, template, source.clone(), stamp) {
             Ok(n) => n,
             Err(e) => {
-                tracing::warn!(step = %step.id, charge = %charge.id, error = %e, "step template does not render");
-                continue;
+                let reason = match e {
+                    crate::domain::RuleError::Invalid(found) => found
+                        .iter()
+                        .map(|v| format!("{} {}", v.field, v.message))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    other => other.to_string(),
+                };
+                tracing::warn!(step = %step.id, charge = %charge.id, %reason, "step message cannot be made");
+                Notification::unsendable(&charge, &debtor, channel, source, reason, stamp)
             }
         };
         // The notification and the régua's start (the first step sent starts it) commit

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::common::{TestServer, cpf, date_in};
+use crate::common::{TestServer, cpf, date_in, error_fields};
 
 #[tokio::test]
 async fn pause_and_resume_move_the_dunning_status_and_record_why() {
@@ -78,4 +78,68 @@ async fn the_tools_are_writes_that_are_neither_destructive_nor_idempotent() {
             "{name}: {tool}"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_is_capped_after_it_is_rendered() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Limites").await;
+    let r = server
+        .write(
+            &token,
+            "debtors_create",
+            json!({ "name": "Ana Lima", "document": cpf(9601), "email": "ana@example.com.br", "mobile": "+5511987654321" }),
+        )
+        .await;
+    let debtor = r.data()["id"].as_str().unwrap().to_string();
+    let long = "x".repeat(500);
+    let body = json!({ "debtor_id": debtor, "amount": 10.0, "due_date": date_in(-3), "description": long });
+    let r = server.write(&token, "charges_create", body).await;
+    let charge = r.data()["id"].as_str().unwrap().to_string();
+
+    // 333 placeholders of a 500-character description: a short template, a 166,500-character
+    // message. Refused at notify time, nothing stored.
+    let template = json!({ "subject": "Cobrança", "body": "{{description}}".repeat(333) });
+    let r = server
+        .write_id(&token, "charges_notify", &charge, json!({ "channel": "email", "template": template }))
+        .await;
+    assert_eq!((r.status, error_fields(&r)), (422, vec!["template.body".to_string()]), "{}", r.body);
+    let message = r.body["error"]["details"]["fields"][0]["message"].as_str().unwrap();
+    assert!(message.contains("166500") && message.contains("10000"), "{message}");
+    let r = server.read(&token, "notifications_list", &format!("charge_id={charge}")).await;
+    assert_eq!(r.body["meta"]["total"], 0, "{}", r.body);
+
+    // A subject is one line after rendering too.
+    let body = json!({ "debtor_id": debtor, "amount": 10.0, "due_date": date_in(-3), "description": "Linha 1\nLinha 2" });
+    let r = server.write(&token, "charges_create", body).await;
+    let two_lines = r.data()["id"].as_str().unwrap().to_string();
+    let template = json!({ "subject": "{{description}}", "body": "Olá" });
+    let r = server
+        .write_id(&token, "charges_notify", &two_lines, json!({ "channel": "email", "template": template }))
+        .await;
+    assert_eq!((r.status, error_fields(&r)), (422, vec!["template.subject".to_string()]), "{}", r.body);
+
+    // The engine keeps a step's message that cannot be made as failed, with why, once.
+    let policy = json!({ "name": "Longa", "steps": [
+        { "offset_days": 0, "channel": "sms", "template": { "body": "{{description}} {{description}} {{description}} {{description}}" } } ] });
+    let r = server.write(&token, "collection_policies_create", policy).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let due = kobana_dunning::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+    let due = kobana_dunning::domain::calendar::on_or_after(due);
+    let body = json!({ "debtor_id": debtor, "amount": 10.0, "due_date": kobana_dunning::domain::dates::format_date(due),
+                       "description": "y".repeat(500) });
+    let r = server.write(&token, "charges_create", body).await;
+    let stepped = r.data()["id"].as_str().unwrap().to_string();
+    let noon = due.with_time(time::macros::time!(20:00)).assume_utc();
+    for _ in 0..2 {
+        kobana_dunning::engine::run_once(&server.app.store, &server.app.providers, noon).await.unwrap();
+    }
+    let r = server.read(&token, "notifications_list", &format!("charge_id={stepped}")).await;
+    assert_eq!(r.body["meta"]["total"], 1, "{}", r.body);
+    let failed = &r.data()[0];
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert!(
+        failed["failure_reason"].as_str().unwrap().contains("sms message takes at most 1600"),
+        "{failed}"
+    );
 }

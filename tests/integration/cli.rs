@@ -730,8 +730,10 @@ async fn engine_run_once_turns_late_charges_at_the_instant_given() {
 async fn two_engine_processes_at_once_send_each_step_once() {
     let db = TempDb::new().await;
     let org = only_line(&run(&db, &["orgs", "create", "--name", "Org"]));
-    let token =
-        only_line(&run(&db, &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write"]));
+    let token = only_line(&run(
+        &db,
+        &["tokens", "create", "--org", &org, "--scopes", "dunning.read,dunning.write,dunning.notify"],
+    ));
     let server = Server::start(&db, false);
     let policy = json!({ "name": "Régua", "steps": [
         { "offset_days": -3, "channel": "email", "template": { "body": "Olá, {{debtor_name}}" } },

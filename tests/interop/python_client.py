@@ -91,8 +91,9 @@ class Elicitation:
 
 
 async def pending_charges(client: Client, count: int) -> list[str]:
-    body = tool_ok(await client.call_tool("dunning_charges_list", {"status": "pending", "per_page": 20}), "list pending")
-    ids = [charge["id"] for charge in body["data"]]
+    body = tool_ok(await client.call_tool("dunning_charges_list", {"status": "pending", "per_page": 50}), "list pending")
+    # An agreement's installment is canceled only with its agreement: take charges of their own.
+    ids = [charge["id"] for charge in body["data"] if charge["origin"] == "direct"]
     check(len(ids) >= count, f"the demo data should have {count} pending charges, found {len(ids)}")
     return ids[:count]
 

@@ -4006,7 +4006,7 @@ pub struct StepUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
 }
-/// A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR.
+/// A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR, as is a rendered message over its channel's limit (SMS 1,600 characters, WhatsApp 4,096, others 10,000; subject 200, one line).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Template {
