@@ -1,7 +1,7 @@
 //! `GET /v1/me`: who the token belongs to.
 
 use super::{ApiError, ApiResult, Call, Reply};
-use crate::domain::dates::Timestamp;
+use crate::domain::dates::{Day, Timestamp};
 use crate::types::{self as wire, MeEnvelope, MeInput};
 
 /// The handlers of the `me` tag.
@@ -24,6 +24,8 @@ impl super::handlers::MeApi for Me {
                 document: org.document,
                 environment: stored(&org.environment, "environment")?,
                 timezone: org.timezone,
+                today: Day(call.today()),
+                now: Timestamp(call.now),
             },
             user: None,
             token: wire::MeToken {

@@ -12,8 +12,8 @@ const BASE: &str = "Tools for Kobana Dunning (debt collection): debtors (the peo
 charges (what they owe, from pending to overdue to paid or canceled) and the collection (régua de cobrança) \
 that follows them, in Brazilian reais.\n\
 - The organization comes from your access token: no tool takes an organization argument.\n\
-- Call dunning_me first: it says which organization and environment (sandbox or production) you act on and \
-which scopes you have.\n\
+- Call dunning_me first: it says which organization and environment (sandbox or production) you act on, \
+which scopes you have, and today's date in the organization's time zone: count relative dates from it.\n\
 - The tool list is already filtered to what your token may run.\n\
 - Arguments are one flat object; every field and argument is snake_case. An unknown or invalid argument is a \
 VALIDATION_ERROR that names it (with a suggestion for a misspelt name).\n\

@@ -320,3 +320,29 @@ async fn policy_review_prompt_reads_the_policy_its_schedule_and_its_problems() {
     let r = s.mcp_2025(&no_read, "completion/complete", complete("")).await;
     assert_eq!(r.rpc_code(), -32602, "the prompt is not there for this token");
 }
+
+/// "In 15 days" and "yesterday" need the organization's today, which at night differs from UTC's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn me_says_what_day_it_is_for_the_organization() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let before = time::OffsetDateTime::now_utc();
+    let r =
+        s.mcp_2026(&token, "tools/call", json!({ "name": "dunning_me", "arguments": {} }), json!({})).await;
+    let after = time::OffsetDateTime::now_utc();
+    let organization = r.tool_json()["data"]["organization"].clone();
+    let today =
+        |t| kobana_dunning::domain::dates::format_date(kobana_dunning::domain::dates::organization_today(t));
+    let said = organization["today"].as_str().unwrap().to_string();
+    assert!(said == today(before) || said == today(after), "{organization}");
+    let now = kobana_dunning::domain::dates::parse_timestamp(organization["now"].as_str().unwrap()).unwrap();
+    assert!(now >= before - time::Duration::seconds(1) && now <= after, "{organization}");
+
+    // The same in the resource, and the instructions send the model there for dates.
+    let r = s.mcp_2026(&token, "resources/read", json!({ "uri": "kobana://dunning/me" }), json!({})).await;
+    let text = r.result()["contents"][0]["text"].as_str().unwrap().to_string();
+    assert!(text.contains("\"today\""), "{text}");
+    let r = s.mcp_2026(&token, "server/discover", json!({}), json!({})).await;
+    let instructions = r.result()["instructions"].as_str().unwrap_or_default().to_string();
+    assert!(instructions.contains("today's date in the organization's time zone"), "{}", r.body);
+}

@@ -148,11 +148,13 @@ async function main() {
     ok('SDK 1.32.2 connected with protocol 2025-06-18');
 
     const listing = toolOk(
-      await client.callTool({ name: 'dunning_charges_list', arguments: { status: 'pending', per_page: 1 } }),
+      await client.callTool({ name: 'dunning_charges_list', arguments: { status: 'pending', per_page: 50 } }),
       'list pending',
     );
-    check(listing.data.length === 1, 'the demo data should have a pending charge');
-    const charge = listing.data[0].id;
+    // An agreement's installment is canceled only with its agreement: take a charge of its own.
+    const own = listing.data.filter((c) => c.origin === 'direct');
+    check(own.length >= 1, 'the demo data should have a pending charge of its own');
+    const charge = own[0].id;
     const status = async () =>
       toolOk(await client.callTool({ name: 'dunning_charges_get', arguments: { id: charge } }), 'get').data.status;
     const cancel = () => client.callTool({ name: 'dunning_charges_cancel', arguments: { id: charge } });

@@ -3526,6 +3526,10 @@ pub struct MeOrganization {
     pub environment: MeOrganizationEnvironment,
     /// IANA time zone used for "today", due dates and business days.
     pub timezone: String,
+    /// Today in the organization's time zone: "yesterday", "in 15 days" and "this week" count from it (it can differ from today in UTC).
+    pub today: crate::domain::dates::Day,
+    /// The server's current instant (UTC).
+    pub now: crate::domain::dates::Timestamp,
 }
 /// The access token used for this request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
