@@ -346,12 +346,24 @@ def fix_terms(body, rng, charge_ids):
         body.pop("down_payment_due_date", None)
     if not isinstance(body.get("installments_count"), int) or not 1 <= body["installments_count"] <= 60:
         body["installments_count"] = 1
-    terms = {k: v for k, v in body.items() if k != "grace_days_before_broken"}
-    widest = dict(terms, charge_ids=charge_ids, installments_count=60)
-    answer = _session.post(f"{BASE}/v1/agreements/simulate", json=widest, timeout=30)
-    if answer.status_code == 200:
-        total = answer.json()["data"]["total_amount"]
-        body["installments_count"] = max(body["installments_count"], min(60, math.ceil(total / MAX_CHARGE) + 1))
+    # The server's own simulation says what the charges amount to on these terms; the count is
+    # then kept between what one charge may carry and a centavo an installment.
+    terms = {k: v for k, v in body.items() if k not in ("grace_days_before_broken", "down_payment_amount",
+                                                         "down_payment_due_date", "installments_count")}
+    for count in (1, 60):  # one installment may be too large, sixty too small
+        answer = _session.post(f"{BASE}/v1/agreements/simulate", json=dict(terms, charge_ids=charge_ids,
+                                                                          installments_count=count), timeout=30)
+        if answer.status_code == 200:
+            break
+    else:
+        return
+    total_cents = round(answer.json()["data"]["total_amount"] * 100)
+    if "down_payment_amount" in body and total_cents <= 200:
+        body.pop("down_payment_amount", None)
+        body.pop("down_payment_due_date", None)
+    left = total_cents - (100 if "down_payment_amount" in body else 0)
+    needed = min(60, math.ceil(total_cents / (MAX_CHARGE * 100)) + 1)
+    body["installments_count"] = max(1, min(max(body["installments_count"], needed), left, 60))
 
 
 def agreements(case, body, rng):
@@ -364,7 +376,7 @@ def agreements(case, body, rng):
                      per_page=100, page=page)
         found = answer.json().get("data", []) if answer.status_code == 200 else []
         # Fuzzed amounts overdue for decades may owe more than 60 installments can carry.
-        items += [c for c in found if not c.get("agreement_id") and c.get("amount", 0) <= 1_000_000]
+        items += [c for c in found if not c.get("agreement_id") and 1 <= c.get("amount", 0) <= 1_000_000]
         if items or len(found) < 100:
             break
     if items:
