@@ -249,7 +249,7 @@ impl Withdrawal {
                 _ => call.today(),
             };
             if removed.debt_ended(ending, ended, call.now) {
-                after.credit_bureau_status = Some(removed.status.as_str().to_string());
+                after.credit_bureau_status = Some(removed.status);
                 withdrawal.report = Some((report, removed));
             }
         }
@@ -258,7 +258,7 @@ impl Withdrawal {
         {
             let mut withdrawn = protest.clone();
             if withdrawn.debt_ended(ending, call.now) {
-                after.protest_status = Some(withdrawn.status.as_str().to_string());
+                after.protest_status = Some(withdrawn.status);
                 withdrawal.protest = Some((protest, withdrawn));
             }
         }

@@ -162,7 +162,7 @@ fn reported(charge: &mut Charge, debtor: &Debtor) -> Result<Settling, crate::dom
         decided_at: Timestamp(afternoon(decided)),
     });
     charge.dunning_status = DunningStatus::Active;
-    charge.credit_bureau_status = Some(report.status.as_str().to_string());
+    charge.credit_bureau_status = Some(report.status);
     Ok(Settling { sent: vec![letter], report: Some(report), ..Settling::default() })
 }
 
@@ -185,7 +185,7 @@ fn protested(
         decided_at: Timestamp(afternoon(requested)),
     });
     charge.dunning_status = DunningStatus::Active;
-    charge.protest_status = Some(protest.status.as_str().to_string());
+    charge.protest_status = Some(protest.status);
     Ok(Settling { protest: Some(protest), ..Settling::default() })
 }
 

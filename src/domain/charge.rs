@@ -15,7 +15,10 @@ use super::dates::{Timestamp, organization_today};
 use super::debtor::Debtor;
 use super::money::Hundredths;
 use super::rules::{RuleError, Violations};
-use crate::types::{ChargeOrigin, ChargeStatus, Decision, DunningStatus, PaymentMethod, PersonType};
+use crate::types::{
+    ChargeOrigin, ChargeStatus, CreditBureauReportStatus, Decision, DunningStatus, PaymentMethod, PersonType,
+    ProtestStatus,
+};
 
 /// The default late fee: 2 %, the most a consumer can be fined (CDC art. 52 §1).
 pub const DEFAULT_FINE: Hundredths = Hundredths(200);
@@ -60,8 +63,10 @@ pub struct Charge {
     pub agreement_id: Option<String>,
     /// Made on its own, or as an agreement's installment.
     pub origin: ChargeOrigin,
-    pub credit_bureau_status: Option<String>,
-    pub protest_status: Option<String>,
+    /// The status of its latest credit-bureau report, kept with the report.
+    pub credit_bureau_status: Option<CreditBureauReportStatus>,
+    /// The status of its latest protest, kept with the protest.
+    pub protest_status: Option<ProtestStatus>,
     pub tags: Vec<String>,
     pub metadata: BTreeMap<String, String>,
     pub version: i64,
@@ -193,9 +198,10 @@ pub enum Ending {
 }
 
 /// The report statuses that keep a charge from being canceled or written off.
-const BLOCKING_REPORT: &[&str] = &["reported"];
+const BLOCKING_REPORT: &[CreditBureauReportStatus] = &[CreditBureauReportStatus::Reported];
 /// The protest statuses that keep a charge from being canceled or written off.
-const BLOCKING_PROTEST: &[&str] = &["sent", "intimated", "protested"];
+const BLOCKING_PROTEST: &[ProtestStatus] =
+    &[ProtestStatus::Sent, ProtestStatus::Intimated, ProtestStatus::Protested];
 
 /// A payment as recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -346,16 +352,16 @@ impl Charge {
     /// A charge standing in a bureau's records or before a notary is resolved there first:
     /// canceling or writing it off would leave the debtor reported for a debt that is gone.
     fn check_not_escalated(&self, action: ChargeAction) -> Result<(), RuleError> {
-        let report = self.credit_bureau_status.as_deref().filter(|s| BLOCKING_REPORT.contains(s));
-        let protest = self.protest_status.as_deref().filter(|s| BLOCKING_PROTEST.contains(s));
+        let report = self.credit_bureau_status.filter(|s| BLOCKING_REPORT.contains(s));
+        let protest = self.protest_status.filter(|s| BLOCKING_PROTEST.contains(s));
         let (what, status, fix) = match (report, protest) {
             (Some(_), _) => {
                 ("its credit-bureau report is reported", "credit_bureau_reported", "remove the report first")
             }
             (_, Some(s)) => (
                 match s {
-                    "sent" => "its protest is at the notary",
-                    "intimated" => "its protest is intimated",
+                    ProtestStatus::Sent => "its protest is at the notary",
+                    ProtestStatus::Intimated => "its protest is intimated",
                     _ => "it is protested",
                 },
                 "protest_pending",

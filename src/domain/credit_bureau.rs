@@ -449,12 +449,12 @@ pub(crate) mod tests {
     #[test]
     fn a_reported_charge_is_neither_canceled_nor_written_off() {
         let (_, mut charge) = debtor_and_charge(true, date!(2026 - 10 - 01));
-        charge.credit_bureau_status = Some("reported".into());
+        charge.credit_bureau_status = Some(Status::Reported);
         let err = charge.clone().cancel(None, NOW).unwrap_err();
         assert_eq!(refused_status(err), "credit_bureau_reported");
         let err = charge.clone().write_off("x".into(), NOW).unwrap_err();
         assert_eq!(refused_status(err), "credit_bureau_reported");
-        charge.credit_bureau_status = Some("removal_requested".into());
+        charge.credit_bureau_status = Some(Status::RemovalRequested);
         assert_eq!(charge.clone().cancel(None, NOW), Ok(Outcome::Changed));
     }
 }

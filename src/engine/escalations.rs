@@ -441,13 +441,13 @@ async fn paid_at_the_notary(
     if after.settle(payment, now)?.is_none() {
         return Ok(());
     }
-    after.protest_status = Some(protest.status.as_str().to_string());
+    after.protest_status = Some(protest.status);
     let today = organization_today(now);
     let mut report_change = None;
     if let Some(report) = store.live_credit_bureau_report(org_id, &after.id).await? {
         let mut removed = report.clone();
         if removed.debt_ended(crate::domain::charge::Ending::Paid, today, now) {
-            after.credit_bureau_status = Some(removed.status.as_str().to_string());
+            after.credit_bureau_status = Some(removed.status);
             report_change = Some((report, removed));
         }
     }

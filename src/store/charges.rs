@@ -4,7 +4,8 @@ use std::sync::LazyLock;
 
 use super::backend::Step;
 use super::columns::{
-    date, date_text, enumeration, json, json_text, money, optional_timestamp, timestamp, timestamp_text,
+    date, date_text, enumeration, json, json_text, money, optional_enumeration, optional_timestamp,
+    timestamp, timestamp_text,
 };
 use super::events::{NewEvent, insert_event};
 use super::listing::{ListWindow, Search, fetch_page, prefix_range, push_cmp, push_in, push_window};
@@ -92,8 +93,8 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
         cancellation_reason: row.opt_text("cancellation_reason")?,
         written_off_at: optional_timestamp(row, "written_off_at")?,
         agreement_id: row.opt_text("agreement_id")?,
-        credit_bureau_status: row.opt_text("credit_bureau_status")?,
-        protest_status: row.opt_text("protest_status")?,
+        credit_bureau_status: optional_enumeration(row, "credit_bureau_status")?,
+        protest_status: optional_enumeration(row, "protest_status")?,
         tags: json(row, "tags")?,
         metadata: json(row, "metadata")?,
         version: row.int("version")?,
@@ -328,8 +329,8 @@ fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
         &c.cancellation_reason,
         c.written_off_at.as_ref().map(timestamp_text),
         &c.agreement_id,
-        &c.credit_bureau_status,
-        &c.protest_status,
+        c.credit_bureau_status.map(|s| s.as_str().to_string()),
+        c.protest_status.map(|s| s.as_str().to_string()),
         json_text(&c.tags)?,
         json_text(&c.metadata)?,
         c.version,
