@@ -225,10 +225,16 @@ impl Op {
             "openWorldHint": false,
         });
         let hash = schema_hash(&input_schema, None, &annotations);
+        // A model must know before the call that a person will be asked, to tell its user.
+        let description = if self.effect == Effect::Destructive {
+            format!("{} {DESTRUCTIVE_NOTE}", self.description)
+        } else {
+            self.description.clone()
+        };
         json!({
             "name": self.tool_name,
             "title": self.title,
-            "description": self.description,
+            "description": description,
             "inputSchema": input_schema,
             "annotations": annotations,
             // Lets a client tell that a cached descriptor is stale. 2025-03-26 clients get no
@@ -237,6 +243,9 @@ impl Op {
         })
     }
 }
+
+/// The sentence every destructive tool's description ends with.
+pub const DESTRUCTIVE_NOTE: &str = "The user must approve it before it runs.";
 
 /// The `_meta` key of a tool's schema hash.
 pub const SCHEMA_HASH_KEY: &str = "com.kobana/schema_hash";

@@ -3,7 +3,7 @@
 use time::{Duration, OffsetDateTime};
 
 use crate::auth::{PasswordError, Role, hash_password, mint_token, parse_scopes};
-use crate::domain::dates::format_timestamp;
+use crate::domain::dates::{Zone, format_timestamp};
 use crate::domain::ids::new_id;
 use crate::store::{NewToken, OrganizationRow, Store, StoreError, TokenListing, UserRow};
 
@@ -49,12 +49,22 @@ pub async fn create_organization(
         name: name.to_string(),
         document: document.map(str::to_string),
         environment: environment.to_string(),
-        timezone: "America/Sao_Paulo".into(),
+        timezone: Zone::default_zone(),
         is_demo,
         created_at: format_timestamp(OffsetDateTime::now_utc()),
     };
     store.insert_organization(&org).await?;
     Ok(org.id)
+}
+
+/// Moves an organization to another IANA time zone (tokens already looked up keep the old one
+/// for at most the token cache's TTL).
+pub async fn set_timezone(store: &Store, org_id: &str, timezone: &str) -> Result<(), AdminError> {
+    let zone = Zone::named(timezone).map_err(|e| AdminError::Invalid(format!("timezone {e}")))?;
+    if !store.set_organization_timezone(org_id, &zone).await? {
+        return Err(AdminError::UnknownOrganization(org_id.to_string()));
+    }
+    Ok(())
 }
 
 /// Mints a token for an organization; returns the token (shown once, stored hashed).

@@ -167,6 +167,9 @@ enum OrgsCommand {
         /// sandbox or production.
         #[arg(long, default_value = "sandbox")]
         environment: String,
+        /// The IANA time zone its days, send window and business days count in.
+        #[arg(long, default_value = kobana_dunning::domain::dates::DEFAULT_ZONE)]
+        timezone: String,
     },
 }
 
@@ -334,8 +337,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Store::open_with(&cli.database, std::time::Duration::from_secs_f64(cli.database_wait)).await?;
     match cli.command {
         Command::Serve(args) => serve(store, args).await,
-        Command::Orgs { command: OrgsCommand::Create { name, environment } } => {
-            println!("{}", admin::create_organization(&store, &name, &environment, None, false).await?);
+        Command::Orgs { command: OrgsCommand::Create { name, environment, timezone } } => {
+            let id = admin::create_organization(&store, &name, &environment, None, false).await?;
+            admin::set_timezone(&store, &id, &timezone).await?;
+            println!("{id}");
             Ok(())
         }
         Command::Tokens { command: TokensCommand::Create { org, scopes, audience, expires_in } } => {

@@ -194,7 +194,7 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
         .chain(simulation.installments.iter().map(|i| (i.number, i.amount, i.due_date)));
     let mut installments = Vec::new();
     for planned in plan {
-        let charge = agreement.installment_charge(&debtor, &charges[0], planned, call.now)?;
+        let charge = agreement.installment_charge(&debtor, &charges[0], planned, call.now, call.zone())?;
         let object = to_json(&charge_view(&charge, call.today()));
         let data = json!({ "object": object, "changes": {}, "agreement_id": agreement.id });
         let evt = event(call, "charge.db.created", "charge", &charge.id, data);
@@ -246,7 +246,7 @@ impl super::handlers::AgreementsApi for Agreements {
         call: Call,
         input: wire::AgreementsListInput,
     ) -> ApiResult<Reply<AgreementList>> {
-        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page();
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page(call.zone());
         let filter = AgreementFilter {
             debtor_ids: csv(input.debtor_id),
             statuses: csv(input.status),

@@ -10,7 +10,7 @@ use time::{Date, OffsetDateTime};
 use super::error::{ApiError, ApiResult};
 use crate::app::App;
 use crate::auth::Principal;
-use crate::domain::dates::{Day, organization_day_start, organization_today};
+use crate::domain::dates::{Day, Zone, format_timestamp};
 use crate::operations::Operation;
 use crate::store::{ListWindow, Store};
 use crate::types::{PageMeta, SortOrder};
@@ -41,9 +41,14 @@ impl Call {
         &self.principal.organization_id
     }
 
+    /// The organization's time zone.
+    pub fn zone(&self) -> &Zone {
+        &self.principal.zone
+    }
+
     /// Today in the organization's time zone.
     pub fn today(&self) -> Date {
-        organization_today(self.now)
+        self.zone().today(self.now)
     }
 
     /// Refuses the call when If-Match names none of the object's current version.
@@ -127,13 +132,14 @@ impl ListArgs {
     }
 
     /// The window of the list, with created_from/created_to as the organization's day bounds.
-    pub fn page(self) -> (ListWindow, Pager) {
+    pub fn page(self, zone: &Zone) -> (ListWindow, Pager) {
+        let day_start = |d: Date| format_timestamp(zone.day_start(d));
         let page = self.page.unwrap_or(1).max(1);
         let per_page = self.per_page.unwrap_or(25).clamp(1, 100);
         let window = ListWindow {
             q: self.q,
-            created_from: self.created_from.map(|d| organization_day_start(d.0)),
-            created_before: self.created_to.and_then(|d| d.0.next_day()).map(organization_day_start),
+            created_from: self.created_from.map(|d| day_start(d.0)),
+            created_before: self.created_to.and_then(|d| d.0.next_day()).map(day_start),
             sort_by: self.sort_by.to_string(),
             descending: self.sort_order != Some(SortOrder::Asc),
             limit: per_page,

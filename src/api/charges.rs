@@ -5,6 +5,7 @@ use serde_json::json;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event, to_json};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::dates::Timestamp;
+use crate::domain::money::Hundredths;
 use crate::domain::text;
 use crate::store::ChargeFilter;
 use crate::types::{self as wire, ChargeEnvelope, ChargeList};
@@ -59,7 +60,7 @@ impl super::handlers::ChargesApi for Charges {
             sort_by: input.sort_by.map_or("created_at", |s| s.as_str()),
             sort_order: input.sort_order,
         }
-        .page();
+        .page(call.zone());
         let filter = ChargeFilter {
             statuses: csv(input.status),
             dunning_statuses: csv(input.dunning_status),
@@ -68,10 +69,22 @@ impl super::handlers::ChargesApi for Charges {
             due_to: input.due_date_to.map(|d| crate::domain::dates::format_date(d.0)),
             window,
         };
-        let (charges, total) = call.store.charges(call.org_id(), &filter).await?;
+        let ((charges, total), (amount, paid)) = tokio::try_join!(
+            call.store.charges(call.org_id(), &filter),
+            call.store.charge_sums(call.org_id(), &filter)
+        )?;
         let day = call.today();
         let data = charges.into_iter().map(|c| into_view(c, day)).collect();
-        Ok(Reply::new(ChargeList { data, meta: pager.meta(total) }))
+        let page = pager.meta(total);
+        let meta = wire::ChargeListMeta {
+            total: page.total,
+            page: page.page,
+            per_page: page.per_page,
+            total_pages: page.total_pages,
+            amount_sum: Hundredths(amount),
+            balance_sum: Hundredths(amount - paid),
+        };
+        Ok(Reply::new(ChargeList { data, meta }))
     }
 
     /// A past due date starts the charge overdue (importing old debts).
@@ -98,7 +111,7 @@ impl super::handlers::ChargesApi for Charges {
             tags: input.tags.map(text::strings),
             metadata: input.metadata.map(text::string_map),
         };
-        let charge = Charge::open(&debtor, new, call.now)?;
+        let charge = Charge::open(&debtor, new, call.now, call.zone())?;
         let object = to_json(&charge_view(&charge, call.today()));
         let evt = event(
             &call,
@@ -134,7 +147,7 @@ impl super::handlers::ChargesApi for Charges {
             tags: input.tags.map(text::strings),
             metadata: input.metadata.map(text::string_map),
         };
-        after.edit(edit, call.now)?;
+        after.edit(edit, call.now, call.zone())?;
         if after == before {
             return Ok(reply(&call, before));
         }

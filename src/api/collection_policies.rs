@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event, csv, event, to_json};
 use crate::domain::calendar;
 use crate::domain::charge::Outcome;
-use crate::domain::dates::{Day, Timestamp};
+use crate::domain::dates::{Day, Timestamp, Zone};
 use crate::domain::policy::{MessageTemplate, NewPolicy, Policy, PolicyEdit, Step, StepDraft, format_minute};
 use crate::store::PolicyFilter;
 use crate::types::{
@@ -17,8 +17,6 @@ use crate::types::{
 /// The handlers of the `collection_policies` tag.
 pub struct CollectionPolicies;
 
-/// The organization's time zone (the only one served today; DESIGN.md section 10).
-const TIMEZONE: &str = "America/Sao_Paulo";
 
 pub(crate) fn template_view(t: &MessageTemplate) -> wire::Template {
     wire::Template { subject: t.subject.clone().map(Some), body: t.body.clone() }
@@ -44,14 +42,14 @@ fn step_view(s: &Step) -> wire::Step {
     }
 }
 
-fn policy_view(p: &Policy) -> wire::CollectionPolicy {
+fn policy_view(p: &Policy, zone: &Zone) -> wire::CollectionPolicy {
     wire::CollectionPolicy {
         id: p.id.clone(),
         name: p.name.clone(),
         description: p.description.clone(),
         status: p.status,
         is_default: p.is_default,
-        timezone: TIMEZONE.to_string(),
+        timezone: p.zone_or(zone).name().to_string(),
         send_window: wire::SendWindow { start: format_minute(p.window.start), end: format_minute(p.window.end) },
         steps_count: p.steps.len() as i64,
         steps: p.steps.iter().map(step_view).collect(),
@@ -62,8 +60,8 @@ fn policy_view(p: &Policy) -> wire::CollectionPolicy {
     }
 }
 
-fn reply(p: &Policy) -> Reply<CollectionPolicyEnvelope> {
-    Reply::versioned(CollectionPolicyEnvelope { data: policy_view(p) }, p.version)
+fn reply(call: &Call, p: &Policy) -> Reply<CollectionPolicyEnvelope> {
+    Reply::versioned(CollectionPolicyEnvelope { data: policy_view(p, call.zone()) }, p.version)
 }
 
 fn step_reply(s: &Step) -> Reply<StepEnvelope> {
@@ -85,14 +83,14 @@ async fn save(call: &Call, before: &Policy, after: &Policy, code: &str) -> ApiRe
         code,
         "collection_policy",
         &after.id,
-        &to_json(&policy_view(before)),
-        to_json(&policy_view(after)),
+        &to_json(&policy_view(before, call.zone())),
+        to_json(&policy_view(after, call.zone())),
         json!({}),
     );
     if !call.store.update_policy(after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("collection policy"));
     }
-    Ok(reply(after))
+    Ok(reply(call, after))
 }
 
 /// Changing what the engine will send (activating a policy, or a step of an active one) needs
@@ -153,7 +151,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         input: wire::CollectionPoliciesListInput,
     ) -> ApiResult<Reply<CollectionPolicyList>> {
         let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
-        .page();
+        .page(call.zone());
         let statuses = match input.status {
             Some(_) => csv(input.status),
             None => vec!["draft".to_string(), "active".to_string()],
@@ -166,7 +164,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         };
         let (policies, total) = call.store.policies(call.org_id(), &filter).await?;
         Ok(Reply::new(CollectionPolicyList {
-            data: policies.iter().map(policy_view).collect(),
+            data: policies.iter().map(|p| policy_view(p, call.zone())).collect(),
             meta: pager.meta(total),
         }))
     }
@@ -209,10 +207,11 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             status,
             is_default,
             window: input.send_window.map(|w| (w.start, w.end)),
+            timezone: input.timezone.map(Into::into),
             steps,
         };
         let policy = Policy::create(call.org_id(), new, call.now)?;
-        let object = to_json(&policy_view(&policy));
+        let object = to_json(&policy_view(&policy, call.zone()));
         let evt = event(
             &call,
             "collection_policy.db.created",
@@ -221,14 +220,14 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             json!({ "object": object, "changes": {} }),
         );
         call.store.insert_policy(&policy, &evt).await?;
-        Ok(reply(&policy))
+        Ok(reply(&call, &policy))
     }
 
     async fn collection_policies_get(
         call: Call,
         input: wire::CollectionPoliciesGetInput,
     ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
-        Ok(reply(&load(&call, &input.cp_id).await?))
+        Ok(reply(&call, &load(&call, &input.cp_id).await?))
     }
 
     async fn collection_policies_update(
@@ -252,13 +251,14 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             description: input.description.map(|d| d.map(Into::into)),
             status,
             window: input.send_window.map(|w| (w.start, w.end)),
+            timezone: input.timezone.map(|t| t.map(Into::into)),
         };
         let mut changed = after.edit(edit, call.now)? == Outcome::Changed;
         if input.is_default == Some(true) {
             changed |= after.make_default(call.now)? == Outcome::Changed;
         }
         if !changed {
-            return Ok(reply(&before));
+            return Ok(reply(&call, &before));
         }
         save(&call, &before, &after, "collection_policy.db.updated").await
     }
@@ -271,7 +271,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         call.check_if_match(policy.version)?;
         let (followed, sent) = call.store.policy_use(call.org_id(), &policy.id).await?;
         policy.ensure_deletable(followed, sent)?;
-        let object = to_json(&policy_view(&policy));
+        let object = to_json(&policy_view(&policy, call.zone()));
         let evt = event(
             &call,
             "collection_policy.db.deleted",
@@ -292,7 +292,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
     ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
         let original = load(&call, &input.cp_id).await?;
         let copy = original.duplicate(input.name.map(Into::into), call.now);
-        let object = to_json(&policy_view(&copy));
+        let object = to_json(&policy_view(&copy, call.zone()));
         let evt = event(
             &call,
             "collection_policy.db.created",
@@ -301,7 +301,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             json!({ "object": object, "changes": {}, "duplicate_of": original.id }),
         );
         call.store.insert_policy(&copy, &evt).await?;
-        Ok(reply(&copy))
+        Ok(reply(&call, &copy))
     }
 
     async fn collection_policies_preview(
@@ -341,7 +341,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         call.check_if_match(before.version)?;
         let mut after = before.clone();
         match after.archive(call.now)? {
-            Outcome::Unchanged => Ok(reply(&before)),
+            Outcome::Unchanged => Ok(reply(&call, &before)),
             Outcome::Changed => save(&call, &before, &after, "collection_policy.archived").await,
         }
     }
@@ -360,7 +360,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             sort_by: "position",
             sort_order: Some(SortOrder::Asc),
         }
-        .page();
+        .page(call.zone());
         let total = policy.steps.len() as i64;
         let data = policy
             .steps

@@ -39,7 +39,7 @@ impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
         call: Call,
         input: wire::CreditBureauReportsListInput,
     ) -> ApiResult<Reply<CreditBureauReportList>> {
-        let (filter, meta) = list_filter(list_input!(input));
+        let (filter, meta) = list_filter(list_input!(input), call.zone());
         let (reports, total) = call.store.credit_bureau_reports(call.org_id(), &filter).await?;
         Ok(Reply::new(CreditBureauReportList { data: reports.iter().map(report_view).collect(), meta: meta(total) }))
     }

@@ -98,7 +98,7 @@ impl super::handlers::DebtorsApi for Debtors {
             sort_by: input.sort_by.map_or("created_at", |s| s.as_str()),
             sort_order: input.sort_order,
         }
-        .page();
+        .page(call.zone());
         let filter = DebtorFilter {
             window,
             statuses: input
@@ -128,7 +128,7 @@ impl super::handlers::DebtorsApi for Debtors {
             tags: input.tags.map(text::strings),
             metadata: input.metadata.map(text::string_map),
         };
-        let debtor = Debtor::register(call.org_id(), &input.document, edit, call.now)?;
+        let debtor = Debtor::register(call.org_id(), &input.document, edit, call.now, call.zone())?;
         let object = to_json(&debtor_view(&debtor));
         let evt = event(
             &call,
@@ -167,7 +167,7 @@ impl super::handlers::DebtorsApi for Debtors {
             tags: input.tags.map(text::strings),
             metadata: input.metadata.map(text::string_map),
         };
-        after.edit(edit, call.now)?;
+        after.edit(edit, call.now, call.zone())?;
         if after == before {
             return Ok(reply(&before));
         }

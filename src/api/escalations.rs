@@ -24,8 +24,11 @@ pub(crate) struct ListInput {
 }
 
 /// The filter of a report or protest list, and the page's meta once the total is known.
-pub(crate) fn list_filter(input: ListInput) -> (EscalationFilter, impl FnOnce(i64) -> PageMeta) {
-    let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page();
+pub(crate) fn list_filter(
+    input: ListInput,
+    zone: &crate::domain::dates::Zone,
+) -> (EscalationFilter, impl FnOnce(i64) -> PageMeta) {
+    let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page(zone);
     let filter = EscalationFilter {
         charge_ids: csv(input.charge_id),
         debtor_ids: csv(input.debtor_id),
@@ -244,7 +247,7 @@ impl Withdrawal {
             // Removal is due 5 business days after the payment (which may be dated back).
             let ended = match (ending, after.paid_at) {
                 (crate::domain::charge::Ending::Paid, Some(paid_at)) => {
-                    crate::domain::dates::organization_today(paid_at).min(call.today())
+                    call.zone().today(paid_at).min(call.today())
                 }
                 _ => call.today(),
             };

@@ -72,14 +72,14 @@ pub(crate) async fn notify_now(
         resend_of_id: None,
         scheduled_for: call.now,
     };
-    let n = Notification::compose(charge, &debtor, channel, &template, source, call.now)?;
+    let n = Notification::compose(charge, &debtor, channel, &template, source, call.now, call.zone())?;
     send(call, n).await
 }
 
 impl super::handlers::NotificationsApi for Notifications {
     async fn notifications_list(call: Call, input: wire::NotificationsListInput) -> ApiResult<Reply<NotificationList>> {
         let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
-        .page();
+        .page(call.zone());
         let filter = NotificationFilter {
             charge_ids: csv(input.charge_id),
             debtor_ids: csv(input.debtor_id),

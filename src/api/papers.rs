@@ -11,7 +11,6 @@ use crate::documents::{
 };
 use crate::domain::agreement::Agreement;
 use crate::domain::charge::Charge;
-use crate::domain::dates::organization_today;
 use crate::domain::debtor::Debtor;
 use crate::types::{Address, ChargeStatus};
 
@@ -54,7 +53,7 @@ pub async fn settlement_letter(call: &Call, charge: &Charge, debtor: &Debtor) ->
             });
         }
     };
-    let paid_on = organization_today(paid_at);
+    let paid_on = call.zone().today(paid_at);
     let letter = SettlementLetter {
         creditor: creditor(call).await?,
         debtor: party(debtor),
@@ -97,7 +96,7 @@ pub async fn agreement_term(call: &Call, agreement: &Agreement) -> ApiResult<Fil
     let term = AgreementTerm {
         creditor: creditor(call).await?,
         debtor: party(&debtor),
-        issued_on: organization_today(agreement.created_at),
+        issued_on: call.zone().today(agreement.created_at),
         agreement_id: agreement.id.clone(),
         renegotiated,
         original_cents: agreement.original_amount.0,

@@ -28,7 +28,7 @@ impl super::handlers::ProtestsApi for Protests {
     }
 
     async fn protests_list(call: Call, input: wire::ProtestsListInput) -> ApiResult<Reply<ProtestList>> {
-        let (filter, meta) = list_filter(list_input!(input));
+        let (filter, meta) = list_filter(list_input!(input), call.zone());
         let (protests, total) = call.store.protests(call.org_id(), &filter).await?;
         Ok(Reply::new(ProtestList { data: protests.iter().map(protest_view).collect(), meta: meta(total) }))
     }

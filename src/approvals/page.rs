@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 
 use crate::auth::{Decided, decide_approval, find_approval};
 use crate::domain::approval::{Approval, Asker, Decision, Standing};
-use crate::domain::dates::{ORGANIZATION_OFFSET, format_date_br};
+use crate::domain::dates::{Zone, format_date_br};
 use crate::error::ApiError;
 use crate::oauth::csrf::{Csrf, csrf_for};
 use crate::oauth::pages::{self, bilingual, esc};
@@ -81,14 +81,10 @@ async fn approval_for(host: &dyn OAuthHost, user: &SignedInUser, id: &str) -> Re
 }
 
 /// `HH:MM` on the organization's clock, and the day when it is not today.
-fn when(t: OffsetDateTime, now: OffsetDateTime) -> String {
-    let local = t.to_offset(ORGANIZATION_OFFSET);
+fn when(t: OffsetDateTime, now: OffsetDateTime, zone: &Zone) -> String {
+    let local = zone.local(t);
     let time = format!("{:02}:{:02}", local.hour(), local.minute());
-    if local.date() == now.to_offset(ORGANIZATION_OFFSET).date() {
-        time
-    } else {
-        format!("{} {time}", format_date_br(local.date()))
-    }
+    if local.date() == zone.today(now) { time } else { format!("{} {time}", format_date_br(local.date())) }
 }
 
 /// Who decided, as the page says it, in pt-BR and English (already HTML).
@@ -104,6 +100,14 @@ async fn decider(host: &dyn OAuthHost, user: &SignedInUser, approval: &Approval)
 }
 
 /// A user's e-mail, if the user is still there.
+/// The time zone of the organization asking (its default when it cannot be read).
+async fn organization_zone(host: &dyn OAuthHost, id: &str) -> Zone {
+    match host.store().organization(id).await {
+        Ok(Some(org)) => org.timezone,
+        _ => Zone::default_zone(),
+    }
+}
+
 async fn user_email(host: &dyn OAuthHost, id: &str) -> Option<String> {
     host.store().user(id).await.ok().flatten().map(|u| u.email)
 }
@@ -174,12 +178,15 @@ async fn render(
     csrf: &Csrf,
     now: OffsetDateTime,
 ) -> String {
-    let question = format!("<p><strong>{}</strong></p>", esc(&approval.question));
+    let zone = organization_zone(host, &approval.binding.organization_id).await;
+    // The question may carry the message to be sent, its lines kept.
+    let question =
+        format!("<p style=\"white-space:pre-line\"><strong>{}</strong></p>", esc(&approval.question));
     let (asked_pt, asked_en) = asked_by(host, approval).await;
     let about = format!("<p class=\"muted\">{}</p>", bilingual(&asked_pt, &asked_en));
     let state = match approval.standing(now) {
         Standing::Open => {
-            let until = when(approval.expires_at, now);
+            let until = when(approval.expires_at, now, &zone);
             let buttons = "<button type=\"submit\" name=\"decision\" value=\"approve\">Aprovar · Approve</button>\
                  <button type=\"submit\" name=\"decision\" value=\"decline\" class=\"danger\">Recusar · Decline</button>";
             format!(
@@ -198,7 +205,8 @@ async fn render(
             )
         }
         Standing::Approved => {
-            let ((who_pt, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
+            let ((who_pt, who_en), at) =
+                (decider(host, user, approval).await, decided_at(approval, now, &zone));
             format!(
                 "<p>{}</p>",
                 bilingual(
@@ -212,7 +220,8 @@ async fn render(
             )
         }
         Standing::Used => {
-            let ((who_pt, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
+            let ((who_pt, who_en), at) =
+                (decider(host, user, approval).await, decided_at(approval, now, &zone));
             format!(
                 "<p>{}</p>",
                 bilingual(
@@ -222,7 +231,8 @@ async fn render(
             )
         }
         Standing::Declined => {
-            let ((who_pt, who_en), at) = (decider(host, user, approval).await, decided_at(approval, now));
+            let ((who_pt, who_en), at) =
+                (decider(host, user, approval).await, decided_at(approval, now, &zone));
             format!(
                 "<p>{}</p>",
                 bilingual(
@@ -251,8 +261,8 @@ async fn render(
     pages::page("Aprovar operação", "Approve operation", &format!("{question}{about}{state}{signed_in}"))
 }
 
-fn decided_at(approval: &Approval, now: OffsetDateTime) -> String {
-    approval.decided_at.map(|t| when(t, now)).unwrap_or_default()
+fn decided_at(approval: &Approval, now: OffsetDateTime, zone: &Zone) -> String {
+    approval.decided_at.map(|t| when(t, now, zone)).unwrap_or_default()
 }
 
 /// `GET /approvals/:id`.
@@ -326,7 +336,10 @@ mod tests {
     #[test]
     fn times_are_shown_on_the_organization_clock() {
         let now = time::macros::datetime!(2026-10-05 15:00 UTC);
-        assert_eq!(when(time::macros::datetime!(2026-10-05 15:10 UTC), now), "12:10");
-        assert_eq!(when(time::macros::datetime!(2026-10-06 15:10 UTC), now), "06/10/2026 12:10");
+        let sao_paulo = Zone::default_zone();
+        assert_eq!(when(time::macros::datetime!(2026-10-05 15:10 UTC), now, &sao_paulo), "12:10");
+        assert_eq!(when(time::macros::datetime!(2026-10-06 15:10 UTC), now, &sao_paulo), "06/10/2026 12:10");
+        let manaus = Zone::named("America/Manaus").unwrap();
+        assert_eq!(when(time::macros::datetime!(2026-10-05 15:10 UTC), now, &manaus), "11:10");
     }
 }

@@ -116,6 +116,7 @@ mod tests {
             scopes: vec!["dunning.read".into()],
             audience: "all".into(),
             expires_at: OffsetDateTime::now_utc(),
+            zone: crate::domain::dates::Zone::default_zone(),
         }
         .into()
     }

@@ -32,6 +32,7 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 
 use crate::domain::approval::Asker;
+use crate::domain::dates::Zone;
 use crate::operations::Operation;
 use crate::store::TokenRow;
 
@@ -60,6 +61,8 @@ pub struct PrincipalData {
     pub audience: String,
     /// When the token stops working.
     pub expires_at: OffsetDateTime,
+    /// The organization's time zone, in which its days are counted.
+    pub zone: Zone,
 }
 
 impl From<PrincipalData> for Principal {
@@ -87,6 +90,7 @@ impl From<TokenRow> for Principal {
             scopes: row.scopes,
             audience: row.audience,
             expires_at: row.expires_at,
+            zone: row.zone,
         }
         .into()
     }

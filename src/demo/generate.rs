@@ -8,7 +8,6 @@ use time::{Duration, OffsetDateTime};
 use super::{demo_error, ensure};
 use crate::admin::AdminError;
 use crate::domain::charge::{Charge, NewCharge, Payment};
-use crate::domain::dates::organization_today;
 use crate::domain::debtor::{Debtor, DebtorEdit};
 use crate::domain::document::parse_document;
 use crate::domain::money::Hundredths;
@@ -145,9 +144,14 @@ async fn load(
     charges: u64,
     progress: &mut impl FnMut(u64),
 ) -> Result<(u64, u64), AdminError> {
+    let zone = store
+        .organization(org_id)
+        .await?
+        .ok_or_else(|| AdminError::UnknownOrganization(org_id.to_string()))?
+        .timezone;
     let org_id = org_id.to_string();
     let now = OffsetDateTime::now_utc();
-    let today = organization_today(now);
+    let today = zone.today(now);
     // Serials continue past what earlier runs made, so documents stay unique.
     let mut dice = Dice(0x9e37_79b9_7f4a_7c15 ^ now.unix_timestamp_nanos() as u64);
     let mut serial = 100_000_000 + dice.below(400_000_000);
@@ -167,8 +171,8 @@ async fn load(
                     document = cpf(serial);
                 }
                 serial += 1;
-                let mut debtor =
-                    Debtor::register(&org_id, &document, edit, now).map_err(|e| demo_error("debtor", e))?;
+                let mut debtor = Debtor::register(&org_id, &document, edit, now, &zone)
+                    .map_err(|e| demo_error("debtor", e))?;
                 debtor.created_at = now - Duration::seconds(dice.below(365 * 86_400) as i64);
                 debtor.updated_at = debtor.created_at;
                 debtors.push(debtor);
@@ -189,7 +193,7 @@ async fn load(
                 tags: None,
                 metadata: None,
             };
-            let mut charge = Charge::open(debtor, new, now).map_err(|e| demo_error("charge", e))?;
+            let mut charge = Charge::open(debtor, new, now, &zone).map_err(|e| demo_error("charge", e))?;
             charge.created_at = now - Duration::microseconds(dice.below(365 * 86_400 * 1_000_000) as i64);
             charge.updated_at = charge.created_at;
             match dice.below(10) {

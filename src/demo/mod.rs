@@ -7,12 +7,11 @@ pub mod regua;
 mod settling;
 
 use serde_json::json;
-use time::{Duration, OffsetDateTime, UtcOffset};
+use time::{Duration, OffsetDateTime};
 
 use crate::admin::{self, AdminError};
 use crate::domain::charge::{Charge, NewCharge, Payment, dunning_status_after};
-use crate::domain::dates::organization_today as today;
-use crate::domain::dates::{ORGANIZATION_OFFSET, format_timestamp};
+use crate::domain::dates::{Zone, format_timestamp};
 use crate::domain::debtor::{Debtor, DebtorEdit};
 use crate::domain::ids::new_id;
 use crate::domain::money::Hundredths;
@@ -21,6 +20,11 @@ use crate::types::{Address, DunningStatus};
 use data::{CHARGES, DEBTORS, DemoOutcome};
 
 /// The demo organization's id, creating it with its data when it does not exist.
+/// The demo organization's time zone: it is created in the default one.
+pub(super) fn zone() -> Zone {
+    Zone::default_zone()
+}
+
 pub async fn ensure(store: &Store) -> Result<String, AdminError> {
     if let Some(org) = store.demo_organization().await? {
         return Ok(org.id);
@@ -67,7 +71,7 @@ pub(crate) fn demo_error(what: &str, err: impl std::fmt::Display) -> AdminError 
 async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
     let now = OffsetDateTime::now_utc();
     let stamp = format_timestamp(now);
-    let day = today(now);
+    let day = zone().today(now);
     let policy = regua::policy(org_id, now)?;
     store
         .insert_policy(
@@ -107,7 +111,8 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             tags: Some(d.tags.iter().map(|t| t.to_string()).collect()),
             ..DebtorEdit::default()
         };
-        let debtor = Debtor::register(org_id, d.document, edit, now).map_err(|e| demo_error(d.name, e))?;
+        let debtor =
+            Debtor::register(org_id, d.document, edit, now, &zone()).map_err(|e| demo_error(d.name, e))?;
         store
             .insert_debtor(&debtor, &system_event(org_id, "debtor.db.created", "debtor", &debtor.id, &stamp))
             .await?;
@@ -130,10 +135,9 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             tags: None,
             metadata: None,
         };
-        let mut charge = Charge::open(debtor, new, now).map_err(|e| demo_error(c.description, e))?;
+        let mut charge = Charge::open(debtor, new, now, &zone()).map_err(|e| demo_error(c.description, e))?;
         // Issued, and known to the server, on its issue date: the régua ran for it since.
-        charge.created_at =
-            charge.issue_date.midnight().assume_offset(ORGANIZATION_OFFSET).to_offset(UtcOffset::UTC);
+        charge.created_at = zone().day_start(charge.issue_date);
         // The demo's régua already runs: open charges are in active dunning.
         charge.dunning_status = dunning_status_after(charge.status, DunningStatus::Active);
         let past = regua::history(&policy, &charge, debtor, day);

@@ -10,7 +10,6 @@ use crate::admin::AdminError;
 use crate::api::delivery::Actor;
 use crate::domain::calendar;
 use crate::domain::charge::Charge;
-use crate::domain::dates::ORGANIZATION_OFFSET;
 use crate::domain::debtor::Debtor;
 use crate::domain::notification::{Attempt, Notification, Source};
 use crate::domain::policy::{MessageTemplate, NewPolicy, Policy, StepDraft};
@@ -62,6 +61,7 @@ pub fn policy(org_id: &str, now: OffsetDateTime) -> Result<Policy, AdminError> {
         StepDraft { offset_days: Some(10), action: Some(StepAction::CreditBureau), ..StepDraft::default() },
     ];
     let new = NewPolicy {
+        timezone: None,
         name: "Régua padrão".into(),
         description: Some(
             "Lembrete, vencimento, cobrança amigável, carta e decisão sobre negativação.".into(),
@@ -94,7 +94,7 @@ fn moment(day: Date, minute: u16) -> OffsetDateTime {
         0,
     )
     .unwrap_or(time::Time::MIDNIGHT);
-    day.with_time(time).assume_offset(ORGANIZATION_OFFSET).to_offset(time::UtcOffset::UTC)
+    super::zone().instant(day, time)
 }
 
 /// What the policy did for `open` (the charge as it was before any payment) before `today`:
@@ -106,7 +106,7 @@ pub struct History {
 
 /// The policy's past for one charge.
 pub fn history(policy: &Policy, open: &Charge, debtor: &Debtor, today: Date) -> History {
-    let created = open.created_at.to_offset(ORGANIZATION_OFFSET).date();
+    let created = super::zone().today(open.created_at);
     let mut out = History { sent: Vec::new(), awaits_decision: false };
     for (step, day) in policy.schedule(open.due_date) {
         if day >= today || day < created {
@@ -128,7 +128,10 @@ pub fn history(policy: &Policy, open: &Charge, debtor: &Debtor, today: Date) -> 
             resend_of_id: None,
             scheduled_for: at,
         };
-        let Ok(mut n) = Notification::compose(open, debtor, channel, template, source, at) else { continue };
+        let Ok(mut n) = Notification::compose(open, debtor, channel, template, source, at, &super::zone())
+        else {
+            continue;
+        };
         if n.is_pending() {
             n.record(Attempt::Sent { provider: "outbox".into(), provider_message_id: None }, at);
         }

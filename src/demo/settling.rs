@@ -12,7 +12,7 @@ use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Terms};
 use crate::domain::calendar;
 use crate::domain::charge::{Charge, Decided, Payment};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report};
-use crate::domain::dates::{ORGANIZATION_OFFSET, Timestamp};
+use crate::domain::dates::Timestamp;
 use crate::domain::debtor::Debtor;
 use crate::domain::money::Hundredths;
 use crate::domain::notification::{Attempt, Notification, Source, standard_template};
@@ -32,9 +32,7 @@ pub struct Settling {
 
 /// Mid-afternoon of `day` in São Paulo.
 fn afternoon(day: Date) -> OffsetDateTime {
-    day.with_time(time::macros::time!(15:00))
-        .assume_offset(ORGANIZATION_OFFSET)
-        .to_offset(time::UtcOffset::UTC)
+    super::zone().instant(day, time::macros::time!(15:00))
 }
 
 /// The business day before `day`.
@@ -98,7 +96,8 @@ fn renegotiated(
         .chain(simulation.installments.iter().map(|i| (i.number, i.amount, i.due_date)));
     let mut installments = Vec::new();
     for planned in plan {
-        let mut installment = made_agreement.installment_charge(debtor, charge, planned, afternoon(made))?;
+        let mut installment =
+            made_agreement.installment_charge(debtor, charge, planned, afternoon(made), &super::zone())?;
         if planned.0 == 0 {
             let paid_at = afternoon(made + Duration::days(1));
             installment.settle(Payment { amount: None, paid_at: Some(paid_at), method: None }, paid_at)?;
@@ -141,6 +140,7 @@ fn reported(charge: &mut Charge, debtor: &Debtor) -> Result<Settling, crate::dom
         &standard_template(Channel::Letter),
         source,
         at,
+        &super::zone(),
     )?;
     letter.record(Attempt::Sent { provider: "outbox".into(), provider_message_id: None }, at);
     let decided = calendar::on_or_after(letter_day + Duration::days(7));
@@ -153,9 +153,9 @@ fn reported(charge: &mut Charge, debtor: &Debtor) -> Result<Settling, crate::dom
         afternoon(decided),
     )?;
     let notice = calendar::add_business_days(decided, 1);
-    report.advance_sandbox(notice, afternoon(notice));
+    report.advance_sandbox(notice, afternoon(notice), &super::zone());
     let included = notice + Duration::days(crate::domain::credit_bureau::SANDBOX_NOTICE_PERIOD_DAYS);
-    report.advance_sandbox(included, afternoon(included));
+    report.advance_sandbox(included, afternoon(included), &super::zone());
     charge.decision = Some(Decided {
         decision: Decision::CreditBureau,
         reason: "Sem resposta à carta de cobrança.".into(),
@@ -177,8 +177,8 @@ fn protested(
     let requested = business_day_before(sent);
     let mut protest =
         Protest::file(charge, debtor, ProtestTitleType::Ds, "NF-2026-0917".into(), afternoon(requested))?;
-    protest.advance_sandbox(sent, afternoon(sent));
-    protest.advance_sandbox(intimated, afternoon(intimated));
+    protest.advance_sandbox(sent, afternoon(sent), &super::zone());
+    protest.advance_sandbox(intimated, afternoon(intimated), &super::zone());
     charge.decision = Some(Decided {
         decision: Decision::Protest,
         reason: "Duplicata de serviço vencida, sem acordo.".into(),

@@ -297,6 +297,7 @@ impl Agreement {
         source: &Charge,
         (number, amount, due_date): (u32, Hundredths, Date),
         now: OffsetDateTime,
+        zone: &super::dates::Zone,
     ) -> Result<Charge, RuleError> {
         let what = if number == 0 {
             "entrada".to_string()
@@ -316,7 +317,7 @@ impl Agreement {
             tags: None,
             metadata: None,
         };
-        let mut charge = Charge::open(debtor, new, now)?;
+        let mut charge = Charge::open(debtor, new, now, zone)?;
         charge.agreement_id = Some(self.id.clone());
         charge.origin = crate::types::ChargeOrigin::Agreement;
         Ok(charge)
@@ -374,6 +375,7 @@ impl Agreement {
 
 #[cfg(test)]
 mod tests {
+    use crate::domain::dates::Zone;
     use time::macros::{date, datetime};
 
     use super::*;
@@ -382,7 +384,14 @@ mod tests {
 
     fn charge(amount_cents: i64, due: Date) -> Charge {
         let edit = DebtorEdit { name: Some("João Conceição".into()), ..Default::default() };
-        let debtor = Debtor::register("org_1", "52998224725", edit, datetime!(2026-01-02 12:00 UTC)).unwrap();
+        let debtor = Debtor::register(
+            "org_1",
+            "52998224725",
+            edit,
+            datetime!(2026-01-02 12:00 UTC),
+            &Zone::default_zone(),
+        )
+        .unwrap();
         let new = NewCharge {
             cp_id: None,
             amount: Hundredths(amount_cents),
@@ -396,7 +405,7 @@ mod tests {
             tags: None,
             metadata: None,
         };
-        Charge::open(&debtor, new, datetime!(2026-01-02 12:00 UTC)).unwrap()
+        Charge::open(&debtor, new, datetime!(2026-01-02 12:00 UTC), &Zone::default_zone()).unwrap()
     }
 
     fn terms(installments: u32, first_due: Date) -> Terms {

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use time::{Date, OffsetDateTime};
 
 use super::calendar;
-use super::dates::{Timestamp, organization_today};
+use super::dates::{Timestamp, Zone};
 use super::debtor::Debtor;
 use super::money::Hundredths;
 use super::rules::{RuleError, Violations};
@@ -223,8 +223,13 @@ pub enum Outcome {
 
 impl Charge {
     /// A new open charge of `debtor`: pending, or overdue when its due date has passed.
-    pub fn open(debtor: &Debtor, new: NewCharge, now: OffsetDateTime) -> Result<Self, RuleError> {
-        let today = organization_today(now);
+    pub fn open(
+        debtor: &Debtor,
+        new: NewCharge,
+        now: OffsetDateTime,
+        zone: &Zone,
+    ) -> Result<Self, RuleError> {
+        let today = zone.today(now);
         let mut violations = Violations::default();
         let issue_date = new.issue_date.unwrap_or_else(|| new.due_date.min(today));
         if issue_date > new.due_date {
@@ -404,7 +409,7 @@ impl Charge {
     }
 
     /// Changes an open charge; a new due date decides again whether it is overdue.
-    pub fn edit(&mut self, edit: ChargeEdit, now: OffsetDateTime) -> Result<(), RuleError> {
+    pub fn edit(&mut self, edit: ChargeEdit, now: OffsetDateTime, zone: &Zone) -> Result<(), RuleError> {
         self.guard(ChargeAction::Update)?;
         let mut violations = Violations::default();
         if let Some(amount) = edit.amount {
@@ -418,7 +423,7 @@ impl Charge {
                 violations.push("due_date", "must not be before issue_date");
             }
             self.due_date = due;
-            self.status = open_status_for(due, organization_today(now));
+            self.status = open_status_for(due, zone.today(now));
         }
         if let Some(v) = edit.cp_id {
             self.cp_id = v;
@@ -647,7 +652,8 @@ mod tests {
     fn debtor(person_type: PersonType) -> Debtor {
         let document = if person_type == PersonType::Natural { "52998224725" } else { "11222333000181" };
         let edit = super::super::debtor::DebtorEdit { name: Some("Maria".into()), ..Default::default() };
-        Debtor::register("org_1", document, edit, datetime!(2026-10-01 12:00 UTC)).unwrap()
+        Debtor::register("org_1", document, edit, datetime!(2026-10-01 12:00 UTC), &Zone::default_zone())
+            .unwrap()
     }
 
     fn new_charge(due: Date) -> NewCharge {
@@ -673,7 +679,9 @@ mod tests {
         assert_eq!(open_status_for(due, date!(2026 - 10 - 13)), ChargeStatus::Pending);
         assert_eq!(open_status_for(due, date!(2026 - 10 - 14)), ChargeStatus::Overdue);
         let created = datetime!(2026-10-01 15:00 UTC);
-        let mut c = Charge::open(&debtor(PersonType::Natural), new_charge(due), created).unwrap();
+        let mut c =
+            Charge::open(&debtor(PersonType::Natural), new_charge(due), created, &Zone::default_zone())
+                .unwrap();
         assert_eq!(c.status, ChargeStatus::Pending);
         let later = datetime!(2026-10-14 15:00 UTC);
         assert!(!c.turn_overdue(date!(2026 - 10 - 13), later));
@@ -687,8 +695,13 @@ mod tests {
     #[test]
     fn leaving_an_agreement_resumes_the_regua_unless_a_person_stopped_it() {
         let now = datetime!(2026-10-20 15:00 UTC);
-        let mut c =
-            Charge::open(&debtor(PersonType::Natural), new_charge(date!(2026 - 10 - 05)), now).unwrap();
+        let mut c = Charge::open(
+            &debtor(PersonType::Natural),
+            new_charge(date!(2026 - 10 - 05)),
+            now,
+            &Zone::default_zone(),
+        )
+        .unwrap();
         c.renegotiate("agr_1").unwrap();
         assert_eq!((c.status, c.dunning_status), (ChargeStatus::InAgreement, DunningStatus::Closed));
         assert!(c.leave_agreement(date!(2026 - 10 - 20)));
@@ -708,8 +721,13 @@ mod tests {
     #[test]
     fn pausing_and_resuming_move_the_dunning_status_only() {
         let now = datetime!(2026-10-01 15:00 UTC);
-        let mut c =
-            Charge::open(&debtor(PersonType::Natural), new_charge(date!(2026 - 10 - 20)), now).unwrap();
+        let mut c = Charge::open(
+            &debtor(PersonType::Natural),
+            new_charge(date!(2026 - 10 - 20)),
+            now,
+            &Zone::default_zone(),
+        )
+        .unwrap();
         assert_eq!(c.dunning_status, DunningStatus::NotStarted);
         assert_eq!(c.resume(), Ok(Outcome::Unchanged));
         assert_eq!(c.pause(), Ok(Outcome::Changed));
@@ -735,7 +753,8 @@ mod tests {
         assert_eq!(open_status_for(due, date!(2026 - 10 - 05)), ChargeStatus::Pending);
         assert_eq!(open_status_for(due, date!(2026 - 10 - 06)), ChargeStatus::Overdue);
         let now = datetime!(2026-10-15 15:00 UTC);
-        let c = Charge::open(&debtor(PersonType::Natural), new_charge(due), now).unwrap();
+        let c =
+            Charge::open(&debtor(PersonType::Natural), new_charge(due), now, &Zone::default_zone()).unwrap();
         assert_eq!(c.status, ChargeStatus::Overdue);
         assert_eq!(c.days_overdue(date!(2026 - 10 - 15)), 10);
         assert_eq!(c.issue_date, due, "an imported old debt is issued on its due date");
@@ -746,11 +765,15 @@ mod tests {
         let now = datetime!(2026-10-01 15:00 UTC);
         let mut new = new_charge(date!(2026 - 11 - 05));
         new.fine = Some(Hundredths(250));
-        let refused = Charge::open(&debtor(PersonType::Natural), new, now).unwrap_err();
+        let refused =
+            Charge::open(&debtor(PersonType::Natural), new, now, &Zone::default_zone()).unwrap_err();
         assert!(matches!(refused, RuleError::Invalid(v) if v[0].field == "fine_percentage"));
         let mut new = new_charge(date!(2026 - 11 - 05));
         new.fine = Some(Hundredths(250));
-        assert!(Charge::open(&debtor(PersonType::Legal), new, now).is_ok(), "companies may agree to more");
+        assert!(
+            Charge::open(&debtor(PersonType::Legal), new, now, &Zone::default_zone()).is_ok(),
+            "companies may agree to more"
+        );
     }
 
     #[test]
@@ -759,15 +782,21 @@ mod tests {
         let mut d = debtor(PersonType::Natural);
         assert!(d.archive(now));
         assert!(!d.archive(now), "archiving twice changes nothing");
-        let refused = Charge::open(&d, new_charge(date!(2026 - 11 - 05)), now).unwrap_err();
+        let refused =
+            Charge::open(&d, new_charge(date!(2026 - 11 - 05)), now, &Zone::default_zone()).unwrap_err();
         assert!(matches!(refused, RuleError::InvalidState { status: "archived", .. }));
     }
 
     #[test]
     fn transitions_follow_the_table() {
         let now = datetime!(2026-10-01 15:00 UTC);
-        let mut c =
-            Charge::open(&debtor(PersonType::Natural), new_charge(date!(2026 - 11 - 05)), now).unwrap();
+        let mut c = Charge::open(
+            &debtor(PersonType::Natural),
+            new_charge(date!(2026 - 11 - 05)),
+            now,
+            &Zone::default_zone(),
+        )
+        .unwrap();
         let partial = Payment { amount: Some(Hundredths(4_000)), paid_at: None, method: None };
         assert_eq!(c.settle(partial, now).unwrap().map(|r| r.amount), Some(Hundredths(4_000)));
         assert_eq!(c.status, ChargeStatus::Pending, "a partial payment keeps the charge open");
@@ -781,7 +810,10 @@ mod tests {
         assert!(
             matches!(refused, RuleError::InvalidState { status: "paid", ref allowed, .. } if allowed == &["pending", "overdue", "canceled"])
         );
-        assert!(c.edit(ChargeEdit::default(), now).is_err(), "a paid charge cannot be updated");
+        assert!(
+            c.edit(ChargeEdit::default(), now, &Zone::default_zone()).is_err(),
+            "a paid charge cannot be updated"
+        );
     }
 
     #[test]

@@ -191,8 +191,8 @@ impl Report {
     /// The bureau's next step as the sandbox plays it on `today`: the notice a business day after
     /// the request, the inclusion 10 days after the notice, the removal a business day after it
     /// was asked. Whether it changed.
-    pub fn advance_sandbox(&mut self, today: Date, now: OffsetDateTime) -> bool {
-        let day = super::dates::organization_today;
+    pub fn advance_sandbox(&mut self, today: Date, now: OffsetDateTime, zone: &super::dates::Zone) -> bool {
+        let day = |t: OffsetDateTime| zone.today(t);
         match self.status {
             Status::Requested
                 if calendar::add_business_days(day(self.requested_at), SANDBOX_NOTICE_DAYS) <= today =>
@@ -321,6 +321,7 @@ impl Report {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use crate::domain::dates::Zone;
     use time::macros::{date, datetime};
 
     use super::*;
@@ -346,7 +347,7 @@ pub(crate) mod tests {
             DebtorEdit {
                 name: Some("João Conceição".into()), address: Some(address), ..Default::default()
             };
-        let debtor = Debtor::register("org_1", "52998224725", edit, NOW).unwrap();
+        let debtor = Debtor::register("org_1", "52998224725", edit, NOW, &Zone::default_zone()).unwrap();
         let new = NewCharge {
             cp_id: None,
             amount: Hundredths(125_000),
@@ -360,7 +361,7 @@ pub(crate) mod tests {
             tags: None,
             metadata: None,
         };
-        let charge = Charge::open(&debtor, new, NOW).unwrap();
+        let charge = Charge::open(&debtor, new, NOW, &Zone::default_zone()).unwrap();
         (debtor, charge)
     }
 
@@ -407,11 +408,27 @@ pub(crate) mod tests {
     fn the_sandbox_bureau_notifies_includes_and_removes_on_its_days() {
         let mut report = filed();
         // 2026-12-03 is a Thursday: the notice on Friday, the inclusion ten days later.
-        assert!(!report.advance_sandbox(date!(2026 - 12 - 03), noon(date!(2026 - 12 - 03))));
-        assert!(report.advance_sandbox(date!(2026 - 12 - 04), noon(date!(2026 - 12 - 04))));
+        assert!(!report.advance_sandbox(
+            date!(2026 - 12 - 03),
+            noon(date!(2026 - 12 - 03)),
+            &Zone::default_zone()
+        ));
+        assert!(report.advance_sandbox(
+            date!(2026 - 12 - 04),
+            noon(date!(2026 - 12 - 04)),
+            &Zone::default_zone()
+        ));
         assert_eq!(report.status, Status::NoticeSent);
-        assert!(!report.advance_sandbox(date!(2026 - 12 - 13), noon(date!(2026 - 12 - 13))));
-        assert!(report.advance_sandbox(date!(2026 - 12 - 14), noon(date!(2026 - 12 - 14))));
+        assert!(!report.advance_sandbox(
+            date!(2026 - 12 - 13),
+            noon(date!(2026 - 12 - 13)),
+            &Zone::default_zone()
+        ));
+        assert!(report.advance_sandbox(
+            date!(2026 - 12 - 14),
+            noon(date!(2026 - 12 - 14)),
+            &Zone::default_zone()
+        ));
         assert_eq!(report.status, Status::Reported);
         // Paid on Friday 2026-12-18: due by the fifth business day after it, Christmas skipped.
         assert!(report.debt_ended(Ending::Paid, date!(2026 - 12 - 18), noon(date!(2026 - 12 - 18))));
@@ -420,14 +437,25 @@ pub(crate) mod tests {
             (Status::RemovalRequested, Some(RemoveReason::Paid), Some(date!(2026 - 12 - 28)))
         );
         assert!(!report.debt_ended(Ending::Canceled, date!(2026 - 12 - 18), NOW), "already being removed");
-        assert!(!report.advance_sandbox(date!(2026 - 12 - 20), noon(date!(2026 - 12 - 20))), "a Sunday");
         assert!(
-            report.advance_sandbox(date!(2026 - 12 - 21), noon(date!(2026 - 12 - 21))),
+            !report.advance_sandbox(
+                date!(2026 - 12 - 20),
+                noon(date!(2026 - 12 - 20)),
+                &Zone::default_zone()
+            ),
+            "a Sunday"
+        );
+        assert!(
+            report.advance_sandbox(date!(2026 - 12 - 21), noon(date!(2026 - 12 - 21)), &Zone::default_zone()),
             "the next business day"
         );
         assert_eq!(report.status, Status::Removed);
         assert!(
-            !report.advance_sandbox(date!(2027 - 06 - 01), noon(date!(2027 - 06 - 01))),
+            !report.advance_sandbox(
+                date!(2027 - 06 - 01),
+                noon(date!(2027 - 06 - 01)),
+                &Zone::default_zone()
+            ),
             "removed is the end"
         );
         assert_eq!(report.version, 5);

@@ -6,27 +6,101 @@
 //! stored timestamps keep microseconds. Brazilian people read dates as `DD/MM/YYYY`, which
 //! [`format_date_br`] produces for notifications.
 
+use std::sync::Arc;
 use time::format_description::well_known::Rfc3339;
-use time::{Date, Month, OffsetDateTime, UtcOffset};
+
+use time::{Date, Month, OffsetDateTime, Time, UtcOffset};
 
 use super::error::DomainError;
 
-/// The UTC offset of the organizations' time zone. Every organization is in
-/// America/Sao_Paulo so far, which has kept UTC−3 all year since 2019 (no DST).
-pub const ORGANIZATION_OFFSET: UtcOffset = match UtcOffset::from_hms(-3, 0, 0) {
-    Ok(offset) => offset,
-    Err(_) => UtcOffset::UTC,
-};
+/// The time zone an organization's days are counted in when it names none.
+pub const DEFAULT_ZONE: &str = "America/Sao_Paulo";
 
-/// The calendar day of `now` in the organizations' time zone.
-pub fn organization_today(now: OffsetDateTime) -> Date {
-    now.to_offset(ORGANIZATION_OFFSET).date()
+/// An IANA time zone, in which an organization (or one of its policies) counts its days: what
+/// today is, when the send window opens, which day a payment fell on. Brazil alone has four
+/// offsets (America/Noronha −02 to America/Rio_Branco −05), and a zone may change its rules,
+/// so the offset is looked up in the time zone database for each instant, never assumed.
+#[derive(Clone, Debug)]
+pub struct Zone {
+    name: Arc<str>,
+    tz: jiff::tz::TimeZone,
 }
 
-/// The first instant of a calendar day in the organizations' time zone, as a UTC timestamp.
-pub fn organization_day_start(day: Date) -> String {
-    format_timestamp(day.midnight().assume_offset(ORGANIZATION_OFFSET))
+impl Zone {
+    /// The zone of an IANA name (`America/Manaus`), from the time zone database built in.
+    pub fn named(name: &str) -> Result<Zone, DomainError> {
+        // Only canonical-looking names: `UTC` or `Area/Location`, so that an offset string or
+        // a path is never taken for a zone.
+        let plausible = name == "UTC"
+            || (name.len() <= 64
+                && name.contains('/')
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"/_-+".contains(&b)));
+        let tz =
+            plausible.then(|| jiff::tz::db().get(name).ok()).flatten().ok_or(DomainError::InvalidTimeZone)?;
+        Ok(Zone { name: Arc::from(name), tz })
+    }
+
+    /// America/Sao_Paulo, the zone of an organization that names none.
+    pub fn default_zone() -> Zone {
+        static DEFAULT: std::sync::LazyLock<Zone> = std::sync::LazyLock::new(|| {
+            Zone::named(DEFAULT_ZONE)
+                .unwrap_or_else(|_| Zone { name: Arc::from("UTC"), tz: jiff::tz::TimeZone::UTC })
+        });
+        DEFAULT.clone()
+    }
+
+    /// The IANA name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The zone's offset from UTC at `at`.
+    pub fn offset_at(&self, at: OffsetDateTime) -> UtcOffset {
+        let seconds = jiff::Timestamp::from_second(at.unix_timestamp())
+            .map(|ts| self.tz.to_offset(ts).seconds())
+            .unwrap_or(0);
+        UtcOffset::from_whole_seconds(seconds).unwrap_or(UtcOffset::UTC)
+    }
+
+    /// `at` as the zone's wall clock shows it.
+    pub fn local(&self, at: OffsetDateTime) -> OffsetDateTime {
+        at.to_offset(self.offset_at(at))
+    }
+
+    /// The calendar day of `at` in the zone.
+    pub fn today(&self, at: OffsetDateTime) -> Date {
+        self.local(at).date()
+    }
+
+    /// The instant the zone's wall clock shows `day` at `time`. A wall time skipped by a
+    /// clock change is taken at the offset before the change.
+    pub fn instant(&self, day: Date, time: Time) -> OffsetDateTime {
+        let wall = day.with_time(time);
+        // The offset in force a day either side decides: try the one before, then after.
+        let guess = wall.assume_utc();
+        for probe in [guess - time::Duration::days(1), guess, guess + time::Duration::days(1)] {
+            let offset = self.offset_at(probe);
+            let at = wall.assume_offset(offset);
+            if self.offset_at(at) == offset {
+                return at.to_offset(UtcOffset::UTC);
+            }
+        }
+        wall.assume_offset(self.offset_at(guess)).to_offset(UtcOffset::UTC)
+    }
+
+    /// The first instant of `day` in the zone, in UTC.
+    pub fn day_start(&self, day: Date) -> OffsetDateTime {
+        self.instant(day, Time::MIDNIGHT)
+    }
 }
+
+impl PartialEq for Zone {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Zone {}
 
 /// Parses a strict `YYYY-MM-DD` date (exactly 10 characters, zero-padded, a real calendar day).
 pub fn parse_date(input: &str) -> Result<Date, DomainError> {
@@ -243,6 +317,41 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn brazil_s_four_offsets_come_from_the_zone_database() {
+        let at = time::macros::datetime!(2027-01-05 04:30 UTC);
+        let day = |name: &str| Zone::named(name).unwrap().today(at);
+        assert_eq!(day("America/Noronha"), time::macros::date!(2027 - 01 - 05), "−02: 02:30");
+        assert_eq!(day("America/Sao_Paulo"), time::macros::date!(2027 - 01 - 05), "−03: 01:30");
+        assert_eq!(day("America/Manaus"), time::macros::date!(2027 - 01 - 05), "−04: 00:30");
+        assert_eq!(day("America/Rio_Branco"), time::macros::date!(2027 - 01 - 04), "−05: 23:30");
+        // São Paulo kept summer time until 2019: the offset is the database's, not a constant.
+        let summer = time::macros::datetime!(2018-12-01 12:00 UTC);
+        assert_eq!(Zone::default_zone().offset_at(summer), UtcOffset::from_hms(-2, 0, 0).unwrap());
+    }
+
+    #[test]
+    fn a_wall_time_is_an_instant_in_the_zone() {
+        let manaus = Zone::named("America/Manaus").unwrap();
+        let at = manaus.instant(time::macros::date!(2027 - 01 - 04), time::macros::time!(09:00));
+        assert_eq!(at, time::macros::datetime!(2027-01-04 13:00 UTC));
+        assert_eq!(
+            manaus.day_start(time::macros::date!(2027 - 01 - 04)),
+            time::macros::datetime!(2027-01-04 04:00 UTC)
+        );
+        // The day São Paulo's summer time began (2018-11-04) had no midnight: 00:00 is 01:00.
+        let skipped = Zone::default_zone().day_start(time::macros::date!(2018 - 11 - 04));
+        assert_eq!(Zone::default_zone().today(skipped), time::macros::date!(2018 - 11 - 04));
+    }
+
+    #[test]
+    fn only_zone_names_are_zones() {
+        for bad in ["-03:00", "BRT", "../etc/passwd", "America/Nowhere", "", "America/Sao Paulo"] {
+            assert!(Zone::named(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Zone::named("America/Sao_Paulo").unwrap(), Zone::default_zone());
+    }
     use super::*;
     use time::macros::{date, datetime};
 

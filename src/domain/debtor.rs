@@ -86,6 +86,7 @@ impl Debtor {
         document: &str,
         edit: DebtorEdit,
         now: OffsetDateTime,
+        zone: &super::dates::Zone,
     ) -> Result<Self, RuleError> {
         let mut violations = Violations::default();
         let document = violations.check("document", parse_document(document));
@@ -112,19 +113,24 @@ impl Debtor {
             updated_at: now,
             balance: Balance::default(),
         };
-        debtor.apply(edit, now, &mut violations);
+        debtor.apply(edit, zone.today(now), &mut violations);
         violations.finish()?;
         Ok(debtor)
     }
 
     /// Changes the debtor's data; every invalid field is reported at once.
-    pub fn edit(&mut self, edit: DebtorEdit, now: OffsetDateTime) -> Result<(), RuleError> {
+    pub fn edit(
+        &mut self,
+        edit: DebtorEdit,
+        now: OffsetDateTime,
+        zone: &super::dates::Zone,
+    ) -> Result<(), RuleError> {
         let mut violations = Violations::default();
-        self.apply(edit, now, &mut violations);
+        self.apply(edit, zone.today(now), &mut violations);
         violations.finish()
     }
 
-    fn apply(&mut self, edit: DebtorEdit, now: OffsetDateTime, violations: &mut Violations) {
+    fn apply(&mut self, edit: DebtorEdit, today: Date, violations: &mut Violations) {
         if let Some(name) = edit.name {
             let name = name.trim();
             if name.is_empty() {
@@ -150,7 +156,7 @@ impl Debtor {
             self.mobile = v.and_then(|m| violations.check("mobile", parse_mobile(&m)));
         }
         if let Some(v) = edit.birth_date {
-            if v.is_some_and(|d| d > super::dates::organization_today(now)) {
+            if v.is_some_and(|d| d > today) {
                 violations.push("birth_date", "must not be in the future");
             }
             self.birth_date = v;
@@ -243,10 +249,17 @@ fn normalised_address(mut address: Address, violations: &mut Violations) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::dates::Zone;
     use crate::domain::rules::Violation;
 
     fn refusal(edit: DebtorEdit) -> Vec<Violation> {
-        match Debtor::register("org_1", "52998224725", edit, OffsetDateTime::UNIX_EPOCH) {
+        match Debtor::register(
+            "org_1",
+            "52998224725",
+            edit,
+            OffsetDateTime::UNIX_EPOCH,
+            &Zone::default_zone(),
+        ) {
             Ok(_) => Vec::new(),
             Err(RuleError::Invalid(v)) => v,
             Err(other) => panic!("unexpected {other:?}"),

@@ -110,6 +110,9 @@ pub enum DomainError {
     /// Not an RFC 3339 timestamp.
     #[error("must be an RFC 3339 timestamp, e.g. 2026-11-29T19:32:50Z")]
     InvalidTimestamp,
+    /// Not a time zone of the IANA database.
+    #[error("must be an IANA time zone name, e.g. America/Sao_Paulo or America/Manaus")]
+    InvalidTimeZone,
 }
 
 #[cfg(test)]
@@ -156,6 +159,7 @@ mod tests {
             DomainError::NoLetter,
             DomainError::InvalidDate,
             DomainError::InvalidTimestamp,
+            DomainError::InvalidTimeZone,
         ];
         for e in all {
             let m = e.to_string();

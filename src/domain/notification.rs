@@ -208,8 +208,9 @@ impl Notification {
         template: &MessageTemplate,
         source: Source,
         now: OffsetDateTime,
+        zone: &super::dates::Zone,
     ) -> Result<Notification, RuleError> {
-        let today = super::dates::organization_today(now);
+        let today = zone.today(now);
         let values = MessageValues {
             debtor_name: &debtor.name,
             balance_cents: charge.balance().0,

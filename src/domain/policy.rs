@@ -6,6 +6,7 @@ use time::{Date, OffsetDateTime};
 
 use super::calendar;
 use super::charge::Outcome;
+use super::dates::Zone;
 use super::ids::new_id;
 use super::message::Template;
 use super::rules::{RuleError, Violations};
@@ -303,6 +304,8 @@ pub struct Policy {
     pub status: PolicyStatus,
     pub is_default: bool,
     pub window: Window,
+    /// The zone its days and window count in, when not the organization's.
+    pub zone: Option<Zone>,
     pub archived_at: Option<OffsetDateTime>,
     pub version: i64,
     pub created_at: OffsetDateTime,
@@ -319,6 +322,8 @@ pub struct NewPolicy {
     pub status: PolicyStatus,
     pub is_default: bool,
     pub window: Option<(String, String)>,
+    /// An IANA zone name; `None` keeps the organization's.
+    pub timezone: Option<String>,
     pub steps: Vec<StepDraft>,
 }
 
@@ -329,6 +334,20 @@ pub struct PolicyEdit {
     pub description: Option<Option<String>>,
     pub status: Option<PolicyStatus>,
     pub window: Option<(String, String)>,
+    /// `Some(None)` goes back to the organization's zone.
+    pub timezone: Option<Option<String>>,
+}
+
+/// Reads a zone name, recording what is wrong under `timezone`.
+fn parse_zone(name: Option<&str>, v: &mut Violations) -> Option<Zone> {
+    name.and_then(|n| v.check("timezone", Zone::named(n)))
+}
+
+impl Policy {
+    /// The zone its days and send window count in: its own, else the organization's.
+    pub fn zone_or<'a>(&'a self, organization: &'a Zone) -> &'a Zone {
+        self.zone.as_ref().unwrap_or(organization)
+    }
 }
 
 /// Reads a window, recording what is wrong under `send_window`.
@@ -355,6 +374,7 @@ impl Policy {
             Some((start, end)) => parse_window(start, end, &mut v).unwrap_or(Window::DEFAULT),
             None => Window::DEFAULT,
         };
+        let zone = parse_zone(new.timezone.as_deref(), &mut v);
         let mut policy = Policy {
             id: new_id("cp"),
             organization_id: org_id.to_string(),
@@ -363,6 +383,7 @@ impl Policy {
             status: new.status,
             is_default: new.is_default,
             window,
+            zone,
             archived_at: None,
             version: 1,
             created_at: now,
@@ -451,6 +472,9 @@ impl Policy {
         }
         if let Some(status) = edit.status {
             self.status = status;
+        }
+        if let Some(timezone) = &edit.timezone {
+            self.zone = parse_zone(timezone.as_deref(), &mut v);
         }
         if let Some((start, end)) = &edit.window
             && let Some(window) = parse_window(start, end, &mut v)
@@ -595,6 +619,7 @@ mod tests {
 
     fn new_policy(steps: Vec<StepDraft>) -> NewPolicy {
         NewPolicy {
+            timezone: None,
             name: "Régua".into(),
             description: None,
             status: PolicyStatus::Active,

@@ -172,9 +172,9 @@ impl Protest {
     /// day after the request, the intimação a business day later, the protest drawn 3 business
     /// days after the intimação, a cancellation done 2 business days after the anuência.
     /// Whether it changed.
-    pub fn advance_sandbox(&mut self, today: Date, now: OffsetDateTime) -> bool {
+    pub fn advance_sandbox(&mut self, today: Date, now: OffsetDateTime, zone: &super::dates::Zone) -> bool {
         let after = |t: Option<OffsetDateTime>, days: u32| {
-            t.is_some_and(|t| calendar::add_business_days(super::dates::organization_today(t), days) <= today)
+            t.is_some_and(|t| calendar::add_business_days(zone.today(t), days) <= today)
         };
         match self.status {
             Status::Requested if after(Some(self.requested_at), SANDBOX_SEND_DAYS) => {
@@ -317,6 +317,7 @@ impl Protest {
 
 #[cfg(test)]
 mod tests {
+    use crate::domain::dates::Zone;
     use time::macros::date;
 
     use super::*;
@@ -345,7 +346,7 @@ mod tests {
     #[test]
     fn the_sandbox_notary_takes_serves_and_draws_on_its_days() {
         let mut protest = filed();
-        let advance = |p: &mut Protest, day: Date| p.advance_sandbox(day, noon(day));
+        let advance = |p: &mut Protest, day: Date| p.advance_sandbox(day, noon(day), &Zone::default_zone());
         // Requested on Thursday the 3rd: taken in on Friday, served on Monday, drawn 3 business
         // days after the intimação.
         assert!(!advance(&mut protest, date!(2026 - 12 - 03)));

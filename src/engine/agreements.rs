@@ -11,7 +11,6 @@ use super::{PassClock, committed, engine_event};
 use crate::api::{changes, charges::charge_view, to_json};
 use crate::domain::agreement::Agreement;
 use crate::domain::charge::{Charge, OPEN};
-use crate::domain::dates::organization_today;
 use crate::store::{Store, StoreResult};
 use crate::types::{AgreementStatus, ChargeStatus};
 
@@ -26,7 +25,7 @@ pub struct Moved {
 /// Moves the organization's live agreements on.
 pub async fn follow(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<Moved> {
     let mut moved = Moved::default();
-    let today = organization_today(clock.now);
+    let today = clock.today();
     for agreement in store.live_agreements(org_id).await? {
         let mut installments = Vec::new();
         for (number, id) in store.agreement_installments(&agreement.id).await? {
@@ -47,7 +46,7 @@ pub async fn follow(store: &Store, org_id: &str, clock: &PassClock) -> StoreResu
         if !after.follow(&paid, late_days, stamp) {
             continue;
         }
-        if save(store, &agreement, &after, &installments, stamp).await? {
+        if save(store, &agreement, &after, &installments, stamp, clock.zone.today(stamp)).await? {
             committed();
             match after.status {
                 AgreementStatus::Active => moved.activated += 1,
@@ -68,8 +67,8 @@ async fn save(
     after: &Agreement,
     installments: &[(u32, Charge)],
     now: OffsetDateTime,
+    today: time::Date,
 ) -> StoreResult<bool> {
-    let today = organization_today(now);
     let unit = store.begin().await?;
     let in_unit = unit.store();
     match after.status {
@@ -78,7 +77,7 @@ async fn save(
                 let Some(source) = in_unit.charge(&after.organization_id, id).await? else { continue };
                 let mut paid = source.clone();
                 if paid.settled_by_agreement(now)
-                    && !save_charge(in_unit, &source, paid, "charge.paid", after, now).await?
+                    && !save_charge(in_unit, &source, paid, "charge.paid", after, now, today).await?
                 {
                     return Ok(false);
                 }
@@ -89,7 +88,8 @@ async fn save(
                 let mut canceled = installment.clone();
                 let reason = format!("Acordo {} rompido", after.id);
                 if canceled.cancel_with_agreement(reason, now)
-                    && !save_charge(in_unit, installment, canceled, "charge.canceled", after, now).await?
+                    && !save_charge(in_unit, installment, canceled, "charge.canceled", after, now, today)
+                        .await?
                 {
                     return Ok(false);
                 }
@@ -98,7 +98,8 @@ async fn save(
                 let Some(source) = in_unit.charge(&after.organization_id, id).await? else { continue };
                 let mut reopened = source.clone();
                 if reopened.leave_agreement(today)
-                    && !save_charge(in_unit, &source, reopened, "charge.db.updated", after, now).await?
+                    && !save_charge(in_unit, &source, reopened, "charge.db.updated", after, now, today)
+                        .await?
                 {
                     return Ok(false);
                 }
@@ -134,9 +135,9 @@ async fn save_charge(
     code: &str,
     agreement: &Agreement,
     now: OffsetDateTime,
+    today: time::Date,
 ) -> StoreResult<bool> {
     after.touch(now);
-    let today = organization_today(now);
     let object = to_json(&charge_view(&after, today));
     let data = json!({
         "changes": changes(&to_json(&charge_view(before, today)), &object),

@@ -17,7 +17,7 @@ use super::{PassClock, committed, engine_event};
 use crate::api::ApiError;
 use crate::domain::charge::{Charge, Outcome};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report};
-use crate::domain::dates::{format_timestamp, organization_today};
+use crate::domain::dates::format_timestamp;
 use crate::domain::policy::Step;
 use crate::domain::protest::Protest;
 use crate::providers::{ProviderError, Providers};
@@ -66,11 +66,11 @@ pub async fn follow(
         }
         return Ok(moved);
     }
-    let today = organization_today(clock.now);
+    let today = clock.today();
     for report in store.moving_credit_bureau_reports(org_id).await? {
         let stamp = clock.stamp(report.updated_at);
         let mut after = report.clone();
-        if !after.advance_sandbox(today, stamp) {
+        if !after.advance_sandbox(today, stamp, &clock.zone) {
             continue;
         }
         let data = status_change(&after.id, report.status.as_str(), after.status.as_str(), after.version);
@@ -83,7 +83,7 @@ pub async fn follow(
     for protest in store.moving_protests(org_id).await? {
         let stamp = clock.stamp(protest.updated_at);
         let mut after = protest.clone();
-        if !after.advance_sandbox(today, stamp) {
+        if !after.advance_sandbox(today, stamp, &clock.zone) {
             continue;
         }
         let data = status_change(&after.id, protest.status.as_str(), after.status.as_str(), after.version);
@@ -279,7 +279,7 @@ async fn refused_report(
     let status = crate::types::CreditBureauReportStatus::Failed;
     let mut failed = r.clone();
     let reason = Some(e.reason().to_string());
-    if failed.bureau_says(status, None, reason, organization_today(stamp), stamp).is_ok() {
+    if failed.bureau_says(status, None, reason, clock.zone.today(stamp), stamp).is_ok() {
         let data = status_change(&failed.id, r.status.as_str(), failed.status.as_str(), failed.version);
         let org_id = failed.organization_id.as_str();
         let event =
@@ -367,13 +367,16 @@ pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> 
         "credit_bureau_report" => {
             let status =
                 callback.status.parse().map_err(|_| ApiError::field("status", "is not a report status"))?;
-            let before = match in_unit.report_by_id(&callback.id).await? {
-                Some(r) if !in_unit.is_sandbox(&r.organization_id).await? => r,
-                _ => return Err(ApiError::NotFound("credit-bureau report")),
+            let report = in_unit.report_by_id(&callback.id).await?;
+            let (Some(before), Some(zone)) = (
+                report.as_ref(),
+                production_zone(in_unit, report.as_ref().map(|r| r.organization_id.as_str())).await?,
+            ) else {
+                return Err(ApiError::NotFound("credit-bureau report"));
             };
             let mut after = before.clone();
             let stamp = now.max(before.updated_at);
-            let today = organization_today(stamp);
+            let today = zone.today(stamp);
             if after.bureau_says(status, protocol, failure_reason, today, stamp)? == Outcome::Changed {
                 let data =
                     status_change(&after.id, before.status.as_str(), after.status.as_str(), after.version);
@@ -390,15 +393,18 @@ pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> 
         "protest" => {
             let status =
                 callback.status.parse().map_err(|_| ApiError::field("status", "is not a protest status"))?;
-            let before = match in_unit.protest_by_id(&callback.id).await? {
-                Some(p) if !in_unit.is_sandbox(&p.organization_id).await? => p,
-                _ => return Err(ApiError::NotFound("protest")),
+            let protest = in_unit.protest_by_id(&callback.id).await?;
+            let (Some(before), Some(zone)) = (
+                protest.as_ref(),
+                production_zone(in_unit, protest.as_ref().map(|p| p.organization_id.as_str())).await?,
+            ) else {
+                return Err(ApiError::NotFound("protest"));
             };
             let mut after = before.clone();
             let stamp = now.max(before.updated_at);
             if after.notary_says(status, protocol, failure_reason, costs, stamp)? == Outcome::Changed {
                 if after.status == crate::types::ProtestStatus::Paid {
-                    paid_at_the_notary(in_unit, &after, stamp).await?;
+                    paid_at_the_notary(in_unit, &after, stamp, &zone).await?;
                 }
                 let data =
                     status_change(&after.id, before.status.as_str(), after.status.as_str(), after.version);
@@ -423,6 +429,16 @@ pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> 
     Ok(answer)
 }
 
+/// The time zone of a production organization; `None` for a sandbox (whose escalations the
+/// engine plays, so a gateway never speaks for them) or an organization that does not exist.
+async fn production_zone(
+    store: &Store,
+    org_id: Option<&str>,
+) -> StoreResult<Option<crate::domain::dates::Zone>> {
+    let Some(org_id) = org_id else { return Ok(None) };
+    Ok(store.organization(org_id).await?.filter(|o| o.environment != "sandbox").map(|o| o.timezone))
+}
+
 /// The debtor paid the title at the notary: the charge is paid, and its credit-bureau report
 /// (if one stands) is taken back, due 5 business days later. A charge no longer open (written
 /// off, canceled) keeps its state: the payment shows on the protest, for a person to settle.
@@ -430,6 +446,7 @@ async fn paid_at_the_notary(
     store: &Store,
     protest: &Protest,
     now: time::OffsetDateTime,
+    zone: &crate::domain::dates::Zone,
 ) -> Result<(), ApiError> {
     let org_id = protest.organization_id.as_str();
     let Some(before) = store.charge(org_id, &protest.charge_id).await? else { return Ok(()) };
@@ -442,7 +459,7 @@ async fn paid_at_the_notary(
         return Ok(());
     }
     after.protest_status = Some(protest.status);
-    let today = organization_today(now);
+    let today = zone.today(now);
     let mut report_change = None;
     if let Some(report) = store.live_credit_bureau_report(org_id, &after.id).await? {
         let mut removed = report.clone();

@@ -39,7 +39,7 @@ use crate::api::{changes, charges::charge_view, to_json};
 use crate::app::App;
 use crate::domain::calendar;
 use crate::domain::charge::Charge;
-use crate::domain::dates::{ORGANIZATION_OFFSET, format_date, format_timestamp, organization_today};
+use crate::domain::dates::{Zone, format_date, format_timestamp};
 use crate::domain::ids::new_id;
 use crate::domain::notification::{NOTIFIABLE, Notification, Source};
 use crate::domain::policy::{Policy, Step};
@@ -99,18 +99,21 @@ impl PassReport {
 /// stamped with the pass's clock, `now` plus the time the pass has taken, and never earlier
 /// than the charge's last change. One organization's failure is logged and the others go on.
 pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime) -> StoreResult<PassReport> {
-    let clock = PassClock { now, started: std::time::Instant::now() };
+    let started = std::time::Instant::now();
     let mut report = PassReport::default();
     let courier = Courier { store, providers, actor: Actor::engine() };
-    let mut sandboxes = HashMap::new();
-    for org_id in store.organization_ids().await? {
+    let mut organizations = HashMap::new();
+    for org in store.organizations().await? {
+        let clock = PassClock { now, started, zone: org.timezone.clone() };
+        let sandbox = org.environment == "sandbox";
+        let org_id = org.id.clone();
+        organizations.insert(org.id, (sandbox, org.timezone));
         let result = async {
             report.turned_overdue += turn_overdue(store, &org_id, &clock).await?;
             let moved = agreements::follow(store, &org_id, &clock).await?;
             report.agreements_activated += moved.activated;
             report.agreements_completed += moved.completed;
             report.agreements_broken += moved.broken;
-            let sandbox = is_sandbox(store, &org_id, &mut sandboxes).await?;
             let played = escalations::follow(store, providers, &org_id, sandbox, &clock).await?;
             report.escalations_moved += played.reports + played.protests;
             report.escalations_submitted += played.submitted;
@@ -121,23 +124,9 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
             tracing::warn!(organization = %org_id, error = %e, "engine pass failed for an organization");
         }
     }
-    retry_due(&courier, &clock, &mut sandboxes, &mut report).await?;
+    let clock = PassClock { now, started, zone: Zone::default_zone() };
+    retry_due(&courier, &clock, &organizations, &mut report).await?;
     Ok(report)
-}
-
-async fn is_sandbox(store: &Store, org_id: &str, known: &mut HashMap<String, bool>) -> StoreResult<bool> {
-    if let Some(sandbox) = known.get(org_id) {
-        return Ok(*sandbox);
-    }
-    let sandbox = store.is_sandbox(org_id).await?;
-    known.insert(org_id.to_string(), sandbox);
-    Ok(sandbox)
-}
-
-/// The organization's minute of the day at `now`.
-fn local_minute(now: OffsetDateTime) -> u16 {
-    let time = now.to_offset(ORGANIZATION_OFFSET).time();
-    u16::from(time.hour()) * 60 + u16::from(time.minute())
 }
 
 /// The due dates whose send day for `offset` falls from `first` to `last`: the send day grows
@@ -163,17 +152,14 @@ async fn run_steps(
     clock: &PassClock,
     report: &mut PassReport,
 ) -> StoreResult<()> {
-    let today = organization_today(clock.now);
-    if !calendar::is_business_day(today) {
-        return Ok(());
-    }
-    let minute = local_minute(clock.now);
     for policy in courier.store.active_policies(org_id).await? {
-        if !policy.window.contains(minute) {
+        // The policy's days and window count in its own zone when it has one.
+        let clock = clock.in_zone(policy.zone_or(&clock.zone).clone());
+        if !calendar::is_business_day(clock.today()) || !policy.window.contains(clock.minute()) {
             continue;
         }
         for step in policy.steps.iter().filter(|s| s.active) {
-            run_step(courier, &policy, step, sandbox, clock, report).await?;
+            run_step(courier, &policy, step, sandbox, &clock, report).await?;
         }
     }
     Ok(())
@@ -188,8 +174,8 @@ async fn run_step(
     clock: &PassClock,
     report: &mut PassReport,
 ) -> StoreResult<()> {
-    let today = organization_today(clock.now);
-    let minute = local_minute(clock.now);
+    let today = clock.today();
+    let minute = clock.minute();
     let earliest = today - Duration::days(CATCH_UP_DAYS);
     let Some((from, to)) = due_range(step.offset_days, earliest, today) else { return Ok(()) };
     let range = (format_date(from), format_date(to));
@@ -208,7 +194,7 @@ async fn run_step(
         let send_minute = step.send_minute(policy.window);
         // Not retroactive: nothing for a day before the charge existed, nor before the step or
         // its policy last changed (a new default, a copy, a new step or offset replays nothing).
-        let local = |t: OffsetDateTime| t.to_offset(ORGANIZATION_OFFSET).date();
+        let local = |t: OffsetDateTime| clock.zone.today(t);
         let first_day = local(charge.created_at).max(local(step.updated_at)).max(local(policy.updated_at));
         if day > today || day < earliest || day < first_day || (day == today && minute < send_minute) {
             continue;
@@ -256,13 +242,12 @@ async fn run_step(
         }
         let (Some(channel), Some(template)) = (step.channel, step.template.as_ref()) else { continue };
         let Some(debtor) = store.debtor(&charge.organization_id, &charge.debtor_id).await? else { continue };
-        let scheduled_for = day
-            .with_hms(
-                u8::try_from(send_minute / 60).unwrap_or(0),
-                u8::try_from(send_minute % 60).unwrap_or(0),
-                0,
-            )
-            .map_or(stamp, |t| t.assume_offset(ORGANIZATION_OFFSET).to_offset(time::UtcOffset::UTC));
+        let scheduled_for = time::Time::from_hms(
+            u8::try_from(send_minute / 60).unwrap_or(0),
+            u8::try_from(send_minute % 60).unwrap_or(0),
+            0,
+        )
+        .map_or(stamp, |t| clock.zone.instant(day, t));
         let source = Source {
             origin: NotificationOrigin::Policy,
             cp_id: Some(policy.id.clone()),
@@ -272,7 +257,15 @@ async fn run_step(
         };
         // A step whose message cannot be made for this charge (it renders past its channel's
         // limits) is kept failed with the reason, once, rather than sent cut or tried each pass.
-        let n = match Notification::compose(&charge, &debtor, channel, template, source.clone(), stamp) {
+        let n = match Notification::compose(
+            &charge,
+            &debtor,
+            channel,
+            template,
+            source.clone(),
+            stamp,
+            &clock.zone,
+        ) {
             Ok(n) => n,
             Err(e) => {
                 let reason = match e {
@@ -365,8 +358,8 @@ fn judge(n: &Notification, charge: Option<&Charge>, policy: Option<&Policy>, clo
     let Some(policy) = policy.filter(|p| p.status == crate::types::PolicyStatus::Active) else {
         return Due::Skip("policy_archived");
     };
-    let today = organization_today(clock.now);
-    let open_now = calendar::is_business_day(today) && policy.window.contains(local_minute(clock.now));
+    let clock = clock.in_zone(policy.zone_or(&clock.zone).clone());
+    let open_now = calendar::is_business_day(clock.today()) && policy.window.contains(clock.minute());
     let runs = matches!(charge.dunning_status, DunningStatus::NotStarted | DunningStatus::Active);
     if open_now && runs { Due::Send } else { Due::Wait }
 }
@@ -375,7 +368,7 @@ fn judge(n: &Notification, charge: Option<&Charge>, policy: Option<&Policy>, clo
 async fn retry_due(
     courier: &Courier<'_>,
     clock: &PassClock,
-    sandboxes: &mut HashMap<String, bool>,
+    organizations: &HashMap<String, (bool, Zone)>,
     report: &mut PassReport,
 ) -> StoreResult<()> {
     let store = courier.store;
@@ -398,7 +391,9 @@ async fn retry_due(
                 Some(cp_id) => policies.get(cp_id).and_then(Option::as_ref),
                 None => None,
             };
-            match judge(&n, charge.as_ref(), policy, clock) {
+            // An organization created during the pass waits for the next one.
+            let Some((sandbox, zone)) = organizations.get(&n.organization_id) else { continue };
+            match judge(&n, charge.as_ref(), policy, &clock.in_zone(zone.clone())) {
                 Due::Wait => {}
                 Due::Skip(reason) => {
                     let mut after = n.clone();
@@ -410,8 +405,7 @@ async fn retry_due(
                     }
                 }
                 Due::Send => {
-                    let sandbox = is_sandbox(store, &n.organization_id, sandboxes).await?;
-                    if let Some(after) = courier.retry(n, sandbox, stamp).await? {
+                    if let Some(after) = courier.retry(n, *sandbox, stamp).await? {
                         committed();
                         report.count(&after);
                     }
@@ -421,13 +415,31 @@ async fn retry_due(
     }
 }
 
-/// The instant a pass runs as, advancing with real time while it runs.
+/// The instant a pass runs as, advancing with real time while it runs, and the zone the
+/// organization (or policy) at hand counts its days in.
 struct PassClock {
     now: OffsetDateTime,
     started: std::time::Instant,
+    zone: Zone,
 }
 
 impl PassClock {
+    /// The same instant, counted in another zone.
+    fn in_zone(&self, zone: Zone) -> PassClock {
+        PassClock { now: self.now, started: self.started, zone }
+    }
+
+    /// The pass's day in the zone.
+    fn today(&self) -> Date {
+        self.zone.today(self.now)
+    }
+
+    /// The pass's minute of the day in the zone.
+    fn minute(&self) -> u16 {
+        let time = self.zone.local(self.now).time();
+        u16::from(time.hour()) * 60 + u16::from(time.minute())
+    }
+
     /// The stamp of a change to something last changed at `last`.
     fn stamp(&self, last: OffsetDateTime) -> OffsetDateTime {
         let elapsed = time::Duration::try_from(self.started.elapsed()).unwrap_or(time::Duration::ZERO);
@@ -437,7 +449,7 @@ impl PassClock {
 
 /// Turns the organization's late pending charges overdue; how many it turned.
 async fn turn_overdue(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
-    let today = organization_today(clock.now);
+    let today = clock.today();
     let before = format_date(today);
     let mut turned = 0;
     let mut after: Option<(String, String)> = None;

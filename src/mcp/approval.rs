@@ -82,7 +82,7 @@ pub async fn gate(
     if url_mode {
         return Ok(Gate::Answer(url_elicitation(&url, &approval.id, &approval.question)));
     }
-    let message = refusal_message(ctx.era, op.tool_name, &url, &approval.question);
+    let message = refusal_message(op.tool_name, &url, &approval.question);
     Ok(Gate::Answer(error_result(ctx, &ApiError::ConfirmationRequired { message, approval_url: Some(url) })))
 }
 
@@ -109,22 +109,15 @@ fn url_elicitation(url: &str, id: &str, question: &str) -> Outcome {
     Outcome { result, kind: Kind::InputRequired, written: None }
 }
 
-/// The refusal read by the model: why it cannot confirm, and the link its user can open.
-fn refusal_message(era: &Era, tool: &str, url: &str, question: &str) -> String {
-    let why = if era.is_stateless() {
-        ", and this client did not declare that it can ask for one (declaring the elicitation capability \
-         with form mode, clientCapabilities.elicitation.form, in params._meta lets the user be asked \
-         in the conversation)"
-    } else {
-        ", which cannot be collected in a 2025 session: this endpoint is stateless, so it cannot ask \
-         the user in the middle of a call (a client speaking protocol 2026-07-28 that declares the \
-         elicitation capability with form mode can confirm in the conversation)"
-    };
+/// The refusal read by the model, which must explain it to a person: what to ask the user,
+/// where, and what to do after. Plain words: no protocol terms the person would not know.
+fn refusal_message(tool: &str, url: &str, question: &str) -> String {
+    let minutes = crate::domain::approval::APPROVAL_VALIDITY.whole_minutes();
     format!(
-        "{tool} is destructive and needs the user's confirmation{why}. Nothing was changed. \
-         Ask the user to open {url} , sign in to Kobana Dunning and approve the question there \
-         ({question}); then call {tool} again with exactly the same arguments. An approval is valid \
-         for 10 minutes and runs the call once; if the user declines, the call answers \
-         CONFIRMATION_DECLINED."
+        "Nothing was changed yet: {tool} needs the user's approval first. Ask the user to open this \
+         link, sign in to Kobana Dunning and approve: {url} (they will see: {question}). Once they \
+         have approved, call {tool} again with exactly the same arguments: that call does it, once. \
+         The approval lasts {minutes} minutes. If the user declines, the call answers \
+         CONFIRMATION_DECLINED and nothing is done."
     )
 }

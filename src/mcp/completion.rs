@@ -51,14 +51,39 @@ pub async fn complete(ctx: &Context<'_>, params: &Params) -> Result<Outcome, Rpc
         }
         _ => return Err(RpcError::invalid_params("params.ref.type must be ref/prompt or ref/resource")),
     };
+    let value = value.trim();
     let (values, total, has_more) = match list.filter(|op| allowed(ctx, op)) {
         None => (Vec::new(), 0, false),
-        Some(op) if value.trim().is_empty() || op.query_params.iter().any(|p| p.name == "q") => {
-            searched(ctx, op, value.trim()).await
+        Some(op) if value.is_empty() => searched(ctx, op, value).await,
+        Some(op) if op.query_params.iter().any(|p| p.name == "q") => {
+            // Names and documents through the list's search; the start of an id (`c`, `chg_`,
+            // `chg_01a2`), too short for the search to take as one, from the newest pages.
+            let (mut values, mut total, mut has_more) = searched(ctx, op, value).await;
+            if looks_like_id_start(value) {
+                let (ids, more, ids_more) = by_prefix(ctx, op, value).await;
+                for id in ids {
+                    if values.len() >= MAX_VALUES {
+                        has_more = true;
+                        break;
+                    }
+                    if !values.contains(&id) {
+                        values.push(id);
+                        total += 1;
+                    }
+                }
+                total = total.max(more);
+                has_more |= ids_more;
+            }
+            (values, total, has_more)
         }
-        Some(op) => by_prefix(ctx, op, value.trim()).await,
+        Some(op) => by_prefix(ctx, op, value).await,
     };
     Ok(Outcome::complete(json!({ "completion": { "values": values, "total": total, "hasMore": has_more } })))
+}
+
+/// Whether a value may be the first characters of an id (lower-case letters, digits and `_`).
+fn looks_like_id_start(value: &str) -> bool {
+    !value.is_empty() && value.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// One list call, its `q` (when given) doing the search: ids, total and whether there are more.
@@ -100,6 +125,10 @@ async fn by_prefix(ctx: &Context<'_>, op: &'static Operation, value: &str) -> (V
             }
         }
         let listed = body["meta"]["total"].as_i64().unwrap_or(0);
+        if values.len() >= MAX_VALUES {
+            // A full answer: the rest are not counted, only announced.
+            return (values, total.max(MAX_VALUES as i64), true);
+        }
         if data.len() < MAX_VALUES || page * MAX_VALUES as i64 >= listed {
             let has_more = total > values.len() as i64;
             return (values, total, has_more);

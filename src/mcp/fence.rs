@@ -39,6 +39,14 @@ pub fn inline(text: &str) -> String {
     format!("“{}”", one_line.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
+/// The longest message shown whole to a person who approves sending it.
+const MAX_MESSAGE: usize = 4_000;
+
+/// A message as a person reads it before approving: its lines kept, cleaned, between quotes.
+pub fn message(text: &str) -> String {
+    format!("“{}”", clean(text, MAX_MESSAGE, true).replace(['“', '”'], "\""))
+}
+
 /// Every string of a JSON value cleaned and truncated.
 pub fn sanitize(value: &Value) -> Value {
     match value {

@@ -290,7 +290,7 @@ pub async fn get(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError
     let arg = |n: &str| args.get(n).and_then(Value::as_str).unwrap_or_default().to_string();
     let data = match prompt.name {
         "dunning_daily_briefing" => {
-            let today = crate::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+            let today = ctx.caller.principal.zone.today(time::OffsetDateTime::now_utc());
             let week = crate::domain::dates::format_date(today + time::Duration::days(7));
             let me = read(ctx, ops::ME, &[], json!({})).await?;
             let overdue = read(
@@ -340,7 +340,7 @@ pub async fn get(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError
             let due_date = match args.get("due_date").and_then(Value::as_str) {
                 Some(given) => given.to_string(),
                 None => {
-                    let today = crate::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+                    let today = ctx.caller.principal.zone.today(time::OffsetDateTime::now_utc());
                     crate::domain::dates::format_date(crate::domain::calendar::on_or_after(today))
                 }
             };
@@ -391,7 +391,7 @@ pub async fn get(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcError
             let simulation = if ids.is_empty() {
                 Value::Null
             } else {
-                let today = crate::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+                let today = ctx.caller.principal.zone.today(time::OffsetDateTime::now_utc());
                 let first = crate::domain::calendar::on_or_after(today + time::Duration::days(30));
                 let terms = json!({ "charge_ids": ids, "installments_count": max,
                                     "first_due_date": crate::domain::dates::format_date(first) });

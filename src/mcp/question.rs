@@ -14,7 +14,7 @@ use crate::operations::{OPERATIONS, Operation};
 
 /// The pt-BR question of a call, as the form elicitation and the approval page ask it.
 pub fn question(op: &Operation, args: &Map<String, Value>, split: &Split, target: &Value) -> String {
-    render(op, args, target).unwrap_or_else(|e| {
+    let asked = render(op, args, target).unwrap_or_else(|e| {
         // A field the template names is missing from this object: ask plainly rather than not at all.
         tracing::warn!(tool = op.tool_name, error = %e, "confirmation template did not render");
         format!(
@@ -22,6 +22,50 @@ pub fn question(op: &Operation, args: &Map<String, Value>, split: &Split, target
             op.tool_name,
             fence::inline(&split.path.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join("/"))
         )
+    });
+    match message_sent(op, args, target) {
+        Some(message) => format!("{asked}\n\n{message}"),
+        None => asked,
+    }
+}
+
+/// What a sending tool (`charges_notify`, `notifications_create`) will send, as the debtor
+/// will read it: the person approves the words, not only the act.
+fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Option<String> {
+    use crate::domain::message::{MessageValues, Template};
+    use crate::domain::notification::standard_template;
+    use crate::domain::policy::MessageTemplate;
+    if !matches!(op.operation_id, "charges_notify" | "notifications_create") {
+        return None;
+    }
+    let channel: crate::types::Channel = args.get("channel")?.as_str()?.parse().ok()?;
+    let template = match args.get("template") {
+        Some(t) => MessageTemplate {
+            subject: t.get("subject").and_then(Value::as_str).map(str::to_string),
+            body: t.get("body")?.as_str()?.to_string(),
+        },
+        None => standard_template(channel),
+    };
+    let values = MessageValues {
+        debtor_name: target.get("debtor_name")?.as_str()?,
+        balance_cents: cents_from_json(target.get("balance")?).ok()?,
+        due_date: parse_date(target.get("due_date")?.as_str()?).ok()?,
+        days_overdue: target.get("days_overdue").and_then(Value::as_i64).unwrap_or(0),
+        description: target.get("description").and_then(Value::as_str),
+        payment_line: None,
+        pix_code: None,
+    };
+    let render = |text: &str| Template::parse(text).ok().map(|t| t.render(&values));
+    let body = render(&template.body)?;
+    let subject = match (&template.subject, channel) {
+        (Some(subject), crate::types::Channel::Email) => Some(render(subject)?),
+        _ => None,
+    };
+    Some(match subject {
+        Some(subject) => {
+            format!("Assunto: {}\nMensagem: {}", fence::message(&subject), fence::message(&body))
+        }
+        None => format!("Mensagem: {}", fence::message(&body)),
     })
 }
 
@@ -34,6 +78,7 @@ static TEMPLATES: LazyLock<Handlebars<'static>> = LazyLock::new(|| {
     registry.register_escape_fn(fence::inline);
     registry.register_helper("money", Box::new(money_helper));
     registry.register_helper("date", Box::new(date_helper));
+    registry.register_helper("due", Box::new(due_helper));
     registry.register_helper("channel", Box::new(channel_helper));
     for op in OPERATIONS {
         if let Some(confirm) = op.confirm {
@@ -88,6 +133,26 @@ fn date_helper(
     Ok(())
 }
 
+/// A charge's due date in the tense of its state: "venceu em" once overdue, "vence em" before.
+fn due_helper(
+    h: &Helper,
+    _: &Handlebars,
+    _: &HbContext,
+    _: &mut RenderContext,
+    out: &mut dyn Output,
+) -> HelperResult {
+    let charge = h.param(0).map(|p| p.value()).unwrap_or(&Value::Null);
+    let day = charge["due_date"].as_str().and_then(|s| parse_date(s).ok()).map(format_date_br);
+    let text = match (charge["status"].as_str(), day) {
+        (_, None) => String::new(),
+        (Some("overdue"), Some(day)) => format!("venceu em {day}"),
+        (Some("pending"), Some(day)) => format!("vence em {day}"),
+        (_, Some(day)) => format!("com vencimento em {day}"),
+    };
+    out.write(&text)?;
+    Ok(())
+}
+
 /// A channel as people say it in pt-BR ("e-mail", "WhatsApp", "carta").
 fn channel_helper(
     h: &Helper,
@@ -117,7 +182,7 @@ mod tests {
             "id": "chg_1", "name": "Maria Souza", "document_formatted": "529.982.247-25",
             "amount": 1250.0, "balance": 1250.0, "due_date": "2026-10-05", "debtor_name": "Maria Souza",
             "channel": "whatsapp", "to": "+5511987654321", "steps_count": 5, "offset_days": -3,
-            "total_amount": 1250.0,
+            "total_amount": 1250.0, "status": "overdue", "days_overdue": 3,
         });
         let args = json!({ "channel": "email", "charge_id": "chg_1", "charge_ids": ["chg_1"],
                            "installments_count": 3, "first_due_date": "2027-01-15",
@@ -131,10 +196,19 @@ mod tests {
         let cancel = crate::operations::ops::CHARGES_CANCEL;
         let text = render(cancel, &Map::new(), &target).unwrap();
         assert!(text.contains("R$ 1.250,00"), "{text}");
-        assert!(text.contains("05/10/2026"), "{text}");
+        assert!(text.contains("que venceu em 05/10/2026"), "{text}");
+        let mut pending = target.clone();
+        pending["status"] = json!("pending");
+        let text = render(cancel, &Map::new(), &pending).unwrap();
+        assert!(text.contains("que vence em 05/10/2026"), "the tense follows the charge: {text}");
         assert!(text.contains("“Maria Souza”"), "{text}");
         let notify = render(crate::operations::ops::CHARGES_NOTIFY, args, &target).unwrap();
         assert!(notify.starts_with("Enviar agora uma mensagem por e-mail a “Maria Souza”"), "{notify}");
+        // The person approving reads what the debtor will receive.
+        let split = Split { path: Vec::new(), query: Map::new(), body: None };
+        let asked = question(crate::operations::ops::CHARGES_NOTIFY, args, &split, &target);
+        assert!(asked.contains("Assunto: “Cobrança de R$ 1.250,00"), "{asked}");
+        assert!(asked.contains("Mensagem: “"), "{asked}");
     }
 
     #[test]

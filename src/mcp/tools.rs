@@ -200,6 +200,7 @@ mod tests {
             scopes: ALL_SCOPES.iter().map(|s| s.to_string()).collect(),
             audience: "all".into(),
             expires_at: time::OffsetDateTime::now_utc() + time::Duration::hours(1),
+            zone: crate::domain::dates::Zone::default_zone(),
         }
         .into();
         let caller = Caller { app: std::sync::Arc::new(app), principal, request_id: "req_test" };

@@ -78,6 +78,7 @@ impl Store {
             per_statement,
             debtors::insert_values,
         )?;
+        all.extend(debtors.iter().flat_map(|d| debtors::word_steps(d, false)));
         all.extend(steps(
             charges,
             "charges",

@@ -189,6 +189,41 @@ impl Store {
         fetch_page(&self.db, FROM, SELECT, filters, order, &filter.window, total, from_row).await
     }
 
+    /// The sums of amount and of what was paid (in centavos) over every charge the filter
+    /// matches: from the per-status counts when only statuses filter, else summed.
+    pub async fn charge_sums(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<(i64, i64)> {
+        const SUMS: &str = "SELECT CAST(COALESCE(SUM(c.amount_cents), 0) AS BIGINT) AS amount, \
+             CAST(COALESCE(SUM(c.paid_cents), 0) AS BIGINT) AS paid ";
+        let sql = if filter.counted_by_status() {
+            let mut sql = Sql::new(&format!("{SUMS} FROM charge_status_counts c WHERE c.organization_id = "));
+            sql.bind(org_id);
+            push_in(&mut sql, "c.status", &filter.statuses);
+            sql
+        } else if let Some(q) = &filter.window.q {
+            let ranges = Range::of(&Search::of(q));
+            if ranges.is_empty() {
+                return Ok((0, 0));
+            }
+            let mut sql = Sql::new(&format!("{SUMS} FROM ("));
+            let org = sql.param(org_id);
+            for (i, range) in ranges.iter().enumerate() {
+                sql.push(if i > 0 { " UNION SELECT x.id " } else { "SELECT x.id " });
+                range.push_from(&mut sql, &org, filter);
+            }
+            sql.push(") m CROSS JOIN charges c WHERE c.id = m.id");
+            sql
+        } else {
+            let mut sql = Sql::new(&format!("{SUMS} {FROM}"));
+            push_where(&mut sql, org_id, filter);
+            sql
+        };
+        let row = self.db.row(&sql.text, &sql.params).await?;
+        match row {
+            Some(row) => Ok((row.int("amount")?, row.int("paid")?)),
+            None => Ok((0, 0)),
+        }
+    }
+
     /// Up to `limit` pending charges of an organization whose due date is before `before`
     /// (`YYYY-MM-DD`), in (due date, id) order after `after`: the candidates to turn overdue,
     /// read a page at a time on the (organization, status, due date) index.
@@ -372,7 +407,7 @@ impl Range {
         let mut out: Vec<Range> =
             search.id.iter().map(|id| Range { column: "id", prefix: id.clone() }).collect();
         if let Some(key) = &search.key {
-            for column in ["search_external", "search_debtor_name", "search_debtor_document"] {
+            for column in ["search_external", "search_debtor_name", "search_debtor_document", LATER_WORD] {
                 out.push(Range { column, prefix: key.clone() });
             }
         }
@@ -381,11 +416,18 @@ impl Range {
 
     /// `a.column >= $x AND a.column < $y`, which the column's index answers.
     fn indexed(&self, sql: &mut Sql, a: &str) -> String {
+        if self.column == LATER_WORD {
+            return later_word(sql, a, &self.prefix);
+        }
         prefix_range(sql, &format!("{a}.{}", self.column), &self.prefix)
     }
 
     /// The same test written so that no index answers it ([`unindexed`]).
     fn unindexed(&self, sql: &mut Sql, a: &str) -> String {
+        if self.column == LATER_WORD {
+            // Already a test of the charge's debtor: the words' own index answers the inside.
+            return later_word(sql, a, &self.prefix);
+        }
         prefix_range(sql, &unindexed(&format!("{a}.{}", self.column)), &self.prefix)
     }
 
@@ -404,6 +446,19 @@ impl Range {
         push_created(sql, "x", &f.window);
         push_filters(sql, "x", f);
     }
+}
+
+/// The range of a later word of the debtor's name (`debtor_words`): "Ribeiro" in "Mariana
+/// Costa Ribeiro".
+const LATER_WORD: &str = "debtor_words";
+
+/// `a.debtor_id IN (debtors with a later name word starting with prefix)`.
+fn later_word(sql: &mut Sql, a: &str, prefix: &str) -> String {
+    let words = prefix_range(sql, "w.word", prefix);
+    format!(
+        "{a}.debtor_id IN (SELECT w.debtor_id FROM debtor_words w \
+         WHERE w.organization_id = {a}.organization_id AND {words})"
+    )
 }
 
 /// `(expr || '')`: the same text, compared the same way, but an expression no index of either

@@ -121,10 +121,10 @@ impl Store {
 
     /// Inserts a debtor and its event.
     pub async fn insert_debtor(&self, d: &Debtor, event: &NewEvent) -> StoreResult<()> {
-        self.db
-            .write(&[Step::new(INSERT.as_str(), insert_values(d)?), insert_event(event)])
-            .await
-            .map_err(duplicate_document)?;
+        let mut steps = vec![Step::new(INSERT.as_str(), insert_values(d)?)];
+        steps.extend(word_steps(d, false));
+        steps.push(insert_event(event));
+        self.db.write(&steps).await.map_err(duplicate_document)?;
         Ok(())
     }
 
@@ -144,10 +144,10 @@ impl Store {
              WHERE debtor_id = $3 AND (search_debtor_name <> $1 OR search_debtor_document <> $2)",
             args![fold(&d.name), fold(&d.document), &d.id],
         );
-        self.db
-            .write(&[Step::must_change(UPDATE, params), keys, insert_event(event)])
-            .await
-            .map_err(duplicate_document)
+        let mut steps = vec![Step::must_change(UPDATE, params), keys];
+        steps.extend(word_steps(d, true));
+        steps.push(insert_event(event));
+        self.db.write(&steps).await.map_err(duplicate_document)
     }
 
     /// Deletes a debtor without charges; false when it has charges or changed meanwhile.
@@ -177,6 +177,26 @@ impl Store {
             .await?;
         Ok(row.is_some())
     }
+}
+
+/// The steps that keep a debtor's later name words (`debtor_words`, what finds "Ribeiro" in
+/// "Mariana Costa Ribeiro"): those of a changed debtor are written again.
+pub(crate) fn word_steps(d: &Debtor, replace: bool) -> Vec<Step> {
+    let mut steps = Vec::new();
+    if replace {
+        steps.push(Step::new("DELETE FROM debtor_words WHERE debtor_id = $1", args![&d.id]));
+    }
+    let name = fold(&d.name);
+    let words = super::search::later_words(&name);
+    if !words.is_empty() {
+        let mut sql = Sql::new("INSERT INTO debtor_words (organization_id, word, debtor_id) VALUES ");
+        for (i, word) in words.iter().enumerate() {
+            sql.push(if i == 0 { "(" } else { ", (" });
+            sql.bind(&d.organization_id).push(", ").bind(*word).push(", ").bind(&d.id).push(")");
+        }
+        steps.push(Step::new(sql.text, sql.params));
+    }
+    steps
 }
 
 /// The values of every column of an insert, in [`INSERT_COLUMNS`] order.
@@ -222,6 +242,11 @@ fn push_where(sql: &mut Sql, org_id: &str, f: &DebtorFilter) {
         if let Some(key) = &search.key {
             any.push(prefix_range(sql, "d.search_name", key));
             any.push(prefix_range(sql, "d.search_document", key));
+            let org = sql.param(org_id);
+            let words = prefix_range(sql, "w.word", key);
+            any.push(format!(
+                "d.id IN (SELECT w.debtor_id FROM debtor_words w WHERE w.organization_id = {org} AND {words})"
+            ));
         }
         if any.is_empty() {
             // Nothing searchable in the text: nothing matches.

@@ -53,6 +53,9 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(15, "0015", "charge_origin"),
     migration!(16, "0016", "escalation_submissions"),
     migration!(17, "0017", "protest_steps"),
+    migration!(18, "0018", "policy_timezone"),
+    migration!(19, "0019", "charge_sums"),
+    migration!(20, "0020", "debtor_words"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -1,7 +1,8 @@
 //! Organizations.
 
 use super::value::{Row, args};
-use super::{Store, StoreResult};
+use super::{Store, StoreError, StoreResult};
+use crate::domain::dates::Zone;
 
 /// An organization as stored.
 #[derive(Debug, Clone)]
@@ -14,12 +15,17 @@ pub struct OrganizationRow {
     pub document: Option<String>,
     /// `sandbox` or `production`.
     pub environment: String,
-    /// IANA time zone.
-    pub timezone: String,
+    /// The IANA time zone its days are counted in.
+    pub timezone: Zone,
     /// Whether this is the `serve --demo` organization.
     pub is_demo: bool,
     /// RFC 3339.
     pub created_at: String,
+}
+
+/// The `timezone` column, a zone of the database built in.
+pub(super) fn zone_column(row: &Row) -> StoreResult<Zone> {
+    Zone::named(&row.text("timezone")?).map_err(|_| StoreError::CorruptColumn("timezone".into()))
 }
 
 fn from_row(row: &Row) -> StoreResult<OrganizationRow> {
@@ -28,7 +34,7 @@ fn from_row(row: &Row) -> StoreResult<OrganizationRow> {
         name: row.text("name")?,
         document: row.opt_text("document")?,
         environment: row.text("environment")?,
-        timezone: row.text("timezone")?,
+        timezone: zone_column(row)?,
         is_demo: row.flag("is_demo")?,
         created_at: row.text("created_at")?,
     })
@@ -46,7 +52,7 @@ impl Store {
                     &org.name,
                     &org.document,
                     &org.environment,
-                    &org.timezone,
+                    org.timezone.name(),
                     org.is_demo,
                     &org.created_at
                 ],
@@ -67,10 +73,19 @@ impl Store {
         Ok(self.organization(id).await?.is_none_or(|o| o.environment == "sandbox"))
     }
 
-    /// The ids of every organization, in id order (the engine's passes walk them).
-    pub async fn organization_ids(&self) -> StoreResult<Vec<String>> {
-        let rows = self.db.rows("SELECT id FROM organizations ORDER BY id", &[]).await?;
-        rows.iter().map(|r| r.text("id")).collect()
+    /// Every organization, in id order (the engine's passes walk them).
+    pub async fn organizations(&self) -> StoreResult<Vec<OrganizationRow>> {
+        let rows = self.db.rows("SELECT * FROM organizations ORDER BY id", &[]).await?;
+        rows.iter().map(from_row).collect()
+    }
+
+    /// Moves an organization to another time zone; whether it exists.
+    pub async fn set_organization_timezone(&self, id: &str, zone: &Zone) -> StoreResult<bool> {
+        let changed = self
+            .db
+            .execute("UPDATE organizations SET timezone = $1 WHERE id = $2", &args![zone.name(), id])
+            .await?;
+        Ok(changed > 0)
     }
 
     /// The demo organization, if `serve --demo` created it.

@@ -10,6 +10,7 @@ use super::events::{NewEvent, insert_event};
 use super::listing::{plain_page, push_in};
 use super::value::{Param, Row, Sql, args};
 use super::{Store, StoreResult};
+use crate::domain::dates::Zone;
 use crate::domain::policy::{MessageTemplate, Policy, Step, Window, format_minute, parse_minute};
 use crate::store::StoreError;
 
@@ -39,6 +40,10 @@ fn policy_from_row(row: &Row) -> StoreResult<Policy> {
         status: enumeration(row, "status")?,
         is_default: row.flag("is_default")?,
         window: Window { start: minute(row, "send_window_start")?, end: minute(row, "send_window_end")? },
+        zone: match row.opt_text("timezone")? {
+            Some(name) => Some(Zone::named(&name).map_err(|_| StoreError::CorruptColumn("timezone".into()))?),
+            None => None,
+        },
         archived_at: optional_timestamp(row, "archived_at")?,
         version: row.int("version")?,
         created_at: timestamp(row, "created_at")?,
@@ -81,9 +86,9 @@ fn step_from_row(row: &Row) -> StoreResult<Step> {
 }
 
 const POLICY_COLUMNS: &str = "name, description, status, is_default, send_window_start, send_window_end, \
-     archived_at, version, updated_at, id, organization_id, created_at";
+     archived_at, version, updated_at, timezone, id, organization_id, created_at";
 
-/// The mutable columns of a policy ($1 to $9), then its keys.
+/// The mutable columns of a policy ($1 to $10), then its keys.
 fn policy_values(p: &Policy) -> Vec<Param> {
     Vec::from(args![
         &p.name,
@@ -95,6 +100,7 @@ fn policy_values(p: &Policy) -> Vec<Param> {
         p.archived_at.as_ref().map(timestamp_text),
         p.version,
         timestamp_text(&p.updated_at),
+        p.zone.as_ref().map(|z| z.name().to_string()),
         &p.id,
         &p.organization_id,
         timestamp_text(&p.created_at),
@@ -272,7 +278,7 @@ impl Store {
             statements.push(clear_default(p));
         }
         statements.push(Statement::new(
-            format!("INSERT INTO collection_policies ({POLICY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"),
+            format!("INSERT INTO collection_policies ({POLICY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"),
             policy_values(p),
         ));
         statements.extend(p.steps.iter().map(insert_step));
@@ -283,7 +289,7 @@ impl Store {
     /// Saves a changed policy (not its steps) if it is still at `expected`.
     pub async fn update_policy(&self, p: &Policy, expected: i64, event: &NewEvent) -> StoreResult<bool> {
         let mut params = policy_values(p);
-        params.truncate(9);
+        params.truncate(10);
         params.extend(args![&p.id, &p.organization_id, expected]);
         let mut statements = Vec::with_capacity(4);
         if p.is_default {
@@ -294,8 +300,8 @@ impl Store {
         }
         statements.push(Statement::must_change(
             "UPDATE collection_policies SET name = $1, description = $2, status = $3, is_default = $4, \
-             send_window_start = $5, send_window_end = $6, archived_at = $7, version = $8, updated_at = $9 \
-             WHERE id = $10 AND organization_id = $11 AND version = $12",
+             send_window_start = $5, send_window_end = $6, archived_at = $7, version = $8, updated_at = $9, \
+             timezone = $10 WHERE id = $11 AND organization_id = $12 AND version = $13",
             params,
         ));
         statements.push(insert_event(event));

@@ -26,6 +26,16 @@ pub fn fold(text: &str) -> String {
     out
 }
 
+/// The keys that find a folded name by a later word: the name from each word after the first
+/// on ("costa ribeiro", "ribeiro" for "mariana costa ribeiro"), each once.
+pub fn later_words(folded: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = folded.match_indices(' ').map(|(i, _)| &folded[i + 1..]).collect();
+    out.sort_unstable();
+    out.dedup();
+    out.retain(|w| !w.is_empty());
+    out
+}
+
 /// The exclusive upper bound of the keys that start with `prefix`: nothing a key holds sorts
 /// after U+10FFFF in byte order.
 pub fn prefix_end(prefix: &str) -> String {
@@ -72,6 +82,13 @@ mod tests {
             assert!(key.as_str() >= q.as_str() && key < prefix_end(&q), "{value} / {query}");
         }
         assert!(!fold("Bruno Costa").starts_with(&fold("Costa")), "a prefix, not a substring");
+    }
+
+    #[test]
+    fn a_name_is_found_by_each_of_its_words() {
+        assert_eq!(later_words("mariana costa ribeiro"), ["costa ribeiro", "ribeiro"]);
+        assert!(later_words("ribeiro").is_empty());
+        assert_eq!(later_words("ana maria ana"), ["ana", "maria ana"]);
     }
 
     #[test]

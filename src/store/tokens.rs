@@ -26,6 +26,8 @@ pub struct TokenRow {
     pub audience: String,
     /// Expiry.
     pub expires_at: OffsetDateTime,
+    /// The organization's time zone.
+    pub zone: crate::domain::dates::Zone,
 }
 
 /// A token to store.
@@ -136,8 +138,9 @@ impl Store {
         let row = self
             .db
             .find(
-                "SELECT id, organization_id, user_id, client_id, scopes, audience, expires_at \
-                 FROM access_tokens WHERE token_hash = $1 AND revoked_at IS NULL",
+                "SELECT t.id, t.organization_id, t.user_id, t.client_id, t.scopes, t.audience, t.expires_at, \
+                 o.timezone FROM access_tokens t JOIN organizations o ON o.id = t.organization_id \
+                 WHERE t.token_hash = $1 AND t.revoked_at IS NULL",
                 &args![hash],
             )
             .await?;
@@ -152,6 +155,7 @@ impl Store {
             scopes: row.text("scopes")?.split_whitespace().map(str::to_string).collect(),
             audience: row.text("audience")?,
             expires_at,
+            zone: super::orgs::zone_column(&row)?,
         }))
     }
 

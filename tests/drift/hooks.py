@@ -138,12 +138,33 @@ def fix_template_text(text):
     return text.replace("{{", "{ {")
 
 
+# What a channel takes once a template is filled in (the server refuses more, as the spec says
+# in words): the body's characters per channel, and the subject's.
+BODY_LIMITS = {"sms": 1600, "whatsapp": 4096}
+OTHER_BODY_LIMIT = 10_000
+SUBJECT_LIMIT = 200
+
+
+def within(text, limit):
+    """The text cut so that, filled in, it stays within `limit`: placeholders broken up when
+    their values could carry it past."""
+    if not isinstance(text, str):
+        return text
+    if len(text) + 2_000 > limit:
+        text = text.replace("{{", "{ {")
+    return text[:limit]
+
+
 def fix_template(template, channel):
     if not isinstance(template, dict):
         return
     for field in ("subject", "body"):
         if field in template:
             template[field] = fix_template_text(template[field])
+    if "subject" in template:
+        template["subject"] = within(template["subject"], SUBJECT_LIMIT)
+    if "body" in template:
+        template["body"] = within(template["body"], BODY_LIMITS.get(channel, OTHER_BODY_LIMIT))
     if channel is not None and channel != "email":
         template.pop("subject", None)  # the subject is the e-mail's
 
@@ -279,7 +300,17 @@ def charges_settle(case, body, rng):
             body["paid_at"] = now.replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+ZONES = ["America/Sao_Paulo", "America/Noronha", "America/Manaus", "America/Rio_Branco", "UTC"]
+
+
+def fix_timezone(body, rng):
+    # A pattern cannot say which names the time zone database has.
+    if isinstance(body.get("timezone"), str):
+        body["timezone"] = rng.choice(ZONES)
+
+
 def policies_create(case, body, rng):
+    fix_timezone(body, rng)
     if body.get("is_default") and body.get("status") == "draft":
         body["status"] = "active"  # only an active policy can be the default
     fix_window(body.get("send_window"))
@@ -291,6 +322,7 @@ def policies_create(case, body, rng):
 
 
 def policies_update(case, body, rng):
+    fix_timezone(body, rng)
     policy = read(case.formatted_path)
     if policy is None:
         return

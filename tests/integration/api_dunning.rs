@@ -124,7 +124,7 @@ async fn a_message_is_capped_after_it_is_rendered() {
         { "offset_days": 0, "channel": "sms", "template": { "body": "{{description}} {{description}} {{description}} {{description}}" } } ] });
     let r = server.write(&token, "collection_policies_create", policy).await;
     assert_eq!(r.status, 201, "{}", r.body);
-    let due = kobana_dunning::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+    let due = kobana_dunning::domain::dates::Zone::default_zone().today(time::OffsetDateTime::now_utc());
     let due = kobana_dunning::domain::calendar::on_or_after(due);
     let body = json!({ "debtor_id": debtor, "amount": 10.0, "due_date": kobana_dunning::domain::dates::format_date(due),
                        "description": "y".repeat(500) });

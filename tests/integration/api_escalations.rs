@@ -6,7 +6,7 @@
 //! a decision that reports or protests, and a step that reports on its own.
 
 use kobana_dunning::domain::calendar::add_business_days;
-use kobana_dunning::domain::dates::{format_date, organization_today};
+use kobana_dunning::domain::dates::{Zone, format_date};
 use kobana_dunning::engine::{PassReport, run_once};
 use serde_json::{Value, json};
 use time::macros::time;
@@ -20,7 +20,7 @@ fn address() -> Value {
 }
 
 fn today() -> Date {
-    organization_today(OffsetDateTime::now_utc())
+    Zone::default_zone().today(OffsetDateTime::now_utc())
 }
 
 /// An overdue due date whose step at `offset` days falls today or on the next business day

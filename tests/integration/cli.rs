@@ -398,7 +398,7 @@ async fn serve_demo_seeds_a_sandbox_organization() {
     drop(server);
 
     // On each of the next ten business days, a pass of the engine sends something.
-    let mut day = kobana_dunning::domain::dates::organization_today(time::OffsetDateTime::now_utc());
+    let mut day = kobana_dunning::domain::dates::Zone::default_zone().today(time::OffsetDateTime::now_utc());
     for _ in 0..10 {
         day = kobana_dunning::domain::calendar::add_business_days(day, 1);
         let at = format!("{}T15:00:00Z", kobana_dunning::domain::dates::format_date(day));

@@ -4,7 +4,7 @@
 //! calendar move them on: an agreement completes, another breaks and its charge returns to the
 //! régua, a sandbox report goes from requested to reported and, once paid, to removed.
 
-use kobana_dunning::domain::dates::organization_today;
+use kobana_dunning::domain::dates::Zone;
 use kobana_dunning::engine::run_once;
 use serde_json::{Value, json};
 use time::macros::time;
@@ -13,7 +13,7 @@ use time::{Date, Duration, OffsetDateTime};
 use crate::common::{ALL, TestServer, date_in};
 
 fn today() -> Date {
-    organization_today(OffsetDateTime::now_utc())
+    Zone::default_zone().today(OffsetDateTime::now_utc())
 }
 
 async fn demo(server: &TestServer) -> String {

@@ -331,8 +331,11 @@ async fn me_says_what_day_it_is_for_the_organization() {
         s.mcp_2026(&token, "tools/call", json!({ "name": "dunning_me", "arguments": {} }), json!({})).await;
     let after = time::OffsetDateTime::now_utc();
     let organization = r.tool_json()["data"]["organization"].clone();
-    let today =
-        |t| kobana_dunning::domain::dates::format_date(kobana_dunning::domain::dates::organization_today(t));
+    let today = |t| {
+        kobana_dunning::domain::dates::format_date(
+            kobana_dunning::domain::dates::Zone::default_zone().today(t),
+        )
+    };
     let said = organization["today"].as_str().unwrap().to_string();
     assert!(said == today(before) || said == today(after), "{organization}");
     let now = kobana_dunning::domain::dates::parse_timestamp(organization["now"].as_str().unwrap()).unwrap();

@@ -1833,9 +1833,10 @@ pub struct Agreement {
     pub interest_waived: bool,
     /// The down payment, or null.
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due, or null.
+    /// When the down payment is due, or null, in the organization's calendar.
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     pub installments_count: i64,
+    /// A day of the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
     pub grace_days_before_broken: i64,
     pub canceled_at: Option<crate::domain::dates::Timestamp>,
@@ -1879,12 +1880,12 @@ pub struct AgreementCreate {
     /// Paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day).
+    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
     /// Days an installment may stay overdue before the agreement breaks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1904,6 +1905,7 @@ pub struct AgreementEnvelope {
 pub struct AgreementInstallment {
     pub number: i64,
     pub amount: crate::domain::money::Hundredths,
+    /// A day of the organization's calendar.
     pub due_date: crate::domain::dates::Day,
     /// The charge that collects it (chg_…).
     pub charge_id: String,
@@ -1923,7 +1925,7 @@ pub struct AgreementInstallmentPlan {
     pub number: i64,
     /// In reais.
     pub amount: crate::domain::money::Hundredths,
-    /// A business day.
+    /// A business day, in the organization's calendar.
     pub due_date: crate::domain::dates::Day,
 }
 /// One page of agreements.
@@ -1952,7 +1954,7 @@ pub struct AgreementSimulation {
     pub total_amount: crate::domain::money::Hundredths,
     /// The down payment, or null.
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due, or null.
+    /// When the down payment is due, or null, in the organization's calendar.
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// The installments, in order.
     pub installments: Vec<AgreementInstallmentPlan>,
@@ -1983,12 +1985,12 @@ pub struct AgreementTerms {
     /// Paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day).
+    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
 }
 /// The input of `agreements_cancel`: path, query and body fields, flat.
@@ -2022,12 +2024,12 @@ pub struct AgreementsCreateInput {
     /// Paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day).
+    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
     /// Days an installment may stay overdue before the agreement breaks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2088,12 +2090,12 @@ pub struct AgreementsSimulateInput {
     /// Paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day).
+    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
 }
 /// The input of `agreements_term`: path, query and body fields, flat.
@@ -2126,11 +2128,11 @@ pub struct Charge {
     pub balance: crate::domain::money::Hundredths,
     /// Always BRL.
     pub currency: ChargeCurrency,
-    /// Date the charge was issued.
+    /// Date the charge was issued, in the organization's calendar.
     pub issue_date: crate::domain::dates::Day,
-    /// Due date (vencimento).
+    /// Due date (vencimento), in the organization's calendar.
     pub due_date: crate::domain::dates::Day,
-    /// Days past the due date while overdue (organization time zone); 0 otherwise.
+    /// While overdue, calendar days since the due date, or since the next business day when it fell on a weekend or holiday (organization's calendar); 0 otherwise.
     pub days_overdue: i64,
     /// pending (not due yet) → overdue (the day after due_date) → paid; or canceled (withdrawn), written_off (given up as a loss), in_agreement (renegotiated in an active agreement). paid, canceled and written_off are final. A partial payment keeps the charge pending or overdue with paid_amount > 0.
     pub status: ChargeStatus,
@@ -2192,8 +2194,9 @@ pub struct ChargeCreate {
     pub cp_id: Option<String>,
     pub debtor_id: String,
     pub amount: crate::domain::money::Hundredths,
+    /// A day of the organization's calendar.
     pub due_date: crate::domain::dates::Day,
-    /// Default today, or due_date when that is earlier; not after due_date.
+    /// Default today, or due_date when that is earlier; not after due_date, in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue_date: Option<crate::domain::dates::Day>,
     /// Shown to the debtor.
@@ -2257,7 +2260,19 @@ pub struct ChargeEnvelope {
 pub struct ChargeList {
     /// The charges on this page.
     pub data: Vec<Charge>,
-    pub meta: PageMeta,
+    pub meta: ChargeListMeta,
+}
+/// Pagination of a charge list, and sums over every charge the filters match (all pages).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChargeListMeta {
+    pub total: i64,
+    pub page: i64,
+    pub per_page: i64,
+    pub total_pages: i64,
+    /// Sum of amount, in reais.
+    pub amount_sum: crate::domain::money::Hundredths,
+    /// Sum of balance (still owed, fine and interest not included), in reais.
+    pub balance_sum: crate::domain::money::Hundredths,
 }
 /// A message to send now about this charge.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2327,7 +2342,7 @@ pub struct ChargeUpdate {
     /// More than paid_amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<crate::domain::money::Hundredths>,
-    /// Not before issue_date; the status follows it (overdue once past).
+    /// Not before issue_date; the status follows it (overdue once past), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<crate::domain::dates::Day>,
     /// The charge's id in your own system; null clears it.
@@ -2378,9 +2393,9 @@ pub struct ChargesCreateInput {
     pub debtor_id: crate::domain::text::Text,
     /// Body field.
     pub amount: crate::domain::money::Hundredths,
-    /// Body field.
+    /// A day of the organization's calendar.
     pub due_date: crate::domain::dates::Day,
-    /// Default today, or due_date when that is earlier; not after due_date.
+    /// Default today, or due_date when that is earlier; not after due_date, in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue_date: Option<crate::domain::dates::Day>,
     /// Shown to the debtor.
@@ -2462,16 +2477,16 @@ pub struct ChargesListInput {
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub debtor_id: Option<crate::domain::text::Text>,
-    /// Query parameter.
+    /// A day of the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date_from: Option<crate::domain::dates::Day>,
-    /// Query parameter.
+    /// A day of the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date_to: Option<crate::domain::dates::Day>,
-    /// Query parameter.
+    /// A day of the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_from: Option<crate::domain::dates::Day>,
-    /// Query parameter.
+    /// A day of the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_to: Option<crate::domain::dates::Day>,
 }
@@ -2550,7 +2565,7 @@ pub struct ChargesUpdateInput {
     /// More than paid_amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<crate::domain::money::Hundredths>,
-    /// Not before issue_date; the status follows it (overdue once past).
+    /// Not before issue_date; the status follows it (overdue once past), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due_date: Option<crate::domain::dates::Day>,
     /// The charge's id in your own system; null clears it.
@@ -2600,6 +2615,9 @@ pub struct CollectionPoliciesCreateInput {
     /// Make it the organization's default (the first policy always is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
+    /// IANA time zone its days and send window count in, e.g. America/Manaus; absent: the organization's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<crate::domain::text::Text>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send_window: Option<SendWindow>,
@@ -2654,7 +2672,7 @@ pub struct CollectionPoliciesListInput {
 pub struct CollectionPoliciesPreviewInput {
     /// Path parameter.
     pub cp_id: String,
-    /// Query parameter.
+    /// A day of the organization's calendar.
     pub due_date: crate::domain::dates::Day,
 }
 /// The input of `collection_policies_steps_create`: path, query and body fields, flat.
@@ -2790,6 +2808,13 @@ pub struct CollectionPoliciesUpdateInput {
     /// true makes it the default; to change the default, set it on another policy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
+    /// IANA time zone, e.g. America/Manaus; null: the organization's.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub timezone: Option<Option<crate::domain::text::Text>>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send_window: Option<SendWindow>,
@@ -2804,7 +2829,7 @@ pub struct CollectionPolicy {
     pub status: PolicyStatus,
     /// Applies to every charge that names no policy; one per organization.
     pub is_default: bool,
-    /// The organization's time zone, in which days and the send window count.
+    /// IANA time zone its days, send window and business days count in: its own, else the organization's.
     pub timezone: String,
     pub send_window: SendWindow,
     pub steps_count: i64,
@@ -2837,6 +2862,9 @@ pub struct CollectionPolicyCreate {
     /// Make it the organization's default (the first policy always is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
+    /// IANA time zone its days and send window count in, e.g. America/Manaus; absent: the organization's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send_window: Option<SendWindow>,
     /// Steps to create with it, at most 50.
@@ -2886,6 +2914,13 @@ pub struct CollectionPolicyUpdate {
     /// true makes it the default; to change the default, set it on another policy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
+    /// IANA time zone, e.g. America/Manaus; null: the organization's.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub timezone: Option<Option<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send_window: Option<SendWindow>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
@@ -2913,7 +2948,7 @@ pub struct CreditBureauReport {
     /// When the debtor was included in the bureau's records.
     pub included_at: Option<crate::domain::dates::Timestamp>,
     pub removal_requested_at: Option<crate::domain::dates::Timestamp>,
-    /// The last day for the removal, 5 business days after the debt ended (STJ Súmula 548).
+    /// The last day for the removal, 5 business days after the debt ended (STJ Súmula 548), in the organization's calendar.
     pub removal_due_by: Option<crate::domain::dates::Day>,
     pub removed_at: Option<crate::domain::dates::Timestamp>,
     pub canceled_at: Option<crate::domain::dates::Timestamp>,
@@ -3037,7 +3072,7 @@ pub struct Debtor {
     pub mobile: Option<String>,
     /// Postal address, or null when not known.
     pub address: Option<Address>,
-    /// Date of birth (natural persons).
+    /// Date of birth (natural persons), in the organization's calendar.
     pub birth_date: Option<crate::domain::dates::Day>,
     pub opt_out: OptOut,
     /// When true the debtor is never reported to a credit bureau.
@@ -3090,7 +3125,7 @@ pub struct DebtorCreate {
     pub mobile: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
-    /// Not in the future.
+    /// Not in the future, in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birth_date: Option<crate::domain::dates::Day>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3170,7 +3205,7 @@ pub struct DebtorUpdate {
         deserialize_with = "crate::types::present"
     )]
     pub address: Option<Option<Address>>,
-    /// Not in the future.
+    /// Not in the future, in the organization's calendar.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -3225,7 +3260,7 @@ pub struct DebtorsCreateInput {
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<Address>,
-    /// Not in the future.
+    /// Not in the future, in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub birth_date: Option<crate::domain::dates::Day>,
     /// Body field.
@@ -3282,10 +3317,10 @@ pub struct DebtorsListInput {
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub person_type: Option<PersonType>,
-    /// Query parameter.
+    /// A day of the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_from: Option<crate::domain::dates::Day>,
-    /// Query parameter.
+    /// A day of the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_to: Option<crate::domain::dates::Day>,
 }
@@ -3340,7 +3375,7 @@ pub struct DebtorsUpdateInput {
         deserialize_with = "crate::types::present"
     )]
     pub address: Option<Option<Address>>,
-    /// Not in the future.
+    /// Not in the future, in the organization's calendar.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -3381,12 +3416,12 @@ pub struct DecisionAgreement {
     /// Paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day).
+    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed).
+    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
     /// Days an installment may stay overdue before the agreement breaks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3724,8 +3759,9 @@ pub struct PageMeta {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PolicyPreview {
     pub cp_id: String,
+    /// A day of the organization's calendar.
     pub due_date: crate::domain::dates::Day,
-    /// The due date, or the next business day when it is not one.
+    /// The due date, or the next business day when it is not one, in the organization's calendar.
     pub effective_due_date: crate::domain::dates::Day,
     pub schedule: Vec<ScheduledStep>,
 }
@@ -3883,7 +3919,7 @@ pub struct ScheduledStep {
     pub offset_days: i64,
     pub action: StepAction,
     pub channel: Option<Channel>,
-    /// The business day it is sent on.
+    /// The business day it is sent on, in the organization's calendar.
     pub send_date: crate::domain::dates::Day,
     /// Not before this time (HH:MM) that day.
     pub send_time: String,
@@ -4010,7 +4046,7 @@ pub struct StepUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
 }
-/// A message with placeholders, filled in when it is sent: {{debtor_name}}, {{amount}} (R$ 1.250,00), {{due_date}} (05/10/2026), {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown placeholder is a VALIDATION_ERROR, as is a rendered message over its channel's limit (SMS 1,600 characters, WhatsApp 4,096, others 10,000; subject 200, one line).
+/// A message with {{placeholders}} (listed in the server instructions), filled in when it is sent.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Template {

@@ -1,0 +1,216 @@
+//! What an assistant needs, tried from the model's side through MCP alone: search that finds a
+//! person by any word of her name, ids completed from their first characters, the sums a person
+//! asks for in one call, confirmations that say plainly what happens and what will be sent, and
+//! a scripted conversation over all of it.
+
+use serde_json::{Value, json};
+
+use crate::common::{TestServer, cpf, date_in};
+
+/// A tool's answer (the JSON of its text), through a 2026-07-28 client without elicitation.
+async fn tool(s: &TestServer, token: &str, name: &str, arguments: Value) -> Value {
+    let r = s.mcp_2026(token, "tools/call", json!({ "name": name, "arguments": arguments }), json!({})).await;
+    r.tool_json()
+}
+
+fn ids(answer: &Value) -> Vec<String> {
+    answer["data"].as_array().unwrap().iter().map(|o| o["id"].as_str().unwrap().to_string()).collect()
+}
+
+fn complete(uri: &str, value: &str) -> Value {
+    json!({ "ref": { "type": "ref/resource", "uri": uri }, "argument": { "name": "id", "value": value } })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_finds_a_person_by_any_word_of_her_name() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let mariana = s.create_debtor(&token, "Mariana Costa Ribeiro", &cpf(9101)).await;
+    s.create_debtor(&token, "Ribamar Souza", &cpf(9102)).await;
+    let id = mariana["id"].as_str().unwrap().to_string();
+    let charge = s.create_charge(&token, &id, 180.0, &date_in(-5)).await;
+
+    for q in [
+        "Ribeiro",
+        "ribei",
+        "RIBEIRO",
+        "costa rib",
+        "Mariana",
+        mariana["document_formatted"].as_str().unwrap(),
+    ] {
+        let found = tool(&s, &token, "dunning_debtors_list", json!({ "q": q })).await;
+        assert_eq!(ids(&found), std::slice::from_ref(&id), "q={q}: {found}");
+    }
+    let found = tool(&s, &token, "dunning_charges_list", json!({ "q": "Ribeiro" })).await;
+    assert_eq!(ids(&found), [charge["id"].as_str().unwrap()], "{found}");
+    // Word starts, not substrings; and the words follow a rename.
+    let none = tool(&s, &token, "dunning_debtors_list", json!({ "q": "beiro" })).await;
+    assert_eq!(none["meta"]["total"], 0, "{none}");
+    let r = s.write_id(&token, "debtors_update", &id, json!({ "name": "Mariana Costa Lima" })).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let renamed = tool(&s, &token, "dunning_debtors_list", json!({ "q": "Ribeiro" })).await;
+    assert_eq!(renamed["meta"]["total"], 0, "{renamed}");
+    let renamed = tool(&s, &token, "dunning_charges_list", json!({ "q": "lima" })).await;
+    assert_eq!(renamed["meta"]["total"], 1, "{renamed}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ids_complete_from_their_first_characters() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let debtor = s.create_debtor(&token, "Carla Nunes", &cpf(9201)).await;
+    let charge = s.create_charge(&token, debtor["id"].as_str().unwrap(), 50.0, &date_in(3)).await;
+    let id = charge["id"].as_str().unwrap();
+    let uri = "kobana://dunning/charges/{id}";
+    for value in ["c", "chg_", &id[..11]] {
+        let r = s.mcp_2025(&token, "completion/complete", complete(uri, value)).await;
+        let values = r.result()["completion"]["values"].as_array().unwrap().clone();
+        assert!(values.contains(&json!(id)), "{value}: {}", r.body);
+    }
+    // By name still.
+    let r = s.mcp_2025(&token, "completion/complete", complete(uri, "Carla")).await;
+    assert_eq!(r.result()["completion"]["values"], json!([id]), "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_says_its_sums_over_every_page() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let ana = s.create_debtor(&token, "Ana Ribeiro", &cpf(9301)).await;
+    let bia = s.create_debtor(&token, "Bia Torres", &cpf(9302)).await;
+    let (ana, bia) = (ana["id"].as_str().unwrap(), bia["id"].as_str().unwrap());
+    s.create_charge(&token, ana, 100.0, &date_in(-10)).await;
+    let partly = s.create_charge(&token, ana, 250.5, &date_in(-20)).await;
+    s.create_charge(&token, bia, 1000.0, &date_in(-30)).await;
+    s.create_charge(&token, bia, 40.0, &date_in(10)).await;
+    let r = s
+        .write_id(&token, "charges_settle", partly["id"].as_str().unwrap(), json!({ "paid_amount": 50.5 }))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // Status only (kept counts), another filter (summed) and a search: one page, every page's sums.
+    for (arguments, amount, balance) in [
+        (json!({ "status": "overdue", "per_page": 1 }), 1350.5, 1300.0),
+        (json!({ "status": "overdue", "debtor_id": ana, "per_page": 1 }), 350.5, 300.0),
+        (json!({ "q": "ribeiro", "per_page": 1 }), 350.5, 300.0),
+        (json!({ "per_page": 1 }), 1390.5, 1340.0),
+    ] {
+        let answer = tool(&s, &token, "dunning_charges_list", arguments.clone()).await;
+        assert_eq!(answer["data"].as_array().unwrap().len(), 1, "{answer}");
+        assert_eq!(answer["meta"]["amount_sum"], json!(amount), "{arguments}: {answer}");
+        assert_eq!(answer["meta"]["balance_sum"], json!(balance), "{arguments}: {answer}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_destructive_tool_says_beforehand_and_afterwards_in_plain_words_that_the_user_approves() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let tools = s.mcp_2026(&token, "tools/list", json!({}), json!({})).await;
+    for t in tools.result()["tools"].as_array().unwrap() {
+        let destructive = t["annotations"]["destructiveHint"] == true;
+        let says = t["description"].as_str().unwrap().contains("The user must approve it before it runs.");
+        assert_eq!(destructive, says, "{}", t["name"]);
+    }
+
+    let debtor = s.create_debtor(&token, "Maria Souza", &cpf(9401)).await;
+    let charge = s.create_charge(&token, debtor["id"].as_str().unwrap(), 80.0, &date_in(20)).await;
+    let call = json!({ "name": "dunning_charges_cancel", "arguments": { "id": charge["id"] } });
+    for r in [
+        s.mcp_2025(&token, "tools/call", call.clone()).await,
+        s.mcp_2026(&token, "tools/call", call.clone(), json!({})).await,
+    ] {
+        let error = &r.tool_json()["error"];
+        assert_eq!(error["code"], "CONFIRMATION_REQUIRED", "{}", r.body);
+        let message = error["message"].as_str().unwrap();
+        for word in ["session", "stateless", "elicitation", "capability", "protocol"] {
+            assert!(!message.to_lowercase().contains(word), "{word} in: {message}");
+        }
+        let url = error["details"]["approval_url"].as_str().unwrap();
+        assert!(message.contains(url), "{message}");
+        assert!(
+            message.contains("call dunning_charges_cancel again with exactly the same arguments"),
+            "{message}"
+        );
+        assert!(message.contains("10 minutes") && message.contains("Nothing was changed"), "{message}");
+        // A charge that falls due in 20 days "vence", it has not "vencida".
+        assert!(message.contains(&format!("que vence em {}", br(&date_in(20)))), "{message}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approving_a_message_shows_what_the_debtor_will_read() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let r = s
+        .write(
+            &token,
+            "debtors_create",
+            json!({ "name": "Maria Souza", "document": cpf(9501), "email": "maria@example.com" }),
+        )
+        .await;
+    let debtor = r.data()["id"].as_str().unwrap().to_string();
+    let overdue = s.create_charge(&token, &debtor, 320.0, &date_in(-4)).await;
+    let call = json!({ "name": "dunning_charges_notify", "arguments": { "id": overdue["id"], "channel": "email",
+        "template": { "subject": "Lembrete de {{amount}}", "body": "Olá {{debtor_name}}, a cobrança venceu em {{due_date}}." } } });
+    let r = s.mcp_2026(&token, "tools/call", call, json!({ "elicitation": { "form": {} } })).await;
+    let message = r.result()["inputRequests"]["confirm"]["params"]["message"].as_str().unwrap().to_string();
+    assert!(message.contains(&format!("que venceu em {}", br(&date_in(-4)))), "{message}");
+    assert!(message.contains("Assunto: “Lembrete de R$ 320,00”"), "{message}");
+    assert!(
+        message.contains(&format!("Olá Maria Souza, a cobrança venceu em {}.", br(&date_in(-4)))),
+        "{message}"
+    );
+}
+
+/// A conversation an assistant holds with a person, each answer from one call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scripted_conversation_needs_one_call_per_question() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let mariana = s.create_debtor(&token, "Mariana Costa Ribeiro", &cpf(9601)).await;
+    let joao = s.create_debtor(&token, "João Pereira", &cpf(9602)).await;
+    let (mariana, joao) = (mariana["id"].as_str().unwrap(), joao["id"].as_str().unwrap());
+    let this_week = s.create_charge(&token, mariana, 90.0, &date_in(2)).await;
+    s.create_charge(&token, joao, 45.0, &date_in(12)).await;
+    s.create_charge(&token, joao, 300.0, &date_in(-15)).await;
+    s.create_charge(&token, mariana, 120.25, &date_in(-40)).await;
+
+    // "What day is it?" — the organization's today.
+    let me = tool(&s, &token, "dunning_me", json!({})).await;
+    let today = me["data"]["organization"]["today"].as_str().unwrap().to_string();
+    let day = kobana_dunning::domain::dates::parse_date(&today).unwrap();
+    let week_end = kobana_dunning::domain::dates::format_date(day + time::Duration::days(6));
+
+    // "Which charges fall due this week?" — one call.
+    let due =
+        tool(&s, &token, "dunning_charges_list", json!({ "due_date_from": today, "due_date_to": week_end }))
+            .await;
+    assert_eq!(ids(&due), [this_week["id"].as_str().unwrap()], "{due}");
+
+    // "How much is overdue in total?" — one call, whatever the page size.
+    let overdue =
+        tool(&s, &token, "dunning_charges_list", json!({ "status": "overdue", "per_page": 1 })).await;
+    assert_eq!(overdue["meta"]["balance_sum"], json!(420.25), "{overdue}");
+
+    // "Find Ribeiro."
+    let found = tool(&s, &token, "dunning_debtors_list", json!({ "q": "Ribeiro" })).await;
+    assert_eq!(ids(&found), [mariana], "{found}");
+
+    // "Cancel João's overdue charge." — the refusal is for a person, not a protocol.
+    let charge =
+        tool(&s, &token, "dunning_charges_list", json!({ "debtor_id": joao, "status": "overdue" })).await;
+    let call = json!({ "name": "dunning_charges_cancel", "arguments": { "id": charge["data"][0]["id"] } });
+    let r = s.mcp_2025(&token, "tools/call", call).await;
+    let text = r.result()["content"][0]["text"].as_str().unwrap().to_string();
+    let error: Value = serde_json::from_str(&text).unwrap();
+    let message = error["error"]["message"].as_str().unwrap().to_lowercase();
+    for word in ["session", "stateless", "elicitation", "capability"] {
+        assert!(!message.contains(word), "{word}: {message}");
+    }
+}
+
+/// `YYYY-MM-DD` as `DD/MM/YYYY`.
+fn br(day: &str) -> String {
+    format!("{}/{}/{}", &day[8..10], &day[5..7], &day[..4])
+}
