@@ -1,8 +1,9 @@
 //! /v1/notifications: the messages sent to debtors, by the régua or by hand, as rendered.
 
-use super::delivery::{Actor, Courier, Recorded, notification_view};
+use super::delivery::{Actor, Courier, Recorded, notification_summary, notification_view};
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv};
 use crate::domain::charge::{Charge, Outcome};
+use crate::domain::dates::format_timestamp;
 use crate::domain::notification::{Notification, Source, standard_template};
 use crate::domain::policy::MessageTemplate;
 use crate::domain::rules::Violations;
@@ -78,20 +79,32 @@ pub(crate) async fn notify_now(
 
 impl super::handlers::NotificationsApi for Notifications {
     async fn notifications_list(call: Call, input: wire::NotificationsListInput) -> ApiResult<Reply<NotificationList>> {
-        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
+        let (window, pager) = ListArgs {
+            created_from: input.created_from,
+            created_to: input.created_to,
+            ..ListArgs::plain(input.page, input.per_page, input.sort_order)
+        }
         .page(call.zone());
+        // A range of days is the organization's: from the first instant of the first day to
+        // the first instant after the last.
+        let day_start = |d: crate::domain::dates::Day| format_timestamp(call.zone().day_start(d.0));
         let filter = NotificationFilter {
             charge_ids: csv(input.charge_id),
             debtor_ids: csv(input.debtor_id),
             statuses: csv(input.status),
             channels: csv(input.channel),
+            created: (window.created_from.clone(), window.created_before.clone()),
+            sent: (
+                input.sent_from.map(day_start),
+                input.sent_to.and_then(|d| d.0.next_day()).map(|d| day_start(crate::domain::dates::Day(d))),
+            ),
             ascending: input.sort_order == Some(SortOrder::Asc),
             limit: window.limit,
             offset: window.offset,
         };
         let (notifications, total) = call.store.notifications(call.org_id(), &filter).await?;
         Ok(Reply::new(NotificationList {
-            data: notifications.iter().map(notification_view).collect(),
+            data: notifications.iter().map(notification_summary).collect(),
             meta: pager.meta(total),
         }))
     }

@@ -95,13 +95,80 @@ impl Schema {
                 }
                 _ => {
                     let field = if segments.is_empty() { "body".to_string() } else { segments.join(".") };
-                    let message = error.masked_with("the value").to_string();
+                    // A money or date field says the form it wants, with an example: a model
+                    // that sent "R$ 1.250,00" or "17/12/2026" learns what to send instead.
+                    let message = match expected_form(schema_at(&self.source, &segments)) {
+                        Some(form) => form.to_string(),
+                        None => error.masked_with("the value").to_string(),
+                    };
                     errors.push(FieldError::new(field, message));
                 }
             }
         }
-        errors.dedup();
+        errors.dedup_by(|a, b| a.field == b.field && a.message == b.message);
+        // The fields the schema admits are checked by their own rules too (a document's check
+        // digits, an e-mail, a phone), so every problem of a call comes in one answer.
+        field_rules(instance, &mut errors);
         if errors.is_empty() { Ok(()) } else { Err(errors) }
+    }
+}
+
+/// The form a money or date field expects, when the schema node is one.
+fn expected_form(node: Option<&Value>) -> Option<&'static str> {
+    let node = unwrap_nullable(node?);
+    let node = node.get("anyOf").and_then(Value::as_array).and_then(|a| a.first()).unwrap_or(node);
+    if node.get("format").and_then(Value::as_str) == Some("date") {
+        return Some("must be a date as YYYY-MM-DD, e.g. 2026-12-17");
+    }
+    let money = node.get("type").and_then(Value::as_str) == Some("number")
+        && node.get("multipleOf").and_then(Value::as_f64) == Some(0.01);
+    money.then_some(
+        "must be a number in reais with at most 2 decimals, e.g. 1250.00 for R$ 1.250,00 (not text, not centavos)",
+    )
+}
+
+/// The schema node that describes the value at an instance path.
+fn schema_at<'a>(schema: &'a Value, path: &[String]) -> Option<&'a Value> {
+    let mut node = schema;
+    for segment in path {
+        node = unwrap_nullable(node);
+        if let Some(items) = node.get("items")
+            && segment.parse::<usize>().is_ok()
+        {
+            node = items;
+            continue;
+        }
+        node = node.get("properties")?.get(segment)?;
+    }
+    Some(node)
+}
+
+/// A rule of one text field that a schema cannot say.
+type FieldRule = fn(&str) -> Result<(), crate::domain::DomainError>;
+
+/// The rules of single fields that a schema cannot say, by the field's name.
+const FIELD_RULES: &[(&str, FieldRule)] = &[
+    ("document", |v| crate::domain::document::parse_document(v).map(drop)),
+    ("email", |v| crate::domain::email::parse_email(v).map(drop)),
+    ("phone", |v| crate::domain::phone::parse_phone(v).map(drop)),
+    ("mobile", |v| crate::domain::phone::parse_mobile(v).map(drop)),
+];
+
+/// Adds the problems [`FIELD_RULES`] find in an object whose schema check failed, for fields
+/// not already reported (a valid call never gets here: its fields are checked by the domain).
+fn field_rules(instance: &Value, errors: &mut Vec<FieldError>) {
+    if errors.is_empty() {
+        return;
+    }
+    let Some(object) = instance.as_object() else { return };
+    for (name, rule) in FIELD_RULES {
+        let Some(text) = object.get(*name).and_then(Value::as_str) else { continue };
+        if errors.iter().any(|e| e.field == *name) {
+            continue;
+        }
+        if let Err(e) = rule(text) {
+            errors.push(FieldError::new((*name).to_string(), e.to_string()));
+        }
     }
 }
 

@@ -65,10 +65,10 @@ pub enum DomainError {
 
     // --- Money and percentages ------------------------------------------------------------
     /// Not a JSON number (strings such as `"10.00"` are rejected too).
-    #[error("must be a JSON number")]
+    #[error("must be a number in reais, e.g. 1250.00")]
     NotANumber,
     /// More than two decimal places; amounts are never rounded.
-    #[error("must have at most 2 decimal places")]
+    #[error("must have at most 2 decimal places, e.g. 1250.50")]
     TooManyDecimals,
     /// Zero or negative where a positive amount is required.
     #[error("must be greater than 0")]
@@ -105,7 +105,7 @@ pub enum DomainError {
 
     // --- Dates ----------------------------------------------------------------------------
     /// Not a calendar date in the strict `YYYY-MM-DD` form.
-    #[error("must be a valid date in YYYY-MM-DD format")]
+    #[error("must be a date as YYYY-MM-DD, e.g. 2026-12-17")]
     InvalidDate,
     /// Not an RFC 3339 timestamp.
     #[error("must be an RFC 3339 timestamp, e.g. 2026-11-29T19:32:50Z")]
@@ -126,7 +126,10 @@ mod tests {
             DomainError::DocumentLength.to_string(),
             "must be a CPF (11 digits) or a CNPJ (14 characters)"
         );
-        assert_eq!(DomainError::TooManyDecimals.to_string(), "must have at most 2 decimal places");
+        assert_eq!(
+            DomainError::TooManyDecimals.to_string(),
+            "must have at most 2 decimal places, e.g. 1250.50"
+        );
     }
 
     #[test]

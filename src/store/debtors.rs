@@ -40,6 +40,9 @@ fn sort_column(sort_by: &str) -> &'static str {
         // The folded name (src/store/search.rs): accents and case do not change the order.
         "name" => "d.search_name",
         "updated_at" => "d.updated_at",
+        // The sums the page selects (what the debtor owes), by their names.
+        "open_amount" => "open_cents",
+        "overdue_amount" => "overdue_cents",
         _ => "d.created_at",
     }
 }

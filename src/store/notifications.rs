@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use super::backend::Step as Statement;
 use super::columns::{enumeration, optional_timestamp, timestamp, timestamp_text};
 use super::events::{NewEvent, insert_event};
-use super::listing::{plain_page, push_in};
+use super::listing::{plain_page, push_cmp, push_in};
 use super::value::{Param, Row, Sql, args};
 use super::{Store, StoreResult};
 use crate::domain::notification::Notification;
@@ -23,6 +23,10 @@ pub struct NotificationFilter {
     pub debtor_ids: Vec<String>,
     pub statuses: Vec<String>,
     pub channels: Vec<String>,
+    /// Created at or after, strictly before (RFC 3339).
+    pub created: (Option<String>, Option<String>),
+    /// Sent at or after, strictly before (RFC 3339).
+    pub sent: (Option<String>, Option<String>),
     /// Oldest first.
     pub ascending: bool,
     pub limit: i64,
@@ -229,6 +233,10 @@ impl Store {
             push_in(sql, "debtor_id", &f.debtor_ids);
             push_in(sql, "status", &f.statuses);
             push_in(sql, "channel", &f.channels);
+            push_cmp(sql, "created_at", ">=", f.created.0.as_ref());
+            push_cmp(sql, "created_at", "<", f.created.1.as_ref());
+            push_cmp(sql, "sent_at", ">=", f.sent.0.as_ref());
+            push_cmp(sql, "sent_at", "<", f.sent.1.as_ref());
         };
         plain_page(&self.db, "notifications", "created_at", filters, f.ascending, f.limit, f.offset, from_row)
             .await

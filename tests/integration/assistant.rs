@@ -214,3 +214,122 @@ async fn a_scripted_conversation_needs_one_call_per_question() {
 fn br(day: &str) -> String {
     format!("{}/{}/{}", &day[8..10], &day[5..7], &day[..4])
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_mistake_of_a_call_comes_in_one_answer_with_the_form_wanted() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let debtor = s.create_debtor(&token, "Maria Souza", &cpf(9701)).await;
+
+    // Money as a person writes it, a date as a person writes it, and an unknown argument.
+    let answer = tool(
+        &s,
+        &token,
+        "dunning_charges_create",
+        json!({ "debtor_id": debtor["id"], "amount": "R$ 1.250,00", "due_date": "17/12/2026", "descripton": "x" }),
+    )
+    .await;
+    let fields = answer["error"]["details"]["fields"].as_array().unwrap().clone();
+    let message = |name: &str| {
+        fields.iter().find(|f| f["field"] == name).map(|f| f["message"].as_str().unwrap().to_string())
+    };
+    assert_eq!(fields.len(), 3, "{answer}");
+    assert!(message("amount").unwrap().contains("e.g. 1250.00"), "{answer}");
+    assert!(message("amount").unwrap().contains("reais"), "{answer}");
+    assert!(message("due_date").unwrap().contains("e.g. 2026-12-17"), "{answer}");
+    assert_eq!(message("descripton").as_deref(), Some("is not a known field"), "{answer}");
+
+    // A wrong type beside a wrong check digit and a wrong e-mail: all three at once.
+    let answer = tool(
+        &s,
+        &token,
+        "dunning_debtors_create",
+        json!({ "name": 42, "document": "529.982.247-26", "email": "maria@" }),
+    )
+    .await;
+    let mut named: Vec<String> = answer["error"]["details"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap().to_string())
+        .collect();
+    named.sort();
+    assert_eq!(named, ["document", "email", "name"], "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notification_rows_are_small_and_filter_by_day_status_and_channel() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let r = s
+        .write(
+            &token,
+            "debtors_create",
+            json!({ "name": "Maria Souza", "document": cpf(9801), "email": "maria@example.com" }),
+        )
+        .await;
+    let debtor = r.data()["id"].as_str().unwrap().to_string();
+    let charge = s.create_charge(&token, &debtor, 75.0, &date_in(-3)).await;
+    for _ in 0..2 {
+        let body = json!({ "charge_id": charge["id"], "channel": "email" });
+        assert_eq!(s.write(&token, "notifications_create", body).await.status, 201);
+    }
+    let me = tool(&s, &token, "dunning_me", json!({})).await;
+    let today = me["data"]["organization"]["today"].as_str().unwrap().to_string();
+    let tomorrow = kobana_dunning::domain::dates::format_date(
+        kobana_dunning::domain::dates::parse_date(&today).unwrap() + time::Duration::days(1),
+    );
+
+    let all = tool(&s, &token, "dunning_notifications_list", json!({})).await;
+    assert_eq!(all["meta"]["total"], 2, "{all}");
+    for row in all["data"].as_array().unwrap() {
+        assert!(row.get("body").is_none() && row.get("to").is_none(), "no message nor address: {row}");
+        assert!(row["subject"].is_string(), "{row}");
+    }
+    let one = tool(&s, &token, "dunning_notifications_get", json!({ "id": all["data"][0]["id"] })).await;
+    assert!(one["data"]["body"].as_str().unwrap().contains("Maria Souza"), "{one}");
+
+    for (arguments, total) in [
+        (json!({ "created_from": today, "created_to": today }), 2),
+        (json!({ "created_from": tomorrow }), 0),
+        (json!({ "sent_from": today, "sent_to": today, "status": "sent", "channel": "email" }), 2),
+        (json!({ "sent_to": &today[..10], "channel": "sms" }), 0),
+    ] {
+        let found = tool(&s, &token, "dunning_notifications_list", arguments.clone()).await;
+        assert_eq!(found["meta"]["total"], total, "{arguments}: {found}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debtors_sort_by_what_they_owe() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let mut ids_by_debt = Vec::new();
+    for (n, (open, overdue)) in [(300.0, 1.0), (50.0, 500.0), (10.0, 20.0)].into_iter().enumerate() {
+        let debtor = s.create_debtor(&token, &format!("Pessoa {n}"), &cpf(9900 + n as u32)).await;
+        let id = debtor["id"].as_str().unwrap().to_string();
+        s.create_charge(&token, &id, open, &date_in(5)).await;
+        s.create_charge(&token, &id, overdue, &date_in(-5)).await;
+        ids_by_debt.push(id);
+    }
+    let by_overdue = tool(
+        &s,
+        &token,
+        "dunning_debtors_list",
+        json!({ "sort_by": "overdue_amount", "sort_order": "desc" }),
+    )
+    .await;
+    assert_eq!(
+        ids(&by_overdue),
+        [ids_by_debt[1].clone(), ids_by_debt[2].clone(), ids_by_debt[0].clone()],
+        "{by_overdue}"
+    );
+    let by_open =
+        tool(&s, &token, "dunning_debtors_list", json!({ "sort_by": "open_amount", "sort_order": "desc" }))
+            .await;
+    assert_eq!(
+        ids(&by_open),
+        [ids_by_debt[1].clone(), ids_by_debt[0].clone(), ids_by_debt[2].clone()],
+        "{by_open}"
+    );
+}

@@ -28,7 +28,7 @@ fn assert_refused(r: &Resp, field: &str, message: &str) {
     assert_eq!(got, message, "{}", r.body);
 }
 
-const DECIMALS: &str = "must have at most 2 decimal places";
+const DECIMALS: &str = "must have at most 2 decimal places, e.g. 1250.50";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn money_with_a_third_decimal_however_written_is_refused_on_rest() {

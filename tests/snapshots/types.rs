@@ -929,16 +929,28 @@ pub enum DebtorsListSortBy {
     UpdatedAt,
     #[serde(rename = "name")]
     Name,
+    #[serde(rename = "open_amount")]
+    OpenAmount,
+    #[serde(rename = "overdue_amount")]
+    OverdueAmount,
 }
 impl DebtorsListSortBy {
     /// Every value, in the spec's order.
-    pub const ALL: &'static [Self] = &[Self::CreatedAt, Self::UpdatedAt, Self::Name];
+    pub const ALL: &'static [Self] = &[
+        Self::CreatedAt,
+        Self::UpdatedAt,
+        Self::Name,
+        Self::OpenAmount,
+        Self::OverdueAmount,
+    ];
     /// The value as the spec writes it.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::CreatedAt => "created_at",
             Self::UpdatedAt => "updated_at",
             Self::Name => "name",
+            Self::OpenAmount => "open_amount",
+            Self::OverdueAmount => "overdue_amount",
         }
     }
 }
@@ -1877,15 +1889,15 @@ pub struct AgreementCreate {
     /// The late interest (juros de mora) is not charged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interest_waived: Option<bool>,
-    /// Paid first, before the installments; below the total.
+    /// In reais, paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
+    /// Default today (or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
+    /// The first installment's; the next ones fall on the same day of the following months (or the next business day), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
     /// Days an installment may stay overdue before the agreement breaks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1982,15 +1994,15 @@ pub struct AgreementTerms {
     /// The late interest (juros de mora) is not charged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interest_waived: Option<bool>,
-    /// Paid first, before the installments; below the total.
+    /// In reais, paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
+    /// Default today (or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
+    /// The first installment's; the next ones fall on the same day of the following months (or the next business day), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
 }
 /// The input of `agreements_cancel`: path, query and body fields, flat.
@@ -2021,15 +2033,15 @@ pub struct AgreementsCreateInput {
     /// The late interest (juros de mora) is not charged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interest_waived: Option<bool>,
-    /// Paid first, before the installments; below the total.
+    /// In reais, paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
+    /// Default today (or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
+    /// The first installment's; the next ones fall on the same day of the following months (or the next business day), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
     /// Days an installment may stay overdue before the agreement breaks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2087,15 +2099,15 @@ pub struct AgreementsSimulateInput {
     /// The late interest (juros de mora) is not charged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interest_waived: Option<bool>,
-    /// Paid first, before the installments; below the total.
+    /// In reais, paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
+    /// Default today (or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
+    /// The first installment's; the next ones fall on the same day of the following months (or the next business day), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
 }
 /// The input of `agreements_term`: path, query and body fields, flat.
@@ -2193,6 +2205,7 @@ pub struct ChargeCreate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cp_id: Option<String>,
     pub debtor_id: String,
+    /// In reais, e.g. 1250.00 for R$ 1.250,00.
     pub amount: crate::domain::money::Hundredths,
     /// A day of the organization's calendar.
     pub due_date: crate::domain::dates::Day,
@@ -2308,7 +2321,7 @@ pub struct ChargeResume {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChargeSettle {
-    /// Default the whole balance; less records a partial payment, more is a VALIDATION_ERROR.
+    /// In reais, e.g. 1250.00. Default the whole balance; less records a partial payment, more is a VALIDATION_ERROR.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid_amount: Option<crate::domain::money::Hundredths>,
     /// Default now; not in the future.
@@ -2339,7 +2352,7 @@ pub struct ChargeUpdate {
         deserialize_with = "crate::types::present"
     )]
     pub description: Option<Option<String>>,
-    /// More than paid_amount.
+    /// In reais, e.g. 1250.00; more than paid_amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<crate::domain::money::Hundredths>,
     /// Not before issue_date; the status follows it (overdue once past), in the organization's calendar.
@@ -2391,7 +2404,7 @@ pub struct ChargesCreateInput {
     pub cp_id: Option<crate::domain::text::Text>,
     /// Body field.
     pub debtor_id: crate::domain::text::Text,
-    /// Body field.
+    /// In reais, e.g. 1250.00 for R$ 1.250,00.
     pub amount: crate::domain::money::Hundredths,
     /// A day of the organization's calendar.
     pub due_date: crate::domain::dates::Day,
@@ -2525,7 +2538,7 @@ pub struct ChargesResumeInput {
 pub struct ChargesSettleInput {
     /// Path parameter.
     pub id: String,
-    /// Default the whole balance; less records a partial payment, more is a VALIDATION_ERROR.
+    /// In reais, e.g. 1250.00. Default the whole balance; less records a partial payment, more is a VALIDATION_ERROR.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paid_amount: Option<crate::domain::money::Hundredths>,
     /// Default now; not in the future.
@@ -2562,7 +2575,7 @@ pub struct ChargesUpdateInput {
         deserialize_with = "crate::types::present"
     )]
     pub description: Option<Option<crate::domain::text::MultilineText>>,
-    /// More than paid_amount.
+    /// In reais, e.g. 1250.00; more than paid_amount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<crate::domain::money::Hundredths>,
     /// Not before issue_date; the status follows it (overdue once past), in the organization's calendar.
@@ -2705,7 +2718,7 @@ pub struct CollectionPoliciesStepsCreateInput {
     /// Required for notify; not allowed for escalations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
-    /// Escalations wait for a human (true, the default), except a credit_bureau or protest step with false, which files the report or protest itself (by the rules of credit_bureau_reports_create and protests_create; a protest step needs title_type and takes each charge's external_id as the document number; when a rule refuses, the charge waits for a decision and the event says why). request_decision steps must be true; messages need none (false).
+    /// Escalations wait for a human (true, the default); a credit_bureau or protest step with false files it itself, by the rules of credit_bureau_reports_create and protests_create (a protest step needs title_type; each charge's external_id is the document number); a refusal leaves the charge awaiting a decision. Messages need none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
     /// For a protest step with requires_approval false: the type of the debt document behind each charge's title (its number is the charge's external_id).
@@ -3413,15 +3426,15 @@ pub struct DecisionAgreement {
     /// The late interest (juros de mora) is not charged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interest_waived: Option<bool>,
-    /// Paid first, before the installments; below the total.
+    /// In reais, paid first, before the installments; below the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_amount: Option<crate::domain::money::Hundredths>,
-    /// When the down payment is due (default today, or the next business day), in the organization's calendar.
+    /// Default today (or the next business day), in the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_payment_due_date: Option<crate::domain::dates::Day>,
     /// How many monthly installments.
     pub installments_count: i64,
-    /// When the first installment is due; the others on the same day of the following months (moved to the next business day when needed), in the organization's calendar.
+    /// The first installment's; the next ones fall on the same day of the following months (or the next business day), in the organization's calendar.
     pub first_due_date: crate::domain::dates::Day,
     /// Days an installment may stay overdue before the agreement breaks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3662,7 +3675,7 @@ pub struct NotificationEnvelope {
 /// One page of notifications.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NotificationList {
-    pub data: Vec<Notification>,
+    pub data: Vec<NotificationSummary>,
     pub meta: PageMeta,
 }
 /// Optional details for a resend.
@@ -3672,6 +3685,39 @@ pub struct NotificationResend {
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+}
+/// A notification as lists show it; notifications_get adds its address (to) and message (body).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NotificationSummary {
+    /// The notification's id (ntf_…); providers get it as the idempotency key.
+    pub id: String,
+    pub charge_id: String,
+    pub debtor_id: String,
+    /// The policy whose step sent it (origin policy).
+    pub cp_id: Option<String>,
+    pub step_id: Option<String>,
+    pub origin: NotificationOrigin,
+    /// The notification this one sends again (origin resend).
+    pub resend_of_id: Option<String>,
+    pub channel: Channel,
+    pub subject: Option<String>,
+    pub status: NotificationStatus,
+    /// Why it was not sent (opted_out, missing_contact, charge_closed, paused).
+    pub skip_reason: Option<String>,
+    /// The provider's last refusal.
+    pub failure_reason: Option<String>,
+    pub attempts: i64,
+    /// outbox (recorded, never leaves the server), smtp or gateway.
+    pub provider: Option<String>,
+    pub provider_message_id: Option<String>,
+    /// When it was due to go out.
+    pub scheduled_for: crate::domain::dates::Timestamp,
+    pub sent_at: Option<crate::domain::dates::Timestamp>,
+    pub failed_at: Option<crate::domain::dates::Timestamp>,
+    pub canceled_at: Option<crate::domain::dates::Timestamp>,
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
 }
 /// The input of `notifications_cancel`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3724,6 +3770,18 @@ pub struct NotificationsListInput {
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<crate::domain::text::Text>,
+    /// A day of the organization's calendar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_from: Option<crate::domain::dates::Day>,
+    /// A day of the organization's calendar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_to: Option<crate::domain::dates::Day>,
+    /// Sent on or after this day, in the organization's calendar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent_from: Option<crate::domain::dates::Day>,
+    /// Sent on or before this day, in the organization's calendar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent_to: Option<crate::domain::dates::Day>,
 }
 /// The input of `notifications_resend`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3991,7 +4049,7 @@ pub struct StepCreate {
     /// Required for notify; not allowed for escalations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
-    /// Escalations wait for a human (true, the default), except a credit_bureau or protest step with false, which files the report or protest itself (by the rules of credit_bureau_reports_create and protests_create; a protest step needs title_type and takes each charge's external_id as the document number; when a rule refuses, the charge waits for a decision and the event says why). request_decision steps must be true; messages need none (false).
+    /// Escalations wait for a human (true, the default); a credit_bureau or protest step with false files it itself, by the rules of credit_bureau_reports_create and protests_create (a protest step needs title_type; each charge's external_id is the document number); a refusal leaves the charge awaiting a decision. Messages need none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_approval: Option<bool>,
     /// For a protest step with requires_approval false: the type of the debt document behind each charge's title (its number is the charge's external_id).
