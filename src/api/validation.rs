@@ -248,22 +248,9 @@ fn pointer_segments(pointer: &str) -> Vec<String> {
 
 /// The property names a schema declares at an instance path (array indices skipped).
 fn known_fields(schema: &Value, path: &[String]) -> Vec<String> {
-    let mut node = schema;
-    for segment in path {
-        node = unwrap_nullable(node);
-        if let Some(items) = node.get("items")
-            && segment.parse::<usize>().is_ok()
-        {
-            node = items;
-            continue;
-        }
-        match node.get("properties").and_then(|p| p.get(segment)) {
-            Some(next) => node = next,
-            None => return Vec::new(),
-        }
-    }
-    unwrap_nullable(node)
-        .get("properties")
+    schema_at(schema, path)
+        .map(unwrap_nullable)
+        .and_then(|node| node.get("properties"))
         .and_then(Value::as_object)
         .map(|p| p.keys().cloned().collect())
         .unwrap_or_default()

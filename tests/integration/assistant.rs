@@ -17,6 +17,14 @@ fn ids(answer: &Value) -> Vec<String> {
     answer["data"].as_array().unwrap().iter().map(|o| o["id"].as_str().unwrap().to_string()).collect()
 }
 
+/// Maria Souza, reachable by e-mail; her id.
+async fn maria_with_email(s: &TestServer, token: &str, seed: u32) -> String {
+    let body = json!({ "name": "Maria Souza", "document": cpf(seed), "email": "maria@example.com" });
+    let r = s.write(token, "debtors_create", body).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.data()["id"].as_str().unwrap().to_string()
+}
+
 fn complete(uri: &str, value: &str) -> Value {
     json!({ "ref": { "type": "ref/resource", "uri": uri }, "argument": { "name": "id", "value": value } })
 }
@@ -142,14 +150,7 @@ async fn a_destructive_tool_says_beforehand_and_afterwards_in_plain_words_that_t
 async fn approving_a_message_shows_what_the_debtor_will_read() {
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
-    let r = s
-        .write(
-            &token,
-            "debtors_create",
-            json!({ "name": "Maria Souza", "document": cpf(9501), "email": "maria@example.com" }),
-        )
-        .await;
-    let debtor = r.data()["id"].as_str().unwrap().to_string();
+    let debtor = maria_with_email(&s, &token, 9501).await;
     let overdue = s.create_charge(&token, &debtor, 320.0, &date_in(-4)).await;
     let call = json!({ "name": "dunning_charges_notify", "arguments": { "id": overdue["id"], "channel": "email",
         "template": { "subject": "Lembrete de {{amount}}", "body": "Olá {{debtor_name}}, a cobrança venceu em {{due_date}}." } } });
@@ -261,14 +262,7 @@ async fn every_mistake_of_a_call_comes_in_one_answer_with_the_form_wanted() {
 async fn notification_rows_are_small_and_filter_by_day_status_and_channel() {
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
-    let r = s
-        .write(
-            &token,
-            "debtors_create",
-            json!({ "name": "Maria Souza", "document": cpf(9801), "email": "maria@example.com" }),
-        )
-        .await;
-    let debtor = r.data()["id"].as_str().unwrap().to_string();
+    let debtor = maria_with_email(&s, &token, 9801).await;
     let charge = s.create_charge(&token, &debtor, 75.0, &date_in(-3)).await;
     for _ in 0..2 {
         let body = json!({ "charge_id": charge["id"], "channel": "email" });
