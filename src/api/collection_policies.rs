@@ -310,6 +310,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
     ) -> ApiResult<Reply<wire::PolicyPreviewEnvelope>> {
         let policy = load(&call, &input.cp_id).await?;
         let due = input.due_date.0;
+        let today = policy.zone_or(call.zone()).today(call.now);
         let schedule = policy
             .schedule(due)
             .into_iter()
@@ -321,6 +322,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
                 channel: step.channel,
                 send_date: Day(day),
                 send_time: format_minute(step.send_minute(policy.window)),
+                past: day < today,
             })
             .collect();
         Ok(Reply::new(wire::PolicyPreviewEnvelope {

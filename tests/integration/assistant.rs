@@ -327,3 +327,25 @@ async fn debtors_sort_by_what_they_owe() {
         "{by_open}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_preview_marks_the_days_already_gone() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let policy = json!({ "name": "Régua", "steps": [
+        { "offset_days": 0, "channel": "email", "template": { "subject": "Hoje", "body": "Vence hoje." } },
+        { "offset_days": 30, "channel": "email", "template": { "subject": "Atraso", "body": "Venceu." } } ] });
+    let r = s.write(&token, "collection_policies_create", policy).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let cp = r.data()["id"].clone();
+    let preview = tool(
+        &s,
+        &token,
+        "dunning_collection_policies_preview",
+        json!({ "cp_id": cp, "due_date": date_in(-10) }),
+    )
+    .await;
+    let past: Vec<Value> =
+        preview["data"]["schedule"].as_array().unwrap().iter().map(|s| s["past"].clone()).collect();
+    assert_eq!(past, [json!(true), json!(false)], "{preview}");
+}

@@ -3981,6 +3981,8 @@ pub struct ScheduledStep {
     pub send_date: crate::domain::dates::Day,
     /// Not before this time (HH:MM) that day.
     pub send_time: String,
+    /// The send date is before today (the policy's calendar): steps are not sent for days gone by, so a charge made now never gets this one.
+    pub past: bool,
 }
 /// The hours (in the organization's time zone, HH:MM, 24 h) in which the régua sends; a step due outside them waits for the next opening on a business day.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
