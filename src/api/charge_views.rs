@@ -50,6 +50,9 @@ pub(crate) fn into_view(c: Charge, today: Date) -> wire::Charge {
         origin: c.origin,
         credit_bureau_status: c.credit_bureau_status.map(|s| s.as_str().to_string()),
         protest_status: c.protest_status.map(|s| s.as_str().to_string()),
+        current_step_id: c.current_step_id,
+        next_action_at: c.next_action_at.map(Timestamp),
+        paused_until: c.paused_until.map(Day),
         tags: c.tags,
         metadata: c.metadata,
         version: c.version,
@@ -60,6 +63,28 @@ pub(crate) fn into_view(c: Charge, today: Date) -> wire::Charge {
 
 /// Saves a changed charge (its version and time moved on) with its event `code` carrying
 /// `extra`, if it is still at `before`'s version; a concurrent change is a conflict to retry.
+/// When the régua acts next on a charge, from the policy it follows (its own, else the
+/// organization's default): none while it is paused, waits for a person or has ended.
+pub(crate) async fn next_action(call: &Call, charge: &Charge) -> ApiResult<Option<time::OffsetDateTime>> {
+    use crate::types::DunningStatus;
+    let runs =
+        matches!(charge.status, crate::types::ChargeStatus::Pending | crate::types::ChargeStatus::Overdue)
+            && matches!(charge.dunning_status, DunningStatus::NotStarted | DunningStatus::Active);
+    if !runs {
+        return Ok(None);
+    }
+    let policy = match &charge.cp_id {
+        Some(cp_id) => call.store.policy(call.org_id(), cp_id).await?,
+        None => call.store.default_policy(call.org_id()).await?,
+    };
+    let Some(policy) = policy.filter(|p| p.status == crate::types::PolicyStatus::Active) else {
+        return Ok(None);
+    };
+    let zone = policy.zone_or(call.zone());
+    let first_day = zone.today(charge.created_at);
+    Ok(policy.next_action(charge.due_date, charge.current_step_id.as_deref(), first_day, zone))
+}
+
 pub(crate) async fn save_change(
     call: &Call,
     before: &Charge,
@@ -68,6 +93,7 @@ pub(crate) async fn save_change(
     extra: serde_json::Value,
 ) -> ApiResult<Charge> {
     after.touch(call.now);
+    after.next_action_at = next_action(call, &after).await?;
     // A debt that ended takes back its report and protest; the charge carries their statuses.
     let withdrawal = super::escalations::Withdrawal::of(call, before, &mut after).await?;
     let day = call.today();

@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event, to_json};
+use super::charge_views::next_action;
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::dates::Timestamp;
 use crate::domain::money::Hundredths;
@@ -38,16 +39,17 @@ async fn save(
     Ok(reply(call, saved))
 }
 
-/// A policy a charge is put under: one of the organization's, not archived.
-async fn check_policy(call: &Call, cp_id: &str) -> ApiResult<()> {
+/// A policy charges are put under (`field`): one of the organization's, not archived.
+pub(crate) async fn check_policy(call: &Call, field: &str, cp_id: &str) -> ApiResult<()> {
     match call.store.policy(call.org_id(), cp_id).await? {
-        None => Err(ApiError::field("cp_id", "no collection policy with this id exists")),
+        None => Err(ApiError::field(field, "no collection policy with this id exists")),
         Some(p) if p.status == wire::PolicyStatus::Archived => {
-            Err(ApiError::field("cp_id", "the collection policy is archived"))
+            Err(ApiError::field(field, "the collection policy is archived"))
         }
         Some(_) => Ok(()),
     }
 }
+
 
 impl super::handlers::ChargesApi for Charges {
     async fn charges_list(call: Call, input: wire::ChargesListInput) -> ApiResult<Reply<ChargeList>> {
@@ -94,10 +96,17 @@ impl super::handlers::ChargesApi for Charges {
             .debtor(call.org_id(), &input.debtor_id)
             .await?
             .ok_or_else(|| ApiError::field("debtor_id", "no debtor with this id exists"))?;
-        let cp_id: Option<String> = input.cp_id.map(Into::into);
-        if let Some(cp_id) = &cp_id {
-            check_policy(&call, cp_id).await?;
-        }
+        let cp_id: Option<String> = match input.cp_id.map(String::from) {
+            Some(cp_id) => {
+                check_policy(&call, "cp_id", &cp_id).await?;
+                Some(cp_id)
+            }
+            // The debtor's own policy, while it is one to follow; else the organization's default.
+            None => match &debtor.default_cp_id {
+                Some(cp_id) if check_policy(&call, "default_cp_id", cp_id).await.is_ok() => Some(cp_id.clone()),
+                _ => None,
+            },
+        };
         let new = NewCharge {
             cp_id,
             amount: input.amount,
@@ -111,7 +120,8 @@ impl super::handlers::ChargesApi for Charges {
             tags: input.tags.map(text::strings),
             metadata: input.metadata.map(text::string_map),
         };
-        let charge = Charge::open(&debtor, new, call.now, call.zone())?;
+        let mut charge = Charge::open(&debtor, new, call.now, call.zone())?;
+        charge.next_action_at = next_action(&call, &charge).await?;
         let object = to_json(&charge_view(&charge, call.today()));
         let evt = event(
             &call,
@@ -136,7 +146,7 @@ impl super::handlers::ChargesApi for Charges {
         let mut after = before.clone();
         let cp_id: Option<Option<String>> = input.cp_id.map(|c| c.map(Into::into));
         if let Some(Some(cp_id)) = &cp_id {
-            check_policy(&call, cp_id).await?;
+            check_policy(&call, "cp_id", cp_id).await?;
         }
         let edit = ChargeEdit {
             cp_id,
@@ -247,7 +257,7 @@ impl super::handlers::ChargesApi for Charges {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
         let mut after = before.clone();
-        match after.pause()? {
+        match after.pause(input.until.map(|d| d.0), call.today())? {
             Outcome::Unchanged => Ok(reply(&call, before)),
             Outcome::Changed => {
                 let reason: Option<String> = input.reason.map(Into::into);

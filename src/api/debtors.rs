@@ -33,6 +33,7 @@ pub(crate) fn debtor_view(d: &Debtor) -> wire::Debtor {
             whatsapp: Some(d.opt_out.whatsapp),
         },
         credit_bureau_blocked: d.credit_bureau_blocked,
+        default_cp_id: d.default_cp_id.clone(),
         status: d.status,
         archived_at: d.archived_at.map(Timestamp),
         summary: wire::DebtorSummary {
@@ -125,9 +126,13 @@ impl super::handlers::DebtorsApi for Debtors {
             birth_date: input.birth_date.map(|d| Some(d.0)),
             opt_out: opt_out(input.opt_out),
             credit_bureau_blocked: input.credit_bureau_blocked,
+            default_cp_id: input.default_cp_id.map(|c| Some(c.into())),
             tags: input.tags.map(text::strings),
             metadata: input.metadata.map(text::string_map),
         };
+        if let Some(Some(cp_id)) = &edit.default_cp_id {
+            super::charges::check_policy(&call, "default_cp_id", cp_id).await?;
+        }
         let debtor = Debtor::register(call.org_id(), &input.document, edit, call.now, call.zone())?;
         let object = to_json(&debtor_view(&debtor));
         let evt = event(
@@ -164,9 +169,13 @@ impl super::handlers::DebtorsApi for Debtors {
             birth_date: input.birth_date.map(|d| d.map(|d| d.0)),
             opt_out: opt_out(input.opt_out),
             credit_bureau_blocked: input.credit_bureau_blocked,
+            default_cp_id: input.default_cp_id.map(|c| c.map(Into::into)),
             tags: input.tags.map(text::strings),
             metadata: input.metadata.map(text::string_map),
         };
+        if let Some(Some(cp_id)) = &edit.default_cp_id {
+            super::charges::check_policy(&call, "default_cp_id", cp_id).await?;
+        }
         after.edit(edit, call.now, call.zone())?;
         if after == before {
             return Ok(reply(&before));

@@ -67,6 +67,12 @@ pub struct Charge {
     pub credit_bureau_status: Option<CreditBureauReportStatus>,
     /// The status of its latest protest, kept with the protest.
     pub protest_status: Option<ProtestStatus>,
+    /// The step of its policy that acted on it last (kept by the engine).
+    pub current_step_id: Option<String>,
+    /// When the next step of its policy acts, while the régua runs (kept by the engine).
+    pub next_action_at: Option<OffsetDateTime>,
+    /// The day a pause ends by itself (the engine resumes the régua that day).
+    pub paused_until: Option<Date>,
     pub tags: Vec<String>,
     pub metadata: BTreeMap<String, String>,
     pub version: i64,
@@ -268,6 +274,9 @@ impl Charge {
             origin: ChargeOrigin::Direct,
             credit_bureau_status: None,
             protest_status: None,
+            current_step_id: None,
+            next_action_at: None,
+            paused_until: None,
             tags: new.tags.unwrap_or_default(),
             metadata: new.metadata.unwrap_or_default(),
             version: 1,
@@ -302,24 +311,51 @@ impl Charge {
         true
     }
 
-    /// The régua sent its first step: `not_started` becomes `active`; whether it changed.
-    pub fn start_dunning(&mut self, now: OffsetDateTime) -> bool {
-        if self.dunning_status != DunningStatus::NotStarted || !OPEN.contains(&self.status) {
+    /// The régua sent a step: the charge's régua is active, that step is its current one and
+    /// `next` is when the next acts; whether it changed.
+    pub fn start_dunning(
+        &mut self,
+        step_id: &str,
+        next: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) -> bool {
+        if !matches!(self.dunning_status, DunningStatus::NotStarted | DunningStatus::Active)
+            || !OPEN.contains(&self.status)
+        {
             return false;
         }
+        let before = (self.dunning_status, self.current_step_id.clone(), self.next_action_at);
         self.dunning_status = DunningStatus::Active;
+        self.current_step_id = Some(step_id.to_string());
+        self.next_action_at = next;
+        if before == (self.dunning_status, self.current_step_id.clone(), self.next_action_at) {
+            return false;
+        }
         self.touch(now);
         true
     }
 
     /// An escalation step came: the régua stops until a human decides; whether it changed.
-    pub fn await_decision(&mut self, now: OffsetDateTime) -> bool {
+    pub fn await_decision(&mut self, step_id: &str, now: OffsetDateTime) -> bool {
         if !matches!(self.dunning_status, DunningStatus::NotStarted | DunningStatus::Active)
             || !OPEN.contains(&self.status)
         {
             return false;
         }
         self.dunning_status = DunningStatus::AwaitingDecision;
+        self.current_step_id = Some(step_id.to_string());
+        self.next_action_at = None;
+        self.touch(now);
+        true
+    }
+
+    /// The day a pause was to end has come: the régua goes on; whether it changed.
+    pub fn end_pause(&mut self, today: Date, now: OffsetDateTime) -> bool {
+        if self.dunning_status != DunningStatus::Paused || self.paused_until.is_none_or(|day| day > today) {
+            return false;
+        }
+        self.dunning_status = DunningStatus::Active;
+        self.paused_until = None;
         self.touch(now);
         true
     }
@@ -581,12 +617,23 @@ impl Charge {
 
     /// Stops the régua for an open charge: `not_started` or `active` becomes `paused`; a paused
     /// charge is unchanged; one awaiting a decision must get its decision first.
-    pub fn pause(&mut self) -> Result<Outcome, RuleError> {
+    pub fn pause(&mut self, until: Option<Date>, today: Date) -> Result<Outcome, RuleError> {
         self.guard(ChargeAction::Pause)?;
+        if until.is_some_and(|day| day <= today) {
+            return Err(RuleError::Invalid(vec![super::rules::Violation {
+                field: "until".into(),
+                message: "must be after today (the organization's calendar)".into(),
+            }]));
+        }
         match self.dunning_status {
-            DunningStatus::Paused => Ok(Outcome::Unchanged),
+            DunningStatus::Paused if self.paused_until == until => Ok(Outcome::Unchanged),
+            DunningStatus::Paused => {
+                self.paused_until = until;
+                Ok(Outcome::Changed)
+            }
             DunningStatus::NotStarted | DunningStatus::Active => {
                 self.dunning_status = DunningStatus::Paused;
+                self.paused_until = until;
                 Ok(Outcome::Changed)
             }
             DunningStatus::AwaitingDecision | DunningStatus::Closed => Err(self.dunning_refusal(
@@ -603,6 +650,7 @@ impl Charge {
         match self.dunning_status {
             DunningStatus::Paused => {
                 self.dunning_status = DunningStatus::Active;
+                self.paused_until = None;
                 Ok(Outcome::Changed)
             }
             DunningStatus::NotStarted | DunningStatus::Active => Ok(Outcome::Unchanged),
@@ -730,20 +778,25 @@ mod tests {
         .unwrap();
         assert_eq!(c.dunning_status, DunningStatus::NotStarted);
         assert_eq!(c.resume(), Ok(Outcome::Unchanged));
-        assert_eq!(c.pause(), Ok(Outcome::Changed));
+        assert_eq!(c.pause(None, date!(2026 - 10 - 01)), Ok(Outcome::Changed));
         assert_eq!((c.status, c.dunning_status), (ChargeStatus::Pending, DunningStatus::Paused));
-        assert_eq!(c.pause(), Ok(Outcome::Unchanged));
+        assert_eq!(c.pause(None, date!(2026 - 10 - 01)), Ok(Outcome::Unchanged));
         assert_eq!(c.resume(), Ok(Outcome::Changed));
         assert_eq!(c.dunning_status, DunningStatus::Active);
 
         c.dunning_status = DunningStatus::AwaitingDecision;
-        let Err(RuleError::InvalidState { status, allowed, .. }) = c.pause() else { panic!("refused") };
+        let Err(RuleError::InvalidState { status, allowed, .. }) = c.pause(None, date!(2026 - 10 - 01))
+        else {
+            panic!("refused")
+        };
         assert_eq!((status, allowed), ("awaiting_decision", vec!["not_started", "active", "paused"]));
         assert!(c.resume().is_err());
 
         c.dunning_status = DunningStatus::Active;
         c.cancel(None, now).unwrap();
-        let Err(RuleError::InvalidState { status, .. }) = c.pause() else { panic!("refused") };
+        let Err(RuleError::InvalidState { status, .. }) = c.pause(None, date!(2026 - 10 - 01)) else {
+            panic!("refused")
+        };
         assert_eq!(status, "canceled");
     }
 

@@ -34,6 +34,8 @@ pub struct Debtor {
     pub credit_bureau_blocked: bool,
     pub status: DebtorStatus,
     pub archived_at: Option<OffsetDateTime>,
+    /// The collection policy its new charges follow when they name none.
+    pub default_cp_id: Option<String>,
     pub tags: Vec<String>,
     pub metadata: BTreeMap<String, String>,
     pub version: i64,
@@ -75,6 +77,8 @@ pub struct DebtorEdit {
     /// Channels given keep their new value; the others stay.
     pub opt_out: Option<(Option<bool>, Option<bool>, Option<bool>)>,
     pub credit_bureau_blocked: Option<bool>,
+    /// Checked to be a live policy of the organization by the caller.
+    pub default_cp_id: Option<Option<String>>,
     pub tags: Option<Vec<String>>,
     pub metadata: Option<BTreeMap<String, String>>,
 }
@@ -104,6 +108,7 @@ impl Debtor {
             birth_date: None,
             opt_out: OptOut::default(),
             credit_bureau_blocked: false,
+            default_cp_id: None,
             status: DebtorStatus::Active,
             archived_at: None,
             tags: Vec::new(),
@@ -168,6 +173,9 @@ impl Debtor {
             self.opt_out.email = email.unwrap_or(self.opt_out.email);
             self.opt_out.sms = sms.unwrap_or(self.opt_out.sms);
             self.opt_out.whatsapp = whatsapp.unwrap_or(self.opt_out.whatsapp);
+        }
+        if let Some(v) = edit.default_cp_id {
+            self.default_cp_id = v;
         }
         if let Some(v) = edit.credit_bureau_blocked {
             self.credit_bureau_blocked = v;

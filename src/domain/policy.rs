@@ -588,6 +588,32 @@ impl Policy {
         self.steps.iter().filter(|s| s.active).map(|s| (s, s.send_date(due))).collect()
     }
 
+    /// When the régua acts next on a charge due on `due`: the instant of the first active step
+    /// after `after_step` (from the first when `None`) whose day is not before `first_day` (the
+    /// engine sends nothing for days before the charge existed). An instant already past means
+    /// the next pass acts; `None`, that no step is left.
+    pub fn next_action(
+        &self,
+        due: Date,
+        after_step: Option<&str>,
+        first_day: Date,
+        zone: &Zone,
+    ) -> Option<OffsetDateTime> {
+        let schedule = self.schedule(due);
+        let start =
+            after_step.and_then(|id| schedule.iter().position(|(s, _)| s.id == id)).map_or(0, |i| i + 1);
+        schedule[start..].iter().find(|(_, day)| *day >= first_day).map(|(step, day)| {
+            let minute = step.send_minute(self.window);
+            let time = time::Time::from_hms(
+                u8::try_from(minute / 60).unwrap_or(0),
+                u8::try_from(minute % 60).unwrap_or(0),
+                0,
+            )
+            .unwrap_or(time::Time::MIDNIGHT);
+            zone.instant(*day, time)
+        })
+    }
+
     /// Puts the steps in the order they run.
     pub fn sort_steps(&mut self) {
         self.steps

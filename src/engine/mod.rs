@@ -59,6 +59,8 @@ pub const CATCH_UP_DAYS: i64 = 7;
 pub struct PassReport {
     /// Charges turned overdue.
     pub turned_overdue: u64,
+    /// Charges whose pause ended, their régua resumed.
+    pub resumed: u64,
     /// Notifications a provider took (first attempts and retries).
     pub sent: u64,
     /// Notifications that could not go (opt-out, missing contact, charge closed).
@@ -110,6 +112,7 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
         organizations.insert(org.id, (sandbox, org.timezone));
         let result = async {
             report.turned_overdue += turn_overdue(store, &org_id, &clock).await?;
+            report.resumed += end_pauses(store, &org_id, &clock).await?;
             let moved = agreements::follow(store, &org_id, &clock).await?;
             report.agreements_activated += moved.activated;
             report.agreements_completed += moved.completed;
@@ -216,7 +219,7 @@ async fn run_step(
                 }
             }
             let mut after = charge.clone();
-            if after.await_decision(stamp) {
+            if after.await_decision(&step.id, stamp) {
                 let event = charge_event(
                     &charge,
                     &after,
@@ -293,7 +296,8 @@ async fn run_step(
             Courier { store: unit.store(), providers: courier.providers, actor: courier.actor.clone() };
         let Some(recorded) = recording.record(n, sandbox, Vec::new(), stamp).await? else { continue };
         let mut after = charge.clone();
-        if after.start_dunning(stamp) {
+        let next = policy.next_action(charge.due_date, Some(&step.id), first_day, &clock.zone);
+        if after.start_dunning(&step.id, next, stamp) {
             let event = charge_event(&charge, &after, "charge.db.updated", today, stamp, json!({}));
             if !unit.store().update_charge(&after, charge.version, &event).await? {
                 continue;
@@ -479,6 +483,43 @@ async fn turn_overdue(store: &Store, org_id: &str, clock: &PassClock) -> StoreRe
         }
     }
     Ok(turned)
+}
+
+/// Resumes the régua of the organization's charges whose pause ends today; how many.
+async fn end_pauses(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
+    let today = clock.today();
+    let mut resumed = 0;
+    // Each resumed charge leaves the query, so pages follow until one comes back short.
+    loop {
+        let page = store.pauses_ending(org_id, &format_date(today), PAGE).await?;
+        let full = page.len() as i64 == PAGE;
+        let mut changed = 0;
+        for before in page {
+            let mut after = before.clone();
+            let stamp = clock.stamp(before.updated_at);
+            if !after.end_pause(today, stamp) {
+                continue;
+            }
+            let policy = match &after.cp_id {
+                Some(cp_id) => store.policy(org_id, cp_id).await?,
+                None => store.default_policy(org_id).await?,
+            };
+            after.next_action_at = policy.and_then(|p| {
+                let zone = p.zone_or(&clock.zone).clone();
+                let first_day = zone.today(after.created_at);
+                p.next_action(after.due_date, after.current_step_id.as_deref(), first_day, &zone)
+            });
+            let event = charge_event(&before, &after, "charge.resumed", today, stamp, json!({}));
+            if store.update_charge(&after, before.version, &event).await? {
+                committed();
+                changed += 1;
+            }
+        }
+        resumed += changed;
+        if !full || changed == 0 {
+            return Ok(resumed);
+        }
+    }
 }
 
 /// The `charge.overdue` event, in the shape the API writes for changes.

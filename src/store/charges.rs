@@ -4,8 +4,8 @@ use std::sync::LazyLock;
 
 use super::backend::Step;
 use super::columns::{
-    date, date_text, enumeration, json, json_text, money, optional_enumeration, optional_timestamp,
-    timestamp, timestamp_text,
+    date, date_text, enumeration, json, json_text, money, optional_date, optional_enumeration,
+    optional_timestamp, timestamp, timestamp_text,
 };
 use super::events::{NewEvent, insert_event};
 use super::listing::{ListWindow, Search, fetch_page, prefix_range, push_cmp, push_in, push_window};
@@ -56,7 +56,8 @@ macro_rules! columns {
          c.description, c.amount_cents, c.paid_cents, c.issue_date, c.due_date, c.status, c.dunning_status, \
          c.payment_method, c.fine_hundredths, c.interest_hundredths, c.paid_at, c.canceled_at, \
          c.cancellation_reason, c.written_off_at, c.agreement_id, c.credit_bureau_status, c.protest_status, \
-         c.tags, c.metadata, c.version, c.created_at, c.updated_at, c.write_off_reason, c.decision, c.origin"
+         c.tags, c.metadata, c.version, c.created_at, c.updated_at, c.write_off_reason, c.decision, c.origin, \
+         c.current_step_id, c.next_action_at, c.paused_until"
     };
 }
 const SELECT: &str = concat!("SELECT ", columns!(), " FROM charges c JOIN debtors d ON d.id = c.debtor_id");
@@ -103,6 +104,9 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
         write_off_reason: row.opt_text("write_off_reason")?,
         decision: row.opt_text("decision")?.map(|d| serde_json::from_str(&d)).transpose()?,
         origin: enumeration(row, "origin")?,
+        current_step_id: row.opt_text("current_step_id")?,
+        next_action_at: optional_timestamp(row, "next_action_at")?,
+        paused_until: optional_date(row, "paused_until")?,
     })
 }
 
@@ -111,14 +115,14 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
 pub(crate) const INSERT_COLUMNS: &str = "external_id, description, amount_cents, paid_cents, issue_date, due_date, \
      status, dunning_status, payment_method, fine_hundredths, interest_hundredths, paid_at, canceled_at, \
      cancellation_reason, written_off_at, agreement_id, credit_bureau_status, protest_status, tags, metadata, \
-     version, updated_at, search_external, cp_id, write_off_reason, decision, id, organization_id, debtor_id, \
-     created_at, origin, search_debtor_name, search_debtor_document";
+     version, updated_at, search_external, cp_id, write_off_reason, decision, current_step_id, next_action_at, \
+     paused_until, id, organization_id, debtor_id, created_at, origin, search_debtor_name, search_debtor_document";
 
 /// How many values a charge insert binds.
-pub(crate) const INSERT_WIDTH: usize = 31;
+pub(crate) const INSERT_WIDTH: usize = 34;
 
 /// The position of `debtor_id` among the values.
-const DEBTOR_ID: usize = 29;
+const DEBTOR_ID: usize = 32;
 
 /// One row of an insert whose values start at `$first`: the values, then the debtor's search
 /// keys read from its row (so they are the keys the debtor has, whoever inserts).
@@ -138,8 +142,9 @@ const UPDATE: &str = "UPDATE charges SET external_id = $1, description = $2, amo
      issue_date = $5, due_date = $6, status = $7, dunning_status = $8, payment_method = $9, fine_hundredths = $10, \
      interest_hundredths = $11, paid_at = $12, canceled_at = $13, cancellation_reason = $14, written_off_at = $15, \
      agreement_id = $16, credit_bureau_status = $17, protest_status = $18, tags = $19, metadata = $20, \
-     version = $21, updated_at = $22, search_external = $23, cp_id = $24, write_off_reason = $25, decision = $26 \
-     WHERE id = $27 AND organization_id = $28 AND version = $29";
+     version = $21, updated_at = $22, search_external = $23, cp_id = $24, write_off_reason = $25, decision = $26, \
+     current_step_id = $27, next_action_at = $28, paused_until = $29 \
+     WHERE id = $30 AND organization_id = $31 AND version = $32";
 
 impl Store {
     /// One charge of an organization.
@@ -249,6 +254,22 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
+    /// Up to `limit` charges of an organization whose pause ends on or before `today`
+    /// (`YYYY-MM-DD`): the régua resumes for them.
+    pub async fn pauses_ending(&self, org_id: &str, today: &str, limit: i64) -> StoreResult<Vec<Charge>> {
+        let rows = self
+            .db
+            .rows(
+                &format!(
+                    "{SELECT} WHERE c.organization_id = $1 AND c.dunning_status = 'paused' \
+                     AND c.paused_until IS NOT NULL AND c.paused_until <= $2 ORDER BY c.paused_until, c.id LIMIT $3"
+                ),
+                &args![org_id, today, limit],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
     /// The open charges that follow policy `cp_id` (`default`: also those that name none),
     /// whose dunning runs, due from `due_from` to `due_to` (`YYYY-MM-DD`), and that have no
     /// notification or escalation of `step_id` yet: the candidates of one step on one pass, read on the
@@ -345,7 +366,7 @@ pub(crate) fn insert_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(params)
 }
 
-/// The mutable columns, in the order both statements list them ($1 to $26).
+/// The mutable columns, in the order both statements list them ($1 to $29).
 fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(Vec::from(args![
         &c.external_id,
@@ -374,6 +395,9 @@ fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
         &c.cp_id,
         &c.write_off_reason,
         c.decision.as_ref().map(json_text).transpose()?,
+        &c.current_step_id,
+        c.next_action_at.as_ref().map(timestamp_text),
+        c.paused_until.map(date_text),
     ]))
 }
 

@@ -68,6 +68,7 @@ fn from_row(row: &Row) -> StoreResult<Debtor> {
         credit_bureau_blocked: row.flag("credit_bureau_blocked")?,
         status: enumeration(row, "status")?,
         archived_at: optional_timestamp(row, "archived_at")?,
+        default_cp_id: row.opt_text("default_cp_id")?,
         tags: json(row, "tags")?,
         metadata: json(row, "metadata")?,
         version: row.int("version")?,
@@ -92,10 +93,10 @@ fn duplicate_document(err: StoreError) -> StoreError {
 /// The columns an insert writes, in the order of [`insert_values`].
 pub(crate) const INSERT_COLUMNS: &str = "external_id, person_type, name, document, email, phone, mobile, address, \
      birth_date, opt_out_email, opt_out_sms, opt_out_whatsapp, credit_bureau_blocked, status, archived_at, tags, \
-     metadata, version, updated_at, search_name, search_document, id, organization_id, created_at";
+     metadata, version, updated_at, search_name, search_document, default_cp_id, id, organization_id, created_at";
 
 /// How many values a debtor insert binds.
-pub(crate) const INSERT_WIDTH: usize = 24;
+pub(crate) const INSERT_WIDTH: usize = 25;
 
 static INSERT: LazyLock<String> = LazyLock::new(|| {
     format!("INSERT INTO debtors ({INSERT_COLUMNS}) VALUES ({})", placeholders(1, INSERT_WIDTH))
@@ -104,8 +105,8 @@ static INSERT: LazyLock<String> = LazyLock::new(|| {
 const UPDATE: &str = "UPDATE debtors SET external_id = $1, person_type = $2, name = $3, document = $4, email = $5, \
      phone = $6, mobile = $7, address = $8, birth_date = $9, opt_out_email = $10, opt_out_sms = $11, \
      opt_out_whatsapp = $12, credit_bureau_blocked = $13, status = $14, archived_at = $15, tags = $16, \
-     metadata = $17, version = $18, updated_at = $19, search_name = $20, search_document = $21 \
-     WHERE id = $22 AND organization_id = $23 AND version = $24";
+     metadata = $17, version = $18, updated_at = $19, search_name = $20, search_document = $21, \
+     default_cp_id = $22 WHERE id = $23 AND organization_id = $24 AND version = $25";
 
 impl Store {
     /// One debtor of an organization.
@@ -209,7 +210,7 @@ pub(crate) fn insert_values(d: &Debtor) -> StoreResult<Vec<Param>> {
     Ok(params)
 }
 
-/// The mutable columns, in the order both statements list them ($1 to $21).
+/// The mutable columns, in the order both statements list them ($1 to $22).
 fn mutable_values(d: &Debtor) -> StoreResult<Vec<Param>> {
     let address = d.address.as_ref().map(json_text).transpose()?;
     Ok(Vec::from(args![
@@ -234,6 +235,7 @@ fn mutable_values(d: &Debtor) -> StoreResult<Vec<Param>> {
         timestamp_text(&d.updated_at),
         fold(&d.name),
         fold(&d.document),
+        &d.default_cp_id,
     ]))
 }
 

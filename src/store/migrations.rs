@@ -56,6 +56,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(18, "0018", "policy_timezone"),
     migration!(19, "0019", "charge_sums"),
     migration!(20, "0020", "debtor_words"),
+    migration!(21, "0021", "what_a_charge_waits_for"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -509,6 +509,7 @@ BODY_REFERENCES = {
     "debtor_id": "/v1/debtors",
     "charge_id": "/v1/charges",
     "cp_id": "/v1/collection_policies",
+    "default_cp_id": "/v1/collection_policies",
 }
 
 

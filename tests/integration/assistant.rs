@@ -349,3 +349,101 @@ async fn a_preview_marks_the_days_already_gone() {
         preview["data"]["schedule"].as_array().unwrap().iter().map(|s| s["past"].clone()).collect();
     assert_eq!(past, [json!(true), json!(false)], "{preview}");
 }
+
+/// The instant a preview row says a step acts, as the API writes instants.
+fn preview_instant(row: &Value) -> String {
+    let day = kobana_dunning::domain::dates::parse_date(row["send_date"].as_str().unwrap()).unwrap();
+    let (h, m) = row["send_time"].as_str().unwrap().split_once(':').unwrap();
+    let time = time::Time::from_hms(h.parse().unwrap(), m.parse().unwrap(), 0).unwrap();
+    let at = kobana_dunning::domain::dates::Zone::default_zone().instant(day, time);
+    kobana_dunning::domain::dates::format_timestamp(at)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_charge_says_what_it_waits_for() {
+    use kobana_dunning::engine::run_once;
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let policy = json!({ "name": "Régua", "steps": [
+        { "offset_days": -3, "channel": "email", "template": { "subject": "Logo", "body": "Vence logo." } },
+        { "offset_days": 0, "channel": "email", "template": { "subject": "Hoje", "body": "Vence hoje." } } ] });
+    let r = s.write(&token, "collection_policies_create", policy).await;
+    let cp = r.data()["id"].as_str().unwrap().to_string();
+    let steps: Vec<String> =
+        r.data()["steps"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect();
+    let debtor = maria_with_email(&s, &token, 9951).await;
+    let due = date_in(20);
+    let charge = tool(
+        &s,
+        &token,
+        "dunning_charges_create",
+        json!({ "debtor_id": debtor, "amount": 99.0, "due_date": due }),
+    )
+    .await;
+    let id = charge["data"]["id"].as_str().unwrap().to_string();
+    let preview =
+        tool(&s, &token, "dunning_collection_policies_preview", json!({ "cp_id": cp, "due_date": due }))
+            .await;
+    let schedule = preview["data"]["schedule"].as_array().unwrap().clone();
+    assert_eq!(charge["data"]["current_step_id"], Value::Null, "{charge}");
+    assert_eq!(charge["data"]["next_action_at"], json!(preview_instant(&schedule[0])), "{charge}");
+
+    // The engine sends the first step: it is the current one, and the next is due next.
+    let at = kobana_dunning::domain::dates::parse_timestamp(&preview_instant(&schedule[0])).unwrap()
+        + time::Duration::hours(1);
+    run_once(&s.app.store, &s.app.providers, at).await.unwrap();
+    let got = tool(&s, &token, "dunning_charges_get", json!({ "id": id })).await;
+    assert_eq!(got["data"]["current_step_id"], json!(steps[0]), "{got}");
+    assert_eq!(got["data"]["next_action_at"], json!(preview_instant(&schedule[1])), "{got}");
+
+    // Paused until a day: nothing is due meanwhile, and the engine resumes it that day.
+    let until = kobana_dunning::domain::dates::format_date(at.date() + time::Duration::days(2));
+    let r = s.write_id(&token, "charges_pause", &id, json!({ "until": until })).await;
+    assert_eq!(
+        (r.data()["paused_until"].clone(), r.data()["next_action_at"].clone()),
+        (json!(until), Value::Null),
+        "{}",
+        r.body
+    );
+    let r = s.write_id(&token, "charges_pause", &id, json!({ "until": date_in(0) })).await;
+    assert_eq!(r.status, 422, "a pause ends after today: {}", r.body);
+    // Just after midnight in São Paulo on that day, before the next step's time.
+    let early = (at.date() + time::Duration::days(2)).with_time(time::macros::time!(03:30)).assume_utc();
+    run_once(&s.app.store, &s.app.providers, early).await.unwrap();
+    let got = tool(&s, &token, "dunning_charges_get", json!({ "id": id })).await;
+    assert_eq!(
+        (got["data"]["dunning_status"].clone(), got["data"]["paused_until"].clone()),
+        (json!("active"), Value::Null),
+        "{got}"
+    );
+    assert_eq!(got["data"]["next_action_at"], json!(preview_instant(&schedule[1])), "{got}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_debtor_names_the_policy_its_new_charges_follow() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    s.write(&token, "collection_policies_create", json!({ "name": "Padrão" })).await;
+    let r = s.write(&token, "collection_policies_create", json!({ "name": "Empresas" })).await;
+    let companies = r.data()["id"].as_str().unwrap().to_string();
+    let debtor = s.create_debtor(&token, "Mercado Central", &cpf(9961)).await;
+    let id = debtor["id"].as_str().unwrap();
+    let r = s
+        .write_id(
+            &token,
+            "debtors_update",
+            id,
+            json!({ "default_cp_id": "cp_0192f1df9c8b7a6d5e4f3a2b1c0d9e8f" }),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.body["error"]["details"]["fields"][0]["field"].clone()),
+        (422, json!("default_cp_id")),
+        "{}",
+        r.body
+    );
+    let r = s.write_id(&token, "debtors_update", id, json!({ "default_cp_id": companies })).await;
+    assert_eq!(r.data()["default_cp_id"], json!(companies), "{}", r.body);
+    let charge = s.create_charge(&token, id, 10.0, &date_in(5)).await;
+    assert_eq!(charge["cp_id"], json!(companies), "{charge}");
+}

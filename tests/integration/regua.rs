@@ -181,14 +181,25 @@ async fn thirty_days_of_the_regua_on_the_friday_before_carnival() {
     let r = server.read_id(&token, "notifications_get", r.data()[0]["id"].as_str().unwrap()).await;
     assert_eq!(r.data()["body"], "Ana Completa, venceu: R$ 1.250,00, 5 dia(s).");
 
-    // The timeline is in the events too: the decision, with the step that asked for it.
+    // The timeline is in the events too: each step sent moves the charge's current step
+    // (the first also starts its régua), then the decision, with the step that asked for it.
     let events = server.app.store.events_of(&org_id, &charges["full"]).await.unwrap();
     let codes: Vec<&str> = events.iter().map(|(c, _)| c.as_str()).collect();
     assert_eq!(
         codes,
-        ["charge.db.created", "charge.db.updated", "charge.overdue", "charge.decision_required"]
+        [
+            "charge.db.created",
+            "charge.db.updated",
+            "charge.db.updated",
+            "charge.overdue",
+            "charge.db.updated",
+            "charge.db.updated",
+            "charge.decision_required"
+        ]
     );
-    assert_eq!(events[3].1["action"], "credit_bureau");
+    assert_eq!(events[1].1["changes"]["dunning_status"], json!(["not_started", "active"]));
+    assert!(events[2].1["changes"]["current_step_id"].is_array(), "{:?}", events[2]);
+    assert_eq!(events[6].1["action"], "credit_bureau");
 
     // Running a day again sends nothing new.
     let again =

@@ -969,7 +969,7 @@ impl std::fmt::Display for DebtorsListSortBy {
         f.write_str(self.as_str())
     }
 }
-/// What a person decided for a charge awaiting a decision: write_off (written off as uncollectable), restart (the régua goes on from its next step), keep_open (the charge stays overdue and the régua stops), agreement (renegotiated on the terms given), credit_bureau (reported to a credit bureau, as credit_bureau_reports_create does) or protest (sent to protest on the title given); after these two the régua goes on.
+/// What a person decided: write_off (uncollectable), restart (the régua goes on from its next step), keep_open (it stays overdue, the régua stops), agreement (on the terms given), credit_bureau or protest (filed; the régua goes on).
 #[derive(
     Debug,
     Clone,
@@ -2175,6 +2175,12 @@ pub struct Charge {
     pub credit_bureau_status: Option<String>,
     /// Status of the charge's latest protest (requested, sent, intimated, paid, protested, withdrawn, cancellation_requested, canceled, rejected), or null if never protested.
     pub protest_status: Option<String>,
+    /// The step of its policy that acted on it last.
+    pub current_step_id: Option<String>,
+    /// When the next step of its policy acts, while the régua runs; null otherwise.
+    pub next_action_at: Option<crate::domain::dates::Timestamp>,
+    /// The day a pause ends and the régua resumes by itself, in the organization's calendar.
+    pub paused_until: Option<crate::domain::dates::Day>,
     /// Free labels for filtering and grouping.
     pub tags: Vec<String>,
     /// Free key-value pairs for the organization's own use.
@@ -2305,6 +2311,9 @@ pub struct ChargePause {
     /// Why, recorded with the charge.paused event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The régua resumes by itself on this day (after today), in the organization's calendar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<crate::domain::dates::Day>,
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
@@ -2524,6 +2533,9 @@ pub struct ChargesPauseInput {
     /// Why, recorded with the charge.paused event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<crate::domain::text::MultilineText>,
+    /// The régua resumes by itself on this day (after today), in the organization's calendar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<crate::domain::dates::Day>,
 }
 /// The input of `charges_resume`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3090,6 +3102,8 @@ pub struct Debtor {
     pub opt_out: OptOut,
     /// When true the debtor is never reported to a credit bureau.
     pub credit_bureau_blocked: bool,
+    /// The collection policy its new charges follow when they name none.
+    pub default_cp_id: Option<String>,
     /// active, or archived (kept for history; no new charges).
     pub status: DebtorStatus,
     /// When the debtor was archived, or null.
@@ -3146,6 +3160,9 @@ pub struct DebtorCreate {
     /// Never report this debtor to a credit bureau.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credit_bureau_blocked: Option<bool>,
+    /// Policy (cp_…) for its new charges that name none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_cp_id: Option<String>,
     /// Free labels, at most 20.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
@@ -3230,6 +3247,13 @@ pub struct DebtorUpdate {
     /// Never report this debtor to a credit bureau.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credit_bureau_blocked: Option<bool>,
+    /// Policy (cp_…) for its new charges that name none.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub default_cp_id: Option<Option<String>>,
     /// Replaces all tags, at most 20; [] removes them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
@@ -3282,6 +3306,9 @@ pub struct DebtorsCreateInput {
     /// Never report this debtor to a credit bureau.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credit_bureau_blocked: Option<bool>,
+    /// Policy (cp_…) for its new charges that name none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_cp_id: Option<crate::domain::text::Text>,
     /// Free labels, at most 20.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<crate::domain::text::Text>>,
@@ -3401,6 +3428,13 @@ pub struct DebtorsUpdateInput {
     /// Never report this debtor to a credit bureau.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credit_bureau_blocked: Option<bool>,
+    /// Policy (cp_…) for its new charges that name none.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub default_cp_id: Option<Option<crate::domain::text::Text>>,
     /// Replaces all tags, at most 20; [] removes them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<crate::domain::text::Text>>,
@@ -3790,7 +3824,7 @@ pub struct NotificationsResendInput {
     /// Path parameter.
     pub id: String,
 }
-/// Channels the debtor asked not to be contacted on (true). Complete in responses; on input, channels not sent keep their value.
+/// Channels the debtor asked not to be contacted on (true); on input, channels not sent keep their value.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OptOut {
