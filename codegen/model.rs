@@ -79,6 +79,10 @@ pub struct QueryParam {
 pub struct Confirm {
     #[serde(default)]
     pub target: Option<String>,
+    /// The argument whose value is the target's `id`, when the operation takes it in its body
+    /// (a create about an existing object) rather than in its path.
+    #[serde(default)]
+    pub target_id: Option<String>,
     pub message: String,
 }
 
@@ -380,7 +384,13 @@ fn check_confirm_targets(ops: &[Op]) -> Result<()> {
                 op.operation_id
             )));
         };
-        if read.method != "get" || read.path_params.iter().any(|p| !op.path_params.contains(p)) {
+        let target_id = op.confirm.as_ref().and_then(|c| c.target_id.as_deref());
+        let by_argument = target_id.is_some_and(|arg| {
+            read.path_params.iter().all(|p| p == "id") && op.input_fields.iter().any(|f| f.name == arg)
+        });
+        if read.method != "get"
+            || (!by_argument && read.path_params.iter().any(|p| !op.path_params.contains(p)))
+        {
             return Err(SpecError::new(format!(
                 "operation {}: x-mcp.confirm.target {target} must be a GET whose path parameters the operation has",
                 op.operation_id

@@ -229,7 +229,7 @@ fn op_data(op: &Op) -> Value {
         "complete": op.complete,
         "idempotent": op.idempotent,
         "scope": op.scope,
-        "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "message": c.message })),
+        "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "target_id": c.target_id, "message": c.message })),
         "path_params": op.path_params,
         "query_params": op.query_params.iter().map(|q| json!({ "name": q.name, "kind": q.kind })).collect::<Vec<_>>(),
         "body": op.body.as_ref().map(|b| json!({

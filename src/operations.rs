@@ -61,6 +61,8 @@ pub struct Annotations {
 pub struct Confirm {
     /// The GET operation that reads the object acted on (absent for creates).
     pub target: Option<&'static str>,
+    /// The argument that names the target when it is not a path parameter.
+    pub target_id: Option<&'static str>,
     /// pt-BR handlebars template over `args` and `target`.
     pub message: &'static str,
 }

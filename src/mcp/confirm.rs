@@ -69,7 +69,15 @@ pub async fn gate(
             if !ctx.caller.principal.may_run(target_op) {
                 return Err(step_up(ctx, target_op));
             }
-            let answer = ctx.dispatcher.call(ctx.caller, target_op, &split.path, &Map::new(), None).await;
+            // The object named by an argument (a create about it) or by the path.
+            let named: Vec<(&'static str, String)> = confirm
+                .target_id
+                .and_then(|arg| args.get(arg))
+                .and_then(Value::as_str)
+                .map(|id| vec![("id", id.to_string())])
+                .unwrap_or_default();
+            let path = if confirm.target_id.is_some() { &named } else { &split.path };
+            let answer = ctx.dispatcher.call(ctx.caller, target_op, path, &Map::new(), None).await;
             if !answer.status.is_success() {
                 return endpoint_result(ctx, target_op, split, answer).map(Gate::Answer);
             }

@@ -162,6 +162,16 @@ async fn approving_a_message_shows_what_the_debtor_will_read() {
         message.contains(&format!("Olá Maria Souza, a cobrança venceu em {}.", br(&date_in(-4)))),
         "{message}"
     );
+
+    // The same message sent with notifications_create, which names the charge in its arguments.
+    let call = json!({ "name": "dunning_notifications_create", "arguments": { "charge_id": overdue["id"], "channel": "sms" } });
+    let r = s.mcp_2026(&token, "tools/call", call, json!({ "elicitation": { "form": {} } })).await;
+    let message = r.result()["inputRequests"]["confirm"]["params"]["message"].as_str().unwrap().to_string();
+    assert!(message.contains("a “Maria Souza”") && message.contains("R$ 320,00"), "{message}");
+    assert!(
+        message.contains("Mensagem: “") && !message.contains("Assunto:"),
+        "an SMS has no subject: {message}"
+    );
 }
 
 /// A conversation an assistant holds with a person, each answer from one call.

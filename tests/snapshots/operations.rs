@@ -21,6 +21,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.write"),
         confirm: Some(Confirm {
             target: Some("agreements_get"),
+            target_id: None,
             message: "Cancelar o acordo {{target.id}} de {{money target.total_amount}}?",
         }),
         path_params: &["id"],
@@ -58,6 +59,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.write"),
         confirm: Some(Confirm {
             target: None,
+            target_id: None,
             message: "Criar um acordo em {{args.installments_count}} parcelas, a primeira vencendo em {{date args.first_due_date}}, renegociando as cobranças indicadas?",
         }),
         path_params: &[],
@@ -295,6 +297,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.write"),
         confirm: Some(Confirm {
             target: Some("charges_get"),
+            target_id: None,
             message: "Cancelar a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}}?",
         }),
         path_params: &["id"],
@@ -380,6 +383,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.escalate"),
         confirm: Some(Confirm {
             target: Some("charges_get"),
+            target_id: None,
             message: "Decidir a cobrança {{target.id}} de {{money target.balance}}, de {{target.debtor_name}}, que aguarda uma decisão?",
         }),
         path_params: &["id"],
@@ -533,6 +537,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.notify"),
         confirm: Some(Confirm {
             target: Some("charges_get"),
+            target_id: None,
             message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}} sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?",
         }),
         path_params: &["id"],
@@ -748,6 +753,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.escalate"),
         confirm: Some(Confirm {
             target: Some("charges_get"),
+            target_id: None,
             message: "Baixar como perda a cobrança {{target.id}} de {{money target.balance}}, de {{target.debtor_name}}?",
         }),
         path_params: &["id"],
@@ -785,6 +791,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.write"),
         confirm: Some(Confirm {
             target: Some("collection_policies_get"),
+            target_id: None,
             message: "Arquivar a régua {{target.name}}? Nenhuma de suas etapas será mais enviada.",
         }),
         path_params: &["cp_id"],
@@ -865,6 +872,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.write"),
         confirm: Some(Confirm {
             target: Some("collection_policies_get"),
+            target_id: None,
             message: "Excluir definitivamente a régua {{target.name}} e suas {{target.steps_count}} etapas?",
         }),
         path_params: &["cp_id"],
@@ -1090,6 +1098,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.write"),
         confirm: Some(Confirm {
             target: Some("collection_policies_steps_get"),
+            target_id: None,
             message: "Excluir a etapa {{target.name}} ({{target.offset_days}} dias) da régua?",
         }),
         path_params: &["cp_id", "step_id"],
@@ -1281,6 +1290,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.escalate"),
         confirm: Some(Confirm {
             target: None,
+            target_id: None,
             message: "Negativar o devedor da cobrança {{args.charge_id}}? O registro fica no birô até a dívida ser paga ou o pedido de baixa atendido.",
         }),
         path_params: &[],
@@ -1403,6 +1413,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.escalate"),
         confirm: Some(Confirm {
             target: Some("credit_bureau_reports_get"),
+            target_id: None,
             message: "Retirar a negativação {{target.id}} de {{money target.amount}}?",
         }),
         path_params: &["id"],
@@ -1440,6 +1451,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.write"),
         confirm: Some(Confirm {
             target: Some("debtors_get"),
+            target_id: None,
             message: "Arquivar o devedor {{target.name}} ({{target.document_formatted}})? Ele não poderá receber novas cobranças.",
         }),
         path_params: &["id"],
@@ -1526,6 +1538,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.write"),
         confirm: Some(Confirm {
             target: Some("debtors_get"),
+            target_id: None,
             message: "Excluir definitivamente o devedor {{target.name}} ({{target.document_formatted}})?",
         }),
         path_params: &["id"],
@@ -1848,6 +1861,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.notify"),
         confirm: Some(Confirm {
             target: Some("notifications_get"),
+            target_id: None,
             message: "Cancelar o envio da mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}?",
         }),
         path_params: &["id"],
@@ -1884,8 +1898,9 @@ pub static OPERATIONS: &[Operation] = &[
         },
         scope: Some("dunning.notify"),
         confirm: Some(Confirm {
-            target: None,
-            message: "Enviar agora uma mensagem por {{channel args.channel}} sobre a cobrança {{args.charge_id}}?",
+            target: Some("charges_get"),
+            target_id: Some("charge_id"),
+            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}} sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?",
         }),
         path_params: &[],
         query_params: &[],
@@ -2027,6 +2042,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.notify"),
         confirm: Some(Confirm {
             target: Some("notifications_get"),
+            target_id: None,
             message: "Reenviar a mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}?",
         }),
         path_params: &["id"],
@@ -2064,6 +2080,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.escalate"),
         confirm: Some(Confirm {
             target: Some("protests_get"),
+            target_id: None,
             message: "Cancelar o protesto {{target.id}} de {{money target.amount}}?",
         }),
         path_params: &["id"],
@@ -2101,6 +2118,7 @@ pub static OPERATIONS: &[Operation] = &[
         scope: Some("dunning.escalate"),
         confirm: Some(Confirm {
             target: None,
+            target_id: None,
             message: "Levar a protesto a cobrança {{args.charge_id}} (título {{args.title_type}} nº {{args.document_number}})? O cartório intimará o devedor.",
         }),
         path_params: &[],
