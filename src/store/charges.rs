@@ -205,17 +205,26 @@ impl Store {
             push_in(&mut sql, "c.status", &filter.statuses);
             sql
         } else if let Some(q) = &filter.window.q {
-            let ranges = Range::of(&Search::of(q));
+            let ranges = Range::of(&Search::of(q), org_id);
             if ranges.is_empty() {
                 return Ok((0, 0));
             }
-            let mut sql = Sql::new(&format!("{SUMS} FROM ("));
+            // Each range summed from its own index, less the charges an earlier range already
+            // counted (as count_union counts): no set of ids gathered and joined back.
+            let mut sql = Sql::new(
+                "SELECT CAST(COALESCE(SUM(a), 0) AS BIGINT) AS amount, CAST(COALESCE(SUM(p), 0) AS BIGINT) AS paid FROM (",
+            );
             let org = sql.param(org_id);
             for (i, range) in ranges.iter().enumerate() {
-                sql.push(if i > 0 { " UNION SELECT x.id " } else { "SELECT x.id " });
+                sql.push(if i > 0 { " UNION ALL " } else { "" });
+                sql.push("SELECT SUM(x.amount_cents) AS a, SUM(x.paid_cents) AS p ");
                 range.push_from(&mut sql, &org, filter);
+                for before in &ranges[..i] {
+                    let test = before.unindexed(&mut sql, "x");
+                    sql.push(&format!(" AND NOT {test}"));
+                }
             }
-            sql.push(") m CROSS JOIN charges c WHERE c.id = m.id");
+            sql.push(") s");
             sql
         } else {
             let mut sql = Sql::new(&format!("{SUMS} {FROM}"));
@@ -422,17 +431,23 @@ fn push_filters(sql: &mut Sql, a: &str, f: &ChargeFilter) {
 struct Range {
     column: &'static str,
     prefix: String,
+    /// The organization searched (the later-word range's subquery names it, so that it is
+    /// read once, not per charge).
+    org_id: String,
 }
 
 impl Range {
     /// The ranges of a search: the id when the text looks like one, the folded keys when
     /// something is left to fold.
-    fn of(search: &Search) -> Vec<Range> {
-        let mut out: Vec<Range> =
-            search.id.iter().map(|id| Range { column: "id", prefix: id.clone() }).collect();
+    fn of(search: &Search, org_id: &str) -> Vec<Range> {
+        let mut out: Vec<Range> = search
+            .id
+            .iter()
+            .map(|id| Range { column: "id", prefix: id.clone(), org_id: org_id.to_string() })
+            .collect();
         if let Some(key) = &search.key {
             for column in ["search_external", "search_debtor_name", "search_debtor_document", LATER_WORD] {
-                out.push(Range { column, prefix: key.clone() });
+                out.push(Range { column, prefix: key.clone(), org_id: org_id.to_string() });
             }
         }
         out
@@ -441,7 +456,7 @@ impl Range {
     /// `a.column >= $x AND a.column < $y`, which the column's index answers.
     fn indexed(&self, sql: &mut Sql, a: &str) -> String {
         if self.column == LATER_WORD {
-            return later_word(sql, a, &self.prefix);
+            return later_word(sql, a, &self.org_id, &self.prefix);
         }
         prefix_range(sql, &format!("{a}.{}", self.column), &self.prefix)
     }
@@ -450,7 +465,7 @@ impl Range {
     fn unindexed(&self, sql: &mut Sql, a: &str) -> String {
         if self.column == LATER_WORD {
             // Already a test of the charge's debtor: the words' own index answers the inside.
-            return later_word(sql, a, &self.prefix);
+            return later_word(sql, a, &self.org_id, &self.prefix);
         }
         prefix_range(sql, &unindexed(&format!("{a}.{}", self.column)), &self.prefix)
     }
@@ -477,11 +492,11 @@ impl Range {
 const LATER_WORD: &str = "debtor_words";
 
 /// `a.debtor_id IN (debtors with a later name word starting with prefix)`.
-fn later_word(sql: &mut Sql, a: &str, prefix: &str) -> String {
+fn later_word(sql: &mut Sql, a: &str, org_id: &str, prefix: &str) -> String {
+    let org = sql.param(org_id);
     let words = prefix_range(sql, "w.word", prefix);
     format!(
-        "{a}.debtor_id IN (SELECT w.debtor_id FROM debtor_words w \
-         WHERE w.organization_id = {a}.organization_id AND {words})"
+        "{a}.debtor_id IN (SELECT w.debtor_id FROM debtor_words w WHERE w.organization_id = {org} AND {words})"
     )
 }
 
@@ -518,7 +533,7 @@ impl Store {
         filter: &ChargeFilter,
         search: &Search,
     ) -> StoreResult<(Vec<Charge>, i64)> {
-        let ranges = Range::of(search);
+        let ranges = Range::of(search, org_id);
         let mut sql = Sql::new("SELECT ");
         let org = sql.param(org_id);
         for (i, range) in ranges.iter().enumerate() {
