@@ -133,13 +133,13 @@ impl ListArgs {
 
     /// The window of the list, with created_from/created_to as the organization's day bounds.
     pub fn page(self, zone: &Zone) -> (ListWindow, Pager) {
-        let day_start = |d: Date| format_timestamp(zone.day_start(d));
+        let (created_from, created_before) = day_range(zone, self.created_from, self.created_to);
         let page = self.page.unwrap_or(1).max(1);
         let per_page = self.per_page.unwrap_or(25).clamp(1, 100);
         let window = ListWindow {
             q: self.q,
-            created_from: self.created_from.map(|d| day_start(d.0)),
-            created_before: self.created_to.and_then(|d| d.0.next_day()).map(day_start),
+            created_from,
+            created_before,
             sort_by: self.sort_by.to_string(),
             descending: self.sort_order != Some(SortOrder::Asc),
             limit: per_page,
@@ -155,6 +155,13 @@ impl Pager {
         let total_pages = if total == 0 { 0 } else { (total + self.per_page - 1) / self.per_page };
         PageMeta { total, page: self.page, per_page: self.per_page, total_pages }
     }
+}
+
+/// A range of the organization's days, both ends included, as instants: from the first instant
+/// of `from` to (strictly before) the first instant after `to`.
+pub fn day_range(zone: &Zone, from: Option<Day>, to: Option<Day>) -> (Option<String>, Option<String>) {
+    let day_start = |d: Date| format_timestamp(zone.day_start(d));
+    (from.map(|d| day_start(d.0)), to.and_then(|d| d.0.next_day()).map(day_start))
 }
 
 /// The ETag of an object version.

@@ -66,23 +66,11 @@ pub(crate) fn into_view(c: Charge, today: Date) -> wire::Charge {
 /// When the régua acts next on a charge, from the policy it follows (its own, else the
 /// organization's default): none while it is paused, waits for a person or has ended.
 pub(crate) async fn next_action(call: &Call, charge: &Charge) -> ApiResult<Option<time::OffsetDateTime>> {
-    use crate::types::DunningStatus;
-    let runs =
-        matches!(charge.status, crate::types::ChargeStatus::Pending | crate::types::ChargeStatus::Overdue)
-            && matches!(charge.dunning_status, DunningStatus::NotStarted | DunningStatus::Active);
-    if !runs {
+    if !charge.regua_runs() {
         return Ok(None);
     }
-    let policy = match &charge.cp_id {
-        Some(cp_id) => call.store.policy(call.org_id(), cp_id).await?,
-        None => call.store.default_policy(call.org_id()).await?,
-    };
-    let Some(policy) = policy.filter(|p| p.status == crate::types::PolicyStatus::Active) else {
-        return Ok(None);
-    };
-    let zone = policy.zone_or(call.zone());
-    let first_day = zone.today(charge.created_at);
-    Ok(policy.next_action(charge.due_date, charge.current_step_id.as_deref(), first_day, zone))
+    let policy = call.store.followed_policy(call.org_id(), charge.cp_id.as_deref()).await?;
+    Ok(policy.and_then(|p| p.next_action_for(charge, call.zone())))
 }
 
 pub(crate) async fn save_change(

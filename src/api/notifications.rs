@@ -3,7 +3,6 @@
 use super::delivery::{Actor, Courier, Recorded, notification_summary, notification_view};
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv};
 use crate::domain::charge::{Charge, Outcome};
-use crate::domain::dates::format_timestamp;
 use crate::domain::notification::{Notification, Source, standard_template};
 use crate::domain::policy::MessageTemplate;
 use crate::domain::rules::Violations;
@@ -85,19 +84,13 @@ impl super::handlers::NotificationsApi for Notifications {
             ..ListArgs::plain(input.page, input.per_page, input.sort_order)
         }
         .page(call.zone());
-        // A range of days is the organization's: from the first instant of the first day to
-        // the first instant after the last.
-        let day_start = |d: crate::domain::dates::Day| format_timestamp(call.zone().day_start(d.0));
         let filter = NotificationFilter {
             charge_ids: csv(input.charge_id),
             debtor_ids: csv(input.debtor_id),
             statuses: csv(input.status),
             channels: csv(input.channel),
             created: (window.created_from.clone(), window.created_before.clone()),
-            sent: (
-                input.sent_from.map(day_start),
-                input.sent_to.and_then(|d| d.0.next_day()).map(|d| day_start(crate::domain::dates::Day(d))),
-            ),
+            sent: super::call::day_range(call.zone(), input.sent_from, input.sent_to),
             ascending: input.sort_order == Some(SortOrder::Asc),
             limit: window.limit,
             offset: window.offset,

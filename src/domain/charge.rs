@@ -285,6 +285,12 @@ impl Charge {
         })
     }
 
+    /// Whether its régua runs: open, and neither paused, awaiting a person nor closed.
+    pub fn regua_runs(&self) -> bool {
+        OPEN.contains(&self.status)
+            && matches!(self.dunning_status, DunningStatus::NotStarted | DunningStatus::Active)
+    }
+
     /// The balance still owed.
     pub fn balance(&self) -> Hundredths {
         Hundredths(self.amount.0 - self.paid.0)

@@ -198,6 +198,29 @@ pub struct Source {
 pub const NOTIFIABLE: [ChargeStatus; 3] =
     [ChargeStatus::Pending, ChargeStatus::Overdue, ChargeStatus::InAgreement];
 
+/// The subject (e-mail only) and body of `template` filled with `values`, as `channel` sends
+/// them; a template that does not parse is refused under its field.
+pub fn render(
+    channel: Channel,
+    template: &MessageTemplate,
+    values: &MessageValues<'_>,
+) -> Result<(Option<String>, String), RuleError> {
+    let fill = |text: &str, field: &str| {
+        Template::parse(text).map(|t| t.render(values)).map_err(|e| {
+            RuleError::Invalid(vec![super::rules::Violation {
+                field: field.to_string(),
+                message: e.to_string(),
+            }])
+        })
+    };
+    let body = fill(&template.body, "template.body")?;
+    let subject = match (&template.subject, channel) {
+        (Some(subject), Channel::Email) => Some(fill(subject, "template.subject")?),
+        _ => None,
+    };
+    Ok((subject, body))
+}
+
 impl Notification {
     /// A message about `charge` to `debtor` on `channel`, rendered now from `template`: queued
     /// when the debtor can be reached there, skipped with the reason otherwise.
@@ -220,19 +243,7 @@ impl Notification {
             payment_line: None,
             pix_code: None,
         };
-        let render = |text: &str, field: &str| {
-            Template::parse(text).map(|t| t.render(&values)).map_err(|e| {
-                RuleError::Invalid(vec![super::rules::Violation {
-                    field: field.to_string(),
-                    message: e.to_string(),
-                }])
-            })
-        };
-        let body = render(&template.body, "template.body")?;
-        let subject = match (&template.subject, channel) {
-            (Some(subject), Channel::Email) => Some(render(subject, "template.subject")?),
-            _ => None,
-        };
+        let (subject, body) = render(channel, template, &values)?;
         check_rendered(channel, subject.as_deref(), &body)?;
         let (to, status, skip_reason, next_attempt_at) = match contact(debtor, channel) {
             Ok(to) => (Some(to), NotificationStatus::Queued, None, Some(now)),

@@ -614,6 +614,21 @@ impl Policy {
         })
     }
 
+    /// When the régua next acts on `charge`, which follows this policy, counted in the policy's
+    /// zone or else `org_zone`; `None` when its régua does not run or no step is left.
+    pub fn next_action_for(&self, charge: &super::charge::Charge, org_zone: &Zone) -> Option<OffsetDateTime> {
+        if !charge.regua_runs() || self.status != PolicyStatus::Active {
+            return None;
+        }
+        let zone = self.zone_or(org_zone);
+        self.next_action(
+            charge.due_date,
+            charge.current_step_id.as_deref(),
+            zone.today(charge.created_at),
+            zone,
+        )
+    }
+
     /// Puts the steps in the order they run.
     pub fn sort_steps(&mut self) {
         self.steps

@@ -500,15 +500,8 @@ async fn end_pauses(store: &Store, org_id: &str, clock: &PassClock) -> StoreResu
             if !after.end_pause(today, stamp) {
                 continue;
             }
-            let policy = match &after.cp_id {
-                Some(cp_id) => store.policy(org_id, cp_id).await?,
-                None => store.default_policy(org_id).await?,
-            };
-            after.next_action_at = policy.and_then(|p| {
-                let zone = p.zone_or(&clock.zone).clone();
-                let first_day = zone.today(after.created_at);
-                p.next_action(after.due_date, after.current_step_id.as_deref(), first_day, &zone)
-            });
+            let policy = store.followed_policy(org_id, after.cp_id.as_deref()).await?;
+            after.next_action_at = policy.and_then(|p| p.next_action_for(&after, &clock.zone));
             let event = charge_event(&before, &after, "charge.resumed", today, stamp, json!({}));
             if store.update_charge(&after, before.version, &event).await? {
                 committed();

@@ -32,8 +32,8 @@ pub fn question(op: &Operation, args: &Map<String, Value>, split: &Split, target
 /// What a sending tool (`charges_notify`, `notifications_create`) will send, as the debtor
 /// will read it: the person approves the words, not only the act.
 fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Option<String> {
-    use crate::domain::message::{MessageValues, Template};
-    use crate::domain::notification::standard_template;
+    use crate::domain::message::MessageValues;
+    use crate::domain::notification::{render, standard_template};
     use crate::domain::policy::MessageTemplate;
     if !matches!(op.operation_id, "charges_notify" | "notifications_create") {
         return None;
@@ -55,12 +55,7 @@ fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Op
         payment_line: None,
         pix_code: None,
     };
-    let render = |text: &str| Template::parse(text).ok().map(|t| t.render(&values));
-    let body = render(&template.body)?;
-    let subject = match (&template.subject, channel) {
-        (Some(subject), crate::types::Channel::Email) => Some(render(subject)?),
-        _ => None,
-    };
+    let (subject, body) = render(channel, &template, &values).ok()?;
     Some(match subject {
         Some(subject) => {
             format!("Assunto: {}\nMensagem: {}", fence::message(&subject), fence::message(&body))

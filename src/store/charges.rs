@@ -219,10 +219,7 @@ impl Store {
                 sql.push(if i > 0 { " UNION ALL " } else { "" });
                 sql.push("SELECT SUM(x.amount_cents) AS a, SUM(x.paid_cents) AS p ");
                 range.push_from(&mut sql, &org, filter);
-                for before in &ranges[..i] {
-                    let test = before.unindexed(&mut sql, "x");
-                    sql.push(&format!(" AND NOT {test}"));
-                }
+                push_none_of(&mut sql, &ranges[..i]);
             }
             sql.push(") s");
             sql
@@ -487,6 +484,15 @@ impl Range {
     }
 }
 
+/// ` AND NOT …` for each of `earlier`: a charge an earlier range already counted is left out,
+/// so ranges add up without gathering ids.
+fn push_none_of<'a>(sql: &mut Sql, earlier: impl IntoIterator<Item = &'a Range>) {
+    for range in earlier {
+        let test = range.unindexed(sql, "x");
+        sql.push(&format!(" AND NOT {test}"));
+    }
+}
+
 /// The range of a later word of the debtor's name (`debtor_words`): "Ribeiro" in "Mariana
 /// Costa Ribeiro".
 const LATER_WORD: &str = "debtor_words";
@@ -598,10 +604,7 @@ impl Store {
             }
             sql.push("(SELECT COUNT(*) ");
             range.push_from(&mut sql, &org, filter);
-            for (_, before) in &counted[..i] {
-                let test = before.unindexed(&mut sql, "x");
-                sql.push(&format!(" AND NOT {test}"));
-            }
+            push_none_of(&mut sql, counted[..i].iter().map(|(_, r)| r));
             sql.push(")");
         }
         let row = self.db.row(&sql.text, &sql.params).await?;

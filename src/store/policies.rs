@@ -204,6 +204,14 @@ impl Store {
         Ok(self.with_steps(vec![policy]).await?.pop())
     }
 
+    /// The policy a charge naming `cp_id` follows: that one, else the organization's default.
+    pub async fn followed_policy(&self, org_id: &str, cp_id: Option<&str>) -> StoreResult<Option<Policy>> {
+        match cp_id {
+            Some(cp_id) => self.policy(org_id, cp_id).await,
+            None => self.default_policy(org_id).await,
+        }
+    }
+
     /// The organization's default policy, with its steps.
     pub async fn default_policy(&self, org_id: &str) -> StoreResult<Option<Policy>> {
         let row = self
