@@ -71,20 +71,17 @@ impl super::handlers::ChargesApi for Charges {
             due_to: input.due_date_to.map(|d| crate::domain::dates::format_date(d.0)),
             window,
         };
-        let ((charges, total), (amount, paid)) = tokio::try_join!(
-            call.store.charges(call.org_id(), &filter),
-            call.store.charge_sums(call.org_id(), &filter)
-        )?;
+        let page = call.store.charges(call.org_id(), &filter).await?;
         let day = call.today();
-        let data = charges.into_iter().map(|c| into_view(c, day)).collect();
-        let page = pager.meta(total);
+        let data = page.rows.into_iter().map(|c| into_view(c, day)).collect();
+        let pages = pager.meta(page.total);
         let meta = wire::ChargeListMeta {
-            total: page.total,
-            page: page.page,
-            per_page: page.per_page,
-            total_pages: page.total_pages,
-            amount_sum: Hundredths(amount),
-            balance_sum: Hundredths(amount - paid),
+            total: pages.total,
+            page: pages.page,
+            per_page: pages.per_page,
+            total_pages: pages.total_pages,
+            amount_sum: Hundredths(page.sums.amount),
+            balance_sum: Hundredths(page.sums.amount - page.sums.paid),
         };
         Ok(Reply::new(ChargeList { data, meta }))
     }

@@ -23,7 +23,29 @@ pub(crate) fn template_view(t: &MessageTemplate) -> wire::Template {
 }
 
 fn step_view(s: &Step) -> wire::Step {
+    let row = step_summary(s);
     wire::Step {
+        id: row.id,
+        cp_id: row.cp_id,
+        name: row.name,
+        offset_days: row.offset_days,
+        send_time: row.send_time,
+        position: row.position,
+        action: row.action,
+        channel: row.channel,
+        template: s.template.as_ref().map(template_view),
+        requires_approval: row.requires_approval,
+        title_type: row.title_type,
+        active: row.active,
+        version: row.version,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+    }
+}
+
+/// A step as lists show it: without its message.
+fn step_summary(s: &Step) -> wire::StepSummary {
+    wire::StepSummary {
         id: s.id.clone(),
         cp_id: s.cp_id.clone(),
         name: s.name.clone(),
@@ -32,7 +54,6 @@ fn step_view(s: &Step) -> wire::Step {
         position: s.position,
         action: s.action,
         channel: s.channel,
-        template: s.template.as_ref().map(template_view),
         requires_approval: s.requires_approval,
         title_type: s.title_type,
         active: s.active,
@@ -43,7 +64,27 @@ fn step_view(s: &Step) -> wire::Step {
 }
 
 fn policy_view(p: &Policy, zone: &Zone) -> wire::CollectionPolicy {
+    let row = policy_summary(p, zone);
     wire::CollectionPolicy {
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        status: row.status,
+        is_default: row.is_default,
+        timezone: row.timezone,
+        send_window: row.send_window,
+        steps_count: row.steps_count,
+        steps: p.steps.iter().map(step_view).collect(),
+        version: row.version,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        archived_at: row.archived_at,
+    }
+}
+
+/// A policy as lists show it: without its steps, which carry the messages.
+fn policy_summary(p: &Policy, zone: &Zone) -> wire::CollectionPolicySummary {
+    wire::CollectionPolicySummary {
         id: p.id.clone(),
         name: p.name.clone(),
         description: p.description.clone(),
@@ -52,7 +93,6 @@ fn policy_view(p: &Policy, zone: &Zone) -> wire::CollectionPolicy {
         timezone: p.zone_or(zone).name().to_string(),
         send_window: wire::SendWindow { start: format_minute(p.window.start), end: format_minute(p.window.end) },
         steps_count: p.steps.len() as i64,
-        steps: p.steps.iter().map(step_view).collect(),
         version: p.version,
         created_at: Timestamp(p.created_at),
         updated_at: Timestamp(p.updated_at),
@@ -164,7 +204,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         };
         let (policies, total) = call.store.policies(call.org_id(), &filter).await?;
         Ok(Reply::new(CollectionPolicyList {
-            data: policies.iter().map(|p| policy_view(p, call.zone())).collect(),
+            data: policies.iter().map(|p| policy_summary(p, call.zone())).collect(),
             meta: pager.meta(total),
         }))
     }
@@ -369,7 +409,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             .iter()
             .skip(usize::try_from(window.offset).unwrap_or(usize::MAX))
             .take(usize::try_from(window.limit).unwrap_or(0))
-            .map(step_view)
+            .map(step_summary)
             .collect();
         Ok(Reply::new(StepList { data, meta: pager.meta(total) }))
     }

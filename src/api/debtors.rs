@@ -15,7 +15,36 @@ pub struct Debtors;
 
 /// The public view of a debtor.
 pub(crate) fn debtor_view(d: &Debtor) -> wire::Debtor {
+    let row = debtor_summary(d);
     wire::Debtor {
+        id: row.id,
+        external_id: row.external_id,
+        person_type: row.person_type,
+        name: row.name,
+        document: row.document,
+        document_formatted: row.document_formatted,
+        email: row.email,
+        phone: row.phone,
+        mobile: row.mobile,
+        address: d.address.clone(),
+        birth_date: row.birth_date,
+        opt_out: row.opt_out,
+        credit_bureau_blocked: row.credit_bureau_blocked,
+        default_cp_id: row.default_cp_id,
+        status: row.status,
+        archived_at: row.archived_at,
+        summary: row.summary,
+        tags: row.tags,
+        metadata: row.metadata,
+        version: row.version,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+    }
+}
+
+/// A debtor as lists show it: without the postal address.
+fn debtor_summary(d: &Debtor) -> wire::DebtorSummary {
+    wire::DebtorSummary {
         id: d.id.clone(),
         external_id: d.external_id.clone(),
         person_type: d.person_type,
@@ -25,7 +54,6 @@ pub(crate) fn debtor_view(d: &Debtor) -> wire::Debtor {
         email: d.email.clone(),
         phone: d.phone.clone(),
         mobile: d.mobile.clone(),
-        address: d.address.clone(),
         birth_date: d.birth_date.map(Day),
         opt_out: wire::OptOut {
             email: Some(d.opt_out.email),
@@ -36,7 +64,7 @@ pub(crate) fn debtor_view(d: &Debtor) -> wire::Debtor {
         default_cp_id: d.default_cp_id.clone(),
         status: d.status,
         archived_at: d.archived_at.map(Timestamp),
-        summary: wire::DebtorSummary {
+        summary: wire::DebtorBalance {
             open_amount: d.balance.open,
             overdue_amount: d.balance.overdue,
             open_charges: d.balance.open_charges,
@@ -110,7 +138,7 @@ impl super::handlers::DebtorsApi for Debtors {
         };
         let (debtors, total) = call.store.debtors(call.org_id(), &filter).await?;
         Ok(Reply::new(DebtorList {
-            data: debtors.iter().map(debtor_view).collect(),
+            data: debtors.iter().map(debtor_summary).collect(),
             meta: pager.meta(total),
         }))
     }

@@ -14,6 +14,21 @@ use super::value::{Param, Row, Sql, args, placeholders};
 use super::{Store, StoreResult};
 use crate::domain::charge::Charge;
 
+/// A page of the charge list and what its `meta` says of every page.
+#[derive(Debug)]
+pub struct ChargePage {
+    pub rows: Vec<Charge>,
+    pub total: i64,
+    pub sums: Sums,
+}
+
+/// Sums over the charges a list matches, in centavos.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Sums {
+    pub amount: i64,
+    pub paid: i64,
+}
+
 /// Filters of the charge list.
 #[derive(Debug, Default)]
 pub struct ChargeFilter {
@@ -178,8 +193,8 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
-    /// A page of charges and the exact total count.
-    pub async fn charges(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<(Vec<Charge>, i64)> {
+    /// A page of charges, the exact total and the sums over every charge the filter matches.
+    pub async fn charges(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<ChargePage> {
         if let Some(q) = &filter.window.q {
             return self.search_charges(org_id, filter, &Search::of(q)).await;
         }
@@ -191,48 +206,29 @@ impl Store {
             push_in(&mut sql, "c.status", &filter.statuses);
             sql
         });
-        fetch_page(&self.db, FROM, SELECT, filters, order, &filter.window, total, from_row).await
+        let ((rows, total), sums) = tokio::try_join!(
+            fetch_page(&self.db, FROM, SELECT, filters, order, &filter.window, total, from_row),
+            self.charge_sums(org_id, filter)
+        )?;
+        Ok(ChargePage { rows, total, sums })
     }
 
-    /// The sums of amount and of what was paid (in centavos) over every charge the filter
-    /// matches: from the per-status counts when only statuses filter, else summed.
-    pub async fn charge_sums(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<(i64, i64)> {
-        const SUMS: &str = "SELECT CAST(COALESCE(SUM(c.amount_cents), 0) AS BIGINT) AS amount, \
-             CAST(COALESCE(SUM(c.paid_cents), 0) AS BIGINT) AS paid ";
-        let sql = if filter.counted_by_status() {
-            let mut sql = Sql::new(&format!("{SUMS} FROM charge_status_counts c WHERE c.organization_id = "));
-            sql.bind(org_id);
+    /// The sums over every charge a filter without search matches: from the per-status counts
+    /// when only statuses filter, else summed.
+    async fn charge_sums(&self, org_id: &str, filter: &ChargeFilter) -> StoreResult<Sums> {
+        let mut sql = Sql::new(concat!(
+            "SELECT CAST(COALESCE(SUM(c.amount_cents), 0) AS BIGINT) AS amount, ",
+            "CAST(COALESCE(SUM(c.paid_cents), 0) AS BIGINT) AS paid "
+        ));
+        if filter.counted_by_status() {
+            sql.push("FROM charge_status_counts c WHERE c.organization_id = ").bind(org_id);
             push_in(&mut sql, "c.status", &filter.statuses);
-            sql
-        } else if let Some(q) = &filter.window.q {
-            let ranges = Range::of(&Search::of(q), org_id);
-            if ranges.is_empty() {
-                return Ok((0, 0));
-            }
-            // Each range summed from its own index, less the charges an earlier range already
-            // counted (as count_union counts): no set of ids gathered and joined back.
-            let mut sql = Sql::new(
-                "SELECT CAST(COALESCE(SUM(a), 0) AS BIGINT) AS amount, CAST(COALESCE(SUM(p), 0) AS BIGINT) AS paid FROM (",
-            );
-            let org = sql.param(org_id);
-            for (i, range) in ranges.iter().enumerate() {
-                sql.push(if i > 0 { " UNION ALL " } else { "" });
-                sql.push("SELECT SUM(x.amount_cents) AS a, SUM(x.paid_cents) AS p ");
-                range.push_from(&mut sql, &org, filter);
-                push_none_of(&mut sql, &ranges[..i]);
-            }
-            sql.push(") s");
-            sql
         } else {
-            let mut sql = Sql::new(&format!("{SUMS} {FROM}"));
+            sql.push(FROM);
             push_where(&mut sql, org_id, filter);
-            sql
-        };
-        let row = self.db.row(&sql.text, &sql.params).await?;
-        match row {
-            Some(row) => Ok((row.int("amount")?, row.int("paid")?)),
-            None => Ok((0, 0)),
         }
+        let row = self.db.row(&sql.text, &sql.params).await?;
+        row.map_or(Ok(Sums::default()), |row| Ok(Sums { amount: row.int("amount")?, paid: row.int("paid")? }))
     }
 
     /// Up to `limit` pending charges of an organization whose due date is before `before`
@@ -425,6 +421,7 @@ fn push_filters(sql: &mut Sql, a: &str, f: &ChargeFilter) {
 /// One way a charge matches a search: its id, external id, or debtor's name or document
 /// starts with it. Each is a prefix range of a column that an index of the organization's
 /// charges leads with (`(organization_id, column, status)`; the id's own index for the id).
+#[derive(Clone)]
 struct Range {
     column: &'static str,
     prefix: String,
@@ -453,7 +450,7 @@ impl Range {
     /// `a.column >= $x AND a.column < $y`, which the column's index answers.
     fn indexed(&self, sql: &mut Sql, a: &str) -> String {
         if self.column == LATER_WORD {
-            return later_word(sql, a, &self.org_id, &self.prefix);
+            return later_word(sql, &format!("{a}.debtor_id"), &self.org_id, &self.prefix);
         }
         prefix_range(sql, &format!("{a}.{}", self.column), &self.prefix)
     }
@@ -461,8 +458,8 @@ impl Range {
     /// The same test written so that no index answers it ([`unindexed`]).
     fn unindexed(&self, sql: &mut Sql, a: &str) -> String {
         if self.column == LATER_WORD {
-            // Already a test of the charge's debtor: the words' own index answers the inside.
-            return later_word(sql, a, &self.org_id, &self.prefix);
+            // The words' own index still answers the inside, read once.
+            return later_word(sql, &unindexed(&format!("{a}.debtor_id")), &self.org_id, &self.prefix);
         }
         prefix_range(sql, &unindexed(&format!("{a}.{}", self.column)), &self.prefix)
     }
@@ -470,19 +467,27 @@ impl Range {
     /// Pushes `FROM charges x WHERE …`: the organization's charges in this range that pass
     /// the filters, read from this range's index.
     fn push_from(&self, sql: &mut Sql, org: &str, f: &ChargeFilter) {
-        // The id's index does not start with the organization: an organization test the
-        // planner could use would draw it to an organization-wide index instead.
-        let in_org = if self.column == "id" {
-            format!("{} = {org}", unindexed("x.organization_id"))
-        } else {
-            format!("x.organization_id = {org}")
-        };
         let range = self.indexed(sql, "x");
-        sql.push(&format!("FROM charges x WHERE {in_org} AND {range}"));
+        match self.column {
+            // The id's index does not start with the organization: an organization test the
+            // planner could use would draw it to an organization-wide index instead.
+            "id" => sql.push(&format!(
+                "FROM charges x WHERE {} = {org} AND {range}",
+                unindexed("x.organization_id")
+            )),
+            // The words are the organization's, and a charge's debtor is of its organization:
+            // no test of the charge row, so its debtor index alone counts and sums the range.
+            LATER_WORD => sql.push(&format!("FROM charges x WHERE {range}")),
+            _ => sql.push(&format!("FROM charges x WHERE x.organization_id = {org} AND {range}")),
+        };
         push_created(sql, "x", &f.window);
         push_filters(sql, "x", f);
     }
 }
+
+/// The count and sums of the charges `x` of a range, which its index holds.
+const TOTALS: &str = "COUNT(*) AS n, CAST(COALESCE(SUM(x.amount_cents), 0) AS BIGINT) AS a, \
+     CAST(COALESCE(SUM(x.paid_cents), 0) AS BIGINT) AS p";
 
 /// ` AND NOT …` for each of `earlier`: a charge an earlier range already counted is left out,
 /// so ranges add up without gathering ids.
@@ -497,12 +502,12 @@ fn push_none_of<'a>(sql: &mut Sql, earlier: impl IntoIterator<Item = &'a Range>)
 /// Costa Ribeiro".
 const LATER_WORD: &str = "debtor_words";
 
-/// `a.debtor_id IN (debtors with a later name word starting with prefix)`.
-fn later_word(sql: &mut Sql, a: &str, org_id: &str, prefix: &str) -> String {
+/// `debtor IN (debtors with a later name word starting with prefix)`.
+fn later_word(sql: &mut Sql, debtor: &str, org_id: &str, prefix: &str) -> String {
     let org = sql.param(org_id);
     let words = prefix_range(sql, "w.word", prefix);
     format!(
-        "{a}.debtor_id IN (SELECT w.debtor_id FROM debtor_words w WHERE w.organization_id = {org} AND {words})"
+        "{debtor} IN (SELECT w.debtor_id FROM debtor_words w WHERE w.organization_id = {org} AND {words})"
     )
 }
 
@@ -524,11 +529,11 @@ impl Store {
     /// The charge list with `q`: counted from the search indexes, then the page read in
     /// whichever way reads fewer rows.
     ///
-    /// 1. Each range is counted from its index (with `status`, so a status filter is counted
-    ///    there too), next to the number of charges the status filter leaves (the per-status
-    ///    counts). When more than one range has matches, a charge may be in several (an
-    ///    external id that starts like its debtor's name): the total counts the largest range,
-    ///    then each smaller one without what the ranges before it hold.
+    /// 1. Each range is counted and summed from its index (which holds `status` and the
+    ///    amounts, so a status filter is counted there too), next to the number of charges the
+    ///    status filter leaves (the per-status counts). A charge may be in several ranges (an
+    ///    external id that starts like its debtor's name): then the total and the sums take
+    ///    the largest range, and each smaller one without what the ranges before it hold.
     /// 2. Many matches (`ana`: 30,000 of 1,000,000): the page walks the index of its sort
     ///    order and tests each charge, expecting a match every `charges / matches` rows, and
     ///    stops when the page is full. Few matches: the page gathers them from the range
@@ -538,77 +543,95 @@ impl Store {
         org_id: &str,
         filter: &ChargeFilter,
         search: &Search,
-    ) -> StoreResult<(Vec<Charge>, i64)> {
+    ) -> StoreResult<ChargePage> {
         let ranges = Range::of(search, org_id);
-        let mut sql = Sql::new("SELECT ");
+        let mut sql = Sql::new("");
         let org = sql.param(org_id);
         for (i, range) in ranges.iter().enumerate() {
-            sql.push("(SELECT COUNT(*) ");
+            sql.push(&format!("SELECT {i} AS r, {TOTALS} "));
             range.push_from(&mut sql, &org, filter);
-            sql.push(&format!(") AS n{i}, "));
+            sql.push(" UNION ALL ");
         }
         sql.push(&format!(
-            "(SELECT CAST(COALESCE(SUM(s.n), 0) AS BIGINT) FROM charge_status_counts s \
-             WHERE s.organization_id = {org}"
+            "SELECT -1 AS r, CAST(COALESCE(SUM(s.n), 0) AS BIGINT) AS n, 0 AS a, 0 AS p \
+             FROM charge_status_counts s WHERE s.organization_id = {org}"
         ));
         push_in(&mut sql, "s.status", &filter.statuses);
-        sql.push(") AS population");
-        let Some(row) = self.db.row(&sql.text, &sql.params).await? else {
-            return Ok((Vec::new(), 0));
-        };
+        let mut population = 0;
         let mut counted = Vec::new();
-        for (i, range) in ranges.into_iter().enumerate() {
-            let n = row.int(&format!("n{i}"))?;
-            if n > 0 {
-                counted.push((n, range));
+        let mut ranges: Vec<Option<Range>> = ranges.into_iter().map(Some).collect();
+        for row in self.db.rows(&sql.text, &sql.params).await? {
+            let (r, n) = (row.int("r")?, row.int("n")?);
+            let sums = Sums { amount: row.int("a")?, paid: row.int("p")? };
+            match usize::try_from(r).ok().and_then(|i| ranges.get_mut(i)?.take()) {
+                Some(range) if n > 0 => counted.push((n, sums, range)),
+                Some(_) => {}
+                None => population = n,
             }
         }
         // Largest first: only the rows of the smaller ranges are checked against the others.
-        counted.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
-        let total = match counted.as_slice() {
-            [] => 0,
-            [(n, _)] => *n,
-            _ => self.count_union(org_id, filter, &counted).await?,
+        counted.sort_by_key(|(n, _, _)| std::cmp::Reverse(*n));
+        let ranges: Vec<Range> = counted.iter().map(|(_, _, range)| range.clone()).collect();
+        let (total, sums) = match counted.as_slice() {
+            [] => return Ok(ChargePage { rows: Vec::new(), total: 0, sums: Sums::default() }),
+            [(n, sums, _)] => (*n, *sums),
+            _ => self.union_totals(org_id, filter, &ranges).await?,
         };
-        let ranges: Vec<Range> = counted.into_iter().map(|(_, range)| range).collect();
+        let rows = self.search_page(org_id, filter, &ranges, total, population).await?;
+        Ok(ChargePage { rows, total, sums })
+    }
+
+    /// The page of a search with `total` matches among `population` charges.
+    async fn search_page(
+        &self,
+        org_id: &str,
+        filter: &ChargeFilter,
+        ranges: &[Range],
+        total: i64,
+        population: i64,
+    ) -> StoreResult<Vec<Charge>> {
         let window = &filter.window;
         let (limit, offset) = (window.limit.max(0), window.offset.max(0));
         if total <= offset || limit == 0 {
-            return Ok((Vec::new(), total));
+            return Ok(Vec::new());
         }
         // Rows each way reads: walking the sort order meets a match every population / total
         // rows (the per-status counts leave out the other filters, which only makes the walk
         // look longer than it is); gathering reads every match.
-        let population = row.int("population")?.max(total);
+        let population = population.max(total);
         let walk = i128::from(offset + limit) * i128::from(population) / i128::from(total);
-        let page = if walk <= i128::from(total) {
-            self.charges_walking(org_id, filter, &ranges).await?
+        if walk <= i128::from(total) {
+            self.charges_walking(org_id, filter, ranges).await
         } else {
-            self.charges_gathering(org_id, filter, &ranges).await?
-        };
-        Ok((page, total))
+            self.charges_gathering(org_id, filter, ranges).await
+        }
     }
 
-    /// The number of charges in any of the ranges (each with its count, largest first).
-    async fn count_union(
+    /// The number of charges in any of the ranges (largest first) and their sums: each range
+    /// counted and summed from its own index, less the charges an earlier range already holds,
+    /// so no set of ids is gathered and joined back.
+    async fn union_totals(
         &self,
         org_id: &str,
         filter: &ChargeFilter,
-        counted: &[(i64, Range)],
-    ) -> StoreResult<i64> {
-        let mut sql = Sql::new("SELECT ");
+        ranges: &[Range],
+    ) -> StoreResult<(i64, Sums)> {
+        let mut sql = Sql::new(concat!(
+            "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) AS n, CAST(COALESCE(SUM(a), 0) AS BIGINT) AS amount, ",
+            "CAST(COALESCE(SUM(p), 0) AS BIGINT) AS paid FROM ("
+        ));
         let org = sql.param(org_id);
-        for (i, (_, range)) in counted.iter().enumerate() {
-            if i > 0 {
-                sql.push(" + ");
-            }
-            sql.push("(SELECT COUNT(*) ");
+        for (i, range) in ranges.iter().enumerate() {
+            sql.push(if i > 0 { " UNION ALL " } else { "" });
+            sql.push(&format!("SELECT {TOTALS} "));
             range.push_from(&mut sql, &org, filter);
-            push_none_of(&mut sql, counted[..i].iter().map(|(_, r)| r));
-            sql.push(")");
+            push_none_of(&mut sql, &ranges[..i]);
         }
-        let row = self.db.row(&sql.text, &sql.params).await?;
-        row.map_or(Ok(0), |r| r.first_int())
+        sql.push(") s");
+        let Some(row) = self.db.row(&sql.text, &sql.params).await? else {
+            return Ok((0, Sums::default()));
+        };
+        Ok((row.int("n")?, Sums { amount: row.int("amount")?, paid: row.int("paid")? }))
     }
 
     /// The page, walking the index of its sort order and testing each charge.

@@ -120,7 +120,8 @@ impl Store {
     pub async fn debtors(&self, org_id: &str, filter: &DebtorFilter) -> StoreResult<(Vec<Debtor>, i64)> {
         let order = (sort_column(&filter.window.sort_by), "d.id");
         let filters = |sql: &mut Sql| push_where(sql, org_id, filter);
-        fetch_page(&self.db, "FROM debtors d", SELECT, filters, order, &filter.window, None, from_row).await
+        let total = search_count(org_id, filter);
+        fetch_page(&self.db, "FROM debtors d", SELECT, filters, order, &filter.window, total, from_row).await
     }
 
     /// Inserts a debtor and its event.
@@ -237,6 +238,37 @@ fn mutable_values(d: &Debtor) -> StoreResult<Vec<Param>> {
         fold(&d.document),
         &d.default_cp_id,
     ]))
+}
+
+/// The count of a list that only searches: the union of the ids each range's index holds
+/// (a later word's index holds its debtor's id), so no debtor row is read to count it.
+fn search_count(org_id: &str, f: &DebtorFilter) -> Option<Sql> {
+    let w = &f.window;
+    let only_search = w.created_from.is_none() && w.created_before.is_none() && f.statuses.is_empty();
+    let search = Search::of(w.q.as_ref().filter(|_| only_search && f.person_type.is_none())?);
+    let mut sql = Sql::new("SELECT COUNT(*) FROM (");
+    let org = sql.param(org_id);
+    let mut ranges: Vec<String> = Vec::new();
+    if let Some(id) = &search.id {
+        let range = prefix_range(&mut sql, "d.id", id);
+        ranges.push(format!("SELECT d.id FROM debtors d WHERE d.organization_id = {org} AND {range}"));
+    }
+    if let Some(key) = &search.key {
+        for column in ["d.search_name", "d.search_document"] {
+            let range = prefix_range(&mut sql, column, key);
+            ranges.push(format!("SELECT d.id FROM debtors d WHERE d.organization_id = {org} AND {range}"));
+        }
+        let range = prefix_range(&mut sql, "w.word", key);
+        ranges.push(format!(
+            "SELECT w.debtor_id FROM debtor_words w WHERE w.organization_id = {org} AND {range}"
+        ));
+    }
+    if ranges.is_empty() {
+        return None;
+    }
+    sql.push(&ranges.join(" UNION "));
+    sql.push(") m");
+    Some(sql)
 }
 
 fn push_where(sql: &mut Sql, org_id: &str, f: &DebtorFilter) {

@@ -57,6 +57,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(19, "0019", "charge_sums"),
     migration!(20, "0020", "debtor_words"),
     migration!(21, "0021", "what_a_charge_waits_for"),
+    migration!(22, "0022", "debtor_charge_sums"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -48,6 +48,16 @@ async fn search_finds_a_person_by_any_word_of_her_name() {
     ] {
         let found = tool(&s, &token, "dunning_debtors_list", json!({ "q": q })).await;
         assert_eq!(ids(&found), std::slice::from_ref(&id), "q={q}: {found}");
+        assert_eq!(found["meta"]["total"], 1, "q={q}: {found}");
+    }
+    // A debtor found by two words, or by her first word and a later one, counts once.
+    s.create_debtor(&token, "Rita Souza Souza", &cpf(9103)).await;
+    for (q, total) in [("souza", 2), ("ri", 3)] {
+        for arguments in [json!({ "q": q }), json!({ "q": q, "status": "active" })] {
+            let found = tool(&s, &token, "dunning_debtors_list", arguments.clone()).await;
+            assert_eq!(found["meta"]["total"], total, "{arguments}: {found}");
+            assert_eq!(found["data"].as_array().unwrap().len(), total, "{arguments}: {found}");
+        }
     }
     let found = tool(&s, &token, "dunning_charges_list", json!({ "q": "Ribeiro" })).await;
     assert_eq!(ids(&found), [charge["id"].as_str().unwrap()], "{found}");
@@ -95,13 +105,21 @@ async fn a_list_says_its_sums_over_every_page() {
         .write_id(&token, "charges_settle", partly["id"].as_str().unwrap(), json!({ "paid_amount": 50.5 }))
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
+    // "ana" starts a later word of Caio's name, and the external id of a charge of Ana's: that
+    // charge is in two of the search's ranges and counts once.
+    let caio = s.create_debtor(&token, "Caio Anastácio", &cpf(9303)).await;
+    s.create_charge(&token, caio["id"].as_str().unwrap(), 7.0, &date_in(-5)).await;
+    let both = json!({ "debtor_id": ana, "amount": 3.0, "due_date": date_in(5), "external_id": "ANA-7" });
+    tool(&s, &token, "dunning_charges_create", both).await;
 
     // Status only (kept counts), another filter (summed) and a search: one page, every page's sums.
     for (arguments, amount, balance) in [
-        (json!({ "status": "overdue", "per_page": 1 }), 1350.5, 1300.0),
+        (json!({ "status": "overdue", "per_page": 1 }), 1357.5, 1307.0),
         (json!({ "status": "overdue", "debtor_id": ana, "per_page": 1 }), 350.5, 300.0),
-        (json!({ "q": "ribeiro", "per_page": 1 }), 350.5, 300.0),
-        (json!({ "per_page": 1 }), 1390.5, 1340.0),
+        (json!({ "q": "ribeiro", "per_page": 1 }), 353.5, 303.0),
+        (json!({ "q": "ana", "per_page": 1 }), 360.5, 310.0),
+        (json!({ "q": "ana", "status": "overdue", "per_page": 1 }), 357.5, 307.0),
+        (json!({ "per_page": 1 }), 1400.5, 1350.0),
     ] {
         let answer = tool(&s, &token, "dunning_charges_list", arguments.clone()).await;
         assert_eq!(answer["data"].as_array().unwrap().len(), 1, "{answer}");
@@ -336,6 +354,36 @@ async fn debtors_sort_by_what_they_owe() {
         [ids_by_debt[1].clone(), ids_by_debt[0].clone(), ids_by_debt[2].clone()],
         "{by_open}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_rows_leave_addresses_and_messages_to_the_get_operations() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let address = json!({ "zipcode": "01310-100", "street": "Av. Paulista", "number": "1000",
+        "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" });
+    let body = json!({ "name": "Maria Souza", "document": cpf(9401), "address": address });
+    let r = s.write(&token, "debtors_create", body).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let debtor = r.data()["id"].as_str().unwrap().to_string();
+    let policy = json!({ "name": "Régua", "steps": [
+        { "offset_days": 0, "channel": "email", "template": { "subject": "Hoje", "body": "Vence hoje." } } ] });
+    let r = s.write(&token, "collection_policies_create", policy).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let cp = r.data()["id"].as_str().unwrap().to_string();
+
+    let rows = tool(&s, &token, "dunning_debtors_list", json!({})).await;
+    assert!(rows["data"][0].get("address").is_none(), "{rows}");
+    let one = tool(&s, &token, "dunning_debtors_get", json!({ "id": debtor })).await;
+    assert_eq!(one["data"]["address"]["city"], "São Paulo", "{one}");
+
+    let rows = tool(&s, &token, "dunning_collection_policies_list", json!({})).await;
+    assert!(rows["data"][0].get("steps").is_none(), "{rows}");
+    assert_eq!(rows["data"][0]["steps_count"], 1, "{rows}");
+    let rows = tool(&s, &token, "dunning_collection_policies_steps_list", json!({ "cp_id": cp })).await;
+    assert!(rows["data"][0].get("template").is_none(), "{rows}");
+    let one = tool(&s, &token, "dunning_collection_policies_get", json!({ "cp_id": cp })).await;
+    assert_eq!(one["data"]["steps"][0]["template"]["body"], "Vence hoje.", "{one}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

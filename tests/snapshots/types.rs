@@ -2918,8 +2918,28 @@ pub struct CollectionPolicyEnvelope {
 /// One page of collection policies.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CollectionPolicyList {
-    pub data: Vec<CollectionPolicy>,
+    pub data: Vec<CollectionPolicySummary>,
     pub meta: PageMeta,
+}
+/// A collection policy as lists show it; collection_policies_get adds its steps and their messages.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CollectionPolicySummary {
+    /// The policy's id (cp_…).
+    pub id: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub status: PolicyStatus,
+    /// Applies to every charge that names no policy; one per organization.
+    pub is_default: bool,
+    /// IANA time zone its days, send window and business days count in: its own, else the organization's.
+    pub timezone: String,
+    pub send_window: SendWindow,
+    pub steps_count: i64,
+    /// Increases with every change (the ETag).
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+    pub archived_at: Option<crate::domain::dates::Timestamp>,
 }
 /// Fields to change on a policy; those not sent are unchanged.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3108,8 +3128,7 @@ pub struct Debtor {
     pub status: DebtorStatus,
     /// When the debtor was archived, or null.
     pub archived_at: Option<crate::domain::dates::Timestamp>,
-    /// What the debtor owes now, over its open charges.
-    pub summary: DebtorSummary,
+    pub summary: DebtorBalance,
     /// Free labels for filtering and grouping.
     pub tags: Vec<String>,
     /// Free key-value pairs for the organization's own use.
@@ -3131,6 +3150,16 @@ pub struct DebtorArchive {
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+}
+/// What the debtor owes now, over its open charges.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DebtorBalance {
+    /// Sum of the balances of pending, overdue and in_agreement charges. BRL, at most 2 decimals.
+    pub open_amount: crate::domain::money::Hundredths,
+    /// Sum of the balances of overdue charges. BRL, at most 2 decimals.
+    pub overdue_amount: crate::domain::money::Hundredths,
+    /// Number of pending, overdue and in_agreement charges.
+    pub open_charges: i64,
 }
 /// A new debtor. Unknown fields are a VALIDATION_ERROR.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3182,18 +3211,52 @@ pub struct DebtorEnvelope {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DebtorList {
     /// The debtors on this page.
-    pub data: Vec<Debtor>,
+    pub data: Vec<DebtorSummary>,
     pub meta: PageMeta,
 }
-/// What the debtor owes now, over its open charges.
+/// A debtor as lists show it; debtors_get adds its postal address.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DebtorSummary {
-    /// Sum of the balances of pending, overdue and in_agreement charges. BRL, at most 2 decimals.
-    pub open_amount: crate::domain::money::Hundredths,
-    /// Sum of the balances of overdue charges. BRL, at most 2 decimals.
-    pub overdue_amount: crate::domain::money::Hundredths,
-    /// Number of pending, overdue and in_agreement charges.
-    pub open_charges: i64,
+    /// Debtor id (dbt_…).
+    pub id: String,
+    /// The debtor's id in the organization's own system.
+    pub external_id: Option<String>,
+    /// natural (pessoa física, CPF) or legal (pessoa jurídica, CNPJ); derived from the document.
+    pub person_type: PersonType,
+    /// Full name or company name (razão social).
+    pub name: String,
+    /// CPF (11 digits) or CNPJ (14 characters), without punctuation; an alphanumeric CNPJ keeps its letters, uppercase.
+    pub document: String,
+    /// The document with its usual punctuation (999.999.999-99 or 99.999.999/9999-99).
+    pub document_formatted: String,
+    /// E-mail for notifications.
+    pub email: Option<String>,
+    /// Phone in E.164 (+55 DDD number), e.g. a landline.
+    pub phone: Option<String>,
+    /// Mobile phone in E.164 (+55 DDD 9xxxxxxxx); needed for SMS and WhatsApp.
+    pub mobile: Option<String>,
+    /// Date of birth (natural persons), in the organization's calendar.
+    pub birth_date: Option<crate::domain::dates::Day>,
+    pub opt_out: OptOut,
+    /// When true the debtor is never reported to a credit bureau.
+    pub credit_bureau_blocked: bool,
+    /// The collection policy its new charges follow when they name none.
+    pub default_cp_id: Option<String>,
+    /// active, or archived (kept for history; no new charges).
+    pub status: DebtorStatus,
+    /// When the debtor was archived, or null.
+    pub archived_at: Option<crate::domain::dates::Timestamp>,
+    pub summary: DebtorBalance,
+    /// Free labels for filtering and grouping.
+    pub tags: Vec<String>,
+    /// Free key-value pairs for the organization's own use.
+    pub metadata: std::collections::BTreeMap<String, String>,
+    /// Bumped by every change; the ETag is "v<version>".
+    pub version: i64,
+    /// When the debtor was created.
+    pub created_at: crate::domain::dates::Timestamp,
+    /// When the debtor last changed.
+    pub updated_at: crate::domain::dates::Timestamp,
 }
 /// Fields to change on a debtor; those not sent are unchanged and null clears a nullable one. The document cannot be changed. Unknown fields are a VALIDATION_ERROR.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4105,8 +4168,37 @@ pub struct StepEnvelope {
 /// One page of a policy's steps, in the order they run.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StepList {
-    pub data: Vec<Step>,
+    pub data: Vec<StepSummary>,
     pub meta: PageMeta,
+}
+/// A step as lists show it; collection_policies_steps_get adds its message (template).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StepSummary {
+    /// The step's id (stp_…).
+    pub id: String,
+    /// The policy it belongs to.
+    pub cp_id: String,
+    /// A label for people.
+    pub name: String,
+    /// Days from the due date: negative before it, 0 on it, positive after (counted from the effective due date, the next business day when the due date is not one).
+    pub offset_days: i64,
+    /// Not before this time (HH:MM) on the send day; null is the window's start.
+    pub send_time: Option<String>,
+    /// Order among the steps with the same offset_days.
+    pub position: i64,
+    pub action: StepAction,
+    /// The channel of a notify step; null for escalations.
+    pub channel: Option<Channel>,
+    /// Whether a human decides before it acts: true for request_decision steps; a credit_bureau step with false files the report itself, and a protest step with false the protest on its title_type (or each waits for a decision, saying why, when a rule refuses it); false for messages.
+    pub requires_approval: bool,
+    /// The title a protest step that needs no approval files, with the charge's external_id as the document number; null for other steps.
+    pub title_type: Option<ProtestTitleType>,
+    /// Inactive steps are skipped.
+    pub active: bool,
+    /// Increases with every change (the ETag).
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
 }
 /// Fields to change on a step; those not sent are unchanged.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
