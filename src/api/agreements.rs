@@ -254,10 +254,10 @@ impl super::handlers::AgreementsApi for Agreements {
             limit: window.limit,
             offset: window.offset,
         };
-        let (agreements, total) = call.store.agreements(call.org_id(), &filter).await?;
+        let (agreements, total, amount) = call.store.agreements(call.org_id(), &filter).await?;
         Ok(Reply::new(AgreementList {
             data: agreements.iter().map(agreement_view).collect(),
-            meta: pager.meta(total),
+            meta: pager.amount_meta(total, amount),
         }))
     }
 

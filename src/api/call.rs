@@ -11,9 +11,10 @@ use super::error::{ApiError, ApiResult};
 use crate::app::App;
 use crate::auth::Principal;
 use crate::domain::dates::{Day, Zone, format_timestamp};
+use crate::domain::money::Hundredths;
 use crate::operations::Operation;
 use crate::store::{ListWindow, Store};
-use crate::types::{PageMeta, SortOrder};
+use crate::types::{AmountListMeta, PageMeta, SortOrder};
 
 /// One authorised request to an operation.
 pub struct Call {
@@ -154,6 +155,18 @@ impl Pager {
     pub fn meta(&self, total: i64) -> PageMeta {
         let total_pages = if total == 0 { 0 } else { (total + self.per_page - 1) / self.per_page };
         PageMeta { total, page: self.page, per_page: self.per_page, total_pages }
+    }
+
+    /// [`Self::meta`] and the sum of the listed amounts (centavos) over every page.
+    pub fn amount_meta(&self, total: i64, amount_cents: i64) -> AmountListMeta {
+        let page = self.meta(total);
+        AmountListMeta {
+            total: page.total,
+            page: page.page,
+            per_page: page.per_page,
+            total_pages: page.total_pages,
+            amount_sum: Hundredths(amount_cents),
+        }
     }
 }
 

@@ -40,8 +40,8 @@ impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
         input: wire::CreditBureauReportsListInput,
     ) -> ApiResult<Reply<CreditBureauReportList>> {
         let (filter, meta) = list_filter(list_input!(input), call.zone());
-        let (reports, total) = call.store.credit_bureau_reports(call.org_id(), &filter).await?;
-        Ok(Reply::new(CreditBureauReportList { data: reports.iter().map(report_view).collect(), meta: meta(total) }))
+        let (reports, total, amount) = call.store.credit_bureau_reports(call.org_id(), &filter).await?;
+        Ok(Reply::new(CreditBureauReportList { data: reports.iter().map(report_view).collect(), meta: meta(total, amount) }))
     }
 
     /// Before the inclusion the report is canceled; once reported its removal is requested.

@@ -11,7 +11,7 @@ use crate::domain::dates::{Day, Timestamp};
 use crate::domain::protest::Protest;
 use crate::domain::text::Text;
 use crate::store::EscalationFilter;
-use crate::types::{self as wire, CreditBureau, PageMeta, ProtestTitleType, SortOrder};
+use crate::types::{self as wire, AmountListMeta, CreditBureau, ProtestTitleType, SortOrder};
 
 /// The arguments of the report and protest lists.
 pub(crate) struct ListInput {
@@ -27,7 +27,7 @@ pub(crate) struct ListInput {
 pub(crate) fn list_filter(
     input: ListInput,
     zone: &crate::domain::dates::Zone,
-) -> (EscalationFilter, impl FnOnce(i64) -> PageMeta) {
+) -> (EscalationFilter, impl FnOnce(i64, i64) -> AmountListMeta) {
     let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page(zone);
     let filter = EscalationFilter {
         charge_ids: csv(input.charge_id),
@@ -37,7 +37,7 @@ pub(crate) fn list_filter(
         limit: window.limit,
         offset: window.offset,
     };
-    (filter, move |total| pager.meta(total))
+    (filter, move |total, amount_cents| pager.amount_meta(total, amount_cents))
 }
 
 /// The [`ListInput`] of a generated list input.

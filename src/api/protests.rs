@@ -29,8 +29,8 @@ impl super::handlers::ProtestsApi for Protests {
 
     async fn protests_list(call: Call, input: wire::ProtestsListInput) -> ApiResult<Reply<ProtestList>> {
         let (filter, meta) = list_filter(list_input!(input), call.zone());
-        let (protests, total) = call.store.protests(call.org_id(), &filter).await?;
-        Ok(Reply::new(ProtestList { data: protests.iter().map(protest_view).collect(), meta: meta(total) }))
+        let (protests, total, amount) = call.store.protests(call.org_id(), &filter).await?;
+        Ok(Reply::new(ProtestList { data: protests.iter().map(protest_view).collect(), meta: meta(total, amount) }))
     }
 
     /// A title not yet protested is withdrawn; a protested one gets its cancellation requested.

@@ -6,7 +6,7 @@ use super::columns::{
     timestamp_text,
 };
 use super::events::{NewEvent, insert_event};
-use super::listing::{plain_page, push_in};
+use super::listing::{push_in, summed_page};
 use super::value::{Row, Sql, args};
 use super::{Store, StoreResult};
 use crate::domain::agreement::Agreement;
@@ -153,15 +153,29 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
-    /// A page of agreements and the exact total.
-    pub async fn agreements(&self, org_id: &str, f: &AgreementFilter) -> StoreResult<(Vec<Agreement>, i64)> {
+    /// A page of agreements, the exact total and the sum of their totals (centavos).
+    pub async fn agreements(
+        &self,
+        org_id: &str,
+        f: &AgreementFilter,
+    ) -> StoreResult<(Vec<Agreement>, i64, i64)> {
         let filters = |sql: &mut Sql| {
             sql.push(" WHERE organization_id = ").bind(org_id);
             push_in(sql, "debtor_id", &f.debtor_ids);
             push_in(sql, "status", &f.statuses);
         };
-        plain_page(&self.db, "agreements", "created_at", filters, f.ascending, f.limit, f.offset, from_row)
-            .await
+        summed_page(
+            &self.db,
+            "agreements",
+            "created_at",
+            "total_cents",
+            filters,
+            f.ascending,
+            f.limit,
+            f.offset,
+            from_row,
+        )
+        .await
     }
 
     /// The charges of an agreement's down payment (number 0) and installments, in order.

@@ -7,7 +7,7 @@ use super::columns::{
     timestamp_text,
 };
 use super::events::{NewEvent, insert_event};
-use super::listing::{EscalationFilter, plain_page};
+use super::listing::{EscalationFilter, summed_page};
 use super::value::{Param, Row, args};
 use super::{Store, StoreResult};
 use crate::domain::credit_bureau::Report;
@@ -179,16 +179,17 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
-    /// A page of reports and the exact total.
+    /// A page of reports, the exact total and the sum of their amounts (centavos).
     pub async fn credit_bureau_reports(
         &self,
         org_id: &str,
         f: &EscalationFilter,
-    ) -> StoreResult<(Vec<Report>, i64)> {
-        plain_page(
+    ) -> StoreResult<(Vec<Report>, i64, i64)> {
+        summed_page(
             &self.db,
             "credit_bureau_reports",
             "created_at",
+            "amount_cents",
             f.filters(org_id),
             f.ascending,
             f.limit,

@@ -160,7 +160,29 @@ pub(crate) async fn plain_page<T>(
     offset: i64,
     from_row: impl Fn(&Row) -> StoreResult<T>,
 ) -> StoreResult<(Vec<T>, i64)> {
-    let mut count = Sql::new(&format!("SELECT COUNT(*) FROM {table}"));
+    let (rows, total, _) =
+        summed_page(db, table, order, "0", filters, ascending, limit, offset, from_row).await?;
+    Ok((rows, total))
+}
+
+/// [`plain_page`] and the sum of `sum` (an integer column) over every row the filters keep,
+/// counted in the same read.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn summed_page<T>(
+    db: &Db,
+    table: &str,
+    order: &str,
+    sum: &str,
+    filters: impl Fn(&mut Sql),
+    ascending: bool,
+    limit: i64,
+    offset: i64,
+    from_row: impl Fn(&Row) -> StoreResult<T>,
+) -> StoreResult<(Vec<T>, i64, i64)> {
+    // SUM of BIGINT is NUMERIC in PostgreSQL: cast back so both read an integer.
+    let mut count = Sql::new(&format!(
+        "SELECT COUNT(*) AS n, CAST(COALESCE(SUM({sum}), 0) AS BIGINT) AS total_sum FROM {table}"
+    ));
     filters(&mut count);
     let mut page = Sql::new(&format!("SELECT * FROM {table}"));
     filters(&mut page);
@@ -169,6 +191,9 @@ pub(crate) async fn plain_page<T>(
     page.bind(limit).push(" OFFSET ").bind(offset);
     let (counted, rows) =
         tokio::try_join!(db.row(&count.text, &count.params), db.rows(&page.text, &page.params))?;
-    let total = counted.map(|r| r.first_int()).transpose()?.unwrap_or(0);
-    Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total))
+    let (total, summed) = match counted {
+        Some(row) => (row.int("n")?, row.int("total_sum")?),
+        None => (0, 0),
+    };
+    Ok((rows.iter().map(from_row).collect::<StoreResult<_>>()?, total, summed))
 }

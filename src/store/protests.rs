@@ -6,7 +6,7 @@ use super::columns::{
     enumeration, money, optional_enumeration, optional_timestamp, timestamp, timestamp_text,
 };
 use super::events::{NewEvent, insert_event};
-use super::listing::{EscalationFilter, plain_page};
+use super::listing::{EscalationFilter, summed_page};
 use super::value::{Param, Row, args};
 use super::{Store, StoreError, StoreResult};
 use crate::domain::money::Hundredths;
@@ -174,12 +174,17 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
-    /// A page of protests and the exact total.
-    pub async fn protests(&self, org_id: &str, f: &EscalationFilter) -> StoreResult<(Vec<Protest>, i64)> {
-        plain_page(
+    /// A page of protests, the exact total and the sum of their amounts (centavos).
+    pub async fn protests(
+        &self,
+        org_id: &str,
+        f: &EscalationFilter,
+    ) -> StoreResult<(Vec<Protest>, i64, i64)> {
+        summed_page(
             &self.db,
             "protests",
             "created_at",
+            "amount_cents",
             f.filters(org_id),
             f.ascending,
             f.limit,

@@ -158,8 +158,10 @@ async fn an_agreement_turns_the_charges_into_installments_and_canceling_reopens_
         .await;
     assert_eq!(r.data().as_array().unwrap().len(), 1, "{}", r.body);
     assert_eq!(r.body["meta"]["total"], 1);
+    assert_eq!(r.body["meta"]["amount_sum"], json!(1368.0), "the agreements' totals: {}", r.body);
     let r = server.read(&token, "agreements_list", "status=active").await;
     assert_eq!(r.body["meta"]["total"], 0, "{}", r.body);
+    assert_eq!(r.body["meta"]["amount_sum"], json!(0.0), "{}", r.body);
 
     // Canceling: the installments are canceled, the charges open again with their régua.
     let r = server.write_id(&token, "agreements_cancel", &id, json!({ "reason": "Desistiu." })).await;

@@ -148,6 +148,7 @@ async fn a_report_needs_an_overdue_charge_a_full_address_no_block_and_a_mailed_n
     assert_eq!((r.status, r.code()), (409, "CONFLICT"), "{}", r.body);
     let r = server.read(&token, "credit_bureau_reports_list", &format!("charge_id={overdue}")).await;
     assert_eq!(r.data().as_array().unwrap().len(), 1, "{}", r.body);
+    assert_eq!(r.body["meta"]["amount_sum"], json!(1250.0), "{}", r.body);
 
     // Another organization sees nothing of it.
     let (_, stranger) = server.tenant("Outra").await;
@@ -155,6 +156,7 @@ async fn a_report_needs_an_overdue_charge_a_full_address_no_block_and_a_mailed_n
     assert_eq!(r.status, 404, "{}", r.body);
     let r = server.read(&stranger, "credit_bureau_reports_list", "").await;
     assert_eq!(r.data().as_array().unwrap().len(), 0, "{}", r.body);
+    assert_eq!(r.body["meta"]["amount_sum"], json!(0.0), "{}", r.body);
     let r = server.write(&stranger, "credit_bureau_reports_create", json!({ "charge_id": overdue })).await;
     assert_eq!((r.status, error_fields(&r)), (422, vec!["charge_id".to_string()]), "{}", r.body);
 }
@@ -334,6 +336,8 @@ async fn a_protest_goes_to_the_notary_and_the_end_of_the_debt_takes_it_back() {
     let r = server.read(&token, "protests_list", "status=withdrawn").await;
     let ids: Vec<&str> = r.data().as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert_eq!(ids, [p1.as_str()], "{}", r.body);
+    assert_eq!(r.body["meta"]["amount_sum"], r.data()[0]["amount"], "{}", r.body);
+    assert!(r.data()[0]["amount"].as_f64().unwrap() > 0.0, "{}", r.body);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

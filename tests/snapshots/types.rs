@@ -1944,7 +1944,7 @@ pub struct AgreementInstallmentPlan {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AgreementList {
     pub data: Vec<Agreement>,
-    pub meta: PageMeta,
+    pub meta: AmountListMeta,
 }
 /// An agreement as it would be, worked out on today's date.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2116,6 +2116,16 @@ pub struct AgreementsSimulateInput {
 pub struct AgreementsTermInput {
     /// Path parameter.
     pub id: String,
+}
+/// Pagination of a list of amounts, and their sum over every object the filters match (all pages).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AmountListMeta {
+    pub total: i64,
+    pub page: i64,
+    pub per_page: i64,
+    pub total_pages: i64,
+    /// Sum of amount (an agreement's total_amount), in reais.
+    pub amount_sum: crate::domain::money::Hundredths,
 }
 /// An amount a debtor owes by a due date, and where its collection stands.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3031,7 +3041,7 @@ pub struct CreditBureauReportEnvelope {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CreditBureauReportList {
     pub data: Vec<CreditBureauReport>,
-    pub meta: PageMeta,
+    pub meta: AmountListMeta,
 }
 /// Why the report is taken back.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4016,7 +4026,7 @@ pub struct ProtestEnvelope {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ProtestList {
     pub data: Vec<Protest>,
-    pub meta: PageMeta,
+    pub meta: AmountListMeta,
 }
 /// The input of `protests_cancel`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
