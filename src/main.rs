@@ -416,6 +416,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let report = engine::run_once(&store, &providers, now).await?;
             println!("turned {} charges overdue", report.turned_overdue);
             println!(
+                "resumed {} paused charges; rescheduled {} after their policy changed",
+                report.resumed, report.rescheduled
+            );
+            println!(
                 "sent {} notifications ({} skipped, {} failed attempts)",
                 report.sent, report.skipped, report.failed
             );

@@ -61,6 +61,8 @@ pub struct PassReport {
     pub turned_overdue: u64,
     /// Charges whose pause ended, their régua resumed.
     pub resumed: u64,
+    /// Charges whose next action was computed again after their policy changed.
+    pub rescheduled: u64,
     /// Notifications a provider took (first attempts and retries).
     pub sent: u64,
     /// Notifications that could not go (opt-out, missing contact, charge closed).
@@ -113,6 +115,7 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
         let result = async {
             report.turned_overdue += turn_overdue(store, &org_id, &clock).await?;
             report.resumed += end_pauses(store, &org_id, &clock).await?;
+            report.rescheduled += reschedule(store, &org_id, &clock).await?;
             let moved = agreements::follow(store, &org_id, &clock).await?;
             report.agreements_activated += moved.activated;
             report.agreements_completed += moved.completed;
@@ -513,6 +516,33 @@ async fn end_pauses(store: &Store, org_id: &str, clock: &PassClock) -> StoreResu
             return Ok(resumed);
         }
     }
+}
+
+/// Computes again when the régua acts next on the charges of each policy changed since the
+/// last time (a step added, moved or removed; the window, zone or status changed; the default
+/// passed to it); how many charges' next action moved.
+async fn reschedule(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
+    let mut moved = 0;
+    for policy in store.policies_to_reschedule(org_id).await? {
+        let mut after = String::new();
+        loop {
+            let page =
+                store.open_charges_following(org_id, &policy.id, policy.is_default, &after, PAGE).await?;
+            let changes: Vec<(&Charge, Option<OffsetDateTime>)> = page
+                .iter()
+                .map(|c| (c, policy.next_action_for(c, &clock.zone)))
+                .filter(|(c, next)| c.next_action_at != *next)
+                .collect();
+            store.reschedule_charges(&changes).await?;
+            moved += changes.len() as u64;
+            match page.last() {
+                Some(last) if page.len() as i64 == PAGE => after = last.id.clone(),
+                _ => break,
+            }
+        }
+        store.policy_scheduled(&policy.id, policy.version).await?;
+    }
+    Ok(moved)
 }
 
 /// The `charge.overdue` event, in the shape the API writes for changes.

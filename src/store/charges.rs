@@ -272,6 +272,51 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
+    /// Up to `limit` pending or overdue charges that follow policy `cp_id` (`default`: also
+    /// those that name none), in id order after `after`.
+    pub async fn open_charges_following(
+        &self,
+        org_id: &str,
+        cp_id: &str,
+        default: bool,
+        after: &str,
+        limit: i64,
+    ) -> StoreResult<Vec<Charge>> {
+        let rows = self
+            .db
+            .rows(
+                &format!(
+                    "{SELECT} WHERE c.organization_id = $1 AND c.status IN ('pending', 'overdue') \
+                     AND (c.cp_id = $2 OR (c.cp_id IS NULL AND $3 = 1)) AND c.id > $4 ORDER BY c.id LIMIT $5"
+                ),
+                &args![org_id, cp_id, default, after, limit],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
+    /// Sets the next action of each charge still at the version read, in one transaction: the
+    /// engine's schedule, computed again after its policy changed. A charge changed meanwhile
+    /// got its own from the policy as it is now.
+    pub async fn reschedule_charges(
+        &self,
+        charges: &[(&Charge, Option<time::OffsetDateTime>)],
+    ) -> StoreResult<()> {
+        let steps: Vec<Step> = charges
+            .iter()
+            .map(|(c, next)| {
+                Step::new(
+                    "UPDATE charges SET next_action_at = $1 WHERE id = $2 AND version = $3",
+                    args![next.as_ref().map(timestamp_text), &c.id, c.version],
+                )
+            })
+            .collect();
+        if steps.is_empty() {
+            return Ok(());
+        }
+        self.db.write(&steps).await.map(drop)
+    }
+
     /// The open charges that follow policy `cp_id` (`default`: also those that name none),
     /// whose dunning runs, due from `due_from` to `due_to` (`YYYY-MM-DD`), and that have no
     /// notification or escalation of `step_id` yet: the candidates of one step on one pass, read on the

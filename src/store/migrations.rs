@@ -58,6 +58,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(20, "0020", "debtor_words"),
     migration!(21, "0021", "what_a_charge_waits_for"),
     migration!(22, "0022", "debtor_charge_sums"),
+    migration!(23, "0023", "policy_scheduled_version"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -225,6 +225,33 @@ impl Store {
         Ok(self.with_steps(vec![policy]).await?.pop())
     }
 
+    /// The organization's policies changed since their charges' next actions were computed
+    /// (see [`Store::policy_scheduled`]), with their steps.
+    pub async fn policies_to_reschedule(&self, org_id: &str) -> StoreResult<Vec<Policy>> {
+        let rows = self
+            .db
+            .rows(
+                "SELECT * FROM collection_policies WHERE organization_id = $1 \
+                 AND (scheduled_version IS NULL OR scheduled_version <> version) ORDER BY created_at, id",
+                &args![org_id],
+            )
+            .await?;
+        let policies = rows.iter().map(policy_from_row).collect::<StoreResult<Vec<_>>>()?;
+        self.with_steps(policies).await
+    }
+
+    /// Records that the charges of a policy at `version` have their next actions computed; a
+    /// change meanwhile moved the version on, and the next pass computes them again.
+    pub async fn policy_scheduled(&self, id: &str, version: i64) -> StoreResult<()> {
+        self.db
+            .write(&[Statement::new(
+                "UPDATE collection_policies SET scheduled_version = $1 WHERE id = $2",
+                args![version, id],
+            )])
+            .await
+            .map(drop)
+    }
+
     /// The organization's active policies, with their steps (what the engine runs).
     pub async fn active_policies(&self, org_id: &str) -> StoreResult<Vec<Policy>> {
         let rows = self

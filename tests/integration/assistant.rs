@@ -417,18 +417,23 @@ fn preview_instant(row: &Value) -> String {
     kobana_dunning::domain::dates::format_timestamp(at)
 }
 
+/// A policy that e-mails three days before the due date and on it; its id and its steps' ids.
+async fn two_step_policy(s: &TestServer, token: &str) -> (String, Vec<String>) {
+    let policy = json!({ "name": "Régua", "steps": [
+        { "offset_days": -3, "channel": "email", "template": { "subject": "Logo", "body": "Vence logo." } },
+        { "offset_days": 0, "channel": "email", "template": { "subject": "Hoje", "body": "Vence hoje." } } ] });
+    let r = s.write(token, "collection_policies_create", policy).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let steps = r.data()["steps"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string());
+    (r.data()["id"].as_str().unwrap().to_string(), steps.collect())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_charge_says_what_it_waits_for() {
     use kobana_dunning::engine::run_once;
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
-    let policy = json!({ "name": "Régua", "steps": [
-        { "offset_days": -3, "channel": "email", "template": { "subject": "Logo", "body": "Vence logo." } },
-        { "offset_days": 0, "channel": "email", "template": { "subject": "Hoje", "body": "Vence hoje." } } ] });
-    let r = s.write(&token, "collection_policies_create", policy).await;
-    let cp = r.data()["id"].as_str().unwrap().to_string();
-    let steps: Vec<String> =
-        r.data()["steps"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect();
+    let (cp, steps) = two_step_policy(&s, &token).await;
     let debtor = maria_with_email(&s, &token, 9951).await;
     let due = date_in(20);
     let charge = tool(
@@ -475,6 +480,59 @@ async fn a_charge_says_what_it_waits_for() {
         "{got}"
     );
     assert_eq!(got["data"]["next_action_at"], json!(preview_instant(&schedule[1])), "{got}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_policy_change_moves_its_charges_next_action_on_the_next_pass() {
+    use kobana_dunning::engine::run_once;
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let (cp, steps) = two_step_policy(&s, &token).await;
+    let first = steps[0].clone();
+    let debtor = maria_with_email(&s, &token, 9961).await;
+    let due = date_in(20);
+    let body = json!({ "debtor_id": debtor, "amount": 99.0, "due_date": due, "cp_id": cp });
+    let charge = tool(&s, &token, "dunning_charges_create", body).await;
+    let id = charge["data"]["id"].as_str().unwrap().to_string();
+    let next = |preview: &Value| json!(preview_instant(&preview["data"]["schedule"][0]));
+    let before =
+        tool(&s, &token, "dunning_collection_policies_preview", json!({ "cp_id": cp, "due_date": due }))
+            .await;
+    assert_eq!(charge["data"]["next_action_at"], next(&before), "{charge}");
+
+    // The first step moves two days earlier: the next pass moves the charge's next action.
+    let path = [("cp_id", cp.as_str()), ("step_id", first.as_str())];
+    let r = s
+        .call(&token, "collection_policies_steps_update", &path, "", Some(json!({ "offset_days": -5 })))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let after =
+        tool(&s, &token, "dunning_collection_policies_preview", json!({ "cp_id": cp, "due_date": due }))
+            .await;
+    assert_ne!(next(&after), next(&before), "{after}");
+    let report = run_once(&s.app.store, &s.app.providers, time::OffsetDateTime::now_utc()).await.unwrap();
+    assert_eq!(report.rescheduled, 1, "{report:?}");
+    let got = tool(&s, &token, "dunning_charges_get", json!({ "id": id })).await;
+    assert_eq!(got["data"]["next_action_at"], next(&after), "{got}");
+    assert_eq!(
+        got["data"]["version"], charge["data"]["version"],
+        "the schedule is the engine's, not a change: {got}"
+    );
+    // Nothing changed since: the next pass leaves it.
+    let report = run_once(&s.app.store, &s.app.providers, time::OffsetDateTime::now_utc()).await.unwrap();
+    assert_eq!(report.rescheduled, 0, "{report:?}");
+
+    // The first step is switched off: the charge waits for the second.
+    let r =
+        s.call(&token, "collection_policies_steps_update", &path, "", Some(json!({ "active": false }))).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let only =
+        tool(&s, &token, "dunning_collection_policies_preview", json!({ "cp_id": cp, "due_date": due }))
+            .await;
+    assert_eq!(only["data"]["schedule"].as_array().unwrap().len(), 1, "{only}");
+    run_once(&s.app.store, &s.app.providers, time::OffsetDateTime::now_utc()).await.unwrap();
+    let got = tool(&s, &token, "dunning_charges_get", json!({ "id": id })).await;
+    assert_eq!(got["data"]["next_action_at"], next(&only), "{got}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
