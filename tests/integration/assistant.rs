@@ -117,6 +117,8 @@ async fn a_list_says_its_sums_over_every_page() {
         (json!({ "status": "overdue", "per_page": 1 }), 1357.5, 1307.0),
         (json!({ "status": "overdue", "debtor_id": ana, "per_page": 1 }), 350.5, 300.0),
         (json!({ "q": "ribeiro", "per_page": 1 }), 353.5, 303.0),
+        (json!({ "q": "ribeiro", "status": "overdue", "per_page": 1 }), 350.5, 300.0),
+        (json!({ "q": "ribeiro", "due_date_from": date_in(-15), "per_page": 1 }), 103.0, 103.0),
         (json!({ "q": "ana", "per_page": 1 }), 360.5, 310.0),
         (json!({ "q": "ana", "status": "overdue", "per_page": 1 }), 357.5, 307.0),
         (json!({ "per_page": 1 }), 1400.5, 1350.0),
@@ -126,6 +128,13 @@ async fn a_list_says_its_sums_over_every_page() {
         assert_eq!(answer["meta"]["amount_sum"], json!(amount), "{arguments}: {answer}");
         assert_eq!(answer["meta"]["balance_sum"], json!(balance), "{arguments}: {answer}");
     }
+    // Paid in full, the charge leaves the overdue sums of its debtor's search.
+    let r = s
+        .write_id(&token, "charges_settle", partly["id"].as_str().unwrap(), json!({ "paid_amount": 200.0 }))
+        .await;
+    assert_eq!((r.status, r.data()["status"].clone()), (200, json!("paid")), "{}", r.body);
+    let answer = tool(&s, &token, "dunning_charges_list", json!({ "q": "ribeiro", "status": "overdue" })).await;
+    assert_eq!((answer["meta"]["total"].clone(), answer["meta"]["amount_sum"].clone()), (json!(1), json!(100.0)));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3164,11 +3164,11 @@ pub struct DebtorArchive {
 /// What the debtor owes now, over its open charges.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DebtorBalance {
-    /// Sum of the balances of pending, overdue and in_agreement charges. BRL, at most 2 decimals.
+    /// Sum of the balances of pending and overdue charges, in reais (an agreement's installments are charges of their own).
     pub open_amount: crate::domain::money::Hundredths,
-    /// Sum of the balances of overdue charges. BRL, at most 2 decimals.
+    /// Sum of the balances of overdue charges, in reais.
     pub overdue_amount: crate::domain::money::Hundredths,
-    /// Number of pending, overdue and in_agreement charges.
+    /// Number of pending and overdue charges.
     pub open_charges: i64,
 }
 /// A new debtor. Unknown fields are a VALIDATION_ERROR.
