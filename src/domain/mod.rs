@@ -11,6 +11,7 @@
 pub mod address;
 pub mod agreement;
 pub mod approval;
+pub mod boleto;
 pub mod calendar;
 pub mod charge;
 pub mod credit_bureau;
@@ -25,6 +26,7 @@ pub mod message;
 pub mod money;
 pub mod notification;
 pub mod phone;
+pub mod pix;
 pub mod policy;
 pub mod protest;
 pub mod rules;

@@ -154,7 +154,10 @@ async fn an_agreement_turns_the_charges_into_installments_and_canceling_reopens_
     assert_eq!(r.data().as_array().unwrap().len(), 6, "two renegotiated and four installments");
     // What the debtor owes is the installments, not the renegotiated charges besides.
     let r = server.read_id(&token, "debtors_get", &debtor).await;
-    assert_eq!(r.data()["summary"], json!({ "open_amount": 1368.0, "overdue_amount": 0.0, "open_charges": 4 }));
+    assert_eq!(
+        r.data()["summary"],
+        json!({ "open_amount": 1368.0, "overdue_amount": 0.0, "open_charges": 4 })
+    );
 
     let r = server
         .read(&token, "agreements_list", &format!("debtor_id={debtor}&status=awaiting_down_payment"))

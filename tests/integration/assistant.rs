@@ -133,8 +133,12 @@ async fn a_list_says_its_sums_over_every_page() {
         .write_id(&token, "charges_settle", partly["id"].as_str().unwrap(), json!({ "paid_amount": 200.0 }))
         .await;
     assert_eq!((r.status, r.data()["status"].clone()), (200, json!("paid")), "{}", r.body);
-    let answer = tool(&s, &token, "dunning_charges_list", json!({ "q": "ribeiro", "status": "overdue" })).await;
-    assert_eq!((answer["meta"]["total"].clone(), answer["meta"]["amount_sum"].clone()), (json!(1), json!(100.0)));
+    let answer =
+        tool(&s, &token, "dunning_charges_list", json!({ "q": "ribeiro", "status": "overdue" })).await;
+    assert_eq!(
+        (answer["meta"]["total"].clone(), answer["meta"]["amount_sum"].clone()),
+        (json!(1), json!(100.0))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
