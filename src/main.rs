@@ -407,8 +407,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Engine { command: EngineCommand::RunOnce { at, providers } } => {
             let now = match at {
-                Some(text) => kobana_dunning::domain::dates::parse_timestamp(&text).map_err(|_| {
-                    anyhow::anyhow!("--at must be an RFC 3339 instant, like 2026-10-14T12:00:00Z")
+                Some(text) => kobana_dunning::domain::dates::parse_timestamp(&text).map_err(|e| match e {
+                    kobana_dunning::domain::DomainError::InvalidTimestamp => {
+                        anyhow::anyhow!("--at must be an RFC 3339 instant, like 2026-10-14T12:00:00Z")
+                    }
+                    other => anyhow::anyhow!("--at {other}"),
                 })?,
                 None => time::OffsetDateTime::now_utc(),
             };

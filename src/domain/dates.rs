@@ -120,7 +120,16 @@ pub fn parse_date(input: &str) -> Result<Date, DomainError> {
     let month =
         u8::try_from(num(5..7)).ok().and_then(|m| Month::try_from(m).ok()).ok_or(DomainError::InvalidDate)?;
     let day = u8::try_from(num(8..10)).map_err(|_| DomainError::InvalidDate)?;
-    Date::from_calendar_date(year, month, day).map_err(|_| DomainError::InvalidDate)
+    let date = Date::from_calendar_date(year, month, day).map_err(|_| DomainError::InvalidDate)?;
+    in_range(date)
+}
+
+/// The years a date given to the API may fall in: any debt's, with room for a régua's offsets
+/// and business days on either side, so no date arithmetic leaves the calendar.
+const YEARS: std::ops::RangeInclusive<i32> = 1900..=2199;
+
+fn in_range(date: Date) -> Result<Date, DomainError> {
+    if YEARS.contains(&date.year()) { Ok(date) } else { Err(DomainError::DateOutOfRange) }
 }
 
 /// Formats a date as `YYYY-MM-DD`.
@@ -272,6 +281,7 @@ pub fn format_timestamp(t: OffsetDateTime) -> String {
 pub fn parse_timestamp(input: &str) -> Result<OffsetDateTime, DomainError> {
     let t = OffsetDateTime::parse(input, &Rfc3339).map_err(|_| DomainError::InvalidTimestamp)?;
     let t = t.checked_to_offset(UtcOffset::UTC).unwrap_or(t);
+    in_range(t.date())?;
     Ok(truncate_to_micros(t))
 }
 
@@ -360,7 +370,12 @@ mod tests {
         assert_eq!(parse_date("2026-11-29"), Ok(date!(2026 - 11 - 29)));
         assert_eq!(parse_date("2024-02-29"), Ok(date!(2024 - 02 - 29)));
         assert_eq!(parse_date("2000-01-01"), Ok(date!(2000 - 01 - 01)));
-        assert_eq!(parse_date("9999-12-31"), Ok(date!(9999 - 12 - 31)));
+        assert_eq!(parse_date("2199-12-31"), Ok(date!(2199 - 12 - 31)));
+        assert_eq!(parse_date("1900-01-01"), Ok(date!(1900 - 01 - 01)));
+        for far in ["9999-12-31", "0001-01-01", "2200-01-01", "1899-12-31"] {
+            assert_eq!(parse_date(far), Err(DomainError::DateOutOfRange), "{far}");
+        }
+        assert_eq!(parse_timestamp("9999-12-31T15:00:00Z"), Err(DomainError::DateOutOfRange));
     }
 
     #[test]

@@ -110,6 +110,9 @@ pub enum DomainError {
     /// Not an RFC 3339 timestamp.
     #[error("must be an RFC 3339 timestamp, e.g. 2026-11-29T19:32:50Z")]
     InvalidTimestamp,
+    /// A real date too far from today for a debt (and for the date arithmetic of a régua).
+    #[error("must be a day from 1900-01-01 to 2199-12-31")]
+    DateOutOfRange,
     /// Not a time zone of the IANA database.
     #[error("must be an IANA time zone name, e.g. America/Sao_Paulo or America/Manaus")]
     InvalidTimeZone,
@@ -161,6 +164,7 @@ mod tests {
             DomainError::FormatCharacter,
             DomainError::NoLetter,
             DomainError::InvalidDate,
+            DomainError::DateOutOfRange,
             DomainError::InvalidTimestamp,
             DomainError::InvalidTimeZone,
         ];

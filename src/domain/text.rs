@@ -86,8 +86,9 @@ pub fn check(text: &str, multiline: bool) -> Result<(), DomainError> {
         if c == '\n' && multiline {
             continue;
         }
-        // `is_control` is category Cc: C0 (U+0000–U+001F), DEL and C1 (U+0080–U+009F).
-        if c.is_control() {
+        // `is_control` is category Cc: C0 (U+0000–U+001F), DEL and C1 (U+0080–U+009F). The
+        // line and paragraph separators (Zl, Zp) break lines as well; `\n` is the only break.
+        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
             return Err(if multiline { DomainError::ControlCharacter } else { DomainError::NotOneLine });
         }
         if is_bidi(c) {
@@ -224,7 +225,17 @@ mod tests {
 
     #[test]
     fn control_characters_are_refused() {
-        for s in ["a\u{0}b", "a\tb", "a\rb", "a\u{7f}", "a\u{85}b", "a\u{9b}b", "\u{1b}[31m"] {
+        for s in [
+            "a\u{0}b",
+            "a\tb",
+            "a\rb",
+            "a\u{7f}",
+            "a\u{85}b",
+            "a\u{9b}b",
+            "\u{1b}[31m",
+            "a\u{2028}b",
+            "a\u{2029}b",
+        ] {
             assert_eq!(Text::new(s), Err(DomainError::NotOneLine), "{s:?}");
             assert_eq!(MultilineText::new(s), Err(DomainError::ControlCharacter), "{s:?}");
         }

@@ -421,6 +421,26 @@ async fn a_preview_marks_the_days_already_gone() {
     assert_eq!(past, [json!(true), json!(false)], "{preview}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn far_dates_are_a_clear_error_everywhere() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let (cp, _) = two_step_policy(&s, &token).await;
+    let debtor = maria_with_email(&s, &token, 9971).await;
+    for far in ["9999-12-31", "0001-01-01"] {
+        let r = s
+            .call(&token, "collection_policies_preview", &[("cp_id", &cp)], &format!("due_date={far}"), None)
+            .await;
+        assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+        assert!(r.body.to_string().contains("from 1900-01-01 to 2199-12-31"), "{}", r.body);
+        let body = json!({ "debtor_id": debtor, "amount": 10.0, "due_date": far });
+        let r = s.write(&token, "charges_create", body).await;
+        assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+        let r = s.read(&token, "charges_list", &format!("due_date_from={far}")).await;
+        assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    }
+}
+
 /// The instant a preview row says a step acts, as the API writes instants.
 fn preview_instant(row: &Value) -> String {
     let day = kobana_dunning::domain::dates::parse_date(row["send_date"].as_str().unwrap()).unwrap();

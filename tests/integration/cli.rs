@@ -724,6 +724,15 @@ async fn engine_run_once_turns_late_charges_at_the_instant_given() {
     assert!(!refused.status.success());
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("--at must be an RFC 3339 instant"), "{stderr}");
+    // A real instant too far away for the calendar: a clear error, not a panic.
+    let far = Command::new(BIN)
+        .args(["--database", &db.url(), "engine", "run-once", "--at", "9999-12-31T15:00:00Z"])
+        .env_remove("KOBANA_DUNNING_DATABASE")
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&far.stderr);
+    assert_eq!(far.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--at must be a day from 1900-01-01 to 2199-12-31"), "{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
