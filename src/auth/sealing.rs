@@ -52,6 +52,9 @@ pub enum KeyError {
     /// The key file holds no key.
     #[error("the secret key file holds no key")]
     Empty,
+    /// Other users of the machine can read the key file, and so forge confirmations.
+    #[error("the secret key file {path} can be read by other users (mode {mode:o}); run: chmod 600 {path}")]
+    Readable { path: String, mode: u32 },
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -75,6 +78,23 @@ fn random_key_text() -> Result<String, KeyError> {
     let mut key = [0u8; 32];
     getrandom::fill(&mut key).map_err(|e| KeyError::Random(e.to_string()))?;
     Ok(URL_SAFE_NO_PAD.encode(key))
+}
+
+/// Refuses a key file that its group or others may read: whoever reads the key can seal a
+/// confirmation as the server.
+#[cfg(unix)]
+fn refuse_shared(path: &std::path::Path) -> Result<(), KeyError> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path)?.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(KeyError::Readable { path: path.display().to_string(), mode });
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn refuse_shared(_: &std::path::Path) -> Result<(), KeyError> {
+    Ok(())
 }
 
 impl ServerKey {
@@ -101,6 +121,7 @@ impl ServerKey {
     /// on the first start).
     pub async fn load(store: &Store, file: Option<&std::path::Path>) -> Result<Self, KeyError> {
         if let Some(path) = file {
+            refuse_shared(path)?;
             return Self::from_file_text(&std::fs::read(path)?);
         }
         let mut keys = stored_keys(store).await?;

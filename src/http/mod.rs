@@ -150,6 +150,9 @@ impl<E: Endpoint + 'static> Connection<E> {
         let service = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
             let endpoint = endpoint.clone();
             async move {
+                if let Some(refused) = refuse_host(&req) {
+                    return Ok::<_, Infallible>(hyper::Response::from(refused));
+                }
                 let req = poem::Request::from((
                     req,
                     poem::web::LocalAddr(poem::Addr::SocketAddr(local)),
@@ -180,4 +183,23 @@ impl<E: Endpoint + 'static> Connection<E> {
             }
         }
     }
+}
+
+/// RFC 9112 section 3.2: an HTTP/1.1 request without a Host header, or with more than one, is
+/// answered 400 (the authority it names is what proxies and virtual hosts route by).
+fn refuse_host<B>(req: &hyper::Request<B>) -> Option<poem::Response> {
+    let hosts = req.headers().get_all(hyper::header::HOST).iter().count();
+    if req.version() != hyper::Version::HTTP_11 || hosts == 1 {
+        return None;
+    }
+    let request_id = crate::domain::ids::new_id("req");
+    let err = crate::error::ApiError::BadRequest("an HTTP/1.1 request needs exactly one Host header".into());
+    let mut response = crate::error::error_response(&err, &request_id);
+    let headers = response.headers_mut();
+    headers.insert(hyper::header::CACHE_CONTROL, hyper::header::HeaderValue::from_static("no-store"));
+    headers.insert(hyper::header::CONNECTION, hyper::header::HeaderValue::from_static("close"));
+    if let Ok(id) = hyper::header::HeaderValue::from_str(&request_id) {
+        headers.insert("x-request-id", id);
+    }
+    Some(response)
 }

@@ -2,6 +2,7 @@
 //! or a metadata document).
 
 use super::redirect::redirect_matches;
+use crate::domain::text::is_format;
 
 /// A client, wherever its description came from.
 #[derive(Debug, Clone)]
@@ -27,10 +28,12 @@ impl Client {
 }
 
 /// A `client_name` as the pages show it, whoever gave it (a registration or a metadata
-/// document): trimmed, without control characters, at most 100 characters; `None` when nothing
-/// is left.
+/// document): trimmed, without control, line-separating or invisible format characters (a bidi
+/// override in "Evil\u{202e}ppA" would show it as another app's name on the consent page), at most 100
+/// characters; `None` when nothing is left.
 pub fn clean_name(name: Option<String>) -> Option<String> {
-    name.map(|n| n.trim().chars().filter(|c| !c.is_control()).take(100).collect::<String>())
+    let shown = |c: &char| !c.is_control() && !matches!(c, '\u{2028}' | '\u{2029}') && !is_format(*c);
+    name.map(|n| n.chars().filter(shown).collect::<String>().trim().chars().take(100).collect::<String>())
         .filter(|n| !n.is_empty())
 }
 
@@ -48,6 +51,12 @@ mod tests {
             "characters, not bytes"
         );
         assert_eq!(clean_name(Some(" \t\u{1b} ".into())), None, "nothing left");
+        assert_eq!(
+            clean_name(Some("Evil\u{202e}ppA".into())).as_deref(),
+            Some("EvilppA"),
+            "no bidi override"
+        );
+        assert_eq!(clean_name(Some("\u{200b}Claude\u{2028}\u{feff}".into())).as_deref(), Some("Claude"));
         assert_eq!(clean_name(None), None);
     }
 }

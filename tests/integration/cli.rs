@@ -664,6 +664,17 @@ async fn a_secret_key_file_rotates_newest_first() {
     let old = "o".repeat(40);
     std::fs::write(&keys.0, format!("{old}\n")).unwrap();
     let key_flag = ["--secret-key-file", keys.0.to_str().unwrap()];
+    // Readable by others (the usual umask), the file is refused with the command that fixes it.
+    std::fs::set_permissions(&keys.0, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    let refused = Command::new(BIN)
+        .args(["--database", &db.url(), "serve", "--bind", "127.0.0.1:0", key_flag[0], key_flag[1]])
+        .env_remove("KOBANA_DUNNING_DATABASE")
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(stderr.contains(&format!("run: chmod 600 {}", key_flag[1])), "{stderr}");
+    std::fs::set_permissions(&keys.0, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     let server = Server::start_with(&db, false, &key_flag);
     let id = server.charge(&token, 1).await;
     let before = server.question(&token, &id).await;

@@ -336,3 +336,29 @@ async fn one_address_cannot_hold_every_connection() {
         "a third connection from one address is closed"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_1_1_request_names_exactly_one_host() {
+    let server = TestServer::start().await;
+    let addr = server.base.trim_start_matches("http://").to_string();
+    for head in [
+        "GET /v1/me HTTP/1.1\r\n\r\n".to_string(),
+        format!("GET /v1/me HTTP/1.1\r\nHost: {addr}\r\nHost: other.example\r\n\r\n"),
+    ] {
+        let mut stream = connect(&server).await;
+        stream.write_all(head.as_bytes()).await.expect("write");
+        let r = read_answer(&mut stream, Duration::from_secs(10)).await.expect("an answer");
+        assert_eq!((r.status, r.code()), (400, "BAD_REQUEST"), "{head:?}: {}", r.body);
+        assert!(r.body["error"]["message"].as_str().unwrap().contains("Host"), "{}", r.body);
+    }
+    // HTTP/1.0 needs none; one Host is the ordinary case (no token: 401).
+    for head in [
+        "GET /v1/me HTTP/1.0\r\n\r\n".to_string(),
+        format!("GET /v1/me HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+    ] {
+        let mut stream = connect(&server).await;
+        stream.write_all(head.as_bytes()).await.expect("write");
+        let r = read_answer(&mut stream, Duration::from_secs(10)).await.expect("an answer");
+        assert_eq!(r.status, 401, "{head:?}: {}", r.body);
+    }
+}

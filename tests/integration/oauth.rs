@@ -605,6 +605,10 @@ async fn registration_accepts_https_and_loopback_redirects_only() {
     assert_eq!(r.status, 201, "{}", r.body);
     assert!(r.body["client_id"].as_str().unwrap().starts_with("cli_"));
     assert_eq!(r.body["client_name"], "App");
+    // Invisible characters never reach the consent page: a bidi override would show another
+    // app's name.
+    let r = register(&server, json!([REDIRECT]), "Evil\u{202e}ppA\u{200b}\u{2028}").await;
+    assert_eq!((r.status, r.body["client_name"].clone()), (201, json!("EvilppA")), "{}", r.body);
 }
 
 #[tokio::test]
