@@ -4,6 +4,9 @@
 //! whose extra checks and slower paths cost about 2,000 instructions of a GET's 80 allocations
 //! (callgrind, issue 8).
 
+// The allocator calls mimalloc through its C interface: unsafe by nature.
+#![allow(unsafe_code)]
+
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
 

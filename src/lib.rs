@@ -6,6 +6,10 @@
 //! handler. Comments cite the design documents by name (DESIGN.md, api-v1.md, the contract
 //! mcp-server.md, kobana-domain.md): they live in `../shared/` beside the repository.
 
+// Unsafe code only where a module says why (the allocator, the descriptor limit, the SQLite
+// statement cache).
+#![deny(unsafe_code)]
+
 pub mod admin;
 pub mod allocator;
 pub mod api;

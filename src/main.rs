@@ -1,5 +1,7 @@
 //! The `kobana-dunning` command line.
 
+#![deny(unsafe_code)]
+
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -191,9 +191,9 @@ mod digits {
         }
 
         pub fn as_str(&self) -> &str {
-            // SAFETY: `new` checked that the template is ASCII and `put` writes only
-            // `b'0'..=b'9'` (`put_digits`), so the bytes are ASCII, hence UTF-8.
-            unsafe { std::str::from_utf8_unchecked(&self.0) }
+            // `new` checked that the template is ASCII and `put` writes only `b'0'..=b'9'`
+            // (`put_digits`), so this never falls back.
+            std::str::from_utf8(&self.0).unwrap_or_default()
         }
     }
 }

@@ -1,6 +1,9 @@
 //! The connection cap must fit the process's file descriptors: past them `accept` fails
 //! (EMFILE) before the cap is reached, and the database could not open files either.
 
+// getrlimit and setrlimit have no safe wrapper in std.
+#![allow(unsafe_code)]
+
 /// Descriptors kept for everything that is not a connection (database, logs, listeners).
 const RESERVED: u64 = 64;
 

@@ -13,6 +13,10 @@
 //!   `'static` text, so finding one hashes two words instead of the whole text (700 bytes for a
 //!   charge), with the binding of `$n` to the parameters and the column names worked out once.
 
+// The statement cache holds statements borrowing their connection (see `Kepts`): sound by
+// drop order. rusqlite's own cache would remove this, once measured.
+#![allow(unsafe_code)]
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
