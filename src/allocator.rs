@@ -2,7 +2,7 @@
 //! request's CPU, docs/PERFORMANCE.md), asked for plain blocks wherever their natural alignment
 //! is enough. The `mimalloc` crate sends every request through mimalloc's aligned entry points,
 //! whose extra checks and slower paths cost about 2,000 instructions of a GET's 80 allocations
-//! (callgrind, issue 8).
+//! (callgrind).
 
 // The allocator calls mimalloc through its C interface: unsafe by nature.
 #![allow(unsafe_code)]
@@ -87,7 +87,7 @@ const PAGE_FULL_RETAIN_VAR: &str = "MIMALLOC_PAGE_FULL_RETAIN";
 /// second page frees that second page whenever the block is freed (it is not the class's only
 /// page, so it is not kept), and takes a fresh page from the arena for the next request: the
 /// 2 KiB tool text did that on every tools/call, about 2 % of the call's CPU in the profile
-/// (issue 8, docs/PERFORMANCE.md). A full page then waits in the full queue until a block of it
+/// (docs/PERFORMANCE.md). A full page then waits in the full queue until a block of it
 /// is freed, as mimalloc 2 did.
 pub fn configure() {
     // mimalloc reads its variables whatever their case.

@@ -1,7 +1,7 @@
 //! A serde serialiser for the server's answers: the same bytes as serde_json, written faster.
 //! serde_json checks every byte of every string, keys included, against a table and copies it
-//! in pieces; a charge has some forty strings, and that was most of the cost of writing an answer
-//! (issue 8). Here a string is checked by table or eight bytes at a time, and a plain one (nearly
+//! in pieces; a charge has some forty strings, and that was most of the cost of writing an
+//! answer. Here a string is checked by table or eight bytes at a time, and a plain one (nearly
 //! all of them) is copied whole.
 //!
 //! Two layouts: [`Compact`] is `serde_json::to_string`; [`Literal`] is the inside of a JSON string

@@ -1,6 +1,6 @@
 //! Log lines: JSON, one object per event, in the shape of tracing-subscriber's JSON format
 //! (`timestamp`, `level`, `fields`, `target`), formatted directly (the generic formatter went
-//! through serde and `Debug` for every field and cost a tenth of a request's CPU, issue 8); and
+//! through serde and `Debug` for every field and cost a tenth of a request's CPU); and
 //! written to stderr in batches, every [`FLUSH_EVERY`] or [`FLUSH_AT`] bytes, instead of one
 //! system call per line. A process killed outright loses at most the last few milliseconds of
 //! lines; a panic and a normal exit flush first.
@@ -57,7 +57,7 @@ pub const REQUEST_TARGET: &str = "kobana_dunning::server";
 
 /// With `--log-format json`, request lines are written straight into the batch: going through
 /// tracing's dispatch (a thread-local lookup, the visitor, a dynamic writer) cost a twentieth of
-/// a GET (issue 8). The line is the one [`JsonLines`] writes for the same event, and is written
+/// a GET. The line is the one [`JsonLines`] writes for the same event, and is written
 /// only when the filter lets that event through.
 pub fn write_request_lines_directly() {
     DIRECT_REQUEST_LINES.store(true, Ordering::Relaxed);
@@ -126,7 +126,7 @@ fn push_request_line(out: &mut String, now: OffsetDateTime, line: &RequestLine<'
 }
 
 /// A float as JSON: its shortest round-trip digits, as serde_json writes them (`Display` went
-/// through the formatting machinery: a fiftieth of a GET, issue 8), or null (JSON has no NaN or
+/// through the formatting machinery: a fiftieth of a GET), or null (JSON has no NaN or
 /// infinity).
 fn push_f64(out: &mut String, value: f64) {
     if value.is_finite() {

@@ -21,7 +21,7 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
     let well_known = protected_resource_routes(&app.public_url)
         .at("/oauth-authorization-server", oauth::metadata_endpoint(&app.public_url));
     // The authorization server's pages and endpoints, and the approval page that signs in
-    // through its session (issue 11), find the state as a trait object (`oauth` never names
+    // through its session, find the state as a trait object (`oauth` never names
     // `App`); only their routes carry it.
     let host: oauth::Host = app.clone();
     let routes = approvals::add_routes(oauth::add_routes(Route::new(), &host), &host)

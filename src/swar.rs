@@ -1,6 +1,6 @@
 //! Eight bytes at a time: tests of a `u64` word that tell whether, or where, any of its bytes is
 //! one of a kind, for the loops over text that the JSON writer, the tool text and the MCP body
-//! reader run on every request (issue 8).
+//! reader run on every request.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const TOPS: u64 = 0x8080_8080_8080_8080;

@@ -1,7 +1,7 @@
 //! A JSON answer as the text of a tool result (DESIGN.md section 4): indented by two spaces,
 //! with the characters a model would not see (DEL, C1 controls, format characters) written as
 //! `\uXXXX` escapes, and written as the inside of a JSON string literal. Kept outside `mcp` so
-//! that the /v1 adapter can serialise a tool's answer straight into this form, once (issue 8).
+//! that the /v1 adapter can serialise a tool's answer straight into this form, once.
 
 use std::io;
 
@@ -15,7 +15,7 @@ use crate::swar::word_below_del;
 /// in lowercase hex: `\u` in JSON text, `\\u` in the inside of a string literal of it. Outside
 /// strings JSON text is ASCII, so every such character is inside a string, where the escape
 /// reads back as the same character. Done once over the finished text rather than per string
-/// fragment (a call and a check for each of a charge's forty strings, issue 8): only bytes from
+/// fragment (a call and a check for each of a charge's forty strings): only bytes from
 /// 0x7f up can start a hidden character, and those are found eight bytes at a time.
 fn escape_hidden(text: String, escape: &str) -> String {
     let bytes = text.as_bytes();

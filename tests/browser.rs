@@ -1,4 +1,4 @@
-//! The browser test (issue 11's acceptance): a person signs in through the real pages in headless
+//! The browser test of the sign-in: a person signs in through the real pages in headless
 //! Chromium, approves a destructive MCP call through its `approval_url`, allows an OAuth client on
 //! the consent page and disconnects it on the connections page, against the real
 //! `kobana-dunning serve --demo` on a fresh SQLite database. Screenshots of the sign-in,

@@ -169,7 +169,7 @@ fn admin_command(scratch: &Scratch, args: &[&str], stdin: &str) -> String {
     String::from_utf8(output.stdout).expect("UTF-8").trim().to_string()
 }
 
-/// The acceptance test of the sign-in (issue 11), with the official Python SDK's OAuth client
+/// The acceptance test of the sign-in, with the official Python SDK's OAuth client
 /// (`mcp` 2.3.0, `OAuthClientProvider`): discovery from the 401, registration, the sign-in and
 /// consent pages submitted as a browser would, the code exchange with PKCE, a refresh, then
 /// tools/list shows exactly the tools of the scopes an operator can grant; a token for /v1 is
@@ -224,7 +224,7 @@ fn typescript_sdk_client() {
     );
 }
 
-/// Issue 11's acceptance: the TypeScript SDK 1.32.2 client (`@modelcontextprotocol/sdk`, the v1
+/// The approval's acceptance: the TypeScript SDK 1.32.2 client (`@modelcontextprotocol/sdk`, the v1
 /// line), speaking 2025-06-18, cannot cancel a charge without approval and cancels it after the
 /// demo user approves through the link, signing in and submitting the pages' forms over HTTP.
 #[test]

@@ -222,7 +222,7 @@ pub enum AnswerForm {
     Rest,
     /// The JSON string literal of a tool's text item (`crate::tool_text`): an MCP tools/call
     /// serialises its answer once, straight into the text it shows, instead of writing compact
-    /// JSON and re-indenting it (issue 8).
+    /// JSON and re-indenting it.
     ToolText,
 }
 

@@ -94,7 +94,7 @@ impl<'a> Invocation<'a> {
 
 /// What an operation answered, before it is HTTP: the /v1 route writes it as a response
 /// ([`Answered::into_response`]); the MCP dispatcher reads it as it is, without building a
-/// response and reading its body back (issue 8).
+/// response and reading its body back.
 #[derive(Debug)]
 pub enum Answered {
     /// The handler's answer, rendered in the form asked for.

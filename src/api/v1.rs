@@ -1,7 +1,7 @@
 //! The /v1 surface: the caller admitted, then the generated route table, then the operation's
 //! handler through the generated dispatch table. One lookup and one boxed future between the
 //! connection and the handler: the nested router, its per-route middleware and the rebuilt
-//! request URI it used to take cost a tenth of a GET (issue 8).
+//! request URI it used to take cost a tenth of a GET.
 
 use std::sync::Arc;
 

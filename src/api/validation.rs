@@ -14,7 +14,7 @@ pub struct Schema {
     source: Value,
     validator: Validator,
     /// Whether `{}` is valid: most requests send no query string, and checking an empty object
-    /// against the query schema every time cost a hundredth of a GET (issue 8).
+    /// against the query schema every time cost a hundredth of a GET.
     admits_empty_object: bool,
     /// For a schema that asks exactly for some strings, each required and unconstrained, and
     /// nothing else (a read by id's tool arguments: `{"id": "chg_…"}`), their names: an object

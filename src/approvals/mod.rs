@@ -1,4 +1,4 @@
-//! The approval page (issue 11, DESIGN.md section 8, "Approval links"): where a signed-in user
+//! The approval page (DESIGN.md section 8, "Approval links"): where a signed-in user
 //! of the organization sees the pt-BR question of a destructive call that an MCP client could
 //! not confirm in-band, and approves or declines it. The MCP side (`mcp::approval`) hands out
 //! the link and uses the decision; this module only shows and records decisions.

@@ -1,4 +1,4 @@
-//! A few seconds of memory for token lookups (issue 8): most requests come from a token that
+//! A few seconds of memory for token lookups: most requests come from a token that
 //! was just seen, and each lookup cost a database round trip (a thread hop with SQLite).
 //!
 //! Only live tokens found in the store are kept, for at most [`TOKEN_CACHE_TTL`]; unknown

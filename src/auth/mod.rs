@@ -40,7 +40,7 @@ use crate::store::TokenRow;
 pub use crate::operations::SCOPES as ALL_SCOPES;
 
 /// The authenticated caller of a request: shared, so that handing it from the token cache to
-/// the request and on to the handler copies a pointer, not its strings (issue 8).
+/// the request and on to the handler copies a pointer, not its strings.
 #[derive(Debug, Clone)]
 pub struct Principal(Arc<PrincipalData>);
 

@@ -1,4 +1,4 @@
-//! Revoking tokens, and hearing the revocations other processes make (issue 8).
+//! Revoking tokens, and hearing the revocations other processes make.
 //!
 //! A process drops a token it revokes from its own cache at once. On PostgreSQL the
 //! revocation is also announced when it commits (migration 0005's trigger: NOTIFY

@@ -1,4 +1,4 @@
-//! Roles of the users who sign in (issue 11): a role caps the scopes its user can grant a
+//! Roles of the users who sign in: a role caps the scopes its user can grant a
 //! client, whatever the client asks for.
 
 use super::ALL_SCOPES;

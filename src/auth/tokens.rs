@@ -34,7 +34,7 @@ pub fn looks_like_token(text: &str) -> bool {
 /// The stored form of a token.
 pub fn hash_token(token: &str) -> String {
     // Into a buffer, then one copy: `hex::encode` collects an iterator of chars, a push per
-    // character (a fiftieth of a GET's instructions, callgrind, issue 8).
+    // character (a fiftieth of a GET's instructions, callgrind).
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut text = [0u8; 64];
     for (pair, byte) in text.chunks_exact_mut(2).zip(Sha256::digest(token.as_bytes())) {

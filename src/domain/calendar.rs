@@ -1,4 +1,4 @@
-//! The national banking calendar the régua runs on (issue 9): no weekends, the national
+//! The national banking calendar the régua runs on: no weekends, the national
 //! holidays, and the movable days of the Easter cycle that banks close for. A send that falls
 //! on another day moves to the next business day; a charge due on a non-business day is due on
 //! the next business day (Código Civil art. 132 §1).

@@ -1,4 +1,4 @@
-//! The messages of the régua (issue 9): a step's template with `{{placeholder}}`s, checked when
+//! The messages of the régua: a step's template with `{{placeholder}}`s, checked when
 //! the policy is saved and rendered when the notification is sent, in the Brazilian forms a
 //! debtor reads (`R$ 1.250,00`, `05/10/2026`).
 

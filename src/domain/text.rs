@@ -64,7 +64,7 @@ pub fn is_format(c: char) -> bool {
 }
 
 /// Bytes this server wrote as ASCII (digits, hex) as a `String`: one check and one copy, where
-/// `String::from_utf8_lossy` walked them in chunks (a percent of a request, callgrind, issue 8).
+/// `String::from_utf8_lossy` walked them in chunks (a percent of a request, callgrind).
 /// Bytes that are not UTF-8 still come out, replaced, rather than lost.
 pub fn ascii_string(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {

@@ -1,4 +1,4 @@
-//! The régua's engine (issue 9): passes over every organization at an instant. In each pass:
+//! The régua's engine: passes over every organization at an instant. In each pass:
 //! - a pending charge turns overdue the day after its effective due date, in the organization's
 //!   day, with the `charge.overdue` event the API writes for any other change;
 //! - on a business day, inside a policy's send window, each active step whose day and time have

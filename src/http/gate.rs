@@ -143,7 +143,7 @@ pub struct Gate<S> {
 
 /// Answers up to this size are copied into one buffer and written with `send(2)`: the kernel's
 /// `writev` path (importing the vector, locking the file position) cost more per request than
-/// copying a kilobyte (issue 8). Larger answers, such as `tools/list`, go out vectored. The
+/// copying a kilobyte. Larger answers, such as `tools/list`, go out vectored. The
 /// buffer lives for one write only, so idle connections hold nothing for it.
 const GATHER_UP_TO: usize = 4 * 1024;
 

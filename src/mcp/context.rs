@@ -157,7 +157,7 @@ pub fn result_body(id: &Value, outcome: Outcome, era: &Era) -> poem::Body {
 const TEXT_ITEM_HEAD: &[u8] = br#"{"content":[{"type":"text","text":"#;
 
 /// `text` with `front` before it, in `text`'s buffer: one move of the text instead of a second
-/// request-long buffer for the answer and a copy of the text into it (issue 8). The buffer grows
+/// request-long buffer for the answer and a copy of the text into it. The buffer grows
 /// only if its spare room is short of `front` and the tail.
 fn around(mut text: Vec<u8>, front: &[u8]) -> Vec<u8> {
     let len = text.len();

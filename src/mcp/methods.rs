@@ -21,7 +21,7 @@ pub async fn handle(
     raw: &[u8],
 ) -> Result<Outcome, RpcError> {
     // tools/call is most of the traffic; the other methods run behind a box, polled out of line,
-    // so their code and their state stay out of the call's path (issue 8: that path did not fit
+    // so their code and their state stay out of the call's path (that path did not fit
     // in the instruction cache).
     if method == "tools/call" {
         return tools::call(ctx, params, raw).await;

@@ -35,7 +35,7 @@ pub fn warm_up() {
 
 /// `tools/list`: the caller's tools, in name order; descriptors never depend on the caller.
 /// The answer depends only on the era and on which tools the caller's scopes allow, so it is
-/// written once per (era, set of tools) and kept (issue 8: it was rebuilt from `Value` trees on
+/// written once per (era, set of tools) and kept (it was rebuilt from `Value` trees on
 /// every request). The cache is bounded by the eras (3) times the scope combinations.
 pub fn list(ctx: &Context<'_>) -> Outcome {
     static WRITTEN: LazyLock<RwLock<HashMap<ListKey, bytes::Bytes>>> = LazyLock::new(Default::default);

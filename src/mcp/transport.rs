@@ -76,7 +76,7 @@ struct Answer {
 }
 
 // Errors are built out of line and marked cold, so the code of the refusals stays out of the
-// hot path's instruction cache lines (issue 8: the endpoint's code did not fit in L1).
+// hot path's instruction cache lines (the endpoint's code did not fit in L1).
 impl Answer {
     /// A refusal of the request as a whole, before its message is read: no id, no era yet.
     #[cold]

@@ -90,7 +90,7 @@ impl RpcError {
 }
 
 /// A body read as JSON-RPC reads it: an array (a batch), another non-object, or an object's
-/// members. Read straight from the bytes without a `Value` tree for the top level (issue 8: its
+/// members. Read straight from the bytes without a `Value` tree for the top level (its
 /// map and keys were most of what parsing an envelope cost); each member keeps the value of its
 /// last occurrence, as a JSON object does once parsed.
 #[derive(Debug)]

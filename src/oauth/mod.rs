@@ -1,4 +1,4 @@
-//! The OAuth 2.1 authorization server (issue 11, DESIGN.md section 6): its issuer is the
+//! The OAuth 2.1 authorization server (DESIGN.md section 6): its issuer is the
 //! public URL. Clients find it from the protected-resource metadata, register (RFC 7591) or
 //! present a client ID metadata document, send their user to `/authorize` (sign-in and consent
 //! pages rendered here), and exchange the code at `/token` with PKCE S256. Refresh tokens

@@ -1,4 +1,4 @@
-//! How a rendered notification leaves the server (issue 9, "Providers").
+//! How a rendered notification leaves the server ("Providers").
 //!
 //! The engine hands each notification, already rendered, to [`Providers::deliver`]. Sandbox
 //! organizations always use the outbox, which records and sends nothing (DESIGN.md section 10).

@@ -1,6 +1,6 @@
 //! `kobana-dunning spec diff`: every change between two specs to the tool contract (name,
 //! inputSchema, annotations, scope) and to the /v1 contract (operations, parameters, bodies,
-//! answers), each classified breaking or compatible (issue 10):
+//! answers), each classified breaking or compatible:
 //!
 //! - breaking on arguments: a tool or operation removed or renamed, an argument removed or
 //!   renamed, a new required argument, a type, format or constraint narrowed, an enum value

@@ -1,4 +1,4 @@
-//! Pairs of specs, one pair per rule of issue 10, each asserting how `spec diff` classifies the
+//! Pairs of specs, one pair per classification rule, each asserting how `spec diff` classifies the
 //! change. The specs are a small document written here (JSON is YAML), mutated per test.
 
 use serde_json::{Value, json};

@@ -1,6 +1,7 @@
 //! The migrations of both databases, embedded in the binary and applied at open. Versions are
-//! recorded in `_sqlx_migrations`, the table sqlx's migrator used before issue 8, so databases
-//! it migrated keep working; the checksum is the same SHA-384 of the file's text.
+//! recorded in `_sqlx_migrations`, the table sqlx's migrator used before the store moved to
+//! rusqlite, so databases it migrated keep working; the checksum is the same SHA-384 of the
+//! file's text.
 
 use sha2::{Digest, Sha384};
 

@@ -1,5 +1,5 @@
-//! A SQLite database migrated by sqlx's migrator (before issue 8) opens, gets the new
-//! migrations, and its rows get search keys and counts.
+//! A SQLite database migrated by sqlx's migrator (before the store moved to rusqlite) opens,
+//! gets the new migrations, and its rows get search keys and counts.
 
 use super::migrations::{MIGRATIONS, Migration};
 use super::{ChargeFilter, DebtorFilter, ListWindow, Store};

@@ -77,7 +77,7 @@ enum Cell {
 
 /// One row read back, its cells looked up by column name. All its text is kept in one buffer:
 /// a charge has a dozen and a half text columns, and a `String` each was most of a lookup's
-/// allocations (issue 8).
+/// allocations.
 #[derive(Debug, Clone)]
 pub struct Row {
     names: Arc<[String]>,
@@ -190,7 +190,7 @@ impl Row {
 
 /// A row read from a driver that hands text over as bytes (SQLite): its text is checked as
 /// UTF-8 once, when the row is finished, instead of once per column (a dozen and a half checks
-/// a charge, issue 8).
+/// a charge).
 pub struct RowBytes {
     names: Arc<[String]>,
     cells: Vec<Cell>,

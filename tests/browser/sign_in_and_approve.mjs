@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue 11's browser acceptance: a person signs in through the real pages in headless Chromium
+// The sign-in's browser acceptance: a person signs in through the real pages in headless Chromium
 // (Debian's, driven by playwright-core), approves a destructive MCP call through its
 // approval_url, allows an OAuth client on the consent page, and disconnects it on the
 // connections page. Screenshots of the sign-in, approval, consent and connections pages go to the

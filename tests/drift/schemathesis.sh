@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# schemathesis against the live /v1 API of a sandbox organization (issue 10): every check,
+# schemathesis against the live /v1 API of a sandbox organization: every check,
 # response-schema conformance included; zero failures and zero errors, or this fails. Starts the
 # server built by cargo on a fresh SQLite file with the demo organization (sandbox), rate limits
 # lifted for the run, and prints how many operations and requests schemathesis ran.

@@ -112,7 +112,7 @@ fn the_catalogue_follows_the_tool_rules() {
             }
         }
 
-        // The schema hash lets a client tell that a cached descriptor is stale (issue 10).
+        // The schema hash lets a client tell that a cached descriptor is stale.
         let hash = tool["_meta"]["com.kobana/schema_hash"].as_str().unwrap_or_default();
         assert!(
             hash.len() == 16 && hash.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')),

@@ -1,4 +1,4 @@
-//! Schema drift (issue 10): where outside tools (schemathesis, Redocly, Spectral) found the spec
+//! Schema drift: where outside tools (schemathesis, Redocly, Spectral) found the spec
 //! and the running API disagreeing, each side now says what the other does. Every test here
 //! speaks to the real server, and where a rule lives in the spec it also reads the rule from
 //! the generated schemas, so a later edit to either side fails here.

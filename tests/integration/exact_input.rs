@@ -1,4 +1,4 @@
-//! Exact input (issue 7): money is judged on the number as written, text refuses invisible and
+//! Exact input: money is judged on the number as written, text refuses invisible and
 //! control characters, and text stored before still reaches models escaped.
 
 use reqwest::Method;

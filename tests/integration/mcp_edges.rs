@@ -1,4 +1,4 @@
-//! Contract edge cases found by calling the server as a new client would (issue 6).
+//! Contract edge cases found by calling the server as a new client would.
 
 use serde_json::{Value, json};
 

@@ -1,4 +1,4 @@
-//! A hostile network (issue 7): slow and idle peers, too many connections, broken and
+//! A hostile network: slow and idle peers, too many connections, broken and
 //! oversized requests, and requests without a valid token. Each test starts the real server and
 //! speaks raw HTTP/1.1 to it over TCP.
 

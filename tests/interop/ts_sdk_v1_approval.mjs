@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue 11's acceptance: the TypeScript SDK 1.32.2 client (@modelcontextprotocol/sdk, the v1
+// The approval's acceptance: the TypeScript SDK 1.32.2 client (@modelcontextprotocol/sdk, the v1
 // line most desktop assistants embed), speaking the 2025-06-18 revision, cannot cancel a charge
 // without approval, and cancels it after a person approves it through the link it was given.
 //

@@ -4,7 +4,7 @@
 //!
 //! serde_json's generic walk of such a body (a visitor per member, a UTF-8 check per string, a
 //! `Value` per envelope member) cost a tools/call about 5,000 instructions, a fifth of what the
-//! call adds to a GET of the same charge (issue 8, callgrind). This reader gives up (`None`) at
+//! call adds to a GET of the same charge (callgrind). This reader gives up (`None`) at
 //! the first thing outside that shape, and [`Body::parse`](super::Body::parse) then reads the
 //! body with serde, so the answer to anything unusual, and every parse error, stays serde's. For
 //! the bodies it reads it builds the same [`Members`] serde does (a test holds the two together).

@@ -1,5 +1,5 @@
 //! SQLite's reader connections. Each keeps two things across requests that a plain autocommit
-//! read pays for every time (issue 8, docs/PERFORMANCE.md):
+//! read pays for every time (docs/PERFORMANCE.md):
 //!
 //! - **its read snapshot.** An autocommit read takes a read mark in the `-shm` file and gives it
 //!   back: two `fcntl(2)` and the WAL header checks, per query. A reader instead stays in its
