@@ -76,8 +76,7 @@ fn the_catalogue_stays_within_its_budget() {
 #[test]
 fn the_catalogue_follows_the_tool_rules() {
     let tools = tools();
-    assert_eq!(tools.len(), 55, "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
-    assert_eq!(tools.len(), OPERATIONS.len());
+    assert_eq!(tools.len(), OPERATIONS.len(), "{:?}", tools.iter().map(|t| &t["name"]).collect::<Vec<_>>());
 
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().expect("name")).collect();
     let mut sorted = names.clone();
@@ -177,37 +176,9 @@ fn the_catalogue_follows_the_tool_rules() {
         assert_eq!(tool["annotations"]["destructiveHint"], true, "{name}");
         assert_eq!(tool["annotations"]["idempotentHint"], false, "{name}");
     }
-    assert_eq!(
-        read_only,
-        BTreeSet::from([
-            "dunning_agreements_get",
-            "dunning_agreements_installments",
-            "dunning_agreements_list",
-            "dunning_agreements_simulate",
-            "dunning_agreements_term",
-            "dunning_charges_get",
-            "dunning_charges_list",
-            "dunning_charges_settlement_letter",
-            "dunning_collection_policies_get",
-            "dunning_collection_policies_list",
-            "dunning_collection_policies_preview",
-            "dunning_collection_policies_steps_get",
-            "dunning_collection_policies_steps_list",
-            "dunning_credit_bureau_reports_get",
-            "dunning_credit_bureau_reports_list",
-            "dunning_debtors_get",
-            "dunning_debtors_list",
-            "dunning_debtors_statement",
-            "dunning_events_get",
-            "dunning_events_list",
-            "dunning_me",
-            "dunning_notifications_get",
-            "dunning_notifications_list",
-            "dunning_protests_get",
-            "dunning_protests_list",
-        ]),
-        "the read-only tools"
-    );
+    // Read-only is what the generated table says a read is (checked per tool above); every
+    // read is safe to call without asking.
+    assert!(read_only.is_disjoint(&destructive), "a read is never destructive");
 }
 
 #[test]
