@@ -40,10 +40,7 @@ fn generate(spec_path: &str) -> Result<(), model::SpecError> {
         .map_err(|e| model::SpecError::new(format!("cannot read the spec: {e}")))?;
     let api = model::Api::from_yaml(&text)?;
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let api_dir =
-        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("src/api");
-    let tags = render::render_tag_modules(&api, &api_dir.to_string_lossy())?;
-    for (file, contents) in render::render_all(&api)?.into_iter().chain([("tags.rs", tags)]) {
+    for (file, contents) in render::render_all(&api)? {
         fs::write(out_dir.join(file), contents)
             .map_err(|e| model::SpecError::new(format!("cannot write {file}: {e}")))?;
     }

@@ -38,26 +38,6 @@ pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
     Ok(files)
 }
 
-/// `tags.rs`: the `mod` declaration of every tag's handler module, at its absolute path under
-/// `api_dir` (a `mod` in an included file would otherwise be looked for in OUT_DIR).
-pub fn render_tag_modules(api: &Api, api_dir: &str) -> Result<String> {
-    let mut registry = Handlebars::new();
-    registry.set_strict_mode(true);
-    registry.register_escape_fn(handlebars::no_escape);
-    registry.register_helper("rust_str", Box::new(rust_str));
-    let mut tags: Vec<&str> = api.ops.iter().map(|op| op.tag.as_str()).collect();
-    tags.sort_unstable();
-    tags.dedup();
-    let tags: Vec<Value> =
-        tags.iter().map(|tag| json!({ "name": tag, "path": format!("{api_dir}/{tag}.rs") })).collect();
-    let source = registry
-        .render_template(include_str!("../templates/tags.rs.hbs"), &json!({ "tags": tags }))
-        .map_err(|e| SpecError::new(format!("template tags.rs: {e}")))?;
-    let file = syn::parse_file(&source)
-        .map_err(|e| SpecError::new(format!("template tags.rs produced invalid Rust ({e}):\n{source}")))?;
-    Ok(prettyplease::unparse(&file))
-}
-
 fn pretty(value: &Value) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("JSON values always serialize");
     text.push('\n');

@@ -165,7 +165,13 @@ async fn load(call: &Call, id: &str) -> ApiResult<Agreement> {
 }
 
 /// Saves a charge an agreement changed, with its event naming the agreement.
-async fn save_charge(call: &Call, before: &Charge, after: Charge, code: &str, agreement_id: &str) -> ApiResult<()> {
+async fn save_charge(
+    call: &Call,
+    before: &Charge,
+    after: Charge,
+    code: &str,
+    agreement_id: &str,
+) -> ApiResult<()> {
     save_change(call, before, after, code, json!({ "agreement_id": agreement_id })).await.map(drop)
 }
 
@@ -184,7 +190,8 @@ pub(crate) async fn make_agreement(
 async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiResult<Agreement> {
     let charges = source_charges(call, ids).await?;
     let simulation = agreement::simulate(&charges, &terms, call.today())?;
-    let debtor = call.store.debtor(call.org_id(), &charges[0].debtor_id).await?.ok_or(ApiError::NotFound("debtor"))?;
+    let debtor =
+        call.store.debtor(call.org_id(), &charges[0].debtor_id).await?.ok_or(ApiError::NotFound("debtor"))?;
     let agreement = Agreement::make(&charges, &terms, &simulation, grace_days, call.now);
 
     let plan = simulation
@@ -207,7 +214,13 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
         save_charge(call, before, after, "charge.db.updated", &agreement.id).await?;
     }
     let object = to_json(&agreement_view(&agreement));
-    let evt = event(call, "agreement.created", "agreement", &agreement.id, json!({ "object": object, "changes": {} }));
+    let evt = event(
+        call,
+        "agreement.created",
+        "agreement",
+        &agreement.id,
+        json!({ "object": object, "changes": {} }),
+    );
     let listed: Vec<(u32, &str)> = installments.iter().map(|(n, id)| (*n, id.as_str())).collect();
     call.store.insert_agreement(&agreement, &listed, &evt).await?;
     Ok(agreement)

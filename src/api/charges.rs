@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
-use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event, to_json};
 use super::charge_views::next_action;
+use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event, to_json};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::dates::Timestamp;
 use crate::domain::money::Hundredths;
@@ -49,7 +49,6 @@ pub(crate) async fn check_policy(call: &Call, field: &str, cp_id: &str) -> ApiRe
         Some(_) => Ok(()),
     }
 }
-
 
 impl super::handlers::ChargesApi for Charges {
     async fn charges_list(call: Call, input: wire::ChargesListInput) -> ApiResult<Reply<ChargeList>> {
@@ -100,7 +99,9 @@ impl super::handlers::ChargesApi for Charges {
             }
             // The debtor's own policy, while it is one to follow; else the organization's default.
             None => match &debtor.default_cp_id {
-                Some(cp_id) if check_policy(&call, "default_cp_id", cp_id).await.is_ok() => Some(cp_id.clone()),
+                Some(cp_id) if check_policy(&call, "default_cp_id", cp_id).await.is_ok() => {
+                    Some(cp_id.clone())
+                }
                 _ => None,
             },
         };
@@ -192,7 +193,10 @@ impl super::handlers::ChargesApi for Charges {
     }
 
     /// Writing off a written-off charge is a no-op.
-    async fn charges_write_off(call: Call, input: wire::ChargesWriteOffInput) -> ApiResult<Reply<ChargeEnvelope>> {
+    async fn charges_write_off(
+        call: Call,
+        input: wire::ChargesWriteOffInput,
+    ) -> ApiResult<Reply<ChargeEnvelope>> {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
         let mut after = before.clone();
@@ -215,10 +219,16 @@ impl super::handlers::ChargesApi for Charges {
         ];
         for (field, given, decision, required) in details {
             if given && input.decision != decision {
-                return Err(ApiError::field(field, format!("is only taken with decision {}", decision.as_str())));
+                return Err(ApiError::field(
+                    field,
+                    format!("is only taken with decision {}", decision.as_str()),
+                ));
             }
             if required && !given && input.decision == decision {
-                return Err(ApiError::field(field, format!("is required with decision {}", decision.as_str())));
+                return Err(ApiError::field(
+                    field,
+                    format!("is required with decision {}", decision.as_str()),
+                ));
             }
         }
         if let Some(protest) = &input.protest {
@@ -238,9 +248,11 @@ impl super::handlers::ChargesApi for Charges {
             let terms = super::agreements::terms_input!(terms);
             super::agreements::make_agreement(&call, &[decided.id.as_str()], terms, grace_days).await?;
         } else if input.decision == Decision::CreditBureau {
-            let chosen = input.credit_bureau.unwrap_or(wire::DecisionCreditBureau { bureau: None, nature: None });
+            let chosen =
+                input.credit_bureau.unwrap_or(wire::DecisionCreditBureau { bureau: None, nature: None });
             let bureau = chosen.bureau.unwrap_or(crate::domain::credit_bureau::DEFAULT_BUREAU);
-            let nature = chosen.nature.unwrap_or_else(|| crate::domain::credit_bureau::DEFAULT_NATURE.to_string());
+            let nature =
+                chosen.nature.unwrap_or_else(|| crate::domain::credit_bureau::DEFAULT_NATURE.to_string());
             file_report(&call, &decided, bureau, nature).await?;
         } else if let Some(protest) = input.protest {
             file_protest(&call, &decided, protest.title_type, protest.document_number).await?;

@@ -17,7 +17,6 @@ use crate::types::{
 /// The handlers of the `collection_policies` tag.
 pub struct CollectionPolicies;
 
-
 pub(crate) fn template_view(t: &MessageTemplate) -> wire::Template {
     wire::Template { subject: t.subject.clone().map(Some), body: t.body.clone() }
 }
@@ -91,7 +90,10 @@ fn policy_summary(p: &Policy, zone: &Zone) -> wire::CollectionPolicySummary {
         status: p.status,
         is_default: p.is_default,
         timezone: p.zone_or(zone).name().to_string(),
-        send_window: wire::SendWindow { start: format_minute(p.window.start), end: format_minute(p.window.end) },
+        send_window: wire::SendWindow {
+            start: format_minute(p.window.start),
+            end: format_minute(p.window.end),
+        },
         steps_count: p.steps.len() as i64,
         version: p.version,
         created_at: Timestamp(p.created_at),
@@ -117,7 +119,12 @@ fn load_step<'p>(policy: &'p Policy, id: &str) -> ApiResult<&'p Step> {
 }
 
 /// Saves a changed policy with its event.
-async fn save(call: &Call, before: &Policy, after: &Policy, code: &str) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
+async fn save(
+    call: &Call,
+    before: &Policy,
+    after: &Policy,
+    code: &str,
+) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
     let (evt, _) = change_event(
         call,
         code,
@@ -177,7 +184,13 @@ fn step_draft(
 }
 
 /// A step change: the policy moves to a new version with it, and the event is the step's.
-fn step_event(call: &Call, code: &str, before: Option<&Step>, after: Option<&Step>, id: &str) -> crate::store::NewEvent {
+fn step_event(
+    call: &Call,
+    code: &str,
+    before: Option<&Step>,
+    after: Option<&Step>,
+    id: &str,
+) -> crate::store::NewEvent {
     let before = before.map(|s| to_json(&step_view(s))).unwrap_or(Value::Null);
     match after {
         Some(s) => change_event(call, code, "step", id, &before, to_json(&step_view(s)), json!({})).0,
@@ -190,8 +203,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         call: Call,
         input: wire::CollectionPoliciesListInput,
     ) -> ApiResult<Reply<CollectionPolicyList>> {
-        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
-        .page(call.zone());
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page(call.zone());
         let statuses = match input.status {
             Some(_) => csv(input.status),
             None => vec!["draft".to_string(), "active".to_string()],

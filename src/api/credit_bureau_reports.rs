@@ -1,6 +1,6 @@
 //! /v1/credit_bureau_reports: overdue charges reported to a credit bureau (negativações).
 
-use super::escalations::{list_filter, list_input, escalated_charge, file_report, report_view, save_report};
+use super::escalations::{escalated_charge, file_report, list_filter, list_input, report_view, save_report};
 use super::{ApiError, ApiResult, Call, Reply};
 use crate::domain::charge::Outcome;
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report};
@@ -14,7 +14,10 @@ fn reply(r: &Report) -> Reply<CreditBureauReportEnvelope> {
 }
 
 async fn load(call: &Call, id: &str) -> ApiResult<Report> {
-    call.store.credit_bureau_report(call.org_id(), id).await?.ok_or(ApiError::NotFound("credit-bureau report"))
+    call.store
+        .credit_bureau_report(call.org_id(), id)
+        .await?
+        .ok_or(ApiError::NotFound("credit-bureau report"))
 }
 
 impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
@@ -41,7 +44,10 @@ impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
     ) -> ApiResult<Reply<CreditBureauReportList>> {
         let (filter, meta) = list_filter(list_input!(input), call.zone());
         let (reports, total, amount) = call.store.credit_bureau_reports(call.org_id(), &filter).await?;
-        Ok(Reply::new(CreditBureauReportList { data: reports.iter().map(report_view).collect(), meta: meta(total, amount) }))
+        Ok(Reply::new(CreditBureauReportList {
+            data: reports.iter().map(report_view).collect(),
+            meta: meta(total, amount),
+        }))
     }
 
     /// Before the inclusion the report is canceled; once reported its removal is requested.

@@ -178,7 +178,10 @@ impl super::handlers::DebtorsApi for Debtors {
         Ok(reply(&load(&call, &input.id).await?))
     }
 
-    async fn debtors_statement(call: Call, input: wire::DebtorsStatementInput) -> ApiResult<crate::api::File> {
+    async fn debtors_statement(
+        call: Call,
+        input: wire::DebtorsStatementInput,
+    ) -> ApiResult<crate::api::File> {
         let debtor = load(&call, &input.id).await?;
         super::papers::statement(&call, &debtor).await
     }

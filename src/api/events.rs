@@ -30,8 +30,7 @@ fn event_view(e: EventRow) -> ApiResult<wire::Event> {
 
 impl super::handlers::EventsApi for Events {
     async fn events_list(call: Call, input: wire::EventsListInput) -> ApiResult<Reply<EventList>> {
-        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order)
-        .page(call.zone());
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page(call.zone());
         let filter = EventFilter {
             resource_id: input.resource_id.map(Into::into),
             code: input.code.map(Into::into),

@@ -14,8 +14,7 @@ fn stored<T: std::str::FromStr>(value: &str, what: &str) -> ApiResult<T> {
 
 impl super::handlers::MeApi for Me {
     async fn me(call: Call, _input: MeInput) -> ApiResult<Reply<MeEnvelope>> {
-        let org =
-            call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
+        let org = call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
         let p = &call.principal;
         let data = wire::Me {
             organization: wire::MeOrganization {

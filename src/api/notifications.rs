@@ -7,7 +7,9 @@ use crate::domain::notification::{Notification, Source, standard_template};
 use crate::domain::policy::MessageTemplate;
 use crate::domain::rules::Violations;
 use crate::store::NotificationFilter;
-use crate::types::{self as wire, Channel, NotificationEnvelope, NotificationList, NotificationOrigin, SortOrder};
+use crate::types::{
+    self as wire, Channel, NotificationEnvelope, NotificationList, NotificationOrigin, SortOrder,
+};
 
 /// The handlers of the `notifications` tag.
 pub struct Notifications;
@@ -58,11 +60,8 @@ pub(crate) async fn notify_now(
         t.check_text("template.", &mut violations);
         violations.finish()?;
     }
-    let debtor = call
-        .store
-        .debtor(call.org_id(), &charge.debtor_id)
-        .await?
-        .ok_or(ApiError::NotFound("debtor"))?;
+    let debtor =
+        call.store.debtor(call.org_id(), &charge.debtor_id).await?.ok_or(ApiError::NotFound("debtor"))?;
     Notification::check_manual(charge, &debtor, channel)?;
     let template = template.unwrap_or_else(|| standard_template(channel));
     let source = Source {
@@ -77,7 +76,10 @@ pub(crate) async fn notify_now(
 }
 
 impl super::handlers::NotificationsApi for Notifications {
-    async fn notifications_list(call: Call, input: wire::NotificationsListInput) -> ApiResult<Reply<NotificationList>> {
+    async fn notifications_list(
+        call: Call,
+        input: wire::NotificationsListInput,
+    ) -> ApiResult<Reply<NotificationList>> {
         let (window, pager) = ListArgs {
             created_from: input.created_from,
             created_to: input.created_to,
@@ -114,7 +116,10 @@ impl super::handlers::NotificationsApi for Notifications {
         notify_now(&call, &charge, input.channel, input.template).await
     }
 
-    async fn notifications_get(call: Call, input: wire::NotificationsGetInput) -> ApiResult<Reply<NotificationEnvelope>> {
+    async fn notifications_get(
+        call: Call,
+        input: wire::NotificationsGetInput,
+    ) -> ApiResult<Reply<NotificationEnvelope>> {
         Ok(reply(&load(&call, &input.id).await?))
     }
 
@@ -123,8 +128,11 @@ impl super::handlers::NotificationsApi for Notifications {
         input: wire::NotificationsResendInput,
     ) -> ApiResult<Reply<NotificationEnvelope>> {
         let original = load(&call, &input.id).await?;
-        let charge =
-            call.store.charge(call.org_id(), &original.charge_id).await?.ok_or(ApiError::NotFound("charge"))?;
+        let charge = call
+            .store
+            .charge(call.org_id(), &original.charge_id)
+            .await?
+            .ok_or(ApiError::NotFound("charge"))?;
         let debtor = call
             .store
             .debtor(call.org_id(), &original.debtor_id)

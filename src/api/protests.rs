@@ -1,6 +1,8 @@
 //! /v1/protests: overdue charges sent to protest at a notary (protestos).
 
-use super::escalations::{list_filter, list_input, escalated_charge, file_protest, protest_view, save_protest};
+use super::escalations::{
+    escalated_charge, file_protest, list_filter, list_input, protest_view, save_protest,
+};
 use super::{ApiError, ApiResult, Call, Reply};
 use crate::domain::charge::Outcome;
 use crate::domain::protest::Protest;
@@ -18,7 +20,10 @@ async fn load(call: &Call, id: &str) -> ApiResult<Protest> {
 }
 
 impl super::handlers::ProtestsApi for Protests {
-    async fn protests_create(call: Call, input: wire::ProtestsCreateInput) -> ApiResult<Reply<ProtestEnvelope>> {
+    async fn protests_create(
+        call: Call,
+        input: wire::ProtestsCreateInput,
+    ) -> ApiResult<Reply<ProtestEnvelope>> {
         let charge = escalated_charge(&call, input.charge_id.as_str()).await?;
         Ok(reply(&file_protest(&call, &charge, input.title_type, input.document_number.into()).await?))
     }
@@ -30,11 +35,17 @@ impl super::handlers::ProtestsApi for Protests {
     async fn protests_list(call: Call, input: wire::ProtestsListInput) -> ApiResult<Reply<ProtestList>> {
         let (filter, meta) = list_filter(list_input!(input), call.zone());
         let (protests, total, amount) = call.store.protests(call.org_id(), &filter).await?;
-        Ok(Reply::new(ProtestList { data: protests.iter().map(protest_view).collect(), meta: meta(total, amount) }))
+        Ok(Reply::new(ProtestList {
+            data: protests.iter().map(protest_view).collect(),
+            meta: meta(total, amount),
+        }))
     }
 
     /// A title not yet protested is withdrawn; a protested one gets its cancellation requested.
-    async fn protests_cancel(call: Call, input: wire::ProtestsCancelInput) -> ApiResult<Reply<ProtestEnvelope>> {
+    async fn protests_cancel(
+        call: Call,
+        input: wire::ProtestsCancelInput,
+    ) -> ApiResult<Reply<ProtestEnvelope>> {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
         let mut after = before.clone();
