@@ -520,7 +520,8 @@ async fn end_pauses(store: &Store, org_id: &str, clock: &PassClock) -> StoreResu
 
 /// Computes again when the régua acts next on the charges of each policy changed since the
 /// last time (a step added, moved or removed; the window, zone or status changed; the default
-/// passed to it); how many charges' next action moved.
+/// passed to it); how many charges' next action changed (a charge changed meanwhile keeps the
+/// one its own change computed).
 async fn reschedule(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
     let mut moved = 0;
     for policy in store.policies_to_reschedule(org_id).await? {

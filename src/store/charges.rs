@@ -466,7 +466,6 @@ fn push_filters(sql: &mut Sql, a: &str, f: &ChargeFilter) {
 /// One way a charge matches a search: its id, external id, or debtor's name or document
 /// starts with it. Each is a prefix range of a column that an index of the organization's
 /// charges leads with (`(organization_id, column, status)`; the id's own index for the id).
-#[derive(Clone)]
 struct Range {
     column: &'static str,
     prefix: String,
@@ -616,11 +615,15 @@ impl Store {
         }
         // Largest first: only the rows of the smaller ranges are checked against the others.
         counted.sort_by_key(|(n, _, _)| std::cmp::Reverse(*n));
-        let ranges: Vec<Range> = counted.iter().map(|(_, _, range)| range.clone()).collect();
-        let (total, sums) = match counted.as_slice() {
+        let alone = match counted.as_slice() {
             [] => return Ok(ChargePage { rows: Vec::new(), total: 0, sums: Sums::default() }),
-            [(n, sums, _)] => (*n, *sums),
-            _ => self.union_totals(org_id, filter, &ranges).await?,
+            [(n, sums, _)] => Some((*n, *sums)),
+            _ => None,
+        };
+        let ranges: Vec<Range> = counted.into_iter().map(|(_, _, range)| range).collect();
+        let (total, sums) = match alone {
+            Some(totals) => totals,
+            None => self.union_totals(org_id, filter, &ranges).await?,
         };
         let rows = self.search_page(org_id, filter, &ranges, total, population).await?;
         Ok(ChargePage { rows, total, sums })

@@ -161,7 +161,7 @@ pub(crate) async fn plain_page<T>(
     from_row: impl Fn(&Row) -> StoreResult<T>,
 ) -> StoreResult<(Vec<T>, i64)> {
     let (rows, total, _) =
-        summed_page(db, table, order, "0", filters, ascending, limit, offset, from_row).await?;
+        page_and_totals(db, table, order, None, filters, ascending, limit, offset, from_row).await?;
     Ok((rows, total))
 }
 
@@ -179,10 +179,28 @@ pub(crate) async fn summed_page<T>(
     offset: i64,
     from_row: impl Fn(&Row) -> StoreResult<T>,
 ) -> StoreResult<(Vec<T>, i64, i64)> {
+    page_and_totals(db, table, order, Some(sum), filters, ascending, limit, offset, from_row).await
+}
+
+/// The page, the count and, when a column is named, its sum (0 otherwise, summing nothing).
+#[allow(clippy::too_many_arguments)]
+async fn page_and_totals<T>(
+    db: &Db,
+    table: &str,
+    order: &str,
+    sum: Option<&str>,
+    filters: impl Fn(&mut Sql),
+    ascending: bool,
+    limit: i64,
+    offset: i64,
+    from_row: impl Fn(&Row) -> StoreResult<T>,
+) -> StoreResult<(Vec<T>, i64, i64)> {
     // SUM of BIGINT is NUMERIC in PostgreSQL: cast back so both read an integer.
-    let mut count = Sql::new(&format!(
-        "SELECT COUNT(*) AS n, CAST(COALESCE(SUM({sum}), 0) AS BIGINT) AS total_sum FROM {table}"
-    ));
+    let summed = sum.map_or_else(
+        || "CAST(0 AS BIGINT)".to_string(),
+        |c| format!("CAST(COALESCE(SUM({c}), 0) AS BIGINT)"),
+    );
+    let mut count = Sql::new(&format!("SELECT COUNT(*) AS n, {summed} AS total_sum FROM {table}"));
     filters(&mut count);
     let mut page = Sql::new(&format!("SELECT * FROM {table}"));
     filters(&mut page);

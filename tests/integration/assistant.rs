@@ -386,6 +386,7 @@ async fn list_rows_leave_addresses_and_messages_to_the_get_operations() {
     let cp = r.data()["id"].as_str().unwrap().to_string();
 
     let rows = tool(&s, &token, "dunning_debtors_list", json!({})).await;
+    assert_eq!(rows["data"][0]["id"], debtor.as_str(), "{rows}");
     assert!(rows["data"][0].get("address").is_none(), "{rows}");
     let one = tool(&s, &token, "dunning_debtors_get", json!({ "id": debtor })).await;
     assert_eq!(one["data"]["address"]["city"], "São Paulo", "{one}");
@@ -394,6 +395,7 @@ async fn list_rows_leave_addresses_and_messages_to_the_get_operations() {
     assert!(rows["data"][0].get("steps").is_none(), "{rows}");
     assert_eq!(rows["data"][0]["steps_count"], 1, "{rows}");
     let rows = tool(&s, &token, "dunning_collection_policies_steps_list", json!({ "cp_id": cp })).await;
+    assert_eq!(rows["data"][0]["offset_days"], 0, "{rows}");
     assert!(rows["data"][0].get("template").is_none(), "{rows}");
     let one = tool(&s, &token, "dunning_collection_policies_get", json!({ "cp_id": cp })).await;
     assert_eq!(one["data"]["steps"][0]["template"]["body"], "Vence hoje.", "{one}");
