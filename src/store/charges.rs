@@ -50,9 +50,13 @@ impl ChargeFilter {
     /// Whether only the organization and statuses filter the list, so the per-status counts
     /// give its exact total.
     fn counted_by_status(&self) -> bool {
+        self.window.q.is_none() && self.filtered_by_status_alone()
+    }
+
+    /// Whether nothing but the statuses (and the search) filters the list.
+    fn filtered_by_status_alone(&self) -> bool {
         let w = &self.window;
-        w.q.is_none()
-            && w.created_from.is_none()
+        w.created_from.is_none()
             && w.created_before.is_none()
             && self.dunning_statuses.is_empty()
             && self.debtor_ids.is_empty()
@@ -508,6 +512,26 @@ impl Range {
         prefix_range(sql, &unindexed(&format!("{a}.{}", self.column)), &self.prefix)
     }
 
+    /// Pushes `SELECT {TOTALS} FROM …`: the count and sums of the organization's charges in
+    /// this range that pass the filters and are in none of the `earlier` ranges.
+    fn push_totals(&self, sql: &mut Sql, org: &str, f: &ChargeFilter, earlier: &[Range]) {
+        if self.column == LATER_WORD && earlier.is_empty() && f.filtered_by_status_alone() {
+            // The words carry their debtor's totals per status: one range of their index, not
+            // a probe of each matching debtor's charges.
+            let words = prefix_range(sql, "x.word", &self.prefix);
+            let again = prefix_range(sql, "x.prev", &self.prefix);
+            sql.push(&format!(
+                "SELECT {WORD_TOTALS} FROM debtor_word_totals x \
+                 WHERE x.organization_id = {org} AND {words} AND NOT {again}"
+            ));
+            push_in(sql, "x.status", &f.statuses);
+            return;
+        }
+        sql.push(&format!("SELECT {TOTALS} "));
+        self.push_from(sql, org, f);
+        push_none_of(sql, earlier);
+    }
+
     /// Pushes `FROM charges x WHERE …`: the organization's charges in this range that pass
     /// the filters, read from this range's index.
     fn push_from(&self, sql: &mut Sql, org: &str, f: &ChargeFilter) {
@@ -531,6 +555,11 @@ impl Range {
 
 /// The count and sums of the charges `x` of a range, which its index holds.
 const TOTALS: &str = "COUNT(*) AS n, CAST(COALESCE(SUM(x.amount_cents), 0) AS BIGINT) AS a, \
+     CAST(COALESCE(SUM(x.paid_cents), 0) AS BIGINT) AS p";
+
+/// [`TOTALS`] from the debtors' word rows, which hold counts and sums.
+const WORD_TOTALS: &str = "CAST(COALESCE(SUM(x.n), 0) AS BIGINT) AS n, \
+     CAST(COALESCE(SUM(x.amount_cents), 0) AS BIGINT) AS a, \
      CAST(COALESCE(SUM(x.paid_cents), 0) AS BIGINT) AS p";
 
 /// ` AND NOT …` for each of `earlier`: a charge an earlier range already counted is left out,
@@ -592,9 +621,9 @@ impl Store {
         let mut sql = Sql::new("");
         let org = sql.param(org_id);
         for (i, range) in ranges.iter().enumerate() {
-            sql.push(&format!("SELECT {i} AS r, {TOTALS} "));
-            range.push_from(&mut sql, &org, filter);
-            sql.push(" UNION ALL ");
+            sql.push(&format!("SELECT {i} AS r, n, a, p FROM ("));
+            range.push_totals(&mut sql, &org, filter, &[]);
+            sql.push(&format!(") t{i} UNION ALL "));
         }
         sql.push(&format!(
             "SELECT -1 AS r, CAST(COALESCE(SUM(s.n), 0) AS BIGINT) AS n, 0 AS a, 0 AS p \
@@ -671,9 +700,7 @@ impl Store {
         let org = sql.param(org_id);
         for (i, range) in ranges.iter().enumerate() {
             sql.push(if i > 0 { " UNION ALL " } else { "" });
-            sql.push(&format!("SELECT {TOTALS} "));
-            range.push_from(&mut sql, &org, filter);
-            push_none_of(&mut sql, &ranges[..i]);
+            range.push_totals(&mut sql, &org, filter, &ranges[..i]);
         }
         sql.push(") s");
         let Some(row) = self.db.row(&sql.text, &sql.params).await? else {

@@ -194,10 +194,13 @@ pub(crate) fn word_steps(d: &Debtor, replace: bool) -> Vec<Step> {
     let name = fold(&d.name);
     let words = super::search::later_words(&name);
     if !words.is_empty() {
-        let mut sql = Sql::new("INSERT INTO debtor_words (organization_id, word, debtor_id) VALUES ");
-        for (i, word) in words.iter().enumerate() {
+        let mut sql = Sql::new("INSERT INTO debtor_words (organization_id, word, debtor_id, prev) VALUES ");
+        // The words come sorted: each row names the one before it (migration 0024 says why).
+        let prevs = std::iter::once("").chain(words.iter().copied());
+        for (i, (word, prev)) in words.iter().zip(prevs).enumerate() {
             sql.push(if i == 0 { "(" } else { ", (" });
-            sql.bind(&d.organization_id).push(", ").bind(*word).push(", ").bind(&d.id).push(")");
+            sql.bind(&d.organization_id).push(", ").bind(*word).push(", ").bind(&d.id);
+            sql.push(", ").bind(prev).push(")");
         }
         steps.push(Step::new(sql.text, sql.params));
     }

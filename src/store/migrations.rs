@@ -60,6 +60,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(21, "0021", "what_a_charge_waits_for"),
     migration!(22, "0022", "debtor_charge_sums"),
     migration!(23, "0023", "policy_scheduled_version"),
+    migration!(24, "0024", "debtor_word_totals"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

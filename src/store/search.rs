@@ -27,7 +27,7 @@ pub fn fold(text: &str) -> String {
 }
 
 /// The keys that find a folded name by a later word: the name from each word after the first
-/// on ("costa ribeiro", "ribeiro" for "mariana costa ribeiro"), each once.
+/// on ("costa ribeiro", "ribeiro" for "mariana costa ribeiro"), each once, in byte order.
 pub fn later_words(folded: &str) -> Vec<&str> {
     let mut out: Vec<&str> = folded.match_indices(' ').map(|(i, _)| &folded[i + 1..]).collect();
     out.sort_unstable();

@@ -555,6 +555,54 @@ async fn charge_search_follows_the_debtor_and_counts_each_charge_once() {
     assert_eq!(r.data()["debtor_name"], "Beatriz Nunes");
 }
 
+/// A later word's count and sums come from the debtors' word rows, kept by the database as
+/// charges are created, paid and renamed away: each stays equal to what the charges say, and a
+/// debtor with two words that start alike ("silva silveira") counts its charges once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_later_word_counts_and_sums_each_charge_once_as_charges_change() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    let mariana = id(&server.create_debtor(&token, "Mariana Silva Silveira", &cpf(41)).await);
+    let ana = id(&server.create_debtor(&token, "Ana Silva", &cpf(42)).await);
+    let silvio = id(&server.create_debtor(&token, "Sílvio Costa", &cpf(43)).await);
+    let first = id(&server.create_charge(&token, &mariana, 100.0, &date_in(10)).await);
+    let second = id(&server.create_charge(&token, &mariana, 50.0, &date_in(20)).await);
+    server.create_charge(&token, &ana, 30.0, &date_in(10)).await;
+    server.create_charge(&token, &silvio, 20.0, &date_in(10)).await;
+    let meta = |query: &'static str| {
+        let (server, token) = (&server, &token);
+        async move {
+            let r = server.read(token, "charges_list", query).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            let m = &r.body["meta"];
+            (m["total"].clone(), m["amount_sum"].clone(), m["balance_sum"].clone())
+        }
+    };
+
+    assert_eq!(meta("q=silv").await, (json!(4), json!(200.0), json!(200.0)), "each charge once");
+    assert_eq!(meta("q=silveira").await, (json!(2), json!(150.0), json!(150.0)));
+    assert_eq!(meta("q=silva").await, (json!(3), json!(180.0), json!(180.0)));
+
+    // Paid in part, then in full: the counts by status and the balances follow.
+    let r = server.write_id(&token, "charges_settle", &first, json!({"paid_amount": 40.0})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    pay(&server, &token, &second).await;
+    assert_eq!(meta("q=silva").await, (json!(3), json!(180.0), json!(90.0)));
+    assert_eq!(meta("q=silva&status=paid").await, (json!(1), json!(50.0), json!(0.0)));
+    assert_eq!(meta("q=silva&status=pending").await, (json!(2), json!(130.0), json!(90.0)));
+
+    // A new name takes the debtor's charges out of the old word and into the new one.
+    let r = server.write_id(&token, "debtors_update", &ana, json!({"name": "Ana Souza"})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(meta("q=silva").await, (json!(2), json!(150.0), json!(60.0)));
+    assert_eq!(meta("q=souza").await, (json!(1), json!(30.0), json!(30.0)));
+    // A filter the word rows do not hold is counted from the charges, with the same answer.
+    let due = date_in(15);
+    let r = server.read(&token, "charges_list", &format!("q=silva&due_date_to={due}")).await;
+    assert_eq!(r.body["meta"]["total"], 1, "{}", r.body);
+    assert_eq!(r.body["meta"]["balance_sum"], 60.0);
+}
+
 #[tokio::test]
 async fn a_short_search_is_a_name_prefix_not_every_charge_id() {
     let server = TestServer::start().await;
