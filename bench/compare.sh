@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU time per request of two builds, loaded at the same time: a comparison the machine's drift
-# disturbs little (docs/PERFORMANCE.md, "Tenth pass"). Starts `serve --demo` of each build, both
+# disturbs little (docs/PERFORMANCE.md, "How to measure"). Starts `serve --demo` of each build, both
 # pinned to core 0 (JSON logs, as shipped), then ROUNDS times loads GET /v1/charges/{id}, then
 # tools/call, on both builds at once with two wrk processes on core 1 (32 connections each), and
 # reads each server's user and system time from /proc before and after. The two servers share the
@@ -16,7 +16,7 @@
 # request; "rest:call" with the same binary twice gives a call's CPU over a GET's).
 #
 # The two slots are not alike: the same two builds gave B ÷ A 1.013 one way round and, swapped,
-# 1.017 the other (docs/PERFORMANCE.md, "Eleventh pass"). BOTH_ORDERS=1 runs the comparison
+# 1.017 the other (docs/PERFORMANCE.md, "How to measure"). BOTH_ORDERS=1 runs the comparison
 # again with the builds (and A_ENV/B_ENV, and each pair's requests) swapped and prints, per pair,
 # the geometric mean of the first run's ratio and the inverse of the second's, which cancels it.
 set -euo pipefail

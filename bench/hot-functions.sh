@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes link/hot-functions.txt: the functions the server runs to answer GET /v1/charges/{id} and
 # tools/call, hottest first. build.rs hands the list to the linker, which places them side by
-# side at the start of the code (docs/PERFORMANCE.md, "Ninth pass").
+# side at the start of the code (docs/PERFORMANCE.md, "Fast paths").
 #
 # The profile is bench/instructions.sh's (callgrind, symbols left mangled). A symbol's name
 # carries a hash of its crate's build settings, so each optimised build contributes its own
