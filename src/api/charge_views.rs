@@ -17,6 +17,12 @@ pub(crate) fn charge_view(c: &Charge, today: Date) -> wire::Charge {
 /// copied (a GET answers one charge read for it).
 pub(crate) fn into_view(c: Charge, today: Date) -> wire::Charge {
     let (balance, days_overdue) = (c.balance(), c.days_overdue(today));
+    let boleto = c.boleto.map(|b| wire::Boleto {
+        line: b.barcode.line(),
+        barcode: b.barcode.digits().to_string(),
+        url: b.url,
+    });
+    let pix = c.pix.map(|p| wire::Pix { txid: p.txid().map(str::to_string), emv: p.emv });
     wire::Charge {
         id: c.id,
         debtor_id: c.debtor_id,
@@ -34,6 +40,8 @@ pub(crate) fn into_view(c: Charge, today: Date) -> wire::Charge {
         status: c.status,
         dunning_status: c.dunning_status,
         payment_method: c.payment_method,
+        boleto,
+        pix,
         fine_percentage: c.fine,
         interest_monthly_percentage: c.interest,
         paid_at: c.paid_at.map(Timestamp),

@@ -7,6 +7,7 @@ use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event, to_json};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::dates::Timestamp;
 use crate::domain::money::Hundredths;
+use crate::domain::payment_codes::BoletoGiven;
 use crate::domain::text;
 use crate::store::ChargeFilter;
 use crate::types::{self as wire, ChargeEnvelope, ChargeList};
@@ -113,6 +114,8 @@ impl super::handlers::ChargesApi for Charges {
             description: input.description.map(Into::into),
             external_id: input.external_id.map(Into::into),
             payment_method: input.payment_method,
+            boleto: input.boleto.map(boleto_given),
+            pix: input.pix.map(|p| p.emv),
             fine: input.fine_percentage,
             interest: input.interest_monthly_percentage,
             tags: input.tags.map(text::strings),
@@ -152,6 +155,8 @@ impl super::handlers::ChargesApi for Charges {
             due_date: input.due_date.map(|d| d.0),
             description: input.description.map(|d| d.map(Into::into)),
             external_id: input.external_id.map(|e| e.map(Into::into)),
+            boleto: input.boleto.map(|b| b.map(boleto_given)),
+            pix: input.pix.map(|p| p.map(|p| p.emv)),
             tags: input.tags.map(text::strings),
             metadata: input.metadata.map(text::string_map),
         };
@@ -308,4 +313,9 @@ impl super::handlers::ChargesApi for Charges {
 /// A free-text field nested in a body, which no generated text type reads.
 fn text_field(field: &str, value: &str) -> ApiResult<()> {
     crate::domain::text::check(value, false).map_err(|e| ApiError::field(field, e.to_string()))
+}
+
+/// A boleto as the API received it.
+fn boleto_given(b: wire::BoletoInput) -> BoletoGiven {
+    BoletoGiven { line: b.line, barcode: b.barcode, url: b.url }
 }

@@ -188,6 +188,8 @@ async fn load(
                 description: Some(format!("Mensalidade {}", made + i + 1)),
                 external_id: Some(format!("LOAD-{:08}", made + i + 1)),
                 payment_method: None,
+                boleto: None,
+                pix: None,
                 fine: None,
                 interest: None,
                 tags: None,

@@ -130,6 +130,8 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             description: Some(c.description.to_string()),
             external_id: None,
             payment_method: None,
+            boleto: None,
+            pix: None,
             fine: None,
             interest: None,
             tags: None,

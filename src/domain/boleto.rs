@@ -46,6 +46,20 @@ impl Barcode {
         Ok(Self(digits))
     }
 
+    /// The barcode of a boleto of bank and currency `bank` (4 digits, `0019` for Banco do
+    /// Brasil in reais) for `amount_cents` due on `due`, with the bank's 25-digit `free_field`;
+    /// `None` when a part does not fit the layout.
+    pub fn issue(bank: &str, amount_cents: i64, due: Date, free_field: &str) -> Option<Self> {
+        let factor = due_factor(due)?;
+        let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(bank, 4) || !digits(free_field, 25) || !(0..=9_999_999_999).contains(&amount_cents) {
+            return None;
+        }
+        let body = format!("{bank}0{factor:04}{amount_cents:010}{free_field}");
+        let check = general_digit(&body);
+        Self::parse(&format!("{bank}{check}{}", &body[5..])).ok()
+    }
+
     /// The barcode a digitable line encodes, with every check digit verified.
     pub fn from_line(text: &str) -> Result<Self, BoletoError> {
         let line = only_digits(text)?;
@@ -190,6 +204,16 @@ mod tests {
         assert_eq!(from_line.digits(), BARCODE);
         assert_eq!(Barcode::parse(BARCODE).unwrap().line(), LINE);
         assert_eq!((from_line.due_factor(), from_line.amount_cents()), (3737, 100));
+    }
+
+    #[test]
+    fn an_issued_barcode_reads_back_its_parts() {
+        let due = date!(2026 - 12 - 17);
+        let b = Barcode::issue("0019", 125_000, due, "0000000000000000000000017").unwrap();
+        assert_eq!((b.amount_cents(), Some(b.due_factor())), (125_000, due_factor(due)));
+        assert_eq!(Barcode::from_line(&b.line()), Ok(b.clone()));
+        assert!(b.check_against(125_000, due).is_ok());
+        assert_eq!(Barcode::issue("19", 1, due, "0000000000000000000000017"), None);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use super::calendar;
 use super::dates::{Timestamp, Zone};
 use super::debtor::Debtor;
 use super::money::Hundredths;
+use super::payment_codes::{Boleto, BoletoGiven, Pix, stale};
 use super::rules::{RuleError, Violations};
 use crate::types::{
     ChargeOrigin, ChargeStatus, CreditBureauReportStatus, Decision, DunningStatus, PaymentMethod, PersonType,
@@ -51,6 +52,10 @@ pub struct Charge {
     pub status: ChargeStatus,
     pub dunning_status: DunningStatus,
     pub payment_method: PaymentMethod,
+    /// Its boleto, when one was given.
+    pub boleto: Option<Boleto>,
+    /// Its Pix code, when one was given.
+    pub pix: Option<Pix>,
     pub fine: Hundredths,
     pub interest: Hundredths,
     pub paid_at: Option<OffsetDateTime>,
@@ -92,6 +97,9 @@ pub struct NewCharge {
     pub description: Option<String>,
     pub external_id: Option<String>,
     pub payment_method: Option<PaymentMethod>,
+    pub boleto: Option<BoletoGiven>,
+    /// A Pix BR Code.
+    pub pix: Option<String>,
     pub fine: Option<Hundredths>,
     pub interest: Option<Hundredths>,
     pub tags: Option<Vec<String>>,
@@ -106,6 +114,8 @@ pub struct ChargeEdit {
     pub due_date: Option<Date>,
     pub description: Option<Option<String>>,
     pub external_id: Option<Option<String>>,
+    pub boleto: Option<Option<BoletoGiven>>,
+    pub pix: Option<Option<String>>,
     pub tags: Option<Vec<String>>,
     pub metadata: Option<BTreeMap<String, String>>,
 }
@@ -245,6 +255,8 @@ impl Charge {
         if debtor.person_type == PersonType::Natural && fine > CONSUMER_MAX_FINE {
             violations.push("fine_percentage", "must be at most 2 for consumers (CDC art. 52 §1)");
         }
+        let boleto = new.boleto.and_then(|b| Boleto::given(b, new.amount.0, new.due_date, &mut violations));
+        let pix = new.pix.and_then(|emv| Pix::given(emv, new.amount.0, &mut violations));
         violations.finish()?;
         debtor.check_chargeable()?;
         Ok(Self {
@@ -262,6 +274,8 @@ impl Charge {
             status: open_status_for(new.due_date, today),
             dunning_status: DunningStatus::NotStarted,
             payment_method: new.payment_method.unwrap_or(DEFAULT_PAYMENT_METHOD),
+            boleto,
+            pix,
             fine,
             interest: new.interest.unwrap_or(DEFAULT_INTEREST),
             paid_at: None,
@@ -482,7 +496,43 @@ impl Charge {
         if let Some(v) = edit.metadata {
             self.metadata = v;
         }
+        self.edit_payment_codes(edit.boleto, edit.pix, &mut violations);
         violations.finish()
+    }
+
+    /// Takes the boleto and Pix code given, checked against the charge as edited; a kept one
+    /// that no longer fits the new amount or due date is refused, never left to mislead.
+    fn edit_payment_codes(
+        &mut self,
+        boleto: Option<Option<BoletoGiven>>,
+        pix: Option<Option<String>>,
+        violations: &mut Violations,
+    ) {
+        let (amount, due, balance) = (self.amount.0, self.due_date, self.balance().0);
+        match boleto {
+            Some(given) => self.boleto = given.and_then(|b| Boleto::given(b, amount, due, violations)),
+            None if self.boleto.as_ref().is_some_and(|b| !b.fits(amount, due)) => {
+                violations.push("boleto", stale("boleto", amount));
+            }
+            None => {}
+        }
+        match pix {
+            Some(given) => self.pix = given.and_then(|emv| Pix::given(emv, balance, violations)),
+            None if self.pix.as_ref().is_some_and(|p| !p.fits(balance)) => {
+                violations.push("pix", stale("pix", balance));
+            }
+            None => {}
+        }
+    }
+
+    /// The digitable line to show the debtor, while its boleto pays the balance.
+    pub fn payment_line(&self) -> Option<String> {
+        self.boleto.as_ref()?.line_for(self.balance().0)
+    }
+
+    /// The Pix code to show the debtor, while it pays the balance.
+    pub fn pix_code(&self) -> Option<&str> {
+        self.pix.as_ref()?.code_for(self.balance().0)
     }
 
     /// Records a payment; the whole balance makes the charge paid and closes its dunning.
@@ -719,6 +769,8 @@ mod tests {
             description: None,
             external_id: None,
             payment_method: None,
+            boleto: None,
+            pix: None,
             fine: None,
             interest: None,
             tags: None,

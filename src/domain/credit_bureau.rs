@@ -356,6 +356,8 @@ pub(crate) mod tests {
             description: None,
             external_id: None,
             payment_method: None,
+            boleto: None,
+            pix: None,
             fine: None,
             interest: None,
             tags: None,

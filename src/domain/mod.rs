@@ -25,6 +25,7 @@ pub mod json_numbers;
 pub mod message;
 pub mod money;
 pub mod notification;
+pub mod payment_codes;
 pub mod phone;
 pub mod pix;
 pub mod policy;

@@ -234,14 +234,15 @@ impl Notification {
         zone: &super::dates::Zone,
     ) -> Result<Notification, RuleError> {
         let today = zone.today(now);
+        let payment_line = charge.payment_line();
         let values = MessageValues {
             debtor_name: &debtor.name,
             balance_cents: charge.balance().0,
             due_date: charge.due_date,
             days_overdue: charge.days_overdue(today),
             description: charge.description.as_deref(),
-            payment_line: None,
-            pix_code: None,
+            payment_line: payment_line.as_deref(),
+            pix_code: charge.pix_code(),
         };
         let (subject, body) = render(channel, template, &values)?;
         check_rendered(channel, subject.as_deref(), &body)?;

@@ -27,6 +27,8 @@ or holiday (the debtor may pay then).\n\
 {{days_overdue}}, {{description}}, {{payment_line}} (the boleto's digitable line) and {{pix_code}}. An unknown \
 placeholder is a VALIDATION_ERROR, as is a message over its channel's limit once filled (SMS 1,600 characters, \
 WhatsApp 4,096, others 10,000; subject 200, one line).\n\
+- An action asked of an object already where it leads (settling a paid charge, canceling a canceled one, \
+archiving an archived policy) changes nothing and returns the object as it is.\n\
 - Tools marked destructive need the user's approval: when a call answers CONFIRMATION_REQUIRED, tell the user \
 what it asks and give them its link; after they approve, call the tool again with the same arguments.\n\
 - id is the id of the object the tool acts on: a prefix and 32 hex characters (dbt_ debtor, chg_ charge). An \

@@ -46,14 +46,27 @@ fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Op
         },
         None => standard_template(channel),
     };
+    let balance_cents = cents_from_json(target.get("balance")?).ok()?;
+    // The same ways to pay the message will carry, under the same rules.
+    let payment_line = target
+        .pointer("/boleto/barcode")
+        .and_then(Value::as_str)
+        .and_then(|b| crate::domain::boleto::Barcode::parse(b).ok())
+        .and_then(|barcode| {
+            crate::domain::payment_codes::Boleto { barcode, url: None }.line_for(balance_cents)
+        });
+    let pix = target.pointer("/pix/emv").and_then(Value::as_str).and_then(|emv| {
+        let code = crate::domain::pix::BrCode::parse(emv).ok()?;
+        Some(crate::domain::payment_codes::Pix { emv: emv.to_string(), code })
+    });
     let values = MessageValues {
         debtor_name: target.get("debtor_name")?.as_str()?,
-        balance_cents: cents_from_json(target.get("balance")?).ok()?,
+        balance_cents,
         due_date: parse_date(target.get("due_date")?.as_str()?).ok()?,
         days_overdue: target.get("days_overdue").and_then(Value::as_i64).unwrap_or(0),
         description: target.get("description").and_then(Value::as_str),
-        payment_line: None,
-        pix_code: None,
+        payment_line: payment_line.as_deref(),
+        pix_code: pix.as_ref().and_then(|p| p.code_for(balance_cents)),
     };
     let (subject, body) = render(channel, &template, &values).ok()?;
     Some(match subject {

@@ -11,8 +11,11 @@ use super::events::{NewEvent, insert_event};
 use super::listing::{ListWindow, Search, fetch_page, prefix_range, push_cmp, push_in, push_window};
 use super::search::fold;
 use super::value::{Param, Row, Sql, args, placeholders};
-use super::{Store, StoreResult};
+use super::{Store, StoreError, StoreResult};
+use crate::domain::boleto::Barcode;
 use crate::domain::charge::Charge;
+use crate::domain::payment_codes::{Boleto, Pix};
+use crate::domain::pix::BrCode;
 
 /// A page of the charge list and what its `meta` says of every page.
 #[derive(Debug)]
@@ -76,7 +79,7 @@ macro_rules! columns {
          c.payment_method, c.fine_hundredths, c.interest_hundredths, c.paid_at, c.canceled_at, \
          c.cancellation_reason, c.written_off_at, c.agreement_id, c.credit_bureau_status, c.protest_status, \
          c.tags, c.metadata, c.version, c.created_at, c.updated_at, c.write_off_reason, c.decision, c.origin, \
-         c.current_step_id, c.next_action_at, c.paused_until"
+         c.current_step_id, c.next_action_at, c.paused_until, c.boleto_barcode, c.boleto_url, c.pix_emv"
     };
 }
 const SELECT: &str = concat!("SELECT ", columns!(), " FROM charges c JOIN debtors d ON d.id = c.debtor_id");
@@ -126,6 +129,21 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
         current_step_id: row.opt_text("current_step_id")?,
         next_action_at: optional_timestamp(row, "next_action_at")?,
         paused_until: optional_date(row, "paused_until")?,
+        boleto: match row.opt_text("boleto_barcode")? {
+            Some(barcode) => Some(Boleto {
+                barcode: Barcode::parse(&barcode)
+                    .map_err(|_| StoreError::CorruptColumn("boleto_barcode".into()))?,
+                url: row.opt_text("boleto_url")?,
+            }),
+            None => None,
+        },
+        pix: match row.opt_text("pix_emv")? {
+            Some(emv) => Some(Pix {
+                code: BrCode::parse(&emv).map_err(|_| StoreError::CorruptColumn("pix_emv".into()))?,
+                emv,
+            }),
+            None => None,
+        },
     })
 }
 
@@ -135,13 +153,14 @@ pub(crate) const INSERT_COLUMNS: &str = "external_id, description, amount_cents,
      status, dunning_status, payment_method, fine_hundredths, interest_hundredths, paid_at, canceled_at, \
      cancellation_reason, written_off_at, agreement_id, credit_bureau_status, protest_status, tags, metadata, \
      version, updated_at, search_external, cp_id, write_off_reason, decision, current_step_id, next_action_at, \
-     paused_until, id, organization_id, debtor_id, created_at, origin, search_debtor_name, search_debtor_document";
+     paused_until, boleto_barcode, boleto_url, pix_emv, pix_txid, id, organization_id, debtor_id, created_at, origin, \
+     search_debtor_name, search_debtor_document";
 
 /// How many values a charge insert binds.
-pub(crate) const INSERT_WIDTH: usize = 34;
+pub(crate) const INSERT_WIDTH: usize = 38;
 
 /// The position of `debtor_id` among the values.
-const DEBTOR_ID: usize = 32;
+const DEBTOR_ID: usize = 36;
 
 /// One row of an insert whose values start at `$first`: the values, then the debtor's search
 /// keys read from its row (so they are the keys the debtor has, whoever inserts).
@@ -162,8 +181,8 @@ const UPDATE: &str = "UPDATE charges SET external_id = $1, description = $2, amo
      interest_hundredths = $11, paid_at = $12, canceled_at = $13, cancellation_reason = $14, written_off_at = $15, \
      agreement_id = $16, credit_bureau_status = $17, protest_status = $18, tags = $19, metadata = $20, \
      version = $21, updated_at = $22, search_external = $23, cp_id = $24, write_off_reason = $25, decision = $26, \
-     current_step_id = $27, next_action_at = $28, paused_until = $29 \
-     WHERE id = $30 AND organization_id = $31 AND version = $32";
+     current_step_id = $27, next_action_at = $28, paused_until = $29, boleto_barcode = $30, boleto_url = $31, \
+     pix_emv = $32, pix_txid = $33 WHERE id = $34 AND organization_id = $35 AND version = $36";
 
 impl Store {
     /// One charge of an organization.
@@ -417,7 +436,7 @@ pub(crate) fn insert_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(params)
 }
 
-/// The mutable columns, in the order both statements list them ($1 to $29).
+/// The mutable columns, in the order both statements list them ($1 to $33).
 fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(Vec::from(args![
         &c.external_id,
@@ -449,6 +468,10 @@ fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
         &c.current_step_id,
         c.next_action_at.as_ref().map(timestamp_text),
         c.paused_until.map(date_text),
+        c.boleto.as_ref().map(|b| b.barcode.digits().to_string()),
+        c.boleto.as_ref().and_then(|b| b.url.clone()),
+        c.pix.as_ref().map(|p| p.emv.clone()),
+        c.pix.as_ref().and_then(|p| p.txid().map(str::to_string)),
     ]))
 }
 

@@ -61,6 +61,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(22, "0022", "debtor_charge_sums"),
     migration!(23, "0023", "policy_scheduled_version"),
     migration!(24, "0024", "debtor_word_totals"),
+    migration!(25, "0025", "payment_codes"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

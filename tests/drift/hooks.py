@@ -265,7 +265,83 @@ def debtors(case, body, rng):
     fix_debtor(body, rng)
 
 
+def modulo_10(digits):
+    total = 0
+    for i, d in enumerate(reversed(digits)):
+        product = int(d) * (2 if i % 2 == 0 else 1)
+        total += product // 10 + product % 10
+    return (10 - total % 10) % 10
+
+
+def due_factor(due):
+    """FEBRABAN's due factor: days since 1997-10-07, from 1000 again after 2025-02-21 (9999)."""
+    day = datetime.date.fromisoformat(due)
+    rollover = datetime.date(2025, 2, 22)
+    if day < rollover:
+        factor = (day - datetime.date(1997, 10, 7)).days
+    else:
+        factor = (day - rollover).days % 9000 + 1000
+    return factor if 1000 <= factor <= 9999 else None
+
+
+def boleto_for(amount, due, rng):
+    """A Banco do Brasil boleto (its digitable line) for `amount` reais due on `due`, or None
+    where the layout cannot say that due date."""
+    factor = due_factor(due) if isinstance(due, str) else None
+    cents = round(amount * 100) if isinstance(amount, (int, float)) else None
+    if factor is None or cents is None or not 0 <= cents <= 9_999_999_999:
+        return None
+    free = "".join(str(rng.randrange(10)) for _ in range(25))
+    body = f"0019{factor:04d}{cents:010d}{free}"
+    weights = [2, 3, 4, 5, 6, 7, 8, 9]
+    total = sum(int(d) * weights[i % 8] for i, d in enumerate(reversed(body)))
+    check = 11 - total % 11
+    check = 1 if check in (0, 10, 11) else check
+    barcode = body[:4] + str(check) + body[4:]
+    fields = [barcode[0:4] + barcode[19:24], barcode[24:34], barcode[34:44]]
+    fields = [f + str(modulo_10(f)) for f in fields]
+    return {"line": " ".join(f"{f[:5]}.{f[5:]}" for f in fields) + f" {barcode[4]} {barcode[5:19]}"}
+
+
+def emv_field(tag, value):
+    return f"{tag}{len(value):02d}{value}"
+
+
+def crc16(data):
+    crc = 0xFFFF
+    for byte in data.encode():
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+            crc &= 0xFFFF
+    return crc
+
+
+def pix_for(balance):
+    """A static Pix BR Code for `balance` reais, as Banco Central's manual lays it out."""
+    if not isinstance(balance, (int, float)) or balance <= 0:
+        return None
+    account = emv_field("00", "br.gov.bcb.pix") + emv_field("01", "drift@example.com.br")
+    code = (emv_field("00", "01") + emv_field("26", account) + emv_field("52", "0000") + emv_field("53", "986")
+            + emv_field("54", f"{balance:.2f}") + emv_field("58", "BR") + emv_field("59", "Drift")
+            + emv_field("60", "Sao Paulo") + emv_field("62", emv_field("05", "DRIFT1")) + "6304")
+    return {"emv": code + f"{crc16(code):04X}"}
+
+
+def fix_payment_codes(body, amount, due, balance, keep_boleto, keep_pix, rng):
+    """A boleto and a Pix code that agree with the charge as it will be, where the body sends
+    one or the charge keeps one that the change would make stale."""
+    if isinstance(body.get("boleto"), dict) or keep_boleto:
+        body["boleto"] = boleto_for(amount, due, rng)
+    if isinstance(body.get("pix"), dict) or keep_pix:
+        body["pix"] = pix_for(balance)
+
+
 def charges_create(case, body, rng):
+    fix_payment_codes(body, body.get("amount"), body.get("due_date"), body.get("amount"), False, False, rng)
+    for key in ("boleto", "pix"):
+        if key in body and body[key] is None:
+            del body[key]
     debtor = read(f"/v1/debtors/{quote(str(body.get('debtor_id')), safe='')}")
     if debtor and debtor["person_type"] == "natural" and body.get("fine_percentage", 2) > 2:
         body["fine_percentage"] = 2  # CDC art. 52 §1
@@ -282,6 +358,10 @@ def charges_update(case, body, rng):
         body["amount"] = round(charge["paid_amount"] + 1, 2)
     if isinstance(body.get("due_date"), str) and body["due_date"] < charge["issue_date"]:
         body["due_date"] = charge["issue_date"]
+    amount = body.get("amount", charge["amount"])
+    due = body.get("due_date", charge["due_date"])
+    balance = round(amount - charge["paid_amount"], 2) if isinstance(amount, (int, float)) else None
+    fix_payment_codes(body, amount, due, balance, charge.get("boleto") is not None, charge.get("pix") is not None, rng)
 
 
 def charges_settle(case, body, rng):

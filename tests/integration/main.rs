@@ -37,6 +37,7 @@ mod network;
 mod oauth;
 mod observability;
 mod outage;
+mod payment_codes;
 mod receiver;
 mod regua;
 mod replicas;

@@ -2127,6 +2127,26 @@ pub struct AmountListMeta {
     /// Sum of amount (an agreement's total_amount), in reais.
     pub amount_sum: crate::domain::money::Hundredths,
 }
+/// The charge's boleto, for its amount and due date.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Boleto {
+    /// The digitable line (linha digitável), as the banks group it.
+    pub line: String,
+    /// The 44 digits of the barcode.
+    pub barcode: String,
+    /// Where the debtor gets the boleto's PDF.
+    pub url: Option<String>,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoletoInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub barcode: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
 /// An amount a debtor owes by a due date, and where its collection stands.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Charge {
@@ -2162,6 +2182,8 @@ pub struct Charge {
     pub dunning_status: DunningStatus,
     /// How the debtor is expected to pay (or paid).
     pub payment_method: PaymentMethod,
+    pub boleto: Option<Boleto>,
+    pub pix: Option<Pix>,
     /// Late-payment fine (multa), percent of the amount, applied once after the due date.
     pub fine_percentage: crate::domain::money::Hundredths,
     /// Late-payment interest (juros de mora), percent a month, pro rata per day.
@@ -2234,6 +2256,10 @@ pub struct ChargeCreate {
     /// The charge's id in your own system (invoice number, contract…).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boleto: Option<BoletoInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pix: Option<PixInput>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<PaymentMethod>,
     /// Late fine (multa), % of the amount; at most 2 for a CPF debtor (CDC art. 52 §1).
@@ -2384,6 +2410,18 @@ pub struct ChargeUpdate {
         deserialize_with = "crate::types::present"
     )]
     pub external_id: Option<Option<String>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub boleto: Option<Option<BoletoInput>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub pix: Option<Option<PixInput>>,
     /// Replaces all tags, at most 20; [] removes them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
@@ -2436,6 +2474,12 @@ pub struct ChargesCreateInput {
     /// The charge's id in your own system (invoice number, contract…).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<crate::domain::text::Text>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boleto: Option<BoletoInput>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pix: Option<PixInput>,
     /// Body field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<PaymentMethod>,
@@ -2610,6 +2654,20 @@ pub struct ChargesUpdateInput {
         deserialize_with = "crate::types::present"
     )]
     pub external_id: Option<Option<crate::domain::text::Text>>,
+    /// Body field.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub boleto: Option<Option<BoletoInput>>,
+    /// Body field.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub pix: Option<Option<PixInput>>,
     /// Replaces all tags, at most 20; [] removes them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<crate::domain::text::Text>>,
@@ -3919,6 +3977,19 @@ pub struct PageMeta {
     pub per_page: i64,
     /// Number of pages, ceil(total / per_page); 0 when nothing matches.
     pub total_pages: i64,
+}
+/// The charge's Pix "copia e cola".
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Pix {
+    /// The BR Code, for the balance (or for any amount the payer types).
+    pub emv: String,
+    /// Its reference (txid), which matches a payment to the charge.
+    pub txid: Option<String>,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PixInput {
+    pub emv: String,
 }
 /// The schedule a policy gives a charge due on a date.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
