@@ -64,6 +64,11 @@ impl Boleto {
         Some(Self { barcode, url: given.url })
     }
 
+    /// A boleto as stored or shown: its barcode's digits, checked again.
+    pub fn read(barcode: &str, url: Option<String>) -> Result<Self, super::boleto::BoletoError> {
+        Ok(Self { barcode: Barcode::parse(barcode)?, url })
+    }
+
     /// Whether it still is the boleto of a charge of `amount_cents` due on `due`.
     pub fn fits(&self, amount_cents: i64, due: Date) -> bool {
         self.barcode.check_against(amount_cents, due).is_ok()
@@ -81,11 +86,17 @@ impl Pix {
     /// The Pix code `emv`, for `balance_cents` when it fixes an amount; a problem is recorded
     /// under `pix.emv`.
     pub fn given(emv: String, balance_cents: i64, violations: &mut Violations) -> Option<Self> {
-        let checked = BrCode::parse(&emv).and_then(|code| code.check_against(balance_cents).map(|()| code));
+        let checked = Self::read(emv.trim().to_string())
+            .and_then(|pix| pix.code.check_against(balance_cents).map(|()| pix));
         match checked {
-            Ok(code) => Some(Self { emv: emv.trim().to_string(), code }),
+            Ok(pix) => Some(pix),
             Err(e) => refuse(violations, "pix.emv", e),
         }
+    }
+
+    /// A code as stored or shown, read again.
+    pub fn read(emv: String) -> Result<Self, super::pix::PixError> {
+        Ok(Self { code: BrCode::parse(&emv)?, emv })
     }
 
     /// The code, while it asks for `balance_cents` (or lets the payer type the amount).

@@ -34,6 +34,7 @@ pub fn question(op: &Operation, args: &Map<String, Value>, split: &Split, target
 fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Option<String> {
     use crate::domain::message::MessageValues;
     use crate::domain::notification::{render, standard_template};
+    use crate::domain::payment_codes::{Boleto, Pix};
     use crate::domain::policy::MessageTemplate;
     if !matches!(op.operation_id, "charges_notify" | "notifications_create") {
         return None;
@@ -51,14 +52,8 @@ fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Op
     let payment_line = target
         .pointer("/boleto/barcode")
         .and_then(Value::as_str)
-        .and_then(|b| crate::domain::boleto::Barcode::parse(b).ok())
-        .and_then(|barcode| {
-            crate::domain::payment_codes::Boleto { barcode, url: None }.line_for(balance_cents)
-        });
-    let pix = target.pointer("/pix/emv").and_then(Value::as_str).and_then(|emv| {
-        let code = crate::domain::pix::BrCode::parse(emv).ok()?;
-        Some(crate::domain::payment_codes::Pix { emv: emv.to_string(), code })
-    });
+        .and_then(|b| Boleto::read(b, None).ok()?.line_for(balance_cents));
+    let pix = target.pointer("/pix/emv").and_then(Value::as_str).and_then(|emv| Pix::read(emv.into()).ok());
     let values = MessageValues {
         debtor_name: target.get("debtor_name")?.as_str()?,
         balance_cents,

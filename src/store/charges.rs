@@ -12,10 +12,8 @@ use super::listing::{ListWindow, Search, fetch_page, prefix_range, push_cmp, pus
 use super::search::fold;
 use super::value::{Param, Row, Sql, args, placeholders};
 use super::{Store, StoreError, StoreResult};
-use crate::domain::boleto::Barcode;
 use crate::domain::charge::Charge;
 use crate::domain::payment_codes::{Boleto, Pix};
-use crate::domain::pix::BrCode;
 
 /// A page of the charge list and what its `meta` says of every page.
 #[derive(Debug)]
@@ -130,18 +128,14 @@ fn from_row(row: &Row) -> StoreResult<Charge> {
         next_action_at: optional_timestamp(row, "next_action_at")?,
         paused_until: optional_date(row, "paused_until")?,
         boleto: match row.opt_text("boleto_barcode")? {
-            Some(barcode) => Some(Boleto {
-                barcode: Barcode::parse(&barcode)
+            Some(barcode) => Some(
+                Boleto::read(&barcode, row.opt_text("boleto_url")?)
                     .map_err(|_| StoreError::CorruptColumn("boleto_barcode".into()))?,
-                url: row.opt_text("boleto_url")?,
-            }),
+            ),
             None => None,
         },
         pix: match row.opt_text("pix_emv")? {
-            Some(emv) => Some(Pix {
-                code: BrCode::parse(&emv).map_err(|_| StoreError::CorruptColumn("pix_emv".into()))?,
-                emv,
-            }),
+            Some(emv) => Some(Pix::read(emv).map_err(|_| StoreError::CorruptColumn("pix_emv".into()))?),
             None => None,
         },
     })
