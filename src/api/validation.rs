@@ -143,33 +143,58 @@ fn schema_at<'a>(schema: &'a Value, path: &[String]) -> Option<&'a Value> {
     Some(node)
 }
 
-/// A rule of one text field that a schema cannot say.
-type FieldRule = fn(&str) -> Result<(), crate::domain::DomainError>;
+/// A rule of one text field that a schema cannot say, as the message it refuses with.
+type FieldRule = fn(&str) -> Result<(), String>;
 
-/// The rules of single fields that a schema cannot say, by the field's name.
+/// The rules of single fields that a schema cannot say, by the field's path.
 const FIELD_RULES: &[(&str, FieldRule)] = &[
-    ("document", |v| crate::domain::document::parse_document(v).map(drop)),
-    ("email", |v| crate::domain::email::parse_email(v).map(drop)),
-    ("phone", |v| crate::domain::phone::parse_phone(v).map(drop)),
-    ("mobile", |v| crate::domain::phone::parse_mobile(v).map(drop)),
+    ("document", |v| crate::domain::document::parse_document(v).map(drop).map_err(|e| e.to_string())),
+    ("email", |v| crate::domain::email::parse_email(v).map(drop).map_err(|e| e.to_string())),
+    ("phone", |v| crate::domain::phone::parse_phone(v).map(drop).map_err(|e| e.to_string())),
+    ("mobile", |v| crate::domain::phone::parse_mobile(v).map(drop).map_err(|e| e.to_string())),
+    ("boleto.line", |v| crate::domain::boleto::Barcode::from_line(v).map(drop).map_err(|e| e.to_string())),
+    ("boleto.barcode", |v| crate::domain::boleto::Barcode::parse(v).map(drop).map_err(|e| e.to_string())),
+    ("pix.emv", |v| crate::domain::pix::BrCode::parse(v).map(drop).map_err(|e| e.to_string())),
 ];
 
-/// Adds the problems [`FIELD_RULES`] find in an object whose schema check failed, for fields
-/// not already reported (a valid call never gets here: its fields are checked by the domain).
+/// Pairs of dates that must come in order (earlier, later), with the message the earlier
+/// field gets when they do not: the same words as the domain's rule.
+const DATE_ORDER: &[(&str, &str, &str)] = &[("issue_date", "due_date", "must not be after due_date")];
+
+/// Adds the problems [`FIELD_RULES`] and [`DATE_ORDER`] find in an object whose schema check
+/// failed, for fields not already reported (a valid call never gets here: its fields are
+/// checked by the domain), so every problem of a call comes in one answer.
 fn field_rules(instance: &Value, errors: &mut Vec<FieldError>) {
     if errors.is_empty() {
         return;
     }
-    let Some(object) = instance.as_object() else { return };
-    for (name, rule) in FIELD_RULES {
-        let Some(text) = object.get(*name).and_then(Value::as_str) else { continue };
-        if errors.iter().any(|e| e.field == *name) {
+    let reported = |errors: &[FieldError], name: &str| errors.iter().any(|e| e.field == name);
+    for (path, rule) in FIELD_RULES {
+        let Some(text) = text_at(instance, path) else { continue };
+        if reported(errors, path) {
             continue;
         }
-        if let Err(e) = rule(text) {
-            errors.push(FieldError::new((*name).to_string(), e.to_string()));
+        if let Err(message) = rule(text) {
+            errors.push(FieldError::new((*path).to_string(), message));
         }
     }
+    for (earlier, later, message) in DATE_ORDER {
+        if reported(errors, earlier) || reported(errors, later) {
+            continue;
+        }
+        let date =
+            |name: &str| text_at(instance, name).and_then(|t| crate::domain::dates::parse_date(t).ok());
+        if let (Some(first), Some(second)) = (date(earlier), date(later))
+            && first > second
+        {
+            errors.push(FieldError::new((*earlier).to_string(), *message));
+        }
+    }
+}
+
+/// The text at a dotted path of an object, when there is one.
+fn text_at<'a>(instance: &'a Value, path: &str) -> Option<&'a str> {
+    path.split('.').try_fold(instance, |node, name| node.get(name))?.as_str()
 }
 
 /// The names of a schema that is `{"type": "object", "properties": {…}, "required": […],

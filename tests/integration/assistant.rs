@@ -297,6 +297,30 @@ async fn every_mistake_of_a_call_comes_in_one_answer_with_the_form_wanted() {
         .collect();
     named.sort();
     assert_eq!(named, ["document", "email", "name"], "{answer}");
+
+    // Money in centavos as text, an issue date after the due date and a mistyped boleto line:
+    // the rules between fields and inside a code come beside the schema's, not a call later.
+    let answer = tool(
+        &s,
+        &token,
+        "dunning_charges_create",
+        json!({
+            "debtor_id": debtor["id"],
+            "amount": "125000",
+            "issue_date": "2026-12-20",
+            "due_date": "2026-12-17",
+            "boleto": { "line": "00190.00009 01234.567004 00000.000018 1 10000000125000" },
+        }),
+    )
+    .await;
+    let mut named: Vec<String> = answer["error"]["details"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap().to_string())
+        .collect();
+    named.sort();
+    assert_eq!(named, ["amount", "boleto.line", "issue_date"], "{answer}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
