@@ -253,6 +253,14 @@ async fn a_scripted_conversation_needs_one_call_per_question() {
 }
 
 /// `YYYY-MM-DD` as `DD/MM/YYYY`.
+/// The fields an error answer names, sorted.
+fn fields_named(answer: &Value) -> Vec<String> {
+    let fields = answer["error"]["details"]["fields"].as_array().unwrap();
+    let mut named: Vec<String> = fields.iter().map(|f| f["field"].as_str().unwrap().to_string()).collect();
+    named.sort();
+    named
+}
+
 fn br(day: &str) -> String {
     format!("{}/{}/{}", &day[8..10], &day[5..7], &day[..4])
 }
@@ -289,13 +297,7 @@ async fn every_mistake_of_a_call_comes_in_one_answer_with_the_form_wanted() {
         json!({ "name": 42, "document": "529.982.247-26", "email": "maria@" }),
     )
     .await;
-    let mut named: Vec<String> = answer["error"]["details"]["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["field"].as_str().unwrap().to_string())
-        .collect();
-    named.sort();
+    let named = fields_named(&answer);
     assert_eq!(named, ["document", "email", "name"], "{answer}");
 
     // Money in centavos as text, an issue date after the due date and a mistyped boleto line:
@@ -313,13 +315,7 @@ async fn every_mistake_of_a_call_comes_in_one_answer_with_the_form_wanted() {
         }),
     )
     .await;
-    let mut named: Vec<String> = answer["error"]["details"]["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["field"].as_str().unwrap().to_string())
-        .collect();
-    named.sort();
+    let named = fields_named(&answer);
     assert_eq!(named, ["amount", "boleto.line", "issue_date"], "{answer}");
 }
 
