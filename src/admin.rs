@@ -51,6 +51,7 @@ pub async fn create_organization(
         environment: environment.to_string(),
         timezone: Zone::default_zone(),
         is_demo,
+        pix_account: None,
         created_at: format_timestamp(OffsetDateTime::now_utc()),
     };
     store.insert_organization(&org).await?;

@@ -31,6 +31,7 @@ pub mod metrics;
 pub mod oauth;
 pub mod operations;
 pub mod providers;
+pub mod receiver;
 pub mod request;
 pub mod server;
 pub mod spec;

@@ -29,6 +29,7 @@ pub fn application(app: Arc<App>) -> impl Endpoint<Output = Response> {
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
         .at("/gateway/escalations", poem::post(gateway_callback))
+        .at("/receivers/kobana/:token", poem::post(crate::receiver::kobana))
         .data(app.clone());
     Application {
         mcp: McpEndpoint::new(app.clone(), dispatcher.clone(), "/mcp"),

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::charge_views::{charge_view, save_change};
+use super::charge_views::{charge_event_view, save_change};
 use super::{ApiError, ApiResult, Call, FieldError, ListArgs, Reply, change_event, csv, event, to_json};
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Discount, Simulation, Terms};
 use crate::domain::charge::{Charge, OPEN, Outcome};
@@ -202,7 +202,7 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
     let mut installments = Vec::new();
     for planned in plan {
         let charge = agreement.installment_charge(&debtor, &charges[0], planned, call.now, call.zone())?;
-        let object = to_json(&charge_view(&charge, call.today()));
+        let object = to_json(&charge_event_view(&charge, call.today()));
         let data = json!({ "object": object, "changes": {}, "agreement_id": agreement.id });
         let evt = event(call, "charge.db.created", "charge", &charge.id, data);
         call.store.insert_charge(&charge, &evt).await?;

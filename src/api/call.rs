@@ -47,6 +47,27 @@ impl Call {
         &self.principal.zone
     }
 
+    /// The organization's Pix account, if it set one: charges without a code of their own show
+    /// one made for it.
+    pub fn pix_account(&self) -> Option<&crate::domain::pix_account::PixAccount> {
+        self.principal.pix_account.as_ref()
+    }
+
+    /// Refuses the call unless the token also has `scope`: some changes need more than the
+    /// operation's own scope (changing what debtors are sent needs `dunning.notify`).
+    pub fn require_also(&self, scope: &'static str) -> ApiResult<()> {
+        if self.principal.has_scope(scope) {
+            return Ok(());
+        }
+        let mut all: Vec<&str> = self.op.required_scopes().collect();
+        all.push(scope);
+        Err(ApiError::InsufficientScope {
+            challenge: self.app.step_up_challenge("/v1", &all.join(" ")),
+            required: scope.into(),
+            granted: self.principal.scopes.clone(),
+        })
+    }
+
     /// Today in the organization's time zone.
     pub fn today(&self) -> Date {
         self.zone().today(self.now)

@@ -1,28 +1,32 @@
 //! A charge as the API shows it, and saving a change to one with its event: shared by the
 //! handlers that change charges (the charges and agreements tags) and the engine.
 
+use serde_json::json;
 use time::Date;
 
 use super::{ApiError, ApiResult, Call, change_event, to_json};
-use crate::domain::charge::Charge;
+use crate::domain::charge::{Charge, Payment};
 use crate::domain::dates::{Day, Timestamp};
+use crate::domain::pix_account::PixAccount;
 use crate::types::{self as wire, ChargeCurrency};
 
-/// The public view of a charge on `today`.
-pub(crate) fn charge_view(c: &Charge, today: Date) -> wire::Charge {
-    into_view(c.clone(), today)
+/// A charge as events carry it: its own payment codes only (a code made for the organization's
+/// Pix account follows from the balance and the account, and changes with either).
+pub(crate) fn charge_event_view(c: &Charge, today: Date) -> wire::Charge {
+    into_view(c.clone(), today, None)
 }
 
-/// [`charge_view`] of a charge no longer needed: its text moves into the view rather than being
-/// copied (a GET answers one charge read for it).
-pub(crate) fn into_view(c: Charge, today: Date) -> wire::Charge {
+/// The public view of a charge on `today`, showing a Pix code made for the organization's
+/// `pix_account` when the charge has none of its own; its text moves into the view rather than
+/// being copied (a GET answers one charge read for it).
+pub(crate) fn into_view(c: Charge, today: Date, pix_account: Option<&PixAccount>) -> wire::Charge {
     let (balance, days_overdue) = (c.balance(), c.days_overdue(today));
+    let pix = c.pix_shown(pix_account).map(|(emv, txid)| wire::Pix { emv, txid });
     let boleto = c.boleto.map(|b| wire::Boleto {
         line: b.barcode.line(),
         barcode: b.barcode.digits().to_string(),
         url: b.url,
     });
-    let pix = c.pix.map(|p| wire::Pix { txid: p.txid().map(str::to_string), emv: p.emv });
     wire::Charge {
         id: c.id,
         debtor_id: c.debtor_id,
@@ -71,6 +75,19 @@ pub(crate) fn into_view(c: Charge, today: Date) -> wire::Charge {
 
 /// Saves a changed charge (its version and time moved on) with its event `code` carrying
 /// `extra`, if it is still at `before`'s version; a concurrent change is a conflict to retry.
+/// Records a payment on a charge and saves it with its event (`charge.paid` when it pays the
+/// balance): the one path of `charges_settle`, the payment receiver, imports and assignments.
+/// A charge already paid is answered as it is.
+pub(crate) async fn settle(call: &Call, before: Charge, payment: Payment) -> ApiResult<Charge> {
+    let mut after = before.clone();
+    let Some(receipt) = after.settle(payment, call.now)? else {
+        return Ok(before);
+    };
+    let code = if after.status == wire::ChargeStatus::Paid { "charge.paid" } else { "charge.db.updated" };
+    let extra = json!({ "payment": { "amount": receipt.amount, "paid_at": Timestamp(receipt.paid_at) } });
+    save_change(call, &before, after, code, extra).await
+}
+
 /// When the régua acts next on a charge, from the policy it follows (its own, else the
 /// organization's default): none while it is paused, waits for a person or has ended.
 pub(crate) async fn next_action(call: &Call, charge: &Charge) -> ApiResult<Option<time::OffsetDateTime>> {
@@ -98,8 +115,8 @@ pub(crate) async fn save_change(
         code,
         "charge",
         &after.id,
-        &to_json(&charge_view(before, day)),
-        to_json(&charge_view(&after, day)),
+        &to_json(&charge_event_view(before, day)),
+        to_json(&charge_event_view(&after, day)),
         extra,
     );
     if !call.store.update_charge(&after, before.version, &evt).await? {

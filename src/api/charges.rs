@@ -5,14 +5,13 @@ use serde_json::json;
 use super::charge_views::next_action;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event, to_json};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
-use crate::domain::dates::Timestamp;
 use crate::domain::money::Hundredths;
 use crate::domain::payment_codes::BoletoGiven;
 use crate::domain::text;
 use crate::store::ChargeFilter;
 use crate::types::{self as wire, ChargeEnvelope, ChargeList};
 
-pub(crate) use super::charge_views::{charge_view, into_view, save_change};
+pub(crate) use super::charge_views::{charge_event_view, into_view, save_change, settle};
 
 /// The handlers of the `charges` tag.
 pub struct Charges;
@@ -20,7 +19,7 @@ pub struct Charges;
 /// One charge as the answer, with its ETag.
 fn reply(call: &Call, c: Charge) -> Reply<ChargeEnvelope> {
     let version = c.version;
-    Reply::versioned(ChargeEnvelope { data: into_view(c, call.today()) }, version)
+    Reply::versioned(ChargeEnvelope { data: into_view(c, call.today(), call.pix_account()) }, version)
 }
 
 async fn load(call: &Call, id: &str) -> ApiResult<Charge> {
@@ -73,7 +72,7 @@ impl super::handlers::ChargesApi for Charges {
         };
         let page = call.store.charges(call.org_id(), &filter).await?;
         let day = call.today();
-        let data = page.rows.into_iter().map(|c| into_view(c, day)).collect();
+        let data = page.rows.into_iter().map(|c| into_view(c, day, call.pix_account())).collect();
         let pages = pager.meta(page.total);
         let meta = wire::ChargeListMeta {
             total: pages.total,
@@ -123,7 +122,7 @@ impl super::handlers::ChargesApi for Charges {
         };
         let mut charge = Charge::open(&debtor, new, call.now, call.zone())?;
         charge.next_action_at = next_action(&call, &charge).await?;
-        let object = to_json(&charge_view(&charge, call.today()));
+        let object = to_json(&charge_event_view(&charge, call.today()));
         let evt = event(
             &call,
             "charge.db.created",
@@ -171,19 +170,12 @@ impl super::handlers::ChargesApi for Charges {
     async fn charges_settle(call: Call, input: wire::ChargesSettleInput) -> ApiResult<Reply<ChargeEnvelope>> {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
-        let mut after = before.clone();
         let payment = Payment {
             amount: input.paid_amount,
             paid_at: input.paid_at.map(|t| t.0),
             method: input.payment_method,
         };
-        let Some(receipt) = after.settle(payment, call.now)? else {
-            return Ok(reply(&call, before));
-        };
-        let code = if after.status == wire::ChargeStatus::Paid { "charge.paid" } else { "charge.db.updated" };
-        let payment =
-            json!({ "payment": { "amount": receipt.amount, "paid_at": Timestamp(receipt.paid_at) } });
-        save(&call, &before, after, code, payment).await
+        Ok(reply(&call, settle(&call, before, payment).await?))
     }
 
     /// Canceling a canceled charge is a no-op.

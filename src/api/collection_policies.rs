@@ -144,15 +144,10 @@ async fn save(
 /// `dunning.notify` besides `dunning.write`: a token that may not send a message must not be able
 /// to put its own text in front of every debtor under a policy.
 fn check_may_send(call: &Call, policy_status: PolicyStatus) -> ApiResult<()> {
-    const NOTIFY: &str = "dunning.notify";
-    if policy_status != PolicyStatus::Active || call.principal.has_scope(NOTIFY) {
+    if policy_status != PolicyStatus::Active {
         return Ok(());
     }
-    Err(ApiError::InsufficientScope {
-        challenge: call.app.step_up_challenge("/v1", "dunning.read dunning.write dunning.notify"),
-        required: NOTIFY.into(),
-        granted: call.principal.scopes.clone(),
-    })
+    call.require_also("dunning.notify")
 }
 
 /// The fields of a step as sent, from either input shape.

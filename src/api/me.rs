@@ -1,7 +1,9 @@
 //! `GET /v1/me`: who the token belongs to.
 
-use super::{ApiError, ApiResult, Call, Reply};
+use super::{ApiError, ApiResult, Call, FieldError, Reply};
 use crate::domain::dates::{Day, Timestamp};
+use crate::domain::pix_account::PixAccount;
+use crate::store::OrganizationRow;
 use crate::types::{self as wire, MeEnvelope, MeInput};
 
 /// The handlers of the `me` tag.
@@ -15,25 +17,78 @@ fn stored<T: std::str::FromStr>(value: &str, what: &str) -> ApiResult<T> {
 impl super::handlers::MeApi for Me {
     async fn me(call: Call, _input: MeInput) -> ApiResult<Reply<MeEnvelope>> {
         let org = call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
-        let p = &call.principal;
-        let data = wire::Me {
-            organization: wire::MeOrganization {
-                id: org.id,
-                name: org.name,
-                document: org.document,
-                environment: stored(&org.environment, "environment")?,
-                today: Day(org.timezone.today(call.now)),
-                timezone: org.timezone.name().to_string(),
-                now: Timestamp(call.now),
-            },
-            user: None,
-            token: wire::MeToken {
-                scopes: p.scopes.clone(),
-                audience: stored(&p.audience, "audience")?,
-                expires_at: Timestamp(p.expires_at),
-                client_id: p.client_id.clone(),
-            },
+        answer(&call, org)
+    }
+
+    /// Where Pix payments go changes what every debtor is sent: it needs `dunning.notify` too.
+    async fn organization_pix_update(
+        call: Call,
+        input: wire::OrganizationPixUpdateInput,
+    ) -> ApiResult<Reply<MeEnvelope>> {
+        call.require_also(NOTIFY)?;
+        let account = match input.key {
+            None => None,
+            Some(key) => {
+                let (Some(name), Some(city)) = (&input.merchant_name, &input.merchant_city) else {
+                    return Err(ApiError::Validation(
+                        [
+                            ("merchant_name", input.merchant_name.is_none()),
+                            ("merchant_city", input.merchant_city.is_none()),
+                        ]
+                        .into_iter()
+                        .filter(|(_, missing)| *missing)
+                        .map(|(field, _)| FieldError::new(field, "is required with a key"))
+                        .collect(),
+                    ));
+                };
+                Some(PixAccount::new(&key, name, city)?)
+            }
         };
-        Ok(Reply::new(MeEnvelope { data }))
+        let data = serde_json::json!({ "object": { "pix": account.as_ref().map(pix_view) } });
+        let evt = super::event(&call, "organization.pix.updated", "organization", call.org_id(), data);
+        if !call.store.set_pix_account(call.org_id(), account.as_ref(), Some(&evt)).await? {
+            return Err(ApiError::NotFound("organization"));
+        }
+        // Tokens looked up before carry the old account; this process forgets them now, and
+        // others within the token cache's lifetime.
+        call.app.tokens.clear();
+        let org = call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
+        answer(&call, org)
+    }
+}
+
+const NOTIFY: &str = "dunning.notify";
+
+/// The organization and the token, as `me` shows them.
+fn answer(call: &Call, org: OrganizationRow) -> ApiResult<Reply<MeEnvelope>> {
+    let p = &call.principal;
+    let data = wire::Me {
+        organization: wire::MeOrganization {
+            id: org.id,
+            name: org.name,
+            document: org.document,
+            environment: stored(&org.environment, "environment")?,
+            today: Day(org.timezone.today(call.now)),
+            timezone: org.timezone.name().to_string(),
+            now: Timestamp(call.now),
+            pix: org.pix_account.as_ref().map(pix_view),
+        },
+        user: None,
+        token: wire::MeToken {
+            scopes: p.scopes.clone(),
+            audience: stored(&p.audience, "audience")?,
+            expires_at: Timestamp(p.expires_at),
+            client_id: p.client_id.clone(),
+        },
+    };
+    Ok(Reply::new(MeEnvelope { data }))
+}
+
+fn pix_view(a: &PixAccount) -> wire::PixAccount {
+    wire::PixAccount {
+        key: a.key.clone(),
+        key_type: a.kind,
+        merchant_name: a.merchant_name.clone(),
+        merchant_city: a.merchant_city.clone(),
     }
 }

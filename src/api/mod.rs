@@ -28,6 +28,7 @@ pub mod debtors;
 pub mod events;
 pub mod me;
 pub mod notifications;
+pub mod payments;
 pub mod protests;
 
 pub use call::{Answer, AnswerForm, Call, File, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};

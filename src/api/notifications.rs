@@ -3,7 +3,7 @@
 use super::delivery::{Actor, Courier, Recorded, notification_summary, notification_view};
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv};
 use crate::domain::charge::{Charge, Outcome};
-use crate::domain::notification::{Notification, Source, standard_template};
+use crate::domain::notification::{Composing, Notification, SkipReason, Source, standard_template};
 use crate::domain::policy::MessageTemplate;
 use crate::domain::rules::Violations;
 use crate::store::NotificationFilter;
@@ -63,7 +63,13 @@ pub(crate) async fn notify_now(
     let debtor =
         call.store.debtor(call.org_id(), &charge.debtor_id).await?.ok_or(ApiError::NotFound("debtor"))?;
     Notification::check_manual(charge, &debtor, channel)?;
-    let template = template.unwrap_or_else(|| standard_template(channel));
+    let template = template.unwrap_or_else(|| {
+        standard_template(
+            channel,
+            charge.payment_line().is_some(),
+            charge.pix_code(call.pix_account()).is_some(),
+        )
+    });
     let source = Source {
         origin: NotificationOrigin::Manual,
         cp_id: None,
@@ -71,7 +77,16 @@ pub(crate) async fn notify_now(
         resend_of_id: None,
         scheduled_for: call.now,
     };
-    let n = Notification::compose(charge, &debtor, channel, &template, source, call.now, call.zone())?;
+    let at = Composing { now: call.now, zone: call.zone(), pix_account: call.pix_account() };
+    let n = Notification::compose(charge, &debtor, channel, &template, source, at)?;
+    // A person asking for a message hears why it cannot go, rather than finding it skipped.
+    if let Some(reason) = n.skip_reason.as_deref().and_then(SkipReason::parse) {
+        return Err(ApiError::InvalidState {
+            message: reason.sentence(channel),
+            status: reason.as_str().to_string(),
+            allowed: vec!["payable"],
+        });
+    }
     send(call, n).await
 }
 

@@ -117,6 +117,8 @@ mod tests {
             audience: "all".into(),
             expires_at: OffsetDateTime::now_utc(),
             zone: crate::domain::dates::Zone::default_zone(),
+            pix_account: None,
+            is_system: false,
         }
         .into()
     }

@@ -63,6 +63,12 @@ pub struct PrincipalData {
     pub expires_at: OffsetDateTime,
     /// The organization's time zone, in which its days are counted.
     pub zone: Zone,
+    /// The organization's Pix account, if it set one (charges without a code of their own show
+    /// one made for it).
+    pub pix_account: Option<crate::domain::pix_account::PixAccount>,
+    /// A part of the server acting for the organization (the payment receiver), named by
+    /// `token_id`: its events say `system`.
+    pub is_system: bool,
 }
 
 impl From<PrincipalData> for Principal {
@@ -91,6 +97,8 @@ impl From<TokenRow> for Principal {
             audience: row.audience,
             expires_at: row.expires_at,
             zone: row.zone,
+            pix_account: row.pix_account,
+            is_system: false,
         }
         .into()
     }
@@ -121,6 +129,9 @@ impl Principal {
 
     /// Who acts, for events: the user, else the client, else the token itself.
     pub fn actor(&self) -> (&'static str, &str) {
+        if self.is_system {
+            return ("system", &self.token_id);
+        }
         match (&self.user_id, &self.client_id) {
             (Some(user), _) => ("user", user),
             (None, Some(client)) => ("client", client),

@@ -19,6 +19,10 @@ pub const ORGANIZATION_NAME: &str = "Padaria e Mercearia Boa Vista Ltda";
 /// CNPJ of the demo creditor (14 digits, valid check digits, fictitious).
 pub const ORGANIZATION_DOCUMENT: &str = "91067978000126";
 
+/// The name and city its Pix codes carry (a BR Code holds 25 and 15 characters).
+pub const PIX_MERCHANT_NAME: &str = "Padaria Boa Vista";
+pub const PIX_MERCHANT_CITY: &str = "São Paulo";
+
 /// Postal address of a demo debtor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DemoAddress {
@@ -550,6 +554,7 @@ mod tests {
     #[test]
     fn documents_valid() {
         assert!(crate::domain::parse_document(ORGANIZATION_DOCUMENT).is_ok());
+        assert_eq!(super::super::pix_account().kind, crate::domain::pix_account::PixKeyKind::Cnpj);
         for d in DEBTORS {
             let document = crate::domain::parse_document(d.document);
             assert_eq!(document.map(|doc| doc.value).as_deref(), Ok(d.document), "{}", d.name);

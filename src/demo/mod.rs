@@ -6,6 +6,8 @@ pub mod generate;
 pub mod regua;
 mod settling;
 
+use std::sync::LazyLock;
+
 use serde_json::json;
 use time::{Duration, OffsetDateTime};
 
@@ -15,16 +17,34 @@ use crate::domain::dates::{Zone, format_timestamp};
 use crate::domain::debtor::{Debtor, DebtorEdit};
 use crate::domain::ids::new_id;
 use crate::domain::money::Hundredths;
+use crate::domain::notification::Composing;
+use crate::domain::pix_account::PixAccount;
 use crate::store::{NewEvent, Store};
 use crate::types::{Address, DunningStatus};
 use data::{CHARGES, DEBTORS, DemoOutcome};
 
-/// The demo organization's id, creating it with its data when it does not exist.
 /// The demo organization's time zone: it is created in the default one.
 pub(super) fn zone() -> Zone {
     Zone::default_zone()
 }
 
+/// The demo organization's Pix account (its CNPJ as the key): its charges show codes made for
+/// it, and its messages carry them.
+pub(super) fn pix_account() -> &'static PixAccount {
+    static ACCOUNT: LazyLock<PixAccount> = LazyLock::new(|| {
+        PixAccount::new(data::ORGANIZATION_DOCUMENT, data::PIX_MERCHANT_NAME, data::PIX_MERCHANT_CITY)
+            .expect("the demo's Pix account is valid")
+    });
+    &ACCOUNT
+}
+
+/// How the demo's messages are made at `now`: in its zone, with its Pix account.
+pub(super) fn composing(now: OffsetDateTime) -> Composing<'static> {
+    static ZONE: LazyLock<Zone> = LazyLock::new(zone);
+    Composing { now, zone: &ZONE, pix_account: Some(pix_account()) }
+}
+
+/// The demo organization's id, creating it with its data when it does not exist.
 pub async fn ensure(store: &Store) -> Result<String, AdminError> {
     if let Some(org) = store.demo_organization().await? {
         return Ok(org.id);
@@ -37,6 +57,7 @@ pub async fn ensure(store: &Store) -> Result<String, AdminError> {
         true,
     )
     .await?;
+    store.set_pix_account(&org_id, Some(pix_account()), None).await?;
     seed(store, &org_id).await?;
     Ok(org_id)
 }

@@ -128,7 +128,7 @@ pub fn history(policy: &Policy, open: &Charge, debtor: &Debtor, today: Date) -> 
             resend_of_id: None,
             scheduled_for: at,
         };
-        let Ok(mut n) = Notification::compose(open, debtor, channel, template, source, at, &super::zone())
+        let Ok(mut n) = Notification::compose(open, debtor, channel, template, source, super::composing(at))
         else {
             continue;
         };

@@ -137,10 +137,9 @@ fn reported(charge: &mut Charge, debtor: &Debtor) -> Result<Settling, crate::dom
         charge,
         debtor,
         Channel::Letter,
-        &standard_template(Channel::Letter),
+        &standard_template(Channel::Letter, charge.payment_line().is_some(), false),
         source,
-        at,
-        &super::zone(),
+        super::composing(at),
     )?;
     letter.record(Attempt::Sent { provider: "outbox".into(), provider_message_id: None }, at);
     let decided = calendar::on_or_after(letter_day + Duration::days(7));

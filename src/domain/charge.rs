@@ -6,6 +6,7 @@
 //! legal rules live here: the 2 % fine cap for consumers (CDC art. 52 §1), an issue date no
 //! later than the due date, no new charge for an archived debtor.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use time::{Date, OffsetDateTime};
@@ -15,6 +16,7 @@ use super::dates::{Timestamp, Zone};
 use super::debtor::Debtor;
 use super::money::Hundredths;
 use super::payment_codes::{Boleto, BoletoGiven, Pix, stale};
+use super::pix_account::PixAccount;
 use super::rules::{RuleError, Violations};
 use crate::types::{
     ChargeOrigin, ChargeStatus, CreditBureauReportStatus, Decision, DunningStatus, PaymentMethod, PersonType,
@@ -530,9 +532,42 @@ impl Charge {
         self.boleto.as_ref()?.line_for(self.balance().0)
     }
 
-    /// The Pix code to show the debtor, while it pays the balance.
-    pub fn pix_code(&self) -> Option<&str> {
-        self.pix.as_ref()?.code_for(self.balance().0)
+    /// The Pix code to show the debtor for the balance: its own while it fits, else one made
+    /// for the organization's account while the charge is open.
+    pub fn pix_code(&self, account: Option<&PixAccount>) -> Option<Cow<'_, str>> {
+        let balance = self.balance().0;
+        if let Some(own) = self.pix.as_ref().and_then(|p| p.code_for(balance)) {
+            return Some(Cow::Borrowed(own));
+        }
+        self.generated_pix(account).map(|(code, _)| Cow::Owned(code))
+    }
+
+    /// The Pix code the charge shows, with its reference: its own, else one made for the
+    /// organization's account while the charge is open.
+    pub fn pix_shown(&self, account: Option<&PixAccount>) -> Option<(String, Option<String>)> {
+        match &self.pix {
+            Some(own) => Some((own.emv.clone(), own.txid().map(str::to_string))),
+            None => self.generated_pix(account).map(|(code, txid)| (code, Some(txid))),
+        }
+    }
+
+    /// A static code for the balance to `account`, labelled with [`Charge::generated_txid`]:
+    /// only while the charge can still be paid.
+    fn generated_pix(&self, account: Option<&PixAccount>) -> Option<(String, String)> {
+        let balance = self.balance().0;
+        let payable =
+            matches!(self.status, ChargeStatus::Pending | ChargeStatus::Overdue | ChargeStatus::InAgreement);
+        if balance <= 0 || !payable {
+            return None;
+        }
+        let txid = self.generated_txid()?;
+        Some((account?.code(balance, &txid), txid))
+    }
+
+    /// The reference of the codes made for this charge: the first 25 hexadecimal digits of its
+    /// id (its creation time and sequence), unique in the organization and found by id prefix.
+    pub fn generated_txid(&self) -> Option<String> {
+        txid_of(&self.id)
     }
 
     /// Records a payment; the whole balance makes the charge paid and closes its dunning.
@@ -746,6 +781,16 @@ pub fn dunning_status_after(status: ChargeStatus, current: DunningStatus) -> Dun
         // A régua closed on an open charge (a decision to keep it open) stays closed.
         Pending | Overdue => current,
     }
+}
+
+/// The length of a generated txid: a BR Code's reference label holds at most 25 characters.
+pub const GENERATED_TXID_LEN: usize = 25;
+
+/// The txid of codes made for the charge `id` (`chg_` and 32 hexadecimal digits).
+pub fn txid_of(id: &str) -> Option<String> {
+    let hex = id.strip_prefix("chg_")?;
+    (hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| hex[..GENERATED_TXID_LEN].to_string())
 }
 
 #[cfg(test)]

@@ -113,6 +113,11 @@ impl Template {
         Ok(Self { pieces })
     }
 
+    /// Whether it shows `placeholder`.
+    pub fn names(&self, placeholder: Placeholder) -> bool {
+        self.pieces.contains(&Piece::Value(placeholder))
+    }
+
     /// The message for one charge. A value the charge does not have renders as nothing.
     pub fn render(&self, values: &MessageValues<'_>) -> String {
         let mut out = String::new();

@@ -28,8 +28,10 @@ pub mod notification;
 pub mod payment_codes;
 pub mod phone;
 pub mod pix;
+pub mod pix_account;
 pub mod policy;
 pub mod protest;
+pub mod received_payment;
 pub mod rules;
 pub mod text;
 

@@ -9,7 +9,8 @@ use super::address::format_cep;
 use super::charge::{Charge, Outcome};
 use super::debtor::Debtor;
 use super::ids::new_id;
-use super::message::{MessageValues, Template};
+use super::message::{MessageValues, Placeholder, Template};
+use super::pix_account::PixAccount;
 use super::policy::MessageTemplate;
 use super::rules::RuleError;
 use crate::types::{Channel, ChargeStatus, NotificationOrigin, NotificationStatus};
@@ -64,6 +65,10 @@ pub enum SkipReason {
     OptedOut,
     /// The debtor has no address or number for the channel.
     MissingContact,
+    /// The template shows the boleto's line and the charge has none that pays its balance.
+    MissingPaymentLine,
+    /// The template shows a Pix code and the charge has none (nor the organization a key).
+    MissingPixCode,
 }
 
 impl SkipReason {
@@ -72,6 +77,30 @@ impl SkipReason {
         match self {
             SkipReason::OptedOut => "opted_out",
             SkipReason::MissingContact => "missing_contact",
+            SkipReason::MissingPaymentLine => "missing_payment_line",
+            SkipReason::MissingPixCode => "missing_pix_code",
+        }
+    }
+
+    /// A reason as stored.
+    pub fn parse(text: &str) -> Option<Self> {
+        [Self::OptedOut, Self::MissingContact, Self::MissingPaymentLine, Self::MissingPixCode]
+            .into_iter()
+            .find(|r| r.as_str() == text)
+    }
+
+    /// The reason as a sentence for the person who asked for the message.
+    pub fn sentence(self, channel: Channel) -> String {
+        match self {
+            SkipReason::OptedOut => format!("The debtor opted out of {}.", channel.as_str()),
+            SkipReason::MissingContact => format!("The debtor has no contact for {}: add it first.", channel.as_str()),
+            SkipReason::MissingPaymentLine => {
+                "The message shows {{payment_line}} and the charge has no boleto that pays its balance.".into()
+            }
+            SkipReason::MissingPixCode => {
+                "The message shows {{pix_code}} and the charge has no Pix code (nor the organization a Pix key)."
+                    .into()
+            }
         }
     }
 }
@@ -107,27 +136,60 @@ pub fn contact(debtor: &Debtor, channel: Channel) -> Result<String, SkipReason> 
     found.ok_or(SkipReason::MissingContact)
 }
 
-/// The standard message of a channel, for a notification sent by hand without a template.
-pub fn standard_template(channel: Channel) -> MessageTemplate {
+/// The standard message of a channel, for a notification sent by hand without a template: it
+/// shows the ways to pay the charge has (`line`: a boleto's line, `pix`: a Pix code), and no
+/// empty one.
+pub fn standard_template(channel: Channel, line: bool, pix: bool) -> MessageTemplate {
+    let ways = |line_label: &str, pix_label: &str, separator: &str| {
+        let mut ways = Vec::new();
+        if line {
+            ways.push(format!("{line_label}{{{{payment_line}}}}"));
+        }
+        if pix {
+            ways.push(format!("{pix_label}{{{{pix_code}}}}"));
+        }
+        ways.iter().map(|w| format!("{separator}{w}")).collect::<String>()
+    };
     let (subject, body) = match channel {
         Channel::Email => (
             Some("Cobrança de {{amount}} com vencimento em {{due_date}}"),
-            "Olá, {{debtor_name}}.\n\nConsta em aberto a cobrança de {{amount}}, com vencimento em {{due_date}}: {{description}}.\n\nLinha digitável: {{payment_line}}\nPix copia e cola: {{pix_code}}\n\nSe já pagou, desconsidere esta mensagem.",
+            format!(
+                "Olá, {{{{debtor_name}}}}.\n\nConsta em aberto a cobrança de {{{{amount}}}}, com vencimento em {{{{due_date}}}}: {{{{description}}}}.\n{}\n\nSe já pagou, desconsidere esta mensagem.",
+                ways("Linha digitável: ", "Pix copia e cola: ", "\n")
+            ),
         ),
         Channel::Sms => (
             None,
-            "{{debtor_name}}, sua cobranca de {{amount}} vence/venceu em {{due_date}}. Pix: {{pix_code}}",
+            format!(
+                "{{{{debtor_name}}}}, sua cobranca de {{{{amount}}}} vence/venceu em {{{{due_date}}}}.{}",
+                ways("Boleto: ", "Pix: ", " ")
+            ),
         ),
         Channel::Whatsapp => (
             None,
-            "Olá, {{debtor_name}}! A cobrança de {{amount}}, com vencimento em {{due_date}}, está em aberto. Pix copia e cola: {{pix_code}}",
+            format!(
+                "Olá, {{{{debtor_name}}}}! A cobrança de {{{{amount}}}}, com vencimento em {{{{due_date}}}}, está em aberto.{}",
+                ways("Linha digitável: ", "Pix copia e cola: ", " ")
+            ),
         ),
         Channel::Letter => (
             None,
-            "Prezado(a) {{debtor_name}},\n\nComunicamos que a cobrança de {{amount}}, vencida em {{due_date}} ({{days_overdue}} dias em atraso), permanece em aberto: {{description}}.\n\nLinha digitável: {{payment_line}}",
+            format!(
+                "Prezado(a) {{{{debtor_name}}}},\n\nComunicamos que a cobrança de {{{{amount}}}}, vencida em {{{{due_date}}}} ({{{{days_overdue}}}} dias em atraso), permanece em aberto: {{{{description}}}}.\n{}",
+                ways("Linha digitável: ", "Pix copia e cola: ", "\n")
+            ),
         ),
     };
-    MessageTemplate { subject: subject.map(str::to_string), body: body.to_string() }
+    MessageTemplate { subject: subject.map(str::to_string), body }
+}
+
+/// When and for whom a message is made: the instant, the organization's calendar, and its Pix
+/// account (codes for charges that have none of their own).
+#[derive(Debug, Clone, Copy)]
+pub struct Composing<'a> {
+    pub now: OffsetDateTime,
+    pub zone: &'a super::dates::Zone,
+    pub pix_account: Option<&'a PixAccount>,
 }
 
 /// Passing provider failures are retried this many times in all before the message fails.
@@ -230,11 +292,12 @@ impl Notification {
         channel: Channel,
         template: &MessageTemplate,
         source: Source,
-        now: OffsetDateTime,
-        zone: &super::dates::Zone,
+        at: Composing<'_>,
     ) -> Result<Notification, RuleError> {
-        let today = zone.today(now);
+        let now = at.now;
+        let today = at.zone.today(now);
         let payment_line = charge.payment_line();
+        let pix_code = charge.pix_code(at.pix_account);
         let values = MessageValues {
             debtor_name: &debtor.name,
             balance_cents: charge.balance().0,
@@ -242,11 +305,23 @@ impl Notification {
             days_overdue: charge.days_overdue(today),
             description: charge.description.as_deref(),
             payment_line: payment_line.as_deref(),
-            pix_code: charge.pix_code(),
+            pix_code: pix_code.as_deref(),
         };
         let (subject, body) = render(channel, template, &values)?;
         check_rendered(channel, subject.as_deref(), &body)?;
-        let (to, status, skip_reason, next_attempt_at) = match contact(debtor, channel) {
+        // A way to pay the template shows and the charge lacks is no message with a hole in it.
+        let missing_code = if payment_line.is_none() && template.names(Placeholder::PaymentLine) {
+            Some(SkipReason::MissingPaymentLine)
+        } else if pix_code.is_none() && template.names(Placeholder::PixCode) {
+            Some(SkipReason::MissingPixCode)
+        } else {
+            None
+        };
+        let reachable = match missing_code {
+            Some(reason) => Err(reason),
+            None => contact(debtor, channel),
+        };
+        let (to, status, skip_reason, next_attempt_at) = match reachable {
             Ok(to) => (Some(to), NotificationStatus::Queued, None, Some(now)),
             Err(reason) => (None, NotificationStatus::Skipped, Some(reason.as_str().to_string()), None),
         };
@@ -293,12 +368,7 @@ impl Notification {
         match contact(debtor, channel) {
             Ok(_) => Ok(()),
             Err(reason) => Err(RuleError::InvalidState {
-                message: match reason {
-                    SkipReason::OptedOut => format!("The debtor opted out of {}.", channel.as_str()),
-                    SkipReason::MissingContact => {
-                        format!("The debtor has no contact for {}: add it first.", channel.as_str())
-                    }
-                },
+                message: reason.sentence(channel),
                 status: reason.as_str(),
                 allowed: vec!["reachable"],
             }),
@@ -531,12 +601,17 @@ mod tests {
     }
 
     #[test]
-    fn every_standard_template_parses() {
+    fn every_standard_template_parses_and_shows_only_the_ways_to_pay_there_are() {
+        use crate::domain::message::Placeholder;
         for channel in [Channel::Email, Channel::Sms, Channel::Whatsapp, Channel::Letter] {
-            let t = standard_template(channel);
-            Template::parse(&t.body).unwrap();
-            if let Some(s) = t.subject {
-                Template::parse(&s).unwrap();
+            for (line, pix) in [(false, false), (true, false), (false, true), (true, true)] {
+                let t = standard_template(channel, line, pix);
+                Template::parse(&t.body).unwrap();
+                if let Some(s) = &t.subject {
+                    Template::parse(s).unwrap();
+                }
+                assert_eq!(t.names(Placeholder::PaymentLine), line, "{channel:?} {line} {pix}");
+                assert_eq!(t.names(Placeholder::PixCode), pix, "{channel:?} {line} {pix}");
             }
         }
     }

@@ -127,7 +127,7 @@ fn field(id: &str, value: &str) -> String {
 }
 
 /// Upper-case ASCII without accents, at most `max` characters.
-fn plain(text: &str, max: usize) -> String {
+pub(crate) fn plain(text: &str, max: usize) -> String {
     use unicode_normalization::UnicodeNormalization;
     let ascii = text.nfd().filter(|c| c.is_ascii() && !c.is_ascii_control()).map(|c| c.to_ascii_uppercase());
     ascii.take(max).collect::<String>().trim().to_string()

@@ -63,6 +63,13 @@ impl From<crate::types::Template> for MessageTemplate {
 }
 
 impl MessageTemplate {
+    /// Whether its subject or body shows `placeholder` (a template that does not parse shows
+    /// nothing: rendering refuses it first).
+    pub fn names(&self, placeholder: super::message::Placeholder) -> bool {
+        let shows = |text: &str| super::message::Template::parse(text).is_ok_and(|t| t.names(placeholder));
+        shows(&self.body) || self.subject.as_deref().is_some_and(shows)
+    }
+
     /// The text rule (src/domain/text.rs) on a template as sent: its subject is one line, its
     /// body free text. A template is nested in its request, where the generated types do not
     /// reach, so it is checked here, under `prefix` (`template.`, `steps[0].template.`).

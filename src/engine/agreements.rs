@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{PassClock, committed, engine_event};
-use crate::api::{changes, charges::charge_view, to_json};
+use crate::api::{changes, charges::charge_event_view, to_json};
 use crate::domain::agreement::Agreement;
 use crate::domain::charge::{Charge, OPEN};
 use crate::store::{Store, StoreResult};
@@ -138,9 +138,9 @@ async fn save_charge(
     today: time::Date,
 ) -> StoreResult<bool> {
     after.touch(now);
-    let object = to_json(&charge_view(&after, today));
+    let object = to_json(&charge_event_view(&after, today));
     let data = json!({
-        "changes": changes(&to_json(&charge_view(before, today)), &object),
+        "changes": changes(&to_json(&charge_event_view(before, today)), &object),
         "object": object,
         "agreement_id": agreement.id,
     });

@@ -35,13 +35,14 @@ use std::collections::HashMap;
 use time::{Date, Duration};
 
 use crate::api::delivery::{Actor, Courier, Recorded};
-use crate::api::{changes, charges::charge_view, to_json};
+use crate::api::{changes, charges::charge_event_view, to_json};
 use crate::app::App;
 use crate::domain::calendar;
 use crate::domain::charge::Charge;
 use crate::domain::dates::{Zone, format_date, format_timestamp};
 use crate::domain::ids::new_id;
-use crate::domain::notification::{NOTIFIABLE, Notification, Source};
+use crate::domain::notification::{Composing, NOTIFIABLE, Notification, Source};
+use crate::domain::pix_account::PixAccount;
 use crate::domain::policy::{Policy, Step};
 use crate::providers::Providers;
 use crate::store::{NewEvent, Store, StoreResult};
@@ -111,6 +112,7 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
         let clock = PassClock { now, started, zone: org.timezone.clone() };
         let sandbox = org.environment == "sandbox";
         let org_id = org.id.clone();
+        let pix_account = org.pix_account.clone();
         organizations.insert(org.id, (sandbox, org.timezone));
         let result = async {
             report.turned_overdue += turn_overdue(store, &org_id, &clock).await?;
@@ -123,7 +125,8 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
             let played = escalations::follow(store, providers, &org_id, sandbox, &clock).await?;
             report.escalations_moved += played.reports + played.protests;
             report.escalations_submitted += played.submitted;
-            run_steps(&courier, &org_id, sandbox, &clock, &mut report).await
+            let sending = Sending { sandbox, pix_account: pix_account.as_ref() };
+            run_steps(&courier, &org_id, sending, &clock, &mut report).await
         }
         .await;
         if let Err(e) = result {
@@ -151,10 +154,18 @@ fn due_range(offset: i64, first: Date, last: Date) -> Option<(Date, Date)> {
 }
 
 /// Runs every due step of the organization's active policies.
+/// What the messages of an organization's pass need of it: whether it is a sandbox (nothing
+/// leaves) and its Pix account (codes for charges without their own).
+#[derive(Clone, Copy)]
+struct Sending<'a> {
+    sandbox: bool,
+    pix_account: Option<&'a PixAccount>,
+}
+
 async fn run_steps(
     courier: &Courier<'_>,
     org_id: &str,
-    sandbox: bool,
+    sending: Sending<'_>,
     clock: &PassClock,
     report: &mut PassReport,
 ) -> StoreResult<()> {
@@ -165,7 +176,7 @@ async fn run_steps(
             continue;
         }
         for step in policy.steps.iter().filter(|s| s.active) {
-            run_step(courier, &policy, step, sandbox, &clock, report).await?;
+            run_step(courier, &policy, step, sending, &clock, report).await?;
         }
     }
     Ok(())
@@ -176,7 +187,7 @@ async fn run_step(
     courier: &Courier<'_>,
     policy: &Policy,
     step: &Step,
-    sandbox: bool,
+    sending: Sending<'_>,
     clock: &PassClock,
     report: &mut PassReport,
 ) -> StoreResult<()> {
@@ -210,7 +221,7 @@ async fn run_step(
             let mut refusal = None;
             let files = matches!(step.action, StepAction::CreditBureau | StepAction::Protest);
             if files && !step.requires_approval {
-                let reachable = sandbox || courier.providers.has_gateway();
+                let reachable = sending.sandbox || courier.providers.has_gateway();
                 match escalations::escalate_on_its_own(store, step, &charge, reachable, stamp).await? {
                     escalations::Filed::Done => {
                         committed();
@@ -269,8 +280,7 @@ async fn run_step(
             channel,
             template,
             source.clone(),
-            stamp,
-            &clock.zone,
+            Composing { now: stamp, zone: &clock.zone, pix_account: sending.pix_account },
         ) {
             Ok(n) => n,
             Err(e) => {
@@ -297,7 +307,7 @@ async fn run_step(
         }
         let recording =
             Courier { store: unit.store(), providers: courier.providers, actor: courier.actor.clone() };
-        let Some(recorded) = recording.record(n, sandbox, Vec::new(), stamp).await? else { continue };
+        let Some(recorded) = recording.record(n, sending.sandbox, Vec::new(), stamp).await? else { continue };
         let mut after = charge.clone();
         let next = policy.next_action(charge.due_date, Some(&step.id), first_day, &clock.zone);
         if after.start_dunning(&step.id, next, stamp) {
@@ -560,9 +570,9 @@ fn charge_event(
     now: OffsetDateTime,
     extra: serde_json::Value,
 ) -> NewEvent {
-    let object = to_json(&charge_view(after, today));
+    let object = to_json(&charge_event_view(after, today));
     let mut data =
-        json!({ "changes": changes(&to_json(&charge_view(before, today)), &object), "object": object });
+        json!({ "changes": changes(&to_json(&charge_event_view(before, today)), &object), "object": object });
     if let (Some(data), serde_json::Value::Object(extra)) = (data.as_object_mut(), extra) {
         data.extend(extra);
     }

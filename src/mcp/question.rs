@@ -40,13 +40,6 @@ fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Op
         return None;
     }
     let channel: crate::types::Channel = args.get("channel")?.as_str()?.parse().ok()?;
-    let template = match args.get("template") {
-        Some(t) => MessageTemplate {
-            subject: t.get("subject").and_then(Value::as_str).map(str::to_string),
-            body: t.get("body")?.as_str()?.to_string(),
-        },
-        None => standard_template(channel),
-    };
     let balance_cents = cents_from_json(target.get("balance")?).ok()?;
     // The same ways to pay the message will carry, under the same rules.
     let payment_line = target
@@ -54,6 +47,17 @@ fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Op
         .and_then(Value::as_str)
         .and_then(|b| Boleto::read(b, None).ok()?.line_for(balance_cents));
     let pix = target.pointer("/pix/emv").and_then(Value::as_str).and_then(|emv| Pix::read(emv.into()).ok());
+    let template = match args.get("template") {
+        Some(t) => MessageTemplate {
+            subject: t.get("subject").and_then(Value::as_str).map(str::to_string),
+            body: t.get("body")?.as_str()?.to_string(),
+        },
+        None => standard_template(
+            channel,
+            payment_line.is_some(),
+            pix.as_ref().is_some_and(|p| p.fits(balance_cents)),
+        ),
+    };
     let values = MessageValues {
         debtor_name: target.get("debtor_name")?.as_str()?,
         balance_cents,

@@ -201,6 +201,8 @@ mod tests {
             audience: "all".into(),
             expires_at: time::OffsetDateTime::now_utc() + time::Duration::hours(1),
             zone: crate::domain::dates::Zone::default_zone(),
+            pix_account: None,
+            is_system: false,
         }
         .into();
         let caller = Caller { app: std::sync::Arc::new(app), principal, request_id: "req_test" };

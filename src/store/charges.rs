@@ -190,6 +190,49 @@ impl Store {
         row.as_ref().map(from_row).transpose()
     }
 
+    /// The charges a payment names, at most two (two is one too many): by `external_id`, else
+    /// by boleto barcode, else by Pix txid, their own or one made for them (the first 25
+    /// hexadecimal digits of the charge's id).
+    pub async fn charges_paid_by(
+        &self,
+        org_id: &str,
+        external_id: Option<&str>,
+        barcode: Option<&str>,
+        txid: Option<&str>,
+    ) -> StoreResult<Vec<Charge>> {
+        const BY: &str = concat!(
+            "SELECT ",
+            columns!(),
+            " FROM charges c JOIN debtors d ON d.id = c.debtor_id WHERE c.organization_id = $1 AND "
+        );
+        let generated = txid
+            .filter(|t| {
+                t.len() == crate::domain::charge::GENERATED_TXID_LEN
+                    && t.bytes().all(|b| b.is_ascii_hexdigit())
+            })
+            .map(|t| format!("chg_{}", t.to_ascii_lowercase()));
+        let lookups = [
+            external_id.map(|v| ("c.external_id = $2 ORDER BY c.id LIMIT 2", v.to_string(), None)),
+            barcode.map(|v| ("c.boleto_barcode = $2 ORDER BY c.id LIMIT 2", v.to_string(), None)),
+            txid.map(|v| ("c.pix_txid = $2 ORDER BY c.id LIMIT 2", v.to_string(), None)),
+            // Ids are `chg_` and 32 hexadecimal digits: those starting with the txid sort from
+            // it up to it followed by `g`.
+            generated
+                .map(|v| ("c.id > $2 AND c.id < $3 ORDER BY c.id LIMIT 2", v.clone(), Some(format!("{v}g")))),
+        ];
+        for (condition, value, upper) in lookups.into_iter().flatten() {
+            let sql = format!("{BY}{condition}");
+            let rows = match upper {
+                Some(upper) => self.db.rows(&sql, &args![org_id, value, upper]).await?,
+                None => self.db.rows(&sql, &args![org_id, value]).await?,
+            };
+            if !rows.is_empty() {
+                return rows.iter().map(from_row).collect();
+            }
+        }
+        Ok(Vec::new())
+    }
+
     /// A debtor's charges by due date, at most `limit` (a statement lists them all).
     pub async fn debtor_charges(
         &self,

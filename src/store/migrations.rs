@@ -62,6 +62,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(23, "0023", "policy_scheduled_version"),
     migration!(24, "0024", "debtor_word_totals"),
     migration!(25, "0025", "payment_codes"),
+    migration!(26, "0026", "payments_in"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -16,6 +16,7 @@ mod migrations;
 mod notifications;
 mod oauth;
 mod orgs;
+mod payments;
 mod policies;
 mod protests;
 mod readiness;

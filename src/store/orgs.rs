@@ -1,8 +1,12 @@
 //! Organizations.
 
+use super::NewEvent;
+use super::backend::Step;
+use super::events::insert_event;
 use super::value::{Row, args};
 use super::{Store, StoreError, StoreResult};
 use crate::domain::dates::Zone;
+use crate::domain::pix_account::PixAccount;
 
 /// An organization as stored.
 #[derive(Debug, Clone)]
@@ -19,6 +23,8 @@ pub struct OrganizationRow {
     pub timezone: Zone,
     /// Whether this is the `serve --demo` organization.
     pub is_demo: bool,
+    /// Where Pix payments go, when the organization set it.
+    pub pix_account: Option<PixAccount>,
     /// RFC 3339.
     pub created_at: String,
 }
@@ -26,6 +32,16 @@ pub struct OrganizationRow {
 /// The `timezone` column, a zone of the database built in.
 pub(super) fn zone_column(row: &Row) -> StoreResult<Zone> {
     Zone::named(&row.text("timezone")?).map_err(|_| StoreError::CorruptColumn("timezone".into()))
+}
+
+/// The Pix account columns: all three or none; a stored key that no longer reads is corrupt.
+pub(super) fn pix_account_columns(row: &Row) -> StoreResult<Option<PixAccount>> {
+    let (Some(key), Some(name), Some(city)) =
+        (row.opt_text("pix_key")?, row.opt_text("pix_merchant_name")?, row.opt_text("pix_merchant_city")?)
+    else {
+        return Ok(None);
+    };
+    PixAccount::read(&key, &name, &city).map(Some).ok_or_else(|| StoreError::CorruptColumn("pix_key".into()))
 }
 
 fn from_row(row: &Row) -> StoreResult<OrganizationRow> {
@@ -36,6 +52,7 @@ fn from_row(row: &Row) -> StoreResult<OrganizationRow> {
         environment: row.text("environment")?,
         timezone: zone_column(row)?,
         is_demo: row.flag("is_demo")?,
+        pix_account: pix_account_columns(row)?,
         created_at: row.text("created_at")?,
     })
 }
@@ -86,6 +103,26 @@ impl Store {
             .execute("UPDATE organizations SET timezone = $1 WHERE id = $2", &args![zone.name(), id])
             .await?;
         Ok(changed > 0)
+    }
+
+    /// Sets (or, with `None`, removes) an organization's Pix account, with its event; whether
+    /// the organization exists.
+    pub async fn set_pix_account(
+        &self,
+        id: &str,
+        account: Option<&PixAccount>,
+        event: Option<&NewEvent>,
+    ) -> StoreResult<bool> {
+        let (key, name, city) = match account {
+            Some(a) => (Some(a.key.clone()), Some(a.merchant_name.clone()), Some(a.merchant_city.clone())),
+            None => (None, None, None),
+        };
+        let mut steps = vec![Step::must_change(
+            "UPDATE organizations SET pix_key = $1, pix_merchant_name = $2, pix_merchant_city = $3 WHERE id = $4",
+            args![key, name, city, id],
+        )];
+        steps.extend(event.map(insert_event));
+        self.db.write(&steps).await
     }
 
     /// The demo organization, if `serve --demo` created it.

@@ -28,6 +28,8 @@ pub struct TokenRow {
     pub expires_at: OffsetDateTime,
     /// The organization's time zone.
     pub zone: crate::domain::dates::Zone,
+    /// The organization's Pix account, if it set one.
+    pub pix_account: Option<crate::domain::pix_account::PixAccount>,
 }
 
 /// A token to store.
@@ -139,7 +141,7 @@ impl Store {
             .db
             .find(
                 "SELECT t.id, t.organization_id, t.user_id, t.client_id, t.scopes, t.audience, t.expires_at, \
-                 o.timezone FROM access_tokens t JOIN organizations o ON o.id = t.organization_id \
+                 o.timezone, o.pix_key, o.pix_merchant_name, o.pix_merchant_city FROM access_tokens t JOIN organizations o ON o.id = t.organization_id \
                  WHERE t.token_hash = $1 AND t.revoked_at IS NULL",
                 &args![hash],
             )
@@ -156,6 +158,7 @@ impl Store {
             audience: row.text("audience")?,
             expires_at,
             zone: super::orgs::zone_column(&row)?,
+            pix_account: super::orgs::pix_account_columns(&row)?,
         }))
     }
 

@@ -525,7 +525,19 @@ def charges_decide(case, body, rng):
             fix_terms(body["agreement"], rng, [str(case.path_parameters.get("id", ""))])
 
 
+def pix_account(case, body, rng):
+    """A key of the DICT's kinds (a CPF or CNPJ here) and a name and city with a letter, which a
+    BR Code keeps (src/domain/pix_account.rs); a null key removes the account and needs neither."""
+    if body.get("key") is None:
+        return
+    body["key"] = document(rng)
+    for field, limit in (("merchant_name", 25), ("merchant_city", 15)):
+        value = body.get(field)
+        body[field] = with_letter(value, limit) if isinstance(value, str) and value.strip() else "Loja"
+
+
 FIXES = {
+    "organization_pix_update": pix_account,
     "agreements_simulate": agreements,
     "agreements_create": agreements,
     "charges_decide": charges_decide,

@@ -1,7 +1,10 @@
 //! Organizations never see each other's data: another organization's id is NOT_FOUND for every
 //! operation that takes one, lists are per organization, and nothing is changed across.
 
+use kobana_dunning::domain::money::Hundredths;
+use kobana_dunning::domain::received_payment::{PaymentFacts, ReceivedPayment};
 use kobana_dunning::operations::OPERATIONS;
+use kobana_dunning::types::PaymentSource;
 use serde_json::{Value, json};
 
 use crate::common::{TestServer, date_in, error_fields, ids};
@@ -26,6 +29,7 @@ fn body_for(op: &str) -> Value {
             json!({"offset_days": 1, "channel": "sms", "template": {"body": "intrusion"}})
         }
         "collection_policies_steps_update" => json!({"offset_days": 3}),
+        "payments_assign" => json!({"charge_id": "chg_00000000000000000000000000000000"}),
         _ => json!({}),
     }
 }
@@ -100,6 +104,18 @@ async fn another_organizations_ids_are_not_found() {
     // B has data of its own, with the same document.
     let b_debtor = server.create_debtor(&b, "Maria Souza", "52998224725").await;
     let b_charge = server.create_charge(&b, b_debtor["id"].as_str().unwrap(), 7.0, &date_in(5)).await;
+    // A payment A heard of that matched nothing.
+    let now = time::OffsetDateTime::now_utc();
+    let heard = ReceivedPayment::heard(
+        &org_a,
+        PaymentSource::Kobana,
+        "delivery-a".into(),
+        PaymentFacts { amount: Hundredths(700), ..PaymentFacts::default() },
+        now,
+        now,
+    );
+    assert!(server.app.store.insert_payment(&heard).await.unwrap());
+    let payment_id = heard.id;
 
     let with_ids: Vec<_> = OPERATIONS.iter().filter(|op| !op.path_params.is_empty()).collect();
     assert!(with_ids.len() >= 8, "the operations with ids: {}", with_ids.len());
@@ -116,6 +132,7 @@ async fn another_organizations_ids_are_not_found() {
                     ("credit_bureau_reports", "id") => report_id.as_str(),
                     ("protests", "id") => protest_id.as_str(),
                     ("notifications", "id") => notification_id.as_str(),
+                    ("payments", "id") => payment_id.as_str(),
                     ("collection_policies", "cp_id") => policy_id.as_str(),
                     ("collection_policies", "step_id") => step_id.as_str(),
                     (tag, name) => panic!(

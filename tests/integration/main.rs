@@ -38,6 +38,7 @@ mod oauth;
 mod observability;
 mod outage;
 mod payment_codes;
+mod payments_in;
 mod receiver;
 mod regua;
 mod replicas;

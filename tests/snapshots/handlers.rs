@@ -374,6 +374,13 @@ pub trait MeApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::MeEnvelope>>,
     > + Send;
+    /// `organization_pix_update`: Set the organization's Pix key
+    fn organization_pix_update(
+        call: crate::api::Call,
+        input: crate::types::OrganizationPixUpdateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::MeEnvelope>>,
+    > + Send;
 }
 /// The operations tagged `notifications`, implemented in `src/api/notifications.rs`.
 pub trait NotificationsApi {
@@ -419,6 +426,32 @@ pub trait NotificationsApi {
         Output = crate::api::ApiResult<
             crate::api::Reply<crate::types::NotificationEnvelope>,
         >,
+    > + Send;
+}
+/// The operations tagged `payments`, implemented in `src/api/payments.rs`.
+pub trait PaymentsApi {
+    /// `payment_receiver_create`: Register the Kobana payment receiver
+    fn payment_receiver_create(
+        call: crate::api::Call,
+        input: crate::types::PaymentReceiverCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::PaymentReceiverEnvelope>,
+        >,
+    > + Send;
+    /// `payments_assign`: Assign an unmatched payment to a charge
+    fn payments_assign(
+        call: crate::api::Call,
+        input: crate::types::PaymentsAssignInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::PaymentEnvelope>>,
+    > + Send;
+    /// `payments_list`: List payments received
+    fn payments_list(
+        call: crate::api::Call,
+        input: crate::types::PaymentsListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::PaymentList>>,
     > + Send;
 }
 /// The operations tagged `protests`, implemented in `src/api/protests.rs`.

@@ -2066,6 +2066,151 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "organization_pix_update",
+        tool_name: "dunning_organization_pix_update",
+        aliases: &[],
+        title: "Set the organization's Pix key",
+        description: "Sets where Pix payments go: the key (CPF, CNPJ, e-mail, +55 phone or random key) and the merchant name and city every code carries. Open charges without a code of their own then show a static code for their balance, and messages carry it; key null removes it. Needs dunning.notify as well as dunning.write.",
+        tag: "me",
+        method: HttpMethod::Put,
+        path: "/v1/organization/pix",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["key", "merchant_name", "merchant_city"],
+            schema: "{\"type\":\"object\",\"properties\":{\"key\":{\"description\":\"CPF or CNPJ (punctuation allowed), e-mail, phone as +55 and its digits, or a random key (UUID); null removes the account.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":77},\"merchant_name\":{\"description\":\"The name payers see, up to 25 characters (accents are dropped in the code).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":25},\"merchant_city\":{\"description\":\"The city, up to 15 characters.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":15}},\"required\":[\"key\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_organization_pix_update\",\"title\":\"Set the organization's Pix key\",\"description\":\"Sets where Pix payments go: the key (CPF, CNPJ, e-mail, +55 phone or random key) and the merchant name and city every code carries. Open charges without a code of their own then show a static code for their balance, and messages carry it; key null removes it. Needs dunning.notify as well as dunning.write.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"key\":{\"description\":\"CPF or CNPJ (punctuation allowed), e-mail, phone as +55 and its digits, or a random key (UUID); null removes the account.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":77},\"merchant_name\":{\"description\":\"The name payers see, up to 25 characters (accents are dropped in the code).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":25},\"merchant_city\":{\"description\":\"The city, up to 15 characters.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":15}},\"additionalProperties\":false,\"required\":[\"key\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"785a28a22bb5a1a1\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"key\":{\"description\":\"CPF or CNPJ (punctuation allowed), e-mail, phone as +55 and its digits, or a random key (UUID); null removes the account.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":77},\"merchant_name\":{\"description\":\"The name payers see, up to 25 characters (accents are dropped in the code).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":25},\"merchant_city\":{\"description\":\"The city, up to 15 characters.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":15}},\"additionalProperties\":false,\"required\":[\"key\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "payment_receiver_create",
+        tool_name: "dunning_payment_receiver_create",
+        aliases: &[],
+        title: "Register the Kobana payment receiver",
+        description: "Registers the secret key of a webhook of the organization's Kobana account and answers the URL to give that webhook, shown only here: signed bank_billet.paid and pix.paid deliveries to it settle the matching charges (by external_id, digitable line or Pix txid), and other payments are kept for payments_assign. Calling again replaces the URL and the secret.",
+        tag: "payments",
+        method: HttpMethod::Post,
+        path: "/v1/payment_receiver",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["secret", "idempotency_key"],
+            schema: "{\"type\":\"object\",\"properties\":{\"secret\":{\"description\":\"The secret key of the Kobana webhook, which signs its deliveries.\",\"type\":\"string\",\"pattern\":\"^[!-~]+$\",\"minLength\":16,\"maxLength\":256},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"secret\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_payment_receiver_create\",\"title\":\"Register the Kobana payment receiver\",\"description\":\"Registers the secret key of a webhook of the organization's Kobana account and answers the URL to give that webhook, shown only here: signed bank_billet.paid and pix.paid deliveries to it settle the matching charges (by external_id, digitable line or Pix txid), and other payments are kept for payments_assign. Calling again replaces the URL and the secret.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"secret\":{\"description\":\"The secret key of the Kobana webhook, which signs its deliveries.\",\"type\":\"string\",\"pattern\":\"^[!-~]+$\",\"minLength\":16,\"maxLength\":256},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"secret\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"06140ffd91009f02\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"secret\":{\"description\":\"The secret key of the Kobana webhook, which signs its deliveries.\",\"type\":\"string\",\"pattern\":\"^[!-~]+$\",\"minLength\":16,\"maxLength\":256},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"secret\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "payments_assign",
+        tool_name: "dunning_payments_assign",
+        aliases: &[],
+        title: "Assign an unmatched payment to a charge",
+        description: "Settles a charge with an unmatched payment, as charges_settle does (less than the balance keeps it open with paid_amount; more is a VALIDATION_ERROR), and marks the payment assigned.",
+        tag: "payments",
+        method: HttpMethod::Post,
+        path: "/v1/payments/{id}/assign",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.write"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["charge_id", "idempotency_key"],
+            schema: "{\"type\":\"object\",\"properties\":{\"charge_id\":{\"description\":\"The charge to settle with the payment (chg_…).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"charge_id\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[("charge_id", "charges_list"), ("id", "payments_list")],
+        descriptor: "{\"name\":\"dunning_payments_assign\",\"title\":\"Assign an unmatched payment to a charge\",\"description\":\"Settles a charge with an unmatched payment, as charges_settle does (less than the balance keeps it open with paid_amount; more is a VALIDATION_ERROR), and marks the payment assigned.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"charge_id\":{\"description\":\"The charge to settle with the payment (chg_…).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"charge_id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"e39d0bdfc273bada\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The payment's id (pay_…).\"},\"charge_id\":{\"description\":\"The charge to settle with the payment (chg_…).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":64},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\",\"charge_id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "payments_list",
+        tool_name: "dunning_payments_list",
+        aliases: &[],
+        title: "List payments received",
+        description: "Lists the payments heard from Kobana or imported, newest first: matched (the charge was settled), unmatched (no charge, or another amount: a person decides) and assigned.",
+        tag: "payments",
+        method: HttpMethod::Get,
+        path: "/v1/payments",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "status",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_payments_list\",\"title\":\"List payments received\",\"description\":\"Lists the payments heard from Kobana or imported, newest first: matched (the charge was settled), unmatched (no charge, or another amount: a person decides) and assigned.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"status\":{\"description\":\"Only payments in this state.\",\"type\":\"string\",\"enum\":[\"matched\",\"unmatched\",\"assigned\"]}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"5be355f02f87f0c1\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"status\":{\"description\":\"Only payments in this state.\",\"type\":\"string\",\"enum\":[\"matched\",\"unmatched\",\"assigned\"]}},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"status\":{\"description\":\"Only payments in this state.\",\"type\":\"string\",\"enum\":[\"matched\",\"unmatched\",\"assigned\"]}},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "protests_cancel",
         tool_name: "dunning_protests_cancel",
         aliases: &[],
@@ -2342,12 +2487,20 @@ pub mod ops {
     pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[49];
     /// `notifications_resend`
     pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[50];
+    /// `organization_pix_update`
+    pub const ORGANIZATION_PIX_UPDATE: &Operation = &OPERATIONS[51];
+    /// `payment_receiver_create`
+    pub const PAYMENT_RECEIVER_CREATE: &Operation = &OPERATIONS[52];
+    /// `payments_assign`
+    pub const PAYMENTS_ASSIGN: &Operation = &OPERATIONS[53];
+    /// `payments_list`
+    pub const PAYMENTS_LIST: &Operation = &OPERATIONS[54];
     /// `protests_cancel`
-    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[51];
+    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[55];
     /// `protests_create`
-    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[52];
+    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[56];
     /// `protests_get`
-    pub const PROTESTS_GET: &Operation = &OPERATIONS[53];
+    pub const PROTESTS_GET: &Operation = &OPERATIONS[57];
     /// `protests_list`
-    pub const PROTESTS_LIST: &Operation = &OPERATIONS[54];
+    pub const PROTESTS_LIST: &Operation = &OPERATIONS[58];
 }

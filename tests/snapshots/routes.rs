@@ -296,6 +296,34 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, ""],
             })
         }
+        ["", "v1", "organization", "pix"] => {
+            Some(V1Route {
+                operations: &[ops::ORGANIZATION_PIX_UPDATE],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
+        ["", "v1", "payment_receiver"] => {
+            Some(V1Route {
+                operations: &[ops::PAYMENT_RECEIVER_CREATE],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
+        ["", "v1", "payments"] => {
+            Some(V1Route {
+                operations: &[ops::PAYMENTS_LIST],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
+        ["", "v1", "payments", p0, "assign"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::PAYMENTS_ASSIGN],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         ["", "v1", "protests"] => {
             Some(V1Route {
                 operations: &[ops::PROTESTS_CREATE, ops::PROTESTS_LIST],
@@ -789,6 +817,42 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::notifications::Notifications as crate::api::handlers::NotificationsApi>::notifications_resend,
+                ),
+            )
+        }
+        "organization_pix_update" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::me::Me as crate::api::handlers::MeApi>::organization_pix_update,
+                ),
+            )
+        }
+        "payment_receiver_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::payments::Payments as crate::api::handlers::PaymentsApi>::payment_receiver_create,
+                ),
+            )
+        }
+        "payments_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::payments::Payments as crate::api::handlers::PaymentsApi>::payments_list,
+                ),
+            )
+        }
+        "payments_assign" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::payments::Payments as crate::api::handlers::PaymentsApi>::payments_assign,
                 ),
             )
         }

@@ -1474,6 +1474,99 @@ impl std::fmt::Display for PaymentMethod {
         f.write_str(self.as_str())
     }
 }
+/// Where it came from.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum PaymentSource {
+    #[serde(rename = "kobana")]
+    Kobana,
+    #[serde(rename = "import")]
+    Import,
+}
+impl PaymentSource {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Kobana, Self::Import];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Kobana => "kobana",
+            Self::Import => "import",
+        }
+    }
+}
+impl std::str::FromStr for PaymentSource {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for PaymentSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// matched: it settled its charge. unmatched: no charge matched, or the amount did not fit (reason says which). assigned: a person settled a charge with it.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum PaymentStatus {
+    #[serde(rename = "matched")]
+    Matched,
+    #[serde(rename = "unmatched")]
+    Unmatched,
+    #[serde(rename = "assigned")]
+    Assigned,
+}
+impl PaymentStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Matched, Self::Unmatched, Self::Assigned];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Matched => "matched",
+            Self::Unmatched => "unmatched",
+            Self::Assigned => "assigned",
+        }
+    }
+}
+impl std::str::FromStr for PaymentStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for PaymentStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// natural (pessoa física, CPF) or legal (pessoa jurídica, CNPJ).
 #[derive(
     Debug,
@@ -1515,6 +1608,66 @@ impl std::str::FromStr for PersonType {
     }
 }
 impl std::fmt::Display for PersonType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// The kind of key.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum PixAccountKeyType {
+    #[serde(rename = "cpf")]
+    Cpf,
+    #[serde(rename = "cnpj")]
+    Cnpj,
+    #[serde(rename = "email")]
+    Email,
+    #[serde(rename = "phone")]
+    Phone,
+    #[serde(rename = "random")]
+    Random,
+}
+impl PixAccountKeyType {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Cpf,
+        Self::Cnpj,
+        Self::Email,
+        Self::Phone,
+        Self::Random,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Cpf => "cpf",
+            Self::Cnpj => "cnpj",
+            Self::Email => "email",
+            Self::Phone => "phone",
+            Self::Random => "random",
+        }
+    }
+}
+impl std::str::FromStr for PixAccountKeyType {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for PixAccountKeyType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
@@ -3743,6 +3896,8 @@ pub struct MeOrganization {
     pub today: crate::domain::dates::Day,
     /// The server's current instant (UTC).
     pub now: crate::domain::dates::Timestamp,
+    /// Where Pix payments go (organization_pix_update), or null.
+    pub pix: Option<PixAccount>,
 }
 /// The access token used for this request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3966,6 +4121,19 @@ pub struct OptOut {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub whatsapp: Option<bool>,
 }
+/// The input of `organization_pix_update`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrganizationPixUpdateInput {
+    /// CPF or CNPJ (punctuation allowed), e-mail, phone as +55 and its digits, or a random key (UUID); null removes the account.
+    pub key: Option<crate::domain::text::Text>,
+    /// The name payers see, up to 25 characters (accents are dropped in the code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant_name: Option<crate::domain::text::Text>,
+    /// The city, up to 15 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant_city: Option<crate::domain::text::Text>,
+}
 /// Pagination of a list.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PageMeta {
@@ -3978,6 +4146,101 @@ pub struct PageMeta {
     /// Number of pages, ceil(total / per_page); 0 when nothing matches.
     pub total_pages: i64,
 }
+/// A payment heard of, and what it settled.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Payment {
+    /// The payment's id (pay_…).
+    pub id: String,
+    /// Where it came from.
+    pub source: PaymentSource,
+    pub status: PaymentStatus,
+    /// Why it is unmatched.
+    pub reason: Option<String>,
+    /// In reais.
+    pub amount: crate::domain::money::Hundredths,
+    pub paid_at: crate::domain::dates::Timestamp,
+    pub external_id: Option<String>,
+    /// The boleto's digitable line, when paid by boleto.
+    pub line: Option<String>,
+    /// The Pix reference, when paid by Pix.
+    pub txid: Option<String>,
+    /// The charge it settled.
+    pub charge_id: Option<String>,
+    pub created_at: crate::domain::dates::Timestamp,
+    /// When it settled its charge.
+    pub resolved_at: Option<crate::domain::dates::Timestamp>,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentAssign {
+    /// The charge to settle with the payment (chg_…).
+    pub charge_id: String,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One payment.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PaymentEnvelope {
+    pub data: Payment,
+}
+/// One page of payments.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PaymentList {
+    pub data: Vec<Payment>,
+    pub meta: PageMeta,
+}
+/// Where the organization's Kobana webhook delivers payments.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PaymentReceiver {
+    /// The URL to give the Kobana webhook; shown only when registered.
+    pub url: String,
+    pub created_at: crate::domain::dates::Timestamp,
+}
+/// The input of `payment_receiver_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentReceiverCreateInput {
+    /// The secret key of the Kobana webhook, which signs its deliveries.
+    pub secret: crate::domain::text::Text,
+}
+/// The receiver just registered.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PaymentReceiverEnvelope {
+    pub data: PaymentReceiver,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentReceiverInput {
+    /// The secret key of the Kobana webhook, which signs its deliveries.
+    pub secret: String,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// The input of `payments_assign`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentsAssignInput {
+    /// Path parameter.
+    pub id: String,
+    /// The charge to settle with the payment (chg_…).
+    pub charge_id: crate::domain::text::Text,
+}
+/// The input of `payments_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentsListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<PaymentStatus>,
+}
 /// The charge's Pix "copia e cola".
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pix {
@@ -3985,6 +4248,30 @@ pub struct Pix {
     pub emv: String,
     /// Its reference (txid), which matches a payment to the charge.
     pub txid: Option<String>,
+}
+/// The organization's Pix account.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PixAccount {
+    /// The Pix key, as the DICT keeps it.
+    pub key: String,
+    /// The kind of key.
+    pub key_type: PixAccountKeyType,
+    /// The name the payer's bank shows.
+    pub merchant_name: String,
+    /// The merchant's city.
+    pub merchant_city: String,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PixAccountInput {
+    /// CPF or CNPJ (punctuation allowed), e-mail, phone as +55 and its digits, or a random key (UUID); null removes the account.
+    pub key: Option<String>,
+    /// The name payers see, up to 25 characters (accents are dropped in the code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant_name: Option<String>,
+    /// The city, up to 15 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merchant_city: Option<String>,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,0 +1,166 @@
+//! The `payments` tag: payments heard of (the Kobana receiver, imported files), the receiver's
+//! registration, and a person assigning a payment that matched nothing. Every payment settles
+//! its charge through [`settle`], the path of `charges_settle`.
+
+use super::charges::settle;
+use super::{ApiError, ApiResult, Call, ListArgs, Reply};
+use crate::auth::mint_secret;
+use crate::domain::charge::{Charge, Payment};
+use crate::domain::dates::Timestamp;
+use crate::domain::money::format_brl;
+use crate::domain::received_payment::ReceivedPayment;
+use crate::types::{self as wire, ChargeStatus, PaymentMethod};
+
+/// The handlers of the `payments` tag.
+pub struct Payments;
+
+/// The path under which receivers listen; the token follows.
+pub const RECEIVER_PATH: &str = "/receivers/kobana/";
+
+/// The prefix of a receiver's URL token (stored, like access tokens, only as its hash).
+pub const RECEIVER_PREFIX: &str = "kd_rcv_";
+
+impl super::handlers::PaymentsApi for Payments {
+    /// A new URL and secret each time: the old URL stops answering.
+    async fn payment_receiver_create(
+        call: Call,
+        input: wire::PaymentReceiverCreateInput,
+    ) -> ApiResult<Reply<wire::PaymentReceiverEnvelope>> {
+        let internal = |e: String| ApiError::Internal(e.into());
+        let (token, hash) = mint_secret(RECEIVER_PREFIX).map_err(|e| internal(e.to_string()))?;
+        let sealed = call.app.key.seal(&input.secret.to_string()).map_err(|e| internal(e.to_string()))?;
+        call.store.set_payment_receiver(call.org_id(), &hash, &sealed, call.now).await?;
+        let data = wire::PaymentReceiver {
+            url: format!("{}{RECEIVER_PATH}{token}", call.app.public_url.trim_end_matches('/')),
+            created_at: Timestamp(call.now),
+        };
+        Ok(Reply::new(wire::PaymentReceiverEnvelope { data }))
+    }
+
+    async fn payments_list(
+        call: Call,
+        input: wire::PaymentsListInput,
+    ) -> ApiResult<Reply<wire::PaymentList>> {
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, None).page(call.zone());
+        let statuses: Vec<String> = input.status.iter().map(|s| s.as_str().to_string()).collect();
+        let (rows, total) =
+            call.store.payments(call.org_id(), &statuses, window.limit, window.offset).await?;
+        Ok(Reply::new(wire::PaymentList {
+            data: rows.into_iter().map(view).collect(),
+            meta: pager.meta(total),
+        }))
+    }
+
+    async fn payments_assign(
+        call: Call,
+        input: wire::PaymentsAssignInput,
+    ) -> ApiResult<Reply<wire::PaymentEnvelope>> {
+        let mut payment =
+            call.store.payment(call.org_id(), &input.id).await?.ok_or(ApiError::NotFound("payment"))?;
+        let charge = call
+            .store
+            .charge(call.org_id(), &input.charge_id)
+            .await?
+            .ok_or_else(|| ApiError::field("charge_id", "no charge with this id exists"))?;
+        payment.assign(&charge.id, call.now)?;
+        if charge.status == ChargeStatus::Paid {
+            return Err(ApiError::field("charge_id", "the charge is already paid"));
+        }
+        settle(&call, charge, payment_of(&payment, None)).await?;
+        if !call.store.save_payment(&payment).await? {
+            return Err(ApiError::Concurrent("payment"));
+        }
+        Ok(Reply::new(wire::PaymentEnvelope { data: view(payment) }))
+    }
+}
+
+/// The charge payment a received payment makes.
+fn payment_of(p: &ReceivedPayment, method: Option<PaymentMethod>) -> Payment {
+    Payment { amount: Some(p.facts.amount), paid_at: Some(p.paid_at), method }
+}
+
+/// Settles the charge `payment` names, when exactly one does and the amount fits its balance;
+/// otherwise the payment is left unmatched with the reason. A refusal of the charge's rules
+/// (a payment dated later than now, say) is a reason too: the delivery is kept, not refused.
+pub(crate) async fn apply(
+    call: &Call,
+    payment: &mut ReceivedPayment,
+    method: Option<PaymentMethod>,
+) -> ApiResult<()> {
+    let barcode = payment
+        .facts
+        .line
+        .as_deref()
+        .and_then(|line| crate::domain::boleto::Barcode::from_line(line).ok())
+        .map(|b| b.digits().to_string());
+    let found = call
+        .store
+        .charges_paid_by(
+            call.org_id(),
+            payment.facts.external_id.as_deref(),
+            barcode.as_deref(),
+            payment.facts.txid.as_deref(),
+        )
+        .await?;
+    let charge = match <[Charge; 1]>::try_from(found) {
+        Ok([charge]) => charge,
+        Err(found) if found.is_empty() => {
+            payment.unmatched("no charge has this external_id, digitable line or Pix txid".into(), None);
+            return Ok(());
+        }
+        Err(_) => {
+            payment.unmatched("more than one charge has this external_id".into(), None);
+            return Ok(());
+        }
+    };
+    if let Some(reason) = why_not(&charge, payment) {
+        payment.unmatched(reason, Some(&charge.id));
+        return Ok(());
+    }
+    match settle(call, charge.clone(), payment_of(payment, method)).await {
+        Ok(_) => payment.matched(&charge.id, call.now),
+        Err(ApiError::Validation(fields)) => {
+            let reason =
+                fields.iter().map(|f| format!("{} {}", f.field, f.message)).collect::<Vec<_>>().join("; ");
+            payment.unmatched(reason, Some(&charge.id));
+        }
+        Err(ApiError::InvalidState { message, .. }) => payment.unmatched(message, Some(&charge.id)),
+        Err(other) => return Err(other),
+    }
+    Ok(())
+}
+
+/// Why a payment cannot settle `charge` by itself: a person must decide.
+fn why_not(charge: &Charge, payment: &ReceivedPayment) -> Option<String> {
+    let balance = charge.balance();
+    let amount = payment.facts.amount;
+    match charge.status {
+        ChargeStatus::Paid => Some("the charge is already paid".into()),
+        ChargeStatus::Canceled | ChargeStatus::WrittenOff => {
+            Some(format!("the charge is {}", charge.status.as_str().replace('_', " ")))
+        }
+        _ if amount.0 > balance.0 => Some(format!(
+            "{} is more than the charge's balance of {}",
+            format_brl(amount.0),
+            format_brl(balance.0)
+        )),
+        _ => None,
+    }
+}
+
+fn view(p: ReceivedPayment) -> wire::Payment {
+    wire::Payment {
+        id: p.id,
+        source: p.source,
+        status: p.status,
+        reason: p.reason,
+        amount: p.facts.amount,
+        paid_at: Timestamp(p.paid_at),
+        external_id: p.facts.external_id,
+        line: p.facts.line,
+        txid: p.facts.txid,
+        charge_id: p.charge_id,
+        created_at: Timestamp(p.created_at),
+        resolved_at: p.resolved_at.map(Timestamp),
+    }
+}

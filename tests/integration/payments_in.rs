@@ -1,0 +1,229 @@
+//! Payments coming in: the organization's Pix account gives every open charge a code, messages
+//! carry only the ways to pay a charge has, and a signed Kobana delivery settles its charge once.
+
+use hmac::{Hmac, Mac};
+use kobana_dunning::domain::pix::BrCode;
+use reqwest::Method;
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+use crate::common::{Resp, TestServer, cpf, date_in, send};
+
+const SECRET: &str = "whsec_3f9a1c7e5b2d4f6a8c0e";
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().expect("an id").to_string()
+}
+
+/// A debtor with an e-mail and a charge of `amount` due in `days`.
+async fn debtor_and_charge(
+    s: &TestServer,
+    token: &str,
+    seed: u32,
+    amount: f64,
+    days: i64,
+) -> (String, Value) {
+    let debtor = s
+        .write(
+            token,
+            "debtors_create",
+            json!({
+                "name": "Rosa Pagante",
+                "document": cpf(seed),
+                "email": "rosa@example.com.br",
+                "address": {
+                    "zipcode": "50030230", "street": "Rua do Bom Jesus", "number": "125",
+                    "neighborhood": "Recife", "city": "Recife", "state": "PE"
+                },
+            }),
+        )
+        .await;
+    let debtor = id(debtor.data());
+    let charge = s.create_charge(token, &debtor, amount, &date_in(days)).await;
+    (debtor, charge)
+}
+
+async fn set_pix(s: &TestServer, token: &str) -> Resp {
+    s.call(
+        token,
+        "organization_pix_update",
+        &[],
+        "",
+        Some(json!({ "key": "+55 (11) 98765-4321", "merchant_name": "Loja da Esquina", "merchant_city": "Recife" })),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organization_pix_key_gives_each_open_charge_a_code_for_its_balance() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    let (_, charge) = debtor_and_charge(&s, &token, 61, 250.0, 10).await;
+    assert!(charge["pix"].is_null(), "no key, no code: {charge}");
+
+    // Changing where payments go changes every message: it needs dunning.notify too.
+    let writer = s.token(&org, "dunning.read dunning.write").await;
+    let refused = set_pix(&s, &writer).await;
+    assert_eq!((refused.status, refused.code()), (403, "INSUFFICIENT_SCOPE"), "{}", refused.body);
+    let bad = s.call(&token, "organization_pix_update", &[], "", Some(json!({ "key": "123" }))).await;
+    assert_eq!(bad.status, 422, "{}", bad.body);
+    let me = set_pix(&s, &token).await;
+    assert_eq!(me.status, 200, "{}", me.body);
+    assert_eq!(me.data()["organization"]["pix"]["key"], "+5511987654321");
+    assert_eq!(me.data()["organization"]["pix"]["key_type"], "phone");
+
+    let shown = s.read_id(&token, "charges_get", &id(&charge)).await;
+    let pix = &shown.data()["pix"];
+    let code = BrCode::parse(pix["emv"].as_str().unwrap()).expect("a valid BR Code");
+    assert_eq!(code.key, "+5511987654321");
+    assert_eq!(code.amount_cents, Some(25_000));
+    assert_eq!(code.txid.as_deref(), pix["txid"].as_str());
+    assert_eq!(code.txid.as_deref(), Some(&id(&charge)["chg_".len()..][..25]));
+
+    // A partial payment: the code asks for what is left, under the same reference.
+    let paid = s.write_id(&token, "charges_settle", &id(&charge), json!({ "paid_amount": 100.0 })).await;
+    assert_eq!(paid.status, 200, "{}", paid.body);
+    let code = BrCode::parse(paid.data()["pix"]["emv"].as_str().unwrap()).unwrap();
+    assert_eq!(code.amount_cents, Some(15_000));
+    assert_eq!(code.txid.as_deref(), pix["txid"].as_str());
+
+    // The standard message carries it; a template asking for a boleto line the charge lacks
+    // is refused, not sent with a hole.
+    let sent = s.write_id(&token, "charges_notify", &id(&charge), json!({ "channel": "email" })).await;
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    let body = sent.data()["body"].as_str().unwrap();
+    assert!(body.contains(paid.data()["pix"]["emv"].as_str().unwrap()), "{body}");
+    assert!(!body.contains("Linha digitável"), "{body}");
+    let holed = s
+        .write_id(
+            &token,
+            "charges_notify",
+            &id(&charge),
+            json!({ "channel": "email", "template": { "subject": "Boleto", "body": "Linha: {{payment_line}}" } }),
+        )
+        .await;
+    assert_eq!((holed.status, holed.code()), (409, "INVALID_STATE"), "{}", holed.body);
+    assert!(holed.body["error"]["message"].as_str().unwrap().contains("{{payment_line}}"), "{}", holed.body);
+
+    // Paid in full, the charge offers no code any more.
+    let closed = s.write_id(&token, "charges_settle", &id(&charge), json!({})).await;
+    assert!(closed.data()["pix"].is_null(), "{}", closed.body);
+}
+
+fn signature(secret: &str, body: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(body);
+    format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
+}
+
+/// Posts a delivery to the receiver at `path`, signed with `secret`.
+async fn deliver(
+    s: &TestServer,
+    path: &str,
+    secret: &str,
+    event: &str,
+    delivery: &str,
+    body: &Value,
+) -> Resp {
+    let bytes = serde_json::to_vec(body).unwrap();
+    let request = s
+        .raw(Method::POST, path)
+        .header("content-type", "application/json")
+        .header("x-kobana-event", event)
+        .header("x-kobana-delivery-id", delivery)
+        .header("x-kobana-signature", signature(secret, &bytes))
+        .body(bytes);
+    send(request).await
+}
+
+fn paid(object: Value) -> Value {
+    json!({ "event_code": "bank_billet.paid", "object": object, "changes": { "status": ["opened", "paid"] } })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_kobana_delivery_settles_its_charge_once_and_the_regua_stops() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let (debtor, charge) = debtor_and_charge(&s, &token, 62, 320.0, -20).await;
+    let charge_id = id(&charge);
+    s.write_id(&token, "charges_update", &charge_id, json!({ "external_id": "NF-2026-0042" })).await;
+    // Reported to the credit bureau while it was overdue, after the prior notice.
+    let letter = s.write_id(&token, "charges_notify", &charge_id, json!({ "channel": "letter" })).await;
+    assert_eq!(letter.status, 201, "{}", letter.body);
+    let report = s.write(&token, "credit_bureau_reports_create", json!({ "charge_id": charge_id })).await;
+    assert_eq!(report.status, 201, "{}", report.body);
+
+    let registered = s.write(&token, "payment_receiver_create", json!({ "secret": SECRET })).await;
+    assert_eq!(registered.status, 201, "{}", registered.body);
+    let url = registered.data()["url"].as_str().unwrap().to_string();
+    let path = &url[url.find("/receivers/").expect("a receiver path")..];
+
+    // A bad signature: 498, nothing changes.
+    let body = paid(json!({ "external_id": "NF-2026-0042", "paid_amount": 320.0, "paid_at": date_in(0) }));
+    let forged = deliver(&s, path, "not-the-secret-at-all", "bank_billet.paid", "d-1", &body).await;
+    assert_eq!(forged.status, 498, "{}", forged.body);
+    assert_eq!(s.read_id(&token, "charges_get", &charge_id).await.data()["status"], "overdue");
+
+    // An event the receiver does not handle: 204. A ping: 200.
+    let other = deliver(&s, path, SECRET, "bank_billet.canceled", "d-0", &body).await;
+    assert_eq!(other.status, 204);
+    let unknown =
+        deliver(&s, "/receivers/kobana/kd_rcv_nothing", SECRET, "bank_billet.paid", "d-1", &body).await;
+    assert_eq!(unknown.status, 404);
+
+    // Signed: the charge is paid, its dunning closed, its bureau record on its way out.
+    let taken = deliver(&s, path, SECRET, "bank_billet.paid", "d-1", &body).await;
+    assert_eq!(taken.status, 200, "{}", taken.body);
+    assert_eq!(taken.body["data"]["status"], "matched");
+    let settled = s.read_id(&token, "charges_get", &charge_id).await;
+    assert_eq!(settled.data()["status"], "paid", "{}", settled.body);
+    assert_eq!(settled.data()["paid_amount"], 320.0);
+    let report = s.read_id(&token, "credit_bureau_reports_get", &id(report.data())).await;
+    assert!(
+        matches!(report.data()["status"].as_str(), Some("removal_requested" | "removed" | "canceled")),
+        "{}",
+        report.body
+    );
+
+    // The same delivery again: taken once.
+    let again = deliver(&s, path, SECRET, "bank_billet.paid", "d-1", &body).await;
+    assert_eq!((again.status, &again.body["data"]["duplicate"]), (200, &json!(true)), "{}", again.body);
+    let events = s.read(&token, "events_list", &format!("resource_id={charge_id}&code=charge.paid")).await;
+    assert_eq!(events.data().as_array().unwrap().len(), 1, "{}", events.body);
+    assert_eq!(events.data()[0]["actor"]["type"], "system");
+
+    // The next pass sends that debtor nothing.
+    let before = s.read(&token, "notifications_list", &format!("debtor_id={debtor}")).await;
+    kobana_dunning::engine::run_once(&s.app.store, &s.app.providers, time::OffsetDateTime::now_utc())
+        .await
+        .unwrap();
+    let after = s.read(&token, "notifications_list", &format!("debtor_id={debtor}")).await;
+    assert_eq!(after.body["meta"]["total"], before.body["meta"]["total"], "{}", after.body);
+
+    // A payment naming no charge waits for a person, who assigns it.
+    let (_, open) = debtor_and_charge(&s, &token, 63, 90.0, 5).await;
+    let stray = paid(json!({ "external_id": "NF-unknown", "paid_amount": 90.0 }));
+    let kept = deliver(&s, path, SECRET, "bank_billet.paid", "d-2", &stray).await;
+    assert_eq!(kept.body["data"]["status"], "unmatched", "{}", kept.body);
+    let waiting = s.read(&token, "payments_list", "status=unmatched").await;
+    assert_eq!(waiting.data().as_array().unwrap().len(), 1, "{}", waiting.body);
+    let payment = id(&waiting.data()[0]);
+    let assigned = s.write_id(&token, "payments_assign", &payment, json!({ "charge_id": id(&open) })).await;
+    assert_eq!(assigned.status, 200, "{}", assigned.body);
+    assert_eq!(assigned.data()["status"], "assigned");
+    assert_eq!(s.read_id(&token, "charges_get", &id(&open)).await.data()["status"], "paid");
+    let twice = s.write_id(&token, "payments_assign", &payment, json!({ "charge_id": id(&open) })).await;
+    assert_eq!(twice.status, 409, "{}", twice.body);
+
+    // More than the balance is no settlement: a person decides.
+    let (_, small) = debtor_and_charge(&s, &token, 64, 10.0, 5).await;
+    let txid = &id(&small)["chg_".len()..][..25];
+    let over = json!({ "event_code": "pix.paid", "object": { "txid": txid, "amount": 12.0 } });
+    let kept = deliver(&s, path, SECRET, "pix.paid", "d-3", &over).await;
+    assert_eq!(kept.body["data"]["status"], "unmatched", "{}", kept.body);
+    assert_eq!(s.read_id(&token, "charges_get", &id(&small)).await.data()["status"], "pending");
+    let exact = json!({ "event_code": "pix.paid", "object": { "txid": txid, "amount": 10.0 } });
+    let taken = deliver(&s, path, SECRET, "pix.paid", "d-4", &exact).await;
+    assert_eq!(taken.body["data"]["status"], "matched", "{}", taken.body);
+    assert_eq!(s.read_id(&token, "charges_get", &id(&small)).await.data()["status"], "paid");
+}
