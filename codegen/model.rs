@@ -664,6 +664,7 @@ impl Op {
                     Some(ct) => {
                         let extension = match ct.as_str() {
                             "application/pdf" => "pdf",
+                            "image/png" => "png",
                             "text/csv" => "csv",
                             other => {
                                 return Err(fail(format!("unsupported response content type {other}")));

@@ -85,6 +85,11 @@ enum Command {
         #[command(subcommand)]
         command: EngineCommand,
     },
+    /// Payments received outside the API.
+    Payments {
+        #[command(subcommand)]
+        command: PaymentsCommand,
+    },
     /// Inspects the generated API description.
     Spec {
         #[command(subcommand)]
@@ -248,6 +253,20 @@ enum EngineCommand {
 }
 
 #[derive(Subcommand)]
+enum PaymentsCommand {
+    /// Settles the charges a CSV file of payments names (date, amount, and txid, line or
+    /// external_id per row; UTF-8 or Latin-1, `;` or `,`), one transaction per row; a row
+    /// imported before is skipped. Prints the matched, unmatched and refused rows.
+    Import {
+        /// The CSV file.
+        file: std::path::PathBuf,
+        /// The organization the payments are for (org_…).
+        #[arg(long)]
+        org: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum DemoCommand {
     /// Adds N generated charges (and a debtor per ten) to the demo organization, creating it
     /// if needed: load data for measuring lists at scale.
@@ -390,6 +409,28 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!(
                 "rotated: {kept} keys open confirmation states; restart the servers to seal with the new one"
             );
+            Ok(())
+        }
+        Command::Payments { command: PaymentsCommand::Import { file, org } } => {
+            let bytes = std::fs::read(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let key = ServerKey::load(&store, None).await?;
+            let app = Arc::new(App::with_limits(store, "http://127.0.0.1", key, Limits::default()));
+            let report = kobana_dunning::payments_import::import(&app, &org, &bytes).await?;
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "matched: {}", report.matched)?;
+            writeln!(out, "already imported: {}", report.already_imported)?;
+            writeln!(
+                out,
+                "unmatched: {} (payments_list?status=unmatched; assign with payments_assign)",
+                report.unmatched.len()
+            )?;
+            for (line, reason) in &report.unmatched {
+                writeln!(out, "  line {line}: {reason}")?;
+            }
+            writeln!(out, "refused: {}", report.refused.len())?;
+            for (line, reason) in &report.refused {
+                writeln!(out, "  line {line}: {reason}")?;
+            }
             Ok(())
         }
         Command::Demo { command: DemoCommand::Generate { charges } } => {

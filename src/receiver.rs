@@ -91,22 +91,10 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
         unit.rollback().await?;
         return Ok(answer(200, json!({ "data": { "delivery_id": delivery_id, "duplicate": true } })));
     }
-    let principal = PrincipalData {
-        token_id: "payment_receiver".into(),
-        organization_id: org.id.clone(),
-        user_id: None,
-        client_id: None,
-        scopes: vec!["dunning.read".into(), "dunning.write".into()],
-        audience: "api".into(),
-        expires_at: now,
-        zone: org.timezone.clone(),
-        pix_account: org.pix_account.clone(),
-        is_system: true,
-    };
     let call = Call {
         app: app.clone(),
         store: unit.store().clone(),
-        principal: principal.into(),
+        principal: PrincipalData::system("payment_receiver", &org, now).into(),
         op: crate::operations::ops::CHARGES_SETTLE,
         request_id: req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_else(|| new_id("req")),
         if_match: None,

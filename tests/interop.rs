@@ -246,6 +246,21 @@ fn typescript_sdk_v1_client_cancels_after_approval_through_the_link() {
     );
 }
 
+/// The demo's Pix codes, decoded by an independent parser from the npm registry (pix-utils):
+/// CRC, key, amount and txid agree with the organization and each charge.
+#[test]
+fn pix_codes_decode_with_an_independent_parser() {
+    setup();
+    let scratch = Scratch::new("interop", "pix-decode");
+    let server = Server::start(&scratch, None);
+    let node = interop_dir().join("node_modules/.bin/node");
+    server.check_script(
+        "pix_decode.mjs",
+        &scratch,
+        Command::new(node).arg("pix_decode.mjs").arg(&server.url),
+    );
+}
+
 /// The official conformance suite, through the auth proxy, against expected-failures.yml.
 #[test]
 fn conformance_suite() {

@@ -292,6 +292,22 @@ impl super::handlers::ChargesApi for Charges {
         super::papers::settlement_letter(&call, &charge, &debtor).await
     }
 
+    /// The QR code of the Pix code the charge shows now.
+    async fn charges_pix_qr(call: Call, input: wire::ChargesPixQrInput) -> ApiResult<crate::api::File> {
+        let charge = load(&call, &input.id).await?;
+        let Some(code) = charge.pix_code(call.pix_account()) else {
+            return Err(ApiError::InvalidState {
+                message: "The charge has no Pix code to pay: give it one, or set the organization's Pix key \
+                          (organization_pix_update). A closed charge has none."
+                    .into(),
+                status: charge.status.as_str().to_string(),
+                allowed: vec!["pix_code"],
+            });
+        };
+        let bytes = crate::documents::qr::png(&code).map_err(|e| ApiError::Internal(e.to_string().into()))?;
+        Ok(crate::api::File { content_type: "image/png", bytes })
+    }
+
     /// A message now, outside the régua.
     async fn charges_notify(
         call: Call,

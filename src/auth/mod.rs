@@ -77,6 +77,25 @@ impl From<PrincipalData> for Principal {
     }
 }
 
+impl PrincipalData {
+    /// A part of the server (`name`: the payment receiver, an import) acting for `org` at `now`,
+    /// with the scopes settling a charge needs; its events say `system`.
+    pub fn system(name: &str, org: &crate::store::OrganizationRow, now: OffsetDateTime) -> Self {
+        Self {
+            token_id: name.to_string(),
+            organization_id: org.id.clone(),
+            user_id: None,
+            client_id: None,
+            scopes: vec!["dunning.read".into(), "dunning.write".into()],
+            audience: "api".into(),
+            expires_at: now,
+            zone: org.timezone.clone(),
+            pix_account: org.pix_account.clone(),
+            is_system: true,
+        }
+    }
+}
+
 impl std::ops::Deref for Principal {
     type Target = PrincipalData;
 

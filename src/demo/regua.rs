@@ -38,19 +38,19 @@ pub fn policy(org_id: &str, now: OffsetDateTime) -> Result<Policy, AdminError> {
             -3,
             Channel::Email,
             Some("Sua cobrança de {{amount}} vence em {{due_date}}"),
-            "Olá, {{debtor_name}}!\n\nLembramos que {{description}}, no valor de {{amount}}, vence em {{due_date}}.\n\nPadaria e Mercearia Boa Vista",
+            "Olá, {{debtor_name}}!\n\nLembramos que {{description}}, no valor de {{amount}}, vence em {{due_date}}.\n\nPix copia e cola: {{pix_code}}\n\nPadaria e Mercearia Boa Vista",
         ),
         message(
             0,
             Channel::Sms,
             None,
-            "Boa Vista: {{debtor_name}}, sua cobranca de {{amount}} vence hoje ({{due_date}}).",
+            "Boa Vista: {{debtor_name}}, sua cobranca de {{amount}} vence hoje ({{due_date}}). Pix: {{pix_code}}",
         ),
         message(
             1,
             Channel::Whatsapp,
             None,
-            "Olá, {{debtor_name}}! A cobrança de {{amount}} venceu em {{due_date}}. Se já pagou, desconsidere. Padaria Boa Vista",
+            "Olá, {{debtor_name}}! A cobrança de {{amount}} venceu em {{due_date}}. Pix copia e cola: {{pix_code}}\nSe já pagou, desconsidere. Padaria Boa Vista",
         ),
         message(
             5,

@@ -18,6 +18,7 @@ mod agreement_term;
 mod fonts;
 mod layout;
 mod pdf;
+pub mod qr;
 mod sections;
 mod settlement;
 mod statement;

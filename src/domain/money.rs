@@ -217,6 +217,19 @@ impl<'de> serde::Deserialize<'de> for Hundredths {
     }
 }
 
+/// `10.50` as 1050 centavos: digits, a point and up to two decimals (a BR Code's amount, a
+/// file's amount once its separators are read).
+pub fn cents_from_decimal(text: &str) -> Option<i64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || fraction.len() > 2 || !digits(whole) || !digits(fraction) {
+        return None;
+    }
+    let whole: i64 = whole.parse().ok()?;
+    let fraction: i64 = format!("{fraction:0<2}").parse().ok()?;
+    whole.checked_mul(100)?.checked_add(fraction)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

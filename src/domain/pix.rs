@@ -3,6 +3,8 @@
 //! (26 to 51, 62) nest fields the same way; the last field (63) is a CRC16-CCITT of everything
 //! before its value.
 
+use super::money::cents_from_decimal;
+
 /// Why a BR Code is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PixError {
@@ -73,7 +75,9 @@ impl BrCode {
         let merchant_name = get("59", "merchant name")?.to_string();
         let merchant_city = get("60", "merchant city")?.to_string();
         let amount_cents = match fields.iter().find(|(id, _)| *id == "54") {
-            Some((_, text)) => Some(cents(text).ok_or_else(|| PixError::AmountForm(text.to_string()))?),
+            Some((_, text)) => {
+                Some(cents_from_decimal(text).ok_or_else(|| PixError::AmountForm(text.to_string()))?)
+            }
             None => None,
         };
         let txid = fields
@@ -160,20 +164,6 @@ fn fields_of(text: &str) -> Result<Vec<(&str, &str)>, usize> {
     Ok(out)
 }
 
-/// `10.50` as 1050 centavos: digits, a point and two decimals (or none).
-fn cents(text: &str) -> Option<i64> {
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || fraction.len() > 2 {
-        return None;
-    }
-    if !fraction.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let whole: i64 = whole.parse().ok()?;
-    let fraction: i64 = format!("{fraction:0<2}").parse().ok()?;
-    whole.checked_mul(100)?.checked_add(fraction)
-}
-
 /// CRC16-CCITT as the BR Code uses it: polynomial 0x1021, initial value 0xFFFF, no reflection.
 pub fn crc16(bytes: &[u8]) -> u16 {
     bytes.iter().fold(0xFFFF_u16, |crc, &byte| {
@@ -247,11 +237,11 @@ mod tests {
 
     #[test]
     fn amounts_are_reais_with_two_decimals() {
-        assert_eq!(cents("10.50"), Some(1050));
-        assert_eq!(cents("10.5"), Some(1050));
-        assert_eq!(cents("10"), Some(1000));
-        assert_eq!(cents("10,50"), None);
-        assert_eq!(cents("1.005"), None);
-        assert_eq!(cents(""), None);
+        assert_eq!(cents_from_decimal("10.50"), Some(1050));
+        assert_eq!(cents_from_decimal("10.5"), Some(1050));
+        assert_eq!(cents_from_decimal("10"), Some(1000));
+        assert_eq!(cents_from_decimal("10,50"), None);
+        assert_eq!(cents_from_decimal("1.005"), None);
+        assert_eq!(cents_from_decimal(""), None);
     }
 }

@@ -889,3 +889,35 @@ async fn serve_demo_prints_a_demo_user_who_can_sign_in() {
     let again = Server::start(&db, true);
     assert_ne!(again.demo_user.clone().expect("demo user").1, password);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn payments_import_prints_what_became_of_each_row_and_settles_nothing_twice() {
+    let db = TempDb::new().await;
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Minha Empresa"]));
+    let file = std::env::temp_dir().join(format!("kd-payments-{}.csv", uuid::Uuid::now_v7().simple()));
+    std::fs::write(&file, "date,amount,external_id\n2026-12-01,90.00,NF-404\n2026-12-01,abc,NF-405\n")
+        .unwrap();
+    let path = file.to_str().unwrap();
+    let first = String::from_utf8(run(&db, &["payments", "import", path, "--org", &org]).stdout).unwrap();
+    for line in [
+        "matched: 0",
+        "unmatched: 1",
+        "  line 2: no charge has this",
+        "refused: 1",
+        "  line 3: has the amount \"abc\"",
+    ] {
+        assert!(first.contains(line), "{line:?} in {first}");
+    }
+    let second = String::from_utf8(run(&db, &["payments", "import", path, "--org", &org]).stdout).unwrap();
+    assert!(second.contains("already imported: 1") && second.contains("unmatched: 0"), "{second}");
+    // A file without the columns it needs is refused whole.
+    std::fs::write(&file, "when;how much\n2026-12-01;90,00\n").unwrap();
+    let output = Command::new(BIN)
+        .args(["--database", &db.url(), "payments", "import", path, "--org", &org])
+        .env_remove("KOBANA_DUNNING_DATABASE")
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no date column"), "{output:?}");
+    std::fs::remove_file(&file).unwrap();
+}

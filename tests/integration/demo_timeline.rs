@@ -180,3 +180,26 @@ async fn sixty_days_on_the_demo_calendar() {
     let protested = list(&server.read(&token, "protests_list", "status=protested").await);
     assert_eq!(protested.len(), 1, "{protested:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_charges_carry_pix_codes_and_its_messages_show_them() {
+    use kobana_dunning::domain::pix::BrCode;
+    let server = TestServer::start().await;
+    let token = demo(&server).await;
+    let me = server.read(&token, "me", "").await;
+    assert_eq!(me.data()["organization"]["pix"]["key_type"], "cnpj", "{}", me.body);
+
+    let open = list(&server.read(&token, "charges_list", "status=pending,overdue&per_page=100").await);
+    assert!(!open.is_empty());
+    for charge in &open {
+        let code = BrCode::parse(charge["pix"]["emv"].as_str().unwrap_or_default()).expect("a BR Code");
+        assert_eq!(code.amount_cents, Some((charge["balance"].as_f64().unwrap() * 100.0).round() as i64));
+    }
+    // The régua's own messages in the demo history carry codes too.
+    let sms = list(&server.read(&token, "notifications_list", "channel=sms&per_page=100").await);
+    assert!(!sms.is_empty());
+    let first = server.read_id(&token, "notifications_get", sms[0]["id"].as_str().unwrap()).await;
+    let body = first.data()["body"].as_str().unwrap();
+    let emv = &body[body.find("000201").expect("a Pix code in the message")..];
+    BrCode::parse(emv.trim()).expect("the message's code reads back");
+}

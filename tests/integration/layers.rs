@@ -21,7 +21,7 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// forms of an answer, under `api`, which writes a tool's answer in it, and `mcp`. `swar` (tests
 /// of eight bytes at a time) sits at the bottom, with `domain`, whose text checks use it.
 const LAYERS: &[&[&str]] = &[
-    &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine", "receiver"],
+    &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine", "receiver", "payments_import"],
     &["mcp"],
     &["api"],
     &["app", "approvals"],

@@ -28,6 +28,7 @@ async fn resources_and_templates() {
             "kobana://dunning/agreements/{id}/installments",
             "kobana://dunning/agreements/{id}/term.pdf",
             "kobana://dunning/charges/{id}",
+            "kobana://dunning/charges/{id}/pix.png",
             "kobana://dunning/charges/{id}/settlement_letter.pdf",
             "kobana://dunning/collection_policies/{cp_id}",
             "kobana://dunning/collection_policies/{cp_id}/steps/{step_id}",

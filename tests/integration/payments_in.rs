@@ -80,6 +80,25 @@ async fn an_organization_pix_key_gives_each_open_charge_a_code_for_its_balance()
     assert_eq!(code.txid.as_deref(), pix["txid"].as_str());
     assert_eq!(code.txid.as_deref(), Some(&id(&charge)["chg_".len()..][..25]));
 
+    // Its QR code, over /v1 and as the charge's MCP resource: the same PNG.
+    let png = s
+        .raw(Method::GET, &format!("/v1/charges/{}/pix", id(&charge)))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(png.status(), 200);
+    assert_eq!(png.headers()["content-type"], "image/png");
+    let png = png.bytes().await.unwrap();
+    let uri = format!("kobana://dunning/charges/{}/pix.png", id(&charge));
+    let read = s.mcp_2026(&token, "resources/read", json!({ "uri": uri }), json!({})).await;
+    let content = &read.result()["contents"][0];
+    assert_eq!(content["mimeType"], "image/png", "{}", read.body);
+    use base64::Engine;
+    let blob = base64::engine::general_purpose::STANDARD.decode(content["blob"].as_str().unwrap()).unwrap();
+    assert!(blob.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    assert_eq!(png.as_ref(), blob.as_slice());
+
     // A partial payment: the code asks for what is left, under the same reference.
     let paid = s.write_id(&token, "charges_settle", &id(&charge), json!({ "paid_amount": 100.0 })).await;
     assert_eq!(paid.status, 200, "{}", paid.body);
@@ -226,4 +245,114 @@ async fn a_signed_kobana_delivery_settles_its_charge_once_and_the_regua_stops() 
     let taken = deliver(&s, path, SECRET, "pix.paid", "d-4", &exact).await;
     assert_eq!(taken.body["data"]["status"], "matched", "{}", taken.body);
     assert_eq!(s.read_id(&token, "charges_get", &id(&small)).await.data()["status"], "paid");
+}
+
+/// `1.234,56`, as a Brazilian spreadsheet writes reais.
+fn brl(cents: i64) -> String {
+    let whole = (cents / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i).is_multiple_of(3) {
+            grouped.push('.');
+        }
+        grouped.push(c);
+    }
+    format!("{grouped},{:02}", cents % 100)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payments_file_settles_ten_thousand_charges_once() {
+    use kobana_dunning::payments_import::import;
+    use kobana_dunning::store::{ChargeFilter, ListWindow};
+
+    let s = TestServer::start().await;
+    let made = kobana_dunning::demo::generate::generate(&s.app.store, 24_000, |_| {}).await.unwrap();
+    let org = made.organization_id;
+    let filter = ChargeFilter {
+        statuses: vec!["pending".into(), "overdue".into()],
+        window: ListWindow { sort_by: "created_at".into(), limit: 10_000, ..ListWindow::default() },
+        ..ChargeFilter::default()
+    };
+    let open = s.app.store.charges(&org, &filter).await.unwrap().rows;
+    assert_eq!(open.len(), 10_000);
+
+    // A Latin-1 file with `;`, Brazilian amounts and dates, a row naming no charge and one
+    // that cannot be read.
+    let today = time::OffsetDateTime::now_utc().date();
+    let day = format!("{:02}/{:02}/{}", today.day(), u8::from(today.month()), today.year());
+    let mut file = b"Data;Valor;TXID;Observa\xe7\xe3o\n".to_vec();
+    for charge in &open {
+        let txid = charge.generated_txid().unwrap();
+        file.extend(format!("{day};{};{txid};pago\n", brl(charge.balance().0)).as_bytes());
+    }
+    file.extend(format!("{day};12,00;0000000000000000000000000;?\n").as_bytes());
+    file.extend(b"amanh\xe3;12,00;0000000000000000000000001;?\n");
+
+    let first = import(&s.app, &org, &file).await.unwrap();
+    assert_eq!(first.matched, 10_000, "{:?}", &first.unmatched[..first.unmatched.len().min(3)]);
+    assert_eq!(first.unmatched.len(), 1, "{:?}", first.unmatched);
+    assert_eq!(first.unmatched[0].0, 10_002);
+    assert_eq!(first.refused.len(), 1, "{:?}", first.refused);
+    assert_eq!(first.refused[0].0, 10_003);
+    let settled = s.app.store.charge(&org, &open[9_999].id).await.unwrap().unwrap();
+    assert_eq!(settled.status.as_str(), "paid");
+
+    // Again: nothing is settled twice.
+    let second = import(&s.app, &org, &file).await.unwrap();
+    assert_eq!((second.matched, second.already_imported, second.unmatched.len()), (0, 10_001, 0));
+    let token = s.token(&org, "dunning.read").await;
+    let paid = s.read(&token, "events_list", &format!("resource_id={}&code=charge.paid", open[0].id)).await;
+    assert_eq!(paid.data().as_array().unwrap().len(), 1, "{}", paid.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_showing_a_code_the_charge_lacks_is_skipped_with_the_reason() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let policy = json!({
+        "name": "Códigos",
+        "steps": [
+            { "offset_days": 0, "channel": "email", "template": { "subject": "Boleto", "body": "Linha: {{payment_line}}" } },
+            { "offset_days": 0, "channel": "sms", "template": { "body": "Pix: {{pix_code}}" } },
+        ],
+    });
+    let r = s.write(&token, "collection_policies_create", policy).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(set_pix(&s, &token).await.status, 200);
+    let debtor = s
+        .write(
+            &token,
+            "debtors_create",
+            json!({ "name": "Téo Sem Boleto", "document": cpf(65), "email": "teo@example.com.br", "mobile": "+5511987654321" }),
+        )
+        .await;
+    let charge = s.create_charge(&token, &id(debtor.data()), 80.0, "2027-02-05").await;
+
+    let noon = time::macros::datetime!(2027-02-05 15:00 UTC);
+    kobana_dunning::engine::run_once(&s.app.store, &s.app.providers, noon).await.unwrap();
+    let sent =
+        s.read(&token, "notifications_list", &format!("charge_id={}&sort_order=asc", id(&charge))).await;
+    let mut outcomes: Vec<(String, String, Option<String>)> = sent
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["channel"].as_str().unwrap().into(),
+                n["status"].as_str().unwrap().into(),
+                n["skip_reason"].as_str().map(str::to_string),
+            )
+        })
+        .collect();
+    outcomes.sort();
+    assert_eq!(
+        outcomes,
+        [
+            ("email".into(), "skipped".into(), Some("missing_payment_line".into())),
+            ("sms".into(), "sent".into(), None),
+        ],
+        "{}",
+        sent.body
+    );
 }

@@ -113,6 +113,13 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;
+    /// `charges_pix_qr`: A charge's Pix QR code (PNG)
+    fn charges_pix_qr(
+        call: crate::api::Call,
+        input: crate::types::ChargesPixQrInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::File>,
+    > + Send;
     /// `charges_resume`: Resume a charge's dunning
     fn charges_resume(
         call: crate::api::Call,

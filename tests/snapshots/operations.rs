@@ -593,6 +593,39 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "charges_pix_qr",
+        tool_name: "dunning_charges_pix_qr",
+        aliases: &[],
+        title: "A charge's Pix QR code (PNG)",
+        description: "The charge's Pix code as a QR code image a debtor scans to pay the balance: its own code, else one made for the organization's Pix key. INVALID_STATE when it has none.",
+        tag: "charges",
+        method: HttpMethod::Get,
+        path: "/v1/charges/{id}/pix",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Binary {
+            content_type: "image/png",
+            extension: "png",
+        },
+        resource_uri: Some("kobana://dunning/charges/{id}/pix.png"),
+        complete: &[("id", "charges_list")],
+        descriptor: "{\"name\":\"dunning_charges_pix_qr\",\"title\":\"A charge's Pix QR code (PNG)\",\"description\":\"The charge's Pix code as a QR code image a debtor scans to pay the balance: its own code, else one made for the organization's Pix key. INVALID_STATE when it has none.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The charge's id (chg_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "charges_resume",
         tool_name: "dunning_charges_resume",
         aliases: &[],
@@ -2413,94 +2446,96 @@ pub mod ops {
     pub const CHARGES_NOTIFY: &Operation = &OPERATIONS[12];
     /// `charges_pause`
     pub const CHARGES_PAUSE: &Operation = &OPERATIONS[13];
+    /// `charges_pix_qr`
+    pub const CHARGES_PIX_QR: &Operation = &OPERATIONS[14];
     /// `charges_resume`
-    pub const CHARGES_RESUME: &Operation = &OPERATIONS[14];
+    pub const CHARGES_RESUME: &Operation = &OPERATIONS[15];
     /// `charges_settle`
-    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[15];
+    pub const CHARGES_SETTLE: &Operation = &OPERATIONS[16];
     /// `charges_settlement_letter`
-    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[16];
+    pub const CHARGES_SETTLEMENT_LETTER: &Operation = &OPERATIONS[17];
     /// `charges_update`
-    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[17];
+    pub const CHARGES_UPDATE: &Operation = &OPERATIONS[18];
     /// `charges_write_off`
-    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[18];
+    pub const CHARGES_WRITE_OFF: &Operation = &OPERATIONS[19];
     /// `collection_policies_archive`
-    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[19];
+    pub const COLLECTION_POLICIES_ARCHIVE: &Operation = &OPERATIONS[20];
     /// `collection_policies_create`
-    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[20];
+    pub const COLLECTION_POLICIES_CREATE: &Operation = &OPERATIONS[21];
     /// `collection_policies_delete`
-    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[21];
+    pub const COLLECTION_POLICIES_DELETE: &Operation = &OPERATIONS[22];
     /// `collection_policies_duplicate`
-    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[22];
+    pub const COLLECTION_POLICIES_DUPLICATE: &Operation = &OPERATIONS[23];
     /// `collection_policies_get`
-    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[23];
+    pub const COLLECTION_POLICIES_GET: &Operation = &OPERATIONS[24];
     /// `collection_policies_list`
-    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[24];
+    pub const COLLECTION_POLICIES_LIST: &Operation = &OPERATIONS[25];
     /// `collection_policies_preview`
-    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[25];
+    pub const COLLECTION_POLICIES_PREVIEW: &Operation = &OPERATIONS[26];
     /// `collection_policies_steps_create`
-    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[26];
+    pub const COLLECTION_POLICIES_STEPS_CREATE: &Operation = &OPERATIONS[27];
     /// `collection_policies_steps_delete`
-    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[27];
+    pub const COLLECTION_POLICIES_STEPS_DELETE: &Operation = &OPERATIONS[28];
     /// `collection_policies_steps_get`
-    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[28];
+    pub const COLLECTION_POLICIES_STEPS_GET: &Operation = &OPERATIONS[29];
     /// `collection_policies_steps_list`
-    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[29];
+    pub const COLLECTION_POLICIES_STEPS_LIST: &Operation = &OPERATIONS[30];
     /// `collection_policies_steps_update`
-    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[30];
+    pub const COLLECTION_POLICIES_STEPS_UPDATE: &Operation = &OPERATIONS[31];
     /// `collection_policies_update`
-    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[31];
+    pub const COLLECTION_POLICIES_UPDATE: &Operation = &OPERATIONS[32];
     /// `credit_bureau_reports_create`
-    pub const CREDIT_BUREAU_REPORTS_CREATE: &Operation = &OPERATIONS[32];
+    pub const CREDIT_BUREAU_REPORTS_CREATE: &Operation = &OPERATIONS[33];
     /// `credit_bureau_reports_get`
-    pub const CREDIT_BUREAU_REPORTS_GET: &Operation = &OPERATIONS[33];
+    pub const CREDIT_BUREAU_REPORTS_GET: &Operation = &OPERATIONS[34];
     /// `credit_bureau_reports_list`
-    pub const CREDIT_BUREAU_REPORTS_LIST: &Operation = &OPERATIONS[34];
+    pub const CREDIT_BUREAU_REPORTS_LIST: &Operation = &OPERATIONS[35];
     /// `credit_bureau_reports_remove`
-    pub const CREDIT_BUREAU_REPORTS_REMOVE: &Operation = &OPERATIONS[35];
+    pub const CREDIT_BUREAU_REPORTS_REMOVE: &Operation = &OPERATIONS[36];
     /// `debtors_archive`
-    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[36];
+    pub const DEBTORS_ARCHIVE: &Operation = &OPERATIONS[37];
     /// `debtors_create`
-    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[37];
+    pub const DEBTORS_CREATE: &Operation = &OPERATIONS[38];
     /// `debtors_delete`
-    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[38];
+    pub const DEBTORS_DELETE: &Operation = &OPERATIONS[39];
     /// `debtors_get`
-    pub const DEBTORS_GET: &Operation = &OPERATIONS[39];
+    pub const DEBTORS_GET: &Operation = &OPERATIONS[40];
     /// `debtors_list`
-    pub const DEBTORS_LIST: &Operation = &OPERATIONS[40];
+    pub const DEBTORS_LIST: &Operation = &OPERATIONS[41];
     /// `debtors_statement`
-    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[41];
+    pub const DEBTORS_STATEMENT: &Operation = &OPERATIONS[42];
     /// `debtors_update`
-    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[42];
+    pub const DEBTORS_UPDATE: &Operation = &OPERATIONS[43];
     /// `events_get`
-    pub const EVENTS_GET: &Operation = &OPERATIONS[43];
+    pub const EVENTS_GET: &Operation = &OPERATIONS[44];
     /// `events_list`
-    pub const EVENTS_LIST: &Operation = &OPERATIONS[44];
+    pub const EVENTS_LIST: &Operation = &OPERATIONS[45];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[45];
+    pub const ME: &Operation = &OPERATIONS[46];
     /// `notifications_cancel`
-    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[46];
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[47];
     /// `notifications_create`
-    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[47];
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[48];
     /// `notifications_get`
-    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[48];
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[49];
     /// `notifications_list`
-    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[49];
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[50];
     /// `notifications_resend`
-    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[50];
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[51];
     /// `organization_pix_update`
-    pub const ORGANIZATION_PIX_UPDATE: &Operation = &OPERATIONS[51];
+    pub const ORGANIZATION_PIX_UPDATE: &Operation = &OPERATIONS[52];
     /// `payment_receiver_create`
-    pub const PAYMENT_RECEIVER_CREATE: &Operation = &OPERATIONS[52];
+    pub const PAYMENT_RECEIVER_CREATE: &Operation = &OPERATIONS[53];
     /// `payments_assign`
-    pub const PAYMENTS_ASSIGN: &Operation = &OPERATIONS[53];
+    pub const PAYMENTS_ASSIGN: &Operation = &OPERATIONS[54];
     /// `payments_list`
-    pub const PAYMENTS_LIST: &Operation = &OPERATIONS[54];
+    pub const PAYMENTS_LIST: &Operation = &OPERATIONS[55];
     /// `protests_cancel`
-    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[55];
+    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[56];
     /// `protests_create`
-    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[56];
+    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[57];
     /// `protests_get`
-    pub const PROTESTS_GET: &Operation = &OPERATIONS[57];
+    pub const PROTESTS_GET: &Operation = &OPERATIONS[58];
     /// `protests_list`
-    pub const PROTESTS_LIST: &Operation = &OPERATIONS[58];
+    pub const PROTESTS_LIST: &Operation = &OPERATIONS[59];
 }

@@ -99,6 +99,13 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, ""],
             })
         }
+        ["", "v1", "charges", p0, "pix"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::CHARGES_PIX_QR],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         ["", "v1", "charges", p0, "resume"] if !p0.is_empty() => {
             Some(V1Route {
                 operations: &[ops::CHARGES_RESUME],
@@ -493,6 +500,15 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_pause,
+                ),
+            )
+        }
+        "charges_pix_qr" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::charges_pix_qr,
                 ),
             )
         }

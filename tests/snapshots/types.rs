@@ -2744,6 +2744,13 @@ pub struct ChargesPauseInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<crate::domain::dates::Day>,
 }
+/// The input of `charges_pix_qr`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChargesPixQrInput {
+    /// Path parameter.
+    pub id: String,
+}
 /// The input of `charges_resume`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
