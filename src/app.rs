@@ -99,7 +99,7 @@ impl App {
     }
 
     /// Adds origins under which this server is also served (a second public host name). They are
-    /// this server's own origins, not a way to let third-party sites in (DESIGN.md section 11).
+    /// this server's own origins, not a way to let third-party sites in.
     pub fn with_other_origins(mut self, origins: Vec<String>) -> Self {
         self.other_origins = origins.into_iter().map(|o| o.trim_end_matches('/').to_string()).collect();
         self

@@ -1,9 +1,9 @@
 //! The error envelope: `{"error": {"code", "message", "details", "request_id"}}`, the body of
 //! every /v1 error and the text of every MCP tool error, so both surfaces read alike.
 //!
-//! Codes are part of the OpenAPI contract (DESIGN.md section 7). Internal failures keep their
-//! cause for the log and show the caller only a request id. It lives below `api` and `auth`
-//! (both answer with it) and above `store` and `limits` (whose failures it wraps).
+//! Codes are part of the OpenAPI contract. Internal failures keep their cause for the log and
+//! show the caller only a request id. It lives below `api` and `auth` (both answer with it) and
+//! above `store` and `limits` (whose failures it wraps).
 
 use poem::Response;
 use poem::http::StatusCode;
@@ -117,7 +117,7 @@ pub enum ApiError {
     ConfirmationRequired {
         /// Why, and what would let the client confirm.
         message: String,
-        /// The page where a signed-in user approves this exact call (DESIGN.md section 8).
+        /// The page where a signed-in user approves this exact call.
         approval_url: Option<String>,
     },
     /// MCP only: the user declined a confirmation; nothing ran.

@@ -3,8 +3,8 @@
 //!
 //! Flow of a request: HTTP (`server`) -> auth -> REST handler (`api`) -> `domain` -> `store`; an
 //! MCP request goes HTTP -> `mcp` (transport, era, method) -> in-process call of the same REST
-//! handler. Comments cite the design documents by name (DESIGN.md, api-v1.md, the contract
-//! mcp-server.md, kobana-domain.md): they live in `../shared/` beside the repository.
+//! handler. How the code is built and why is in `docs/ARCHITECTURE.md`; how to run it and what
+//! each option does, in `README.md`.
 
 // Unsafe code only where a module says why (the allocator, the descriptor limit, the SQLite
 // statement cache).

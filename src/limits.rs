@@ -1,6 +1,6 @@
-//! Rate limits and overload (DESIGN.md section 11): a token bucket per access token, shared by
-//! REST and MCP (an MCP request counts once, its in-process call does not count again), and a
-//! bound on requests in flight, beyond which (and while draining) the answer is 503.
+//! Rate limits and overload: a token bucket per access token, shared by REST and MCP (an MCP
+//! request counts once, its in-process call does not count again), and a bound on requests in
+//! flight, beyond which (and while draining) the answer is 503.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -177,7 +177,7 @@ pub const CATALOGUE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog
 pub const CONTRACT_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/contract.json"));
 
 /// The scope every scoped operation needs besides its own: an answer shows the object it acts
-/// on, and no answer may show an object to a token that could not GET it (DESIGN.md section 11).
+/// on, and no answer may show an object to a token that could not GET it.
 pub const READ_SCOPE: &str = "dunning.read";
 
 impl Operation {

@@ -112,15 +112,20 @@ pub async fn import(app: &Arc<App>, org_id: &str, bytes: &[u8]) -> Result<Import
                 continue;
             }
         };
-        let key = row.key(&facts, paid_at);
+        let key = row.key(&facts);
         let occurrence = seen.entry(key.clone()).and_modify(|n| *n += 1).or_insert(1);
         let reference = format!("{key}#{occurrence}");
         let now = OffsetDateTime::now_utc();
         let payment = ReceivedPayment::heard(&org.id, PaymentSource::Import, reference, facts, paid_at, now);
-        match settle_row(app, &org, payment, now).await? {
-            None => report.already_imported += 1,
-            Some(p) if p.status == PaymentStatus::Matched => report.matched += 1,
-            Some(p) => report.unmatched.push((line_number, p.reason.unwrap_or_default())),
+        match settle_row(app, &org, payment, now).await {
+            Ok(None) => report.already_imported += 1,
+            Ok(Some(p)) if p.status == PaymentStatus::Matched => report.matched += 1,
+            Ok(Some(p)) => report.unmatched.push((line_number, p.reason.unwrap_or_default())),
+            // Nothing of the row was kept: the next import takes it again.
+            Err(ApiError::Concurrent(_) | ApiError::DatabaseUnavailable(_)) => {
+                report.refused.push((line_number, "could not be saved now: import the file again".into()))
+            }
+            Err(other) => return Err(other.into()),
         }
     }
     Ok(report)
@@ -150,7 +155,9 @@ async fn settle_row(
     };
     let applied = async {
         apply(&call, &mut payment, None).await?;
-        unit.store().save_payment(&payment).await?;
+        if !unit.store().save_payment(&payment).await? {
+            return Err(ApiError::Concurrent("payment"));
+        }
         Ok::<_, ApiError>(())
     }
     .await;
@@ -197,10 +204,12 @@ impl Row<'_> {
     }
 
     /// What makes the row the same payment in another import of the file.
-    fn key(&self, facts: &PaymentFacts, paid_at: OffsetDateTime) -> String {
+    fn key(&self, facts: &PaymentFacts) -> String {
+        // The date as written is read to a day, whatever the organization's zone.
+        let day = self.date.and_then(read_day).map(crate::domain::format_date).unwrap_or_default();
         let text = format!(
             "{}|{}|{}|{}|{}",
-            paid_at.unix_timestamp(),
+            day,
             facts.amount.0,
             facts.txid.as_deref().unwrap_or_default(),
             facts.line.as_deref().unwrap_or_default(),

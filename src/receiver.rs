@@ -2,18 +2,16 @@
 //! `bank_billet.paid` and `pix.paid`, outside /v1 (Kobana signs, it holds no token). Kobana's
 //! protocol: the body signed with HMAC-SHA256 (`X-Kobana-Signature: sha256=<hex>`, compared in
 //! constant time), 200 when taken, 498 for a bad signature, 204 for an event not handled;
-//! deliveries come at least once and in any order, and each `X-Kobana-Delivery-Id` is taken
-//! once. A taken payment settles its charge in the same transaction that keeps it, through the
+//! deliveries come at least once and in any order, and each payment is taken once: by the paid
+//! object's id, which the signature covers (the delivery id, a header, when it has none). A taken payment settles its charge in the same transaction that keeps it, through the
 //! path of `charges_settle`; one that fits no charge is kept for a person to assign.
 
 use std::sync::Arc;
 
-use hmac::{Hmac, Mac};
 use poem::http::StatusCode;
 use poem::web::{Data, Path};
 use poem::{Request, Response, handler};
 use serde_json::{Value, json};
-use sha2::Sha256;
 use time::OffsetDateTime;
 
 use crate::api::payments::{RECEIVER_PREFIX, apply};
@@ -24,6 +22,7 @@ use crate::domain::dates::{Zone, parse_date, parse_timestamp};
 use crate::domain::ids::new_id;
 use crate::domain::money::{Hundredths, positive_cents_from_json};
 use crate::domain::received_payment::{PaymentFacts, ReceivedPayment};
+use crate::providers::signed_by;
 use crate::types::{PaymentMethod, PaymentSource};
 
 /// The largest delivery read (Kobana's bank billet objects are a few kilobytes).
@@ -59,7 +58,7 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
         .open(&receiver.secret_sealed)
         .ok_or_else(|| ApiError::Internal("a receiver's secret does not open with the server key".into()))?;
     let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
-    if !signed(secret.as_bytes(), &bytes, header("x-kobana-signature").unwrap_or_default()) {
+    if !signed_by(secret.as_bytes(), &bytes, header("x-kobana-signature").unwrap_or_default()) {
         return Ok(answer(
             BAD_SIGNATURE,
             json!({ "error": { "code": "BAD_SIGNATURE", "message": "The signature does not match the body and the registered secret." } }),
@@ -82,8 +81,8 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
     let now = OffsetDateTime::now_utc();
     let object = delivery.get("object").unwrap_or(&Value::Null);
     let (facts, paid_at) = facts(object, &org.timezone, now)?;
-    let mut payment =
-        ReceivedPayment::heard(&org.id, PaymentSource::Kobana, delivery_id.to_string(), facts, paid_at, now);
+    let reference = reference(code, object, delivery_id);
+    let mut payment = ReceivedPayment::heard(&org.id, PaymentSource::Kobana, reference, facts, paid_at, now);
 
     let unit = app.store.begin().await?;
     if !unit.store().insert_payment(&payment).await? {
@@ -102,7 +101,9 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
     };
     let applied = async {
         apply(&call, &mut payment, Some(method)).await?;
-        unit.store().save_payment(&payment).await?;
+        if !unit.store().save_payment(&payment).await? {
+            return Err(ApiError::Concurrent("payment"));
+        }
         Ok::<_, ApiError>(())
     }
     .await;
@@ -119,13 +120,20 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
     ))
 }
 
-/// Whether `signature` (`sha256=<hex>`) is the HMAC-SHA256 of `body` under `secret`; compared
-/// in constant time.
-fn signed(secret: &[u8], body: &[u8], signature: &str) -> bool {
-    let Some(Ok(given)) = signature.trim().strip_prefix("sha256=").map(hex::decode) else { return false };
-    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else { return false };
-    mac.update(body);
-    mac.verify_slice(&given).is_ok()
+/// What makes a delivery the same payment: the paid object's own id (a Pix transfer's end-to-end
+/// id, else the bank billet's or Pix charge's id) with the event, which the signature covers, so
+/// a signed body sent again under a new delivery id is still the same payment; the delivery id
+/// only when the object carries no id.
+fn reference(code: &str, object: &Value, delivery_id: &str) -> String {
+    let id = ["end_to_end_id", "e2eid", "id"].iter().find_map(|name| match object.get(*name) {
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    });
+    match id {
+        Some(id) => format!("{code}:{id}"),
+        None => format!("delivery:{delivery_id}"),
+    }
 }
 
 /// What a paid bank billet or Pix says: the amount paid (else its amount), when (a date is the
@@ -172,6 +180,9 @@ fn answer(status: u16, body: Value) -> Response {
 
 #[cfg(test)]
 mod tests {
+    use hmac::{Hmac, Mac};
+    use sha2::Sha256;
+
     use super::*;
 
     #[test]
@@ -179,11 +190,11 @@ mod tests {
         let mut mac = Hmac::<Sha256>::new_from_slice(b"s3cret-s3cret-s3cret").unwrap();
         mac.update(b"{\"a\":1}");
         let good = format!("sha256={}", hex::encode(mac.finalize().into_bytes()));
-        assert!(signed(b"s3cret-s3cret-s3cret", b"{\"a\":1}", &good));
-        assert!(!signed(b"s3cret-s3cret-s3cret", b"{\"a\":2}", &good));
-        assert!(!signed(b"other-secret-other", b"{\"a\":1}", &good));
-        assert!(!signed(b"s3cret-s3cret-s3cret", b"{\"a\":1}", &good["sha256=".len()..]));
-        assert!(!signed(b"s3cret-s3cret-s3cret", b"{\"a\":1}", "sha256=zz"));
+        assert!(signed_by(b"s3cret-s3cret-s3cret", b"{\"a\":1}", &good));
+        assert!(!signed_by(b"s3cret-s3cret-s3cret", b"{\"a\":2}", &good));
+        assert!(!signed_by(b"other-secret-other", b"{\"a\":1}", &good));
+        assert!(!signed_by(b"s3cret-s3cret-s3cret", b"{\"a\":1}", &good["sha256=".len()..]));
+        assert!(!signed_by(b"s3cret-s3cret-s3cret", b"{\"a\":1}", "sha256=zz"));
     }
 
     #[test]

@@ -83,7 +83,13 @@ async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> 
         .get(poem::http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
-    let path = req.uri().path().to_string();
+    // A receiver's URL carries its token: logs and metrics see the route, not the token.
+    let path = match req.uri().path() {
+        p if p.starts_with(crate::api::payments::RECEIVER_PATH) => {
+            format!("{}:token", crate::api::payments::RECEIVER_PATH)
+        }
+        p => p.to_string(),
+    };
     let method = req.method().clone();
     let preflight = http::is_cors_preflight(&req);
     let started = std::time::Instant::now();

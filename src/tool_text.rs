@@ -1,7 +1,7 @@
-//! A JSON answer as the text of a tool result (DESIGN.md section 4): indented by two spaces,
-//! with the characters a model would not see (DEL, C1 controls, format characters) written as
-//! `\uXXXX` escapes, and written as the inside of a JSON string literal. Kept outside `mcp` so
-//! that the /v1 adapter can serialise a tool's answer straight into this form, once.
+//! A JSON answer as the text of a tool result: indented by two spaces, with the characters a model
+//! would not see (DEL, C1 controls, format characters) written as `\uXXXX` escapes, and written as
+//! the inside of a JSON string literal. Kept outside `mcp` so that the /v1 adapter can serialise a
+//! tool's answer straight into this form, once.
 
 use std::io;
 

@@ -73,8 +73,6 @@ pub(crate) fn into_view(c: Charge, today: Date, pix_account: Option<&PixAccount>
     }
 }
 
-/// Saves a changed charge (its version and time moved on) with its event `code` carrying
-/// `extra`, if it is still at `before`'s version; a concurrent change is a conflict to retry.
 /// Records a payment on a charge and saves it with its event (`charge.paid` when it pays the
 /// balance): the one path of `charges_settle`, the payment receiver, imports and assignments.
 /// A charge already paid is answered as it is.
@@ -98,6 +96,8 @@ pub(crate) async fn next_action(call: &Call, charge: &Charge) -> ApiResult<Optio
     Ok(policy.and_then(|p| p.next_action_for(charge, call.zone())))
 }
 
+/// Saves a changed charge (its version and time moved on) with its event `code` carrying
+/// `extra`, if it is still at `before`'s version; a concurrent change is a conflict to retry.
 pub(crate) async fn save_change(
     call: &Call,
     before: &Charge,

@@ -31,9 +31,10 @@ const MAX_CSV_VALUES: usize = 100;
 /// The longest idempotency key accepted.
 const MAX_IDEMPOTENCY_KEY: usize = 255;
 
-/// One call of an operation as either surface hands it over (DESIGN.md section 4): REST reads
-/// it from an HTTP request, MCP from a tool's arguments, in process. From here on both take
-/// the same path: scope, path, query and body checked against the spec, idempotency, handler.
+/// One call of an operation as either surface hands it over (docs/ARCHITECTURE.md, "One spec,
+/// two surfaces, one implementation"): REST reads it from an HTTP request, MCP from a tool's
+/// arguments, in process. From here on both take the same path: scope, path, query and body
+/// checked against the spec, idempotency, handler.
 pub struct Invocation<'a> {
     /// Shared server state.
     pub app: Arc<App>,

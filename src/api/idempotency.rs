@@ -1,12 +1,12 @@
-//! Idempotency keys (api-v1.md conventions): the first answer of a key is stored once the
-//! handler ran, errors included, and replayed for the same request for 24 hours. The key's
-//! claim, the handler's writes and the stored answer are one unit of work: they commit
-//! together or not at all, so a retry gets the stored answer or, when nothing committed (a
-//! crash, a dropped connection, the database out), runs the request for the first time; never
-//! a second time. Refusals that ask for a fix or a retry (a validation error, a concurrent
-//! change) and failures after which nothing committed are not stored. The same key with
-//! another request is `IDEMPOTENCY_KEY_REUSED`; any request while the first still runs is
-//! `CONFLICT` with `Retry-After`.
+//! Idempotency keys (docs/ARCHITECTURE.md, "Writes: one unit of work"): the first answer of a key
+//! is stored once the handler ran, errors included, and replayed for the same request for 24 hours.
+//! The key's claim, the handler's writes and the stored answer are one unit of work: they commit
+//! together or not at all, so a retry gets the stored answer or, when nothing committed (a crash, a
+//! dropped connection, the database out), runs the request for the first time; never a second time.
+//! Refusals that ask for a fix or a retry (a validation error, a concurrent change) and failures
+//! after which nothing committed are not stored. The same key with another request is
+//! `IDEMPOTENCY_KEY_REUSED`; any request while the first still runs is `CONFLICT` with
+//! `Retry-After`.
 
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};

@@ -49,9 +49,10 @@ impl super::handlers::MeApi for Me {
         if !call.store.set_pix_account(call.org_id(), account.as_ref(), Some(&evt)).await? {
             return Err(ApiError::NotFound("organization"));
         }
-        // Tokens looked up before carry the old account; this process forgets them now, and
-        // others within the token cache's lifetime.
-        call.app.tokens.clear();
+        // Tokens looked up before carry the old account; this process forgets them once the
+        // change commits, others within the token cache's lifetime.
+        let tokens = call.app.tokens.clone();
+        call.store.after_commit(async move { tokens.clear() });
         let org = call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
         answer(&call, org)
     }

@@ -66,7 +66,13 @@ impl super::handlers::PaymentsApi for Payments {
         if charge.status == ChargeStatus::Paid {
             return Err(ApiError::field("charge_id", "the charge is already paid"));
         }
-        settle(&call, charge, payment_of(&payment, None)).await?;
+        settle(&call, charge, payment_of(&payment, None)).await.map_err(|e| match e {
+            // The amount is the payment's, not an argument of this call.
+            ApiError::Validation(_) => {
+                ApiError::field("id", "the payment's amount is more than the charge's balance")
+            }
+            other => other,
+        })?;
         if !call.store.save_payment(&payment).await? {
             return Err(ApiError::Concurrent("payment"));
         }
@@ -91,7 +97,10 @@ pub(crate) async fn apply(
         .facts
         .line
         .as_deref()
-        .and_then(|line| crate::domain::boleto::Barcode::from_line(line).ok())
+        .and_then(|digits| {
+            use crate::domain::boleto::Barcode;
+            Barcode::from_line(digits).or_else(|_| Barcode::parse(digits)).ok()
+        })
         .map(|b| b.digits().to_string());
     let found = call
         .store
@@ -109,7 +118,7 @@ pub(crate) async fn apply(
             return Ok(());
         }
         Err(_) => {
-            payment.unmatched("more than one charge has this external_id".into(), None);
+            payment.unmatched("more than one charge has this external_id, line or txid".into(), None);
             return Ok(());
         }
     };

@@ -1,7 +1,7 @@
-//! The approval page (DESIGN.md section 8, "Approval links"): where a signed-in user
-//! of the organization sees the pt-BR question of a destructive call that an MCP client could
-//! not confirm in-band, and approves or declines it. The MCP side (`mcp::approval`) hands out
-//! the link and uses the decision; this module only shows and records decisions.
+//! The approval page: where a signed-in user of the organization sees the pt-BR question of a
+//! destructive call that an MCP client could not confirm in-band, and approves or declines it. The
+//! MCP side (`mcp::approval`) hands out the link and uses the decision; this module only shows and
+//! records decisions.
 //!
 //! It reuses the authorization server's sign-in (`oauth::session`), CSRF (`oauth::csrf`) and
 //! page chrome (`oauth::pages`), and reaches approvals through `auth`, like the MCP side.

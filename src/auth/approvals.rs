@@ -1,6 +1,6 @@
-//! Approval links (DESIGN.md section 8): what the MCP layer asks of stored approvals, beside the
-//! nonces of sealed states, so the rule "each decision is used once, whichever replica answers"
-//! lives in one place and the MCP layer never reaches the store.
+//! Approval links: what the MCP layer asks of stored approvals, beside the nonces of sealed states,
+//! so the rule "each decision is used once, whichever replica answers" lives in one place and the
+//! MCP layer never reaches the store.
 
 use serde_json::json;
 use time::OffsetDateTime;

@@ -1,5 +1,5 @@
-//! Bearer tokens, scopes, roles and passwords, and the protected-resource metadata (DESIGN.md
-//! section 6). The authorization server that issues tokens to signed-in users is `crate::oauth`.
+//! Bearer tokens, scopes, roles and passwords, and the protected-resource metadata. The
+//! authorization server that issues tokens to signed-in users is `crate::oauth`.
 
 mod approvals;
 mod cache;
@@ -104,7 +104,8 @@ impl std::ops::Deref for Principal {
     }
 }
 
-// The store returns rows; this layer makes principals of them (DESIGN.md section 2).
+// The store returns rows; this layer makes principals of them (docs/ARCHITECTURE.md, "Layers":
+// the store sits below auth and never imports it).
 impl From<TokenRow> for Principal {
     fn from(row: TokenRow) -> Self {
         PrincipalData {

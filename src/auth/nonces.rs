@@ -1,6 +1,6 @@
-//! Confirmation nonces (DESIGN.md section 8): every answered confirmation state is consumed
-//! once, in the database so replicas agree. The MCP layer reaches them here, never through the
-//! store, so the rule of one use lives beside the key that seals the states.
+//! Confirmation nonces: every answered confirmation state is consumed once, in the database so
+//! replicas agree. The MCP layer reaches them here, never through the store, so the rule of one use
+//! lives beside the key that seals the states.
 
 use time::OffsetDateTime;
 

@@ -1,4 +1,4 @@
-//! The server keys and sealed confirmation states (DESIGN.md section 8).
+//! The server keys and sealed confirmation states.
 //!
 //! A state is `base64url(nonce || XChaCha20-Poly1305(key, nonce, JSON))` with a random 24-byte
 //! nonce: the client holds it between the two halves of a confirmation, so it must neither read

@@ -1,6 +1,6 @@
 //! What authentication needs of the server's state, as a trait. `App` implements it one layer
 //! up: `auth` never imports the app (which holds auth's own `ServerKey`), so the dependency
-//! points one way only (DESIGN.md section 2).
+//! points one way only (docs/ARCHITECTURE.md, "Layers").
 
 use crate::limits::RateLimiter;
 use crate::store::Store;

@@ -1,7 +1,7 @@
 //! CEP (postal code) and UF (state code) of a Brazilian address.
 //!
-//! Rules (reference section 6, from Kobana's own API): a CEP is 8 digits and is stored as
-//! `99999999`; the punctuated forms `99999-999` and `99.999-999` are accepted and normalised.
+//! Rules (from Kobana's own API): a CEP is 8 digits and is stored as `99999999`; the punctuated
+//! forms `99999-999` and `99.999-999` are accepted and normalised.
 //! A UF must be one of the 27 codes (26 states plus the Distrito Federal); Kobana rejects
 //! anything else ("não está incluído na lista").
 

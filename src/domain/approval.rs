@@ -1,5 +1,5 @@
-//! Approvals (DESIGN.md section 8, "Approval links"): a destructive call that a client could not
-//! confirm in-band, waiting for a signed-in user's decision on a page of this server.
+//! Approvals: a destructive call that a client could not confirm in-band, waiting for a signed-in
+//! user's decision on a page of this server.
 //!
 //! An approval binds what a sealed confirmation state binds (organization, principal, tool,
 //! argument digest, the target's version) and lives 10 minutes. Its life:
@@ -94,9 +94,8 @@ impl Decision {
     }
 }
 
-/// Who asked for a confirmation, as sealed states and approvals bind it (DESIGN.md section 8):
-/// never the token string, so that the next token of the same grant (a refresh) is the same
-/// asker.
+/// Who asked for a confirmation, as sealed states and approvals bind it: never the token string,
+/// so that the next token of the same grant (a refresh) is the same asker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Asker {
     /// A user through an OAuth client (`user:<id> client:<id>`): any token of that user's grants

@@ -1,4 +1,4 @@
-//! The charge aggregate and its state machine (kobana-domain.md section 5, api-v1.md).
+//! The charge aggregate and its state machine.
 //!
 //! `pending -> overdue -> paid`, plus `canceled`, `written_off` and `in_agreement`; `paid`,
 //! `canceled` and `written_off` are final. Each action lists the statuses it accepts, and an
@@ -545,19 +545,21 @@ impl Charge {
     /// The Pix code the charge shows, with its reference: its own, else one made for the
     /// organization's account while the charge is open.
     pub fn pix_shown(&self, account: Option<&PixAccount>) -> Option<(String, Option<String>)> {
-        match &self.pix {
-            Some(own) => Some((own.emv.clone(), own.txid().map(str::to_string))),
-            None => self.generated_pix(account).map(|(code, txid)| (code, Some(txid))),
+        let own = self.pix.as_ref().map(|p| (p.emv.clone(), p.txid().map(str::to_string)));
+        if self.pix.as_ref().is_some_and(|p| p.fits(self.balance().0)) {
+            return own;
         }
+        // The code that pays the balance, as messages and the QR code show it; else the one
+        // given, as it was given.
+        self.generated_pix(account).map(|(code, txid)| (code, Some(txid))).or(own)
     }
 
     /// A static code for the balance to `account`, labelled with [`Charge::generated_txid`]:
     /// only while the charge can still be paid.
     fn generated_pix(&self, account: Option<&PixAccount>) -> Option<(String, String)> {
         let balance = self.balance().0;
-        let payable =
-            matches!(self.status, ChargeStatus::Pending | ChargeStatus::Overdue | ChargeStatus::InAgreement);
-        if balance <= 0 || !payable {
+        // Only a charge a payment can settle: one in an agreement is paid by its installments.
+        if balance <= 0 || !OPEN.contains(&self.status) {
             return None;
         }
         let txid = self.generated_txid()?;

@@ -1,10 +1,9 @@
 //! Dates and timestamps on the wire.
 //!
-//! Rules (DESIGN.md section 10, reference section 6): dates such as `due_date` are strict
-//! `YYYY-MM-DD` (ISO 8601 calendar dates, no time, no offset); timestamps are RFC 3339 and are
-//! written in UTC with exactly 6 fractional digits (`2026-11-29T19:32:50.123456Z`), because
-//! stored timestamps keep microseconds. Brazilian people read dates as `DD/MM/YYYY`, which
-//! [`format_date_br`] produces for notifications.
+//! Rules: dates such as `due_date` are strict `YYYY-MM-DD` (ISO 8601 calendar dates, no time, no
+//! offset); timestamps are RFC 3339 and are written in UTC with exactly 6 fractional digits
+//! (`2026-11-29T19:32:50.123456Z`), because stored timestamps keep microseconds. Brazilian people
+//! read dates as `DD/MM/YYYY`, which [`format_date_br`] produces for notifications.
 
 use std::sync::Arc;
 use time::format_description::well_known::Rfc3339;

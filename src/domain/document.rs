@@ -1,6 +1,6 @@
 //! CPF and CNPJ: the Brazilian taxpayer numbers of people and companies.
 //!
-//! Rules (reference section 6):
+//! Rules:
 //! - CPF: 11 digits; check digits are mod 11 over the first 9 digits with weights 10..2, then
 //!   over 10 digits with weights 11..2; a remainder below 2 gives 0, else 11 − remainder.
 //!   All-equal strings such as `111.111.111-11` are rejected.

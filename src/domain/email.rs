@@ -1,10 +1,10 @@
 //! E-mail addresses of debtors and contacts.
 //!
-//! Rules: at most 80 characters (Kobana's limit, reference section 6); exactly one `@`; a
-//! non-empty local part of at most 64 characters (RFC 5321) made of RFC 5322 `atext`, dots or
-//! non-ASCII letters (RFC 6531); a domain of dot-separated labels of letters, digits and `-`
-//! with at least one dot; no spaces or control characters anywhere. The domain is lowercased
-//! (domains are case-insensitive); the local part is kept as given (it may be case-sensitive).
+//! Rules: at most 80 characters (Kobana's limit); exactly one `@`; a non-empty local part of at
+//! most 64 characters (RFC 5321) made of RFC 5322 `atext`, dots or non-ASCII letters (RFC 6531); a
+//! domain of dot-separated labels of letters, digits and `-` with at least one dot; no spaces or
+//! control characters anywhere. The domain is lowercased (domains are case-insensitive); the local
+//! part is kept as given (it may be case-sensitive).
 
 use super::error::DomainError;
 

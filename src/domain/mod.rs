@@ -5,8 +5,8 @@
 //!
 //! This layer knows nothing of HTTP or storage: it turns raw input (strings, JSON numbers)
 //! into normalised values or a [`DomainError`] whose message can be shown to API users, and
-//! formats stored values for people. Rules follow section 6 of
-//! `shared/reference/kobana-domain.md` and section 10 of `shared/design/DESIGN.md`.
+//! formats stored values for people. Each module states its rules: the Brazilian validation
+//! rules Kobana's own API enforces, and this API's wire conventions for money and dates.
 
 pub mod address;
 pub mod agreement;

@@ -1,9 +1,9 @@
 //! Money (BRL) and percentages.
 //!
-//! Rules (reference section 6, DESIGN.md section 10): on the wire an amount is a JSON number
-//! in reais with at most 2 decimal places; more decimals is a validation error and is never
-//! rounded (`10.005` is rejected). Amounts are stored as integer centavos (`i64`). A single
-//! amount is capped at R$ 99.999.999,99 ([`MAX_CENTS`], a Proposal of the reference).
+//! Rules: on the wire an amount is a JSON number in reais with at most 2 decimal places; more
+//! decimals is a validation error and is never rounded (`10.005` is rejected). Amounts are
+//! stored as integer centavos (`i64`). A single amount is capped at R$ 99.999.999,99
+//! ([`MAX_CENTS`], a cap of this API's own, not one Kobana publishes).
 //! Percentages (fine, interest, discount) use the same 2-decimal rule and are kept as integer
 //! hundredths of a percent, between 0 and 100.
 //!

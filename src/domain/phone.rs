@@ -1,9 +1,8 @@
 //! Brazilian phone numbers, stored in E.164 (`+55` + 2-digit DDD + subscriber number).
 //!
-//! Rules (reference section 6, after Anatel's numbering plan): mobiles have 9 digits starting
-//! with 9 (`+5511912345678`, 13 digits after `+`); landlines have 8 digits starting with 2 to 5
-//! (`+551133334444`). Valid area codes (DDD) match
-//! `1[1-9]|2[12478]|3[1-578]|4[1-9]|5[1-5]|6[1-9]|7[1-9]|8[1-9]|9[1-9]`.
+//! Rules (after Anatel's numbering plan): mobiles have 9 digits starting with 9 (`+5511912345678`,
+//! 13 digits after `+`); landlines have 8 digits starting with 2 to 5 (`+551133334444`). Valid area
+//! codes (DDD) match `1[1-9]|2[12478]|3[1-578]|4[1-9]|5[1-5]|6[1-9]|7[1-9]|8[1-9]|9[1-9]`.
 //! WhatsApp and SMS require a mobile: use [`parse_mobile`] for those fields.
 //!
 //! Accepted input: an optional leading `+55` (or `55` before a full number, or the national

@@ -9,6 +9,9 @@ use super::rules::{RuleError, Violations};
 /// The kind of a Pix key, as the API names it.
 pub use crate::types::PixAccountKeyType as PixKeyKind;
 
+/// The longest key a BR Code holds (field 26, subfield 01).
+pub const MAX_KEY: usize = 77;
+
 /// The longest merchant name and city a BR Code holds (fields 59 and 60).
 pub const MAX_MERCHANT_NAME: usize = 25;
 pub const MAX_MERCHANT_CITY: usize = 15;
@@ -73,6 +76,10 @@ fn parse_key(input: &str) -> Result<(String, PixKeyKind), String> {
     if key.is_empty() {
         return Err("is required: a CPF, CNPJ, e-mail, phone (+55…) or random key".into());
     }
+    // A BR Code holds a key of up to 77 characters, as the DICT registers them (ASCII).
+    if key.chars().count() > MAX_KEY || !key.is_ascii() {
+        return Err(format!("must be at most {MAX_KEY} characters without accents, as a Pix key is"));
+    }
     if let Some(rest) = key.strip_prefix('+') {
         let digits: String = rest.chars().filter(char::is_ascii_digit).collect();
         let shaped = rest.chars().all(|c| c.is_ascii_digit() || " ()-".contains(c));
@@ -126,7 +133,17 @@ mod tests {
 
     #[test]
     fn refuses_what_is_no_key() {
-        for bad in ["", "529.982.247-26", "+1 415 555 0100", "pix@", "123e4567-e89b-12d3-a456", "chave"] {
+        let long = format!("{}@example.com", "a".repeat(70));
+        let bad = [
+            "",
+            "529.982.247-26",
+            "+1 415 555 0100",
+            "pix@",
+            "123e4567-e89b-12d3-a456",
+            "chave",
+            "joão@example.com",
+        ];
+        for bad in bad.iter().copied().chain([long.as_str()]) {
             assert!(parse_key(bad).is_err(), "{bad}");
         }
     }

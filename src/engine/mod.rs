@@ -153,7 +153,6 @@ fn due_range(offset: i64, first: Date, last: Date) -> Option<(Date, Date)> {
     found
 }
 
-/// Runs every due step of the organization's active policies.
 /// What the messages of an organization's pass need of it: whether it is a sandbox (nothing
 /// leaves) and its Pix account (codes for charges without their own).
 #[derive(Clone, Copy)]
@@ -162,6 +161,7 @@ struct Sending<'a> {
     pix_account: Option<&'a PixAccount>,
 }
 
+/// Runs every due step of the organization's active policies.
 async fn run_steps(
     courier: &Courier<'_>,
     org_id: &str,

@@ -1,8 +1,8 @@
 //! The HTTP/1.1 server under the application: our own accept loop with a cap on open
 //! connections, each connection's bytes through the [`gate::Gate`] (deadlines and size limits),
 //! and hyper's HTTP/1 connection for the rest. poem's `Server` has neither a header deadline nor a
-//! connection cap, always accepts h2c, and writes some errors without our headers
-//! (DESIGN.md section 11).
+//! connection cap (without both, slow or idle peers could hold the slots others need), always
+//! accepts h2c (this server speaks HTTP/1.1 only), and writes some errors without our headers.
 
 mod descriptors;
 mod gate;

@@ -1,6 +1,5 @@
-//! Confirmation through an approval page (DESIGN.md section 8, "Approval links"), for clients
-//! that cannot confirm in-band: every 2025 client, and 2026-07-28 clients without form
-//! elicitation.
+//! Confirmation through an approval page, for clients that cannot confirm in-band: every 2025
+//! client, and 2026-07-28 clients without form elicitation.
 //!
 //! The first call is refused, as the contract says: `CONFIRMATION_REQUIRED` with
 //! `details.approval_url`, or, for a 2026-07-28 client that declared `elicitation.url`, an

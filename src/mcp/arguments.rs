@@ -37,8 +37,8 @@ pub fn split(op: &'static Operation, args: &Map<String, Value>) -> Split {
 }
 
 /// Checks the arguments the MCP layer owns: all of them for reads and for calls that need a
-/// confirmation (nobody confirms a call that cannot run, DESIGN.md section 8), the path for other
-/// writes, whose endpoint names the rest.
+/// confirmation (nobody confirms a call that cannot run), the path for other writes, whose endpoint
+/// names the rest.
 /// `arguments` is the object of `params.arguments`.
 pub fn check(op: &Operation, arguments: &Value) -> Result<(), Vec<FieldError>> {
     if op.effect == Effect::Read || op.confirm.is_some() {

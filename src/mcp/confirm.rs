@@ -1,4 +1,4 @@
-//! Confirmation of destructive tools (DESIGN.md section 8), generated from `x-mcp.confirm`.
+//! Confirmation of destructive tools, generated from `x-mcp.confirm`.
 //!
 //! A 2026-07-28 client with form elicitation gets `input_required` with a pt-BR question and a
 //! sealed `requestState` binding organization, principal, tool, arguments, the target's version

@@ -220,8 +220,8 @@ pub fn allowed(ctx: &Context<'_>, op: &Operation) -> bool {
     ctx.caller.principal.may_run(op)
 }
 
-/// The 403 step-up for an operation beyond the token's scopes (DESIGN.md section 6), naming the
-/// scopes the token lacks.
+/// The 403 step-up for an operation beyond the token's scopes, naming the scopes the token
+/// lacks.
 pub fn step_up(ctx: &Context<'_>, op: &Operation) -> RpcError {
     let missing = ctx.caller.principal.missing_scopes(op).join(" ");
     RpcError::new(

@@ -1,7 +1,7 @@
-//! In-process dispatch to the /v1 handlers (DESIGN.md section 4): a tool's arguments become
-//! the same invocation a /v1 request becomes, handed to the operation's handler through the
-//! generated dispatch table, below authentication. No socket, no HTTP request built and parsed
-//! again, no second implementation.
+//! In-process dispatch to the /v1 handlers (docs/ARCHITECTURE.md, "One spec, two surfaces, one
+//! implementation"): a tool's arguments become the same invocation a /v1 request becomes, handed to
+//! the operation's handler through the generated dispatch table, below authentication. No socket,
+//! no HTTP request built and parsed again, no second implementation.
 
 use std::sync::Arc;
 

@@ -1,5 +1,4 @@
-//! Which protocol era a request speaks, decided by the body with the headers as a cross-check
-//! (the contract's "Protocol versions" and DESIGN.md section 5).
+//! Which protocol era a request speaks, decided by the body with the headers as a cross-check.
 
 use std::borrow::Cow;
 

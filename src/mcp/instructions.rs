@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 use crate::auth::Principal;
 use crate::operations::OPERATIONS;
 
-/// What every tool shares is said here once, not in each tool: the catalogue budget (DESIGN.md
-/// section 3) leaves conventional arguments undescribed in the descriptors (codegen/model.rs,
-/// `CONVENTIONAL_ARGUMENTS`), and mcp_wire checks that this text names each of them.
+/// What every tool shares is said here once, not in each tool: the catalogue budget (every
+/// conversation carries the whole tool list) leaves conventional arguments undescribed in the
+/// descriptors (codegen/model.rs, `CONVENTIONAL_ARGUMENTS`), and mcp_wire checks that this text
+/// names each of them.
 const BASE: &str = "Tools for Kobana Dunning (debt collection): debtors (the people and companies who owe), \
 charges (what they owe, from pending to overdue to paid or canceled) and the collection (régua de cobrança) \
 that follows them, in Brazilian reais.\n\

@@ -1,6 +1,6 @@
-//! Ready-made prompts (DESIGN.md section 9): each declares the operations it reads, is listed
-//! only when they exist and the caller may run them, and fetches its data in-process through
-//! /v1. Third-party text reaches the model only inside a fence.
+//! Ready-made prompts: each declares the operations it reads, is listed only when they exist and
+//! the caller may run them, and fetches its data in-process through /v1. Third-party text reaches
+//! the model only inside a fence.
 
 use std::sync::LazyLock;
 

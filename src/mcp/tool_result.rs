@@ -1,6 +1,6 @@
-//! A tool's answer as one text item (DESIGN.md section 4): the endpoint's JSON, `{"status": 204}`,
-//! a file's descriptor, or an error in the same envelope /v1 writes (`ApiError::body`), so both
-//! surfaces read alike. Shared by tools/call and the confirmation flow.
+//! A tool's answer as one text item: the endpoint's JSON, `{"status": 204}`, a file's descriptor,
+//! or an error in the same envelope /v1 writes (`ApiError::body`), so both surfaces read alike.
+//! Shared by tools/call and the confirmation flow.
 
 use poem::http::StatusCode;
 use serde_json::{Value, json};
@@ -30,7 +30,7 @@ fn pretty(value: &Value) -> String {
     json_text(value)
 }
 
-/// An endpoint's answer as a tool result (DESIGN.md section 4).
+/// An endpoint's answer as a tool result.
 pub fn endpoint_result(
     ctx: &Context<'_>,
     op: &Operation,

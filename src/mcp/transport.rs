@@ -1,5 +1,5 @@
-//! The HTTP side of the endpoint, in the order of checks DESIGN.md section 5 fixes: body size,
-//! Content-Type, Accept, JSON, batch, Origin, authentication, era and headers, then the method.
+//! The HTTP side of the endpoint, in a fixed order of checks: body size, Content-Type, Accept,
+//! JSON, batch, Origin, authentication, era and headers, then the method.
 
 use std::sync::Arc;
 
@@ -40,7 +40,7 @@ impl McpEndpoint {
     }
 }
 
-/// The 503 of an overloaded or draining server, as a JSON-RPC error (DESIGN.md section 11).
+/// The 503 of an overloaded or draining server, as a JSON-RPC error.
 pub fn unavailable() -> Response {
     let err = RpcError::new(StatusCode::SERVICE_UNAVAILABLE, SERVER_ERROR, "Server busy; retry later")
         .with_data(json!({ "code": "UNAVAILABLE", "retry_after": 1 }));

@@ -1,6 +1,6 @@
 //! Client ID metadata documents: a client whose `client_id` is an https URL publishes, at that
 //! URL, JSON naming itself (`client_id` equal to the URL), its `redirect_uris` and its
-//! `client_name`. The document is fetched under the outbound rules of DESIGN.md section 11
+//! `client_name`. The document is fetched under the outbound rules of `providers::target`
 //! (public addresses over TLS; http to loopback only with `--allow-insecure-targets`), at most
 //! 16 KiB within 5 s, and kept [`super::DOCUMENT_CACHE_TTL`] per process.
 

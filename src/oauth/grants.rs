@@ -54,8 +54,8 @@ pub async fn revoke(host: &dyn OAuthHost, grant_id: &str) -> OAuthResult<bool> {
     Ok(revoked)
 }
 
-/// Counts a request of a client without a token against its address's limit (DESIGN.md
-/// section 11: requests without a token have their own per-address limit).
+/// Counts a request of a client without a token against its address's limit (requests without
+/// a token have their own per-address limit).
 pub fn limit_anonymous(host: &dyn OAuthHost, req: &Request) -> OAuthResult<()> {
     if let Some(address) = client_address(req) {
         host.anonymous_rate()

@@ -1,8 +1,7 @@
-//! The OAuth 2.1 authorization server (DESIGN.md section 6): its issuer is the
-//! public URL. Clients find it from the protected-resource metadata, register (RFC 7591) or
-//! present a client ID metadata document, send their user to `/authorize` (sign-in and consent
-//! pages rendered here), and exchange the code at `/token` with PKCE S256. Refresh tokens
-//! rotate; a reused one revokes its whole grant.
+//! The OAuth 2.1 authorization server: its issuer is the public URL. Clients find it from the
+//! protected-resource metadata, register (RFC 7591) or present a client ID metadata document, send
+//! their user to `/authorize` (sign-in and consent pages rendered here), and exchange the code at
+//! `/token` with PKCE S256. Refresh tokens rotate; a reused one revokes its whole grant.
 //!
 //! One concern per file: `metadata` (RFC 8414), `register` (RFC 7591), `client_metadata`
 //! (documents), `client` (the type) and `clients` (who a client_id is), `cookies`, `redirect`

@@ -1,7 +1,7 @@
 //! RFC 8707 resource indicators: the `resource` a client names becomes the audience of its
-//! tokens (DESIGN.md section 6). `<public>/mcp` and `<public>` (the `POST /` alias) are the
-//! MCP endpoint, audience `mcp`; `<public>/v1` is the REST API, audience `api`. No `resource`
-//! means MCP, what clients of this server sign in for.
+//! tokens. `<public>/mcp` and `<public>` (the `POST /` alias) are the MCP endpoint, audience `mcp`;
+//! `<public>/v1` is the REST API, audience `api`. No `resource` means MCP, what clients of this
+//! server sign in for.
 
 use super::error::{ErrorCode, OAuthError, OAuthResult};
 

@@ -1,5 +1,5 @@
 //! Reading a small document from a URL someone else named (OAuth client ID metadata
-//! documents), under the same outbound rules as delivery (DESIGN.md section 11, `target.rs`):
+//! documents), under the same outbound rules as delivery (`target.rs`):
 //! https to public addresses checked after DNS resolution, http only to loopback with
 //! `--allow-insecure-targets`. One GET on a fresh connection, no redirects followed, a size cap
 //! and a deadline on the whole exchange.

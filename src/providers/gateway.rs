@@ -1,7 +1,7 @@
 //! The HTTP gateway for sms, whatsapp and letters: one JSON POST per message to the configured
-//! URL, signed like the outbound webhooks (api-v1.md): `X-Kobana-Signature: sha256=<hex
-//! HMAC-SHA256 of the raw body>`. The notification id travels as `X-Kobana-Notification-Id` and
-//! `Idempotency-Key`, so a retry of the same notification can be deduplicated.
+//! URL, signed like the outbound webhooks: `X-Kobana-Signature: sha256=<hex HMAC-SHA256 of the raw
+//! body>`. The notification id travels as `X-Kobana-Notification-Id` and `Idempotency-Key`, so a
+//! retry of the same notification can be deduplicated.
 //!
 //! One connection per message on hyper's HTTP/1.1 client, over rustls (ring, webpki roots) for
 //! `https://`. 2xx is sent; 5xx, 408, 429, timeouts and connection or TLS errors are transient;
@@ -144,11 +144,7 @@ impl Gateway {
     /// Whether `signature` (`sha256=<hex>`) is this gateway's signature of `body`; compared in
     /// constant time.
     pub(super) fn verify(&self, body: &[u8], signature: &str) -> bool {
-        let Some(hex_mac) = signature.strip_prefix("sha256=") else { return false };
-        let Ok(mac_bytes) = hex::decode(hex_mac) else { return false };
-        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(&self.secret) else { return false };
-        mac.update(body);
-        mac.verify_slice(&mac_bytes).is_ok()
+        signed_by(&self.secret, body, signature)
     }
 
     async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<Sent, ProviderError> {
@@ -169,6 +165,15 @@ impl Gateway {
     pub(super) fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
     }
+}
+
+/// Whether `signature` (`sha256=<hex>`, as Kobana signs webhooks) is the HMAC-SHA256 of `body`
+/// under `secret`; compared in constant time.
+pub fn signed_by(secret: &[u8], body: &[u8], signature: &str) -> bool {
+    let Some(Ok(given)) = signature.trim().strip_prefix("sha256=").map(hex::decode) else { return false };
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret) else { return false };
+    mac.update(body);
+    mac.verify_slice(&given).is_ok()
 }
 
 /// `sha256=<hex HMAC-SHA256 of body>`, as webhooks are signed.

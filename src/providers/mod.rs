@@ -1,7 +1,7 @@
 //! How a rendered notification leaves the server ("Providers").
 //!
 //! The engine hands each notification, already rendered, to [`Providers::deliver`]. Sandbox
-//! organizations always use the outbox, which records and sends nothing (DESIGN.md section 10).
+//! organizations always use the outbox, which records and sends nothing.
 //! In production, e-mail goes over SMTP when `--smtp-url` is set and sms, whatsapp and letters go
 //! to the HTTP gateway when `--gateway-url` is set; any channel without a provider falls back to
 //! the outbox.
@@ -12,12 +12,13 @@
 //! texts are stored as the notification's failure reason and may be logged: they never carry a
 //! secret, a recipient address or more than a short excerpt of what a provider answered.
 //!
-//! Outbound addresses follow DESIGN.md section 11 (`target.rs`): TLS only, to public
-//! addresses checked after DNS resolution; `--allow-insecure-targets` (development) also lets
-//! `http://` and plain `smtp://` reach loopback.
+//! Outbound addresses follow `target.rs`: TLS only, to public addresses checked after DNS
+//! resolution; `--allow-insecure-targets` (development) also lets `http://` and plain `smtp://`
+//! reach loopback.
 
 mod fetch;
 mod gateway;
+pub use gateway::signed_by;
 mod http1;
 mod outbox;
 mod smtp;

@@ -1,7 +1,7 @@
-//! Which addresses a provider may connect to (DESIGN.md section 11): over TLS, public addresses
-//! only, checked after DNS resolution and connected to as checked, so that a name cannot point
-//! the server at its own network. `--allow-insecure-targets` (development) adds loopback, and
-//! lets unencrypted schemes (`http://`, plain `smtp://`) through to loopback only.
+//! Which addresses a provider may connect to: over TLS, public addresses only, checked after DNS
+//! resolution and connected to as checked, so that a name cannot point the server at its own
+//! network. `--allow-insecure-targets` (development) adds loopback, and lets unencrypted schemes
+//! (`http://`, plain `smtp://`) through to loopback only.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 

@@ -69,12 +69,14 @@ impl Store {
         Ok(inserted > 0)
     }
 
-    /// Saves a payment's outcome (status, reason, charge, resolution).
+    /// Saves a payment's outcome (status, reason, charge, resolution) if it is still unmatched,
+    /// the only state a payment leaves: false when another call resolved it first (two people
+    /// assigning one payment settle one charge, on either database).
     pub async fn save_payment(&self, p: &ReceivedPayment) -> StoreResult<bool> {
         self.db
             .write(&[Step::must_change(
                 "UPDATE payments SET status = $1, reason = $2, charge_id = $3, resolved_at = $4 \
-                 WHERE organization_id = $5 AND id = $6",
+                 WHERE organization_id = $5 AND id = $6 AND status = 'unmatched'",
                 args![
                     p.status.as_str(),
                     &p.reason,

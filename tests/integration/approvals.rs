@@ -1,9 +1,8 @@
-//! Approval links (DESIGN.md section 8): clients that cannot confirm a destructive
-//! tool in-band are sent to a page where a signed-in user decides; the retried identical call
-//! runs once when approved. These tests drive the real server over HTTP. The page tests sign in
-//! and press the page's buttons as a browser would; the MCP rules (binding, expiry, one use,
-//! races, replicas) are tested with `decide`, which records a decision through the same
-//! function the page calls.
+//! Approval links: clients that cannot confirm a destructive tool in-band are sent to a page where
+//! a signed-in user decides; the retried identical call runs once when approved. These tests drive
+//! the real server over HTTP. The page tests sign in and press the page's buttons as a browser
+//! would; the MCP rules (binding, expiry, one use, races, replicas) are tested with `decide`, which
+//! records a decision through the same function the page calls.
 
 use std::collections::BTreeMap;
 

@@ -42,10 +42,10 @@ fn the_committed_catalogue_is_the_generated_one() {
     }
 }
 
-/// The catalogue budget (DESIGN.md section 3): every conversation carries the whole tool list, so
-/// the all-scopes catalogue, as compact JSON, averages at most 1,150 bytes per tool. A tool says
-/// what a model needs to choose and call it, once; conventions every tool shares (money, dates,
-/// pagination, idempotency keys) are in the server instructions, not in each argument.
+/// The catalogue budget: every conversation carries the whole tool list, so the all-scopes
+/// catalogue, as compact JSON, averages at most 1,150 bytes per tool. A tool says what a model
+/// needs to choose and call it, once; conventions every tool shares (money, dates, pagination,
+/// idempotency keys) are in the server instructions, not in each argument.
 #[test]
 fn the_catalogue_stays_within_its_budget() {
     const BUDGET_PER_TOOL: usize = 1_150;

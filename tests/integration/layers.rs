@@ -1,4 +1,5 @@
-//! The layers of DESIGN.md section 2, checked on the source so that later work keeps them.
+//! The layers of docs/ARCHITECTURE.md ("Layers"), checked on the source so that later work keeps
+//! them.
 //!
 //! Every `crate::…` and `super::…` path in src/ (imports and inline paths alike; `#[cfg(test)]`
 //! items excluded) is an edge from the file it is written in to the module it names. Top-level
@@ -289,7 +290,11 @@ fn the_source_keeps_its_layers() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let files = read_sources(&root);
     let (problems, graph) = problems(&files);
-    assert!(problems.is_empty(), "layer rules of DESIGN.md section 2 broken:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "layer rules of docs/ARCHITECTURE.md (Layers) broken:\n{}",
+        problems.join("\n")
+    );
     // The reader sees real edges (a parser that found nothing would pass vacuously).
     assert!(graph["mcp"].contains("api") && graph["api"].contains("store"), "{graph:?}");
     assert!(graph["mcp::tools"].contains("mcp::confirm"), "{graph:?}");

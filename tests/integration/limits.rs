@@ -1,4 +1,4 @@
-//! Rate limits (per token, shared by REST and MCP) and load shedding (DESIGN.md section 11).
+//! Rate limits (per token, shared by REST and MCP) and load shedding.
 
 use kobana_dunning::limits::Limits;
 use serde_json::json;

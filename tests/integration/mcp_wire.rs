@@ -1,5 +1,5 @@
-//! The MCP transport and era rules of the contract and DESIGN.md section 5, walked one by one
-//! against the real server: status codes, JSON-RPC codes, headers and result fields.
+//! The MCP transport and era rules, walked one by one against the real server: status codes,
+//! JSON-RPC codes, headers and result fields.
 
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -158,8 +158,9 @@ async fn discover_answers_the_contract_example() {
     }
 }
 
-/// The catalogue budget (DESIGN.md section 3) leaves the descriptions of conventional arguments
-/// out of the tool descriptors (codegen/model.rs): the instructions explain each of them once.
+/// The catalogue budget (`the_catalogue_stays_within_its_budget` in contract.rs) leaves the
+/// descriptions of conventional arguments out of the tool descriptors (codegen/model.rs): the
+/// instructions explain each of them once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_instructions_explain_the_arguments_left_undescribed() {
     let s = TestServer::start().await;

@@ -178,7 +178,9 @@ async fn a_signed_kobana_delivery_settles_its_charge_once_and_the_regua_stops() 
     let path = &url[url.find("/receivers/").expect("a receiver path")..];
 
     // A bad signature: 498, nothing changes.
-    let body = paid(json!({ "external_id": "NF-2026-0042", "paid_amount": 320.0, "paid_at": date_in(0) }));
+    let body = paid(
+        json!({ "id": 4242, "external_id": "NF-2026-0042", "paid_amount": 320.0, "paid_at": date_in(0) }),
+    );
     let forged = deliver(&s, path, "not-the-secret-at-all", "bank_billet.paid", "d-1", &body).await;
     assert_eq!(forged.status, 498, "{}", forged.body);
     assert_eq!(s.read_id(&token, "charges_get", &charge_id).await.data()["status"], "overdue");
@@ -204,9 +206,11 @@ async fn a_signed_kobana_delivery_settles_its_charge_once_and_the_regua_stops() 
         report.body
     );
 
-    // The same delivery again: taken once.
+    // The same delivery again, and the same signed body under another delivery id: taken once.
     let again = deliver(&s, path, SECRET, "bank_billet.paid", "d-1", &body).await;
     assert_eq!((again.status, &again.body["data"]["duplicate"]), (200, &json!(true)), "{}", again.body);
+    let replayed = deliver(&s, path, SECRET, "bank_billet.paid", "d-1-replayed", &body).await;
+    assert_eq!(replayed.body["data"]["duplicate"], json!(true), "{}", replayed.body);
     let events = s.read(&token, "events_list", &format!("resource_id={charge_id}&code=charge.paid")).await;
     assert_eq!(events.data().as_array().unwrap().len(), 1, "{}", events.body);
     assert_eq!(events.data()[0]["actor"]["type"], "system");
