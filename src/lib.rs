@@ -6,8 +6,7 @@
 //! handler. How the code is built and why is in `docs/ARCHITECTURE.md`; how to run it and what
 //! each option does, in `README.md`.
 
-// Unsafe code only where a module says why (the allocator, the descriptor limit, the SQLite
-// statement cache).
+// Unsafe code only where a module says why (the allocator, the descriptor limit).
 #![deny(unsafe_code)]
 
 pub mod admin;

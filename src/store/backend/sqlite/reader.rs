@@ -9,22 +9,17 @@
 //!   it began here. Another process's commit (the CLI) shows at most [`SNAPSHOT_AGE`] late.
 //!   Idle readers give their snapshot back [`SNAPSHOT_AGE`] after their last read, so a held
 //!   snapshot never keeps the WAL from being checkpointed and restarted for long.
-//! - **the statements of its lookups by key,** prepared once: keyed by the address of their
-//!   `'static` text, so finding one hashes two words instead of the whole text (700 bytes for a
-//!   charge), with the binding of `$n` to the parameters and the column names worked out once.
-
-// The statement cache holds statements borrowing their connection (see `Kepts`): sound by
-// drop order. rusqlite's own cache would remove this, once measured.
-#![allow(unsafe_code)]
+//! - **the statements of its lookups by key,** prepared once, in rusqlite's statement cache,
+//!   with the binding of `$n` to the parameters and the column names worked out once (keyed by
+//!   the address of their `'static` text).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, PrepFlags, Statement, StatementStatus};
+use rusqlite::{Connection, Statement, StatementStatus};
 use tokio::sync::Semaphore;
 
 use super::{bind_value, parameter_index, read_row};
@@ -156,43 +151,15 @@ struct Snapshot {
     since: Instant,
 }
 
-/// A reader connection with its kept statements and its open snapshot, if any.
+/// A reader connection, what it worked out about its lookups, and its open snapshot, if any.
 pub struct Reader {
-    finds: Kepts,
+    connection: Connection,
+    finds: HashMap<(usize, usize), Lookup, foldhash::fast::FixedState>,
     snapshot: Option<Snapshot>,
-    /// Owned (from `Box::into_raw`, freed in `Drop` after `finds`), and only ever shared: the
-    /// kept statements hold `&Connection`s to it, so its address must not move with the
-    /// Reader, and no unique borrow of it may exist while they live (a `Box` field would assert
-    /// one at every move of the Reader).
-    connection: NonNull<Connection>,
 }
 
-/// The kept statements, by the address and length of their `'static` text.
-struct Kepts(HashMap<(usize, usize), Kept, foldhash::fast::FixedState>);
-
-// SAFETY: the kept statements are `!Send` only because they borrow the Reader's connection (a
-// `&Connection` is not `Send`: a connection is not `Sync`). They and the connection always move
-// together, as one Reader, and the pool hands a Reader to one thread at a time; the connection
-// is opened with SQLITE_OPEN_NO_MUTEX (SQLite's multi-thread mode), which allows a connection
-// and its statements to be used from any thread, one at a time.
-unsafe impl Send for Kepts {}
-// SAFETY: as for `Kepts`: the connection is owned by this Reader alone and used by one thread
-// at a time.
-unsafe impl Send for Reader {}
-
-impl Drop for Reader {
-    fn drop(&mut self) {
-        // The statements first: they borrow the connection.
-        self.finds.0.clear();
-        // SAFETY: `connection` came from `Box::into_raw` in `new` and is freed only here; the
-        // statements that borrowed it are gone.
-        drop(unsafe { Box::from_raw(self.connection.as_ptr()) });
-    }
-}
-
-/// A prepared lookup, with what is worked out once about it.
-struct Kept {
-    statement: Statement<'static>,
+/// What is worked out once about a lookup's statement (kept in the connection's cache).
+struct Lookup {
     /// For each of the statement's parameters, in order, the index of its value in `params`.
     binds: Box<[usize]>,
     names: Arc<[String]>,
@@ -203,30 +170,22 @@ struct Kept {
 
 impl Reader {
     fn new(connection: Connection) -> Self {
-        let connection = NonNull::from(Box::leak(Box::new(connection)));
-        Self { finds: Kepts(HashMap::default()), snapshot: None, connection }
+        Self { connection, finds: HashMap::default(), snapshot: None }
     }
 
     /// The connection, for queries that are not kept (lists vary with their filters).
     pub fn connection(&self) -> &Connection {
-        // SAFETY: owned by this Reader until its `Drop`, never borrowed uniquely.
-        unsafe { self.connection.as_ref() }
+        &self.connection
     }
 
-    /// The row of a lookup by a unique key, through its kept statement.
+    /// The row of a lookup by a unique key, through its cached statement.
     pub fn find(&mut self, sql: &'static str, params: &[Param]) -> StoreResult<Option<Row>> {
-        let key = (sql.as_ptr() as usize, sql.len());
-        // SAFETY: the connection lives at a fixed address until the Reader's `Drop`, which
-        // drops the kept statements first, and is only ever borrowed shared.
-        let connection: &'static Connection = unsafe { self.connection.as_ref() };
-        let kept = match self.finds.0.entry(key) {
+        let mut statement = self.connection.prepare_cached(sql)?;
+        let lookup = match self.finds.entry((sql.as_ptr() as usize, sql.len())) {
             std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                let statement = connection.prepare_with_flags(sql, PrepFlags::SQLITE_PREPARE_PERSISTENT)?;
-                entry.insert(Kept::new(statement)?)
-            }
+            std::collections::hash_map::Entry::Vacant(entry) => entry.insert(Lookup::of(&statement)?),
         };
-        kept.lookup(params)
+        lookup.run(&mut statement, params)
     }
 
     /// Starts a new snapshot unless the open one is younger than [`SNAPSHOT_AGE`] and no
@@ -261,33 +220,32 @@ impl Reader {
     }
 }
 
-impl Kept {
-    fn new(statement: Statement<'static>) -> StoreResult<Self> {
+impl Lookup {
+    fn of(statement: &Statement<'_>) -> StoreResult<Self> {
         let binds = (1..=statement.parameter_count())
             .map(|index| parameter_index(statement.parameter_name(index)))
             .collect::<StoreResult<_>>()?;
-        let names = column_names(&statement);
+        let names = column_names(statement);
         let prepared = statement.get_status(StatementStatus::RePrepare);
-        Ok(Self { statement, binds, names, prepared })
+        Ok(Self { binds, names, prepared })
     }
 
     /// Binds `params`, reads the first row and resets the statement (a lookup by a unique
     /// key has at most one; SQLite is not asked for a second).
-    fn lookup(&mut self, params: &[Param]) -> StoreResult<Option<Row>> {
+    fn run(&mut self, statement: &mut Statement<'_>, params: &[Param]) -> StoreResult<Option<Row>> {
         for (position, &index) in self.binds.iter().enumerate() {
             let param = params.get(index).ok_or_else(|| StoreError::Parameter(format!("${}", index + 1)))?;
-            self.statement.raw_bind_parameter(position + 1, bind_value(param))?;
+            statement.raw_bind_parameter(position + 1, bind_value(param))?;
         }
-        let Self { statement, names, prepared, .. } = self;
         let mut rows = statement.raw_query();
         let Some(row) = rows.next()? else { return Ok(None) };
         // Stepping prepares the statement again after a schema change (by another process).
         let now = row.as_ref().get_status(StatementStatus::RePrepare);
-        if now != *prepared {
-            *names = column_names(row.as_ref());
-            *prepared = now;
+        if now != self.prepared {
+            self.names = column_names(row.as_ref());
+            self.prepared = now;
         }
-        read_row(row, names.clone()).map(Some)
+        read_row(row, self.names.clone()).map(Some)
     }
 }
 
