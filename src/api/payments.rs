@@ -29,7 +29,15 @@ impl super::handlers::PaymentsApi for Payments {
         let internal = |e: String| ApiError::Internal(e.into());
         let (token, hash) = mint_secret(RECEIVER_PREFIX).map_err(|e| internal(e.to_string()))?;
         let sealed = call.app.key.seal(&input.secret.to_string()).map_err(|e| internal(e.to_string()))?;
-        call.store.set_payment_receiver(call.org_id(), &hash, &sealed, call.now).await?;
+        // Who set where payments are heard from is kept; the URL and the secret are not.
+        let evt = super::event(
+            &call,
+            "payment_receiver.created",
+            "organization",
+            call.org_id(),
+            serde_json::json!({}),
+        );
+        call.store.set_payment_receiver(call.org_id(), &hash, &sealed, call.now, &evt).await?;
         let data = wire::PaymentReceiver {
             url: format!("{}{RECEIVER_PATH}{token}", call.app.public_url.trim_end_matches('/')),
             created_at: Timestamp(call.now),

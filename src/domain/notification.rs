@@ -140,6 +140,8 @@ pub fn contact(debtor: &Debtor, channel: Channel) -> Result<String, SkipReason> 
 /// shows the ways to pay the charge has (`line`: a boleto's line, `pix`: a Pix code), and no
 /// empty one.
 pub fn standard_template(channel: Channel, line: bool, pix: bool) -> MessageTemplate {
+    // The ways there are, each after `separator` (a paragraph of their own in mail and letters,
+    // a sentence more in short messages); nothing at all when there is none.
     let ways = |line_label: &str, pix_label: &str, separator: &str| {
         let mut ways = Vec::new();
         if line {
@@ -148,14 +150,15 @@ pub fn standard_template(channel: Channel, line: bool, pix: bool) -> MessageTemp
         if pix {
             ways.push(format!("{pix_label}{{{{pix_code}}}}"));
         }
-        ways.iter().map(|w| format!("{separator}{w}")).collect::<String>()
+        let between = if separator.contains('\n') { "\n" } else { " " };
+        if ways.is_empty() { String::new() } else { format!("{separator}{}", ways.join(between)) }
     };
     let (subject, body) = match channel {
         Channel::Email => (
             Some("Cobrança de {{amount}} com vencimento em {{due_date}}"),
             format!(
-                "Olá, {{{{debtor_name}}}}.\n\nConsta em aberto a cobrança de {{{{amount}}}}, com vencimento em {{{{due_date}}}}: {{{{description}}}}.\n{}\n\nSe já pagou, desconsidere esta mensagem.",
-                ways("Linha digitável: ", "Pix copia e cola: ", "\n")
+                "Olá, {{{{debtor_name}}}}.\n\nConsta em aberto a cobrança de {{{{amount}}}}, com vencimento em {{{{due_date}}}}: {{{{description}}}}.{}\n\nSe já pagou, desconsidere esta mensagem.",
+                ways("Linha digitável: ", "Pix copia e cola: ", "\n\n")
             ),
         ),
         Channel::Sms => (
@@ -175,8 +178,8 @@ pub fn standard_template(channel: Channel, line: bool, pix: bool) -> MessageTemp
         Channel::Letter => (
             None,
             format!(
-                "Prezado(a) {{{{debtor_name}}}},\n\nComunicamos que a cobrança de {{{{amount}}}}, vencida em {{{{due_date}}}} ({{{{days_overdue}}}} dias em atraso), permanece em aberto: {{{{description}}}}.\n{}",
-                ways("Linha digitável: ", "Pix copia e cola: ", "\n")
+                "Prezado(a) {{{{debtor_name}}}},\n\nComunicamos que a cobrança de {{{{amount}}}}, vencida em {{{{due_date}}}} ({{{{days_overdue}}}} dias em atraso), permanece em aberto: {{{{description}}}}.{}",
+                ways("Linha digitável: ", "Pix copia e cola: ", "\n\n")
             ),
         ),
     };
@@ -612,6 +615,7 @@ mod tests {
                 }
                 assert_eq!(t.names(Placeholder::PaymentLine), line, "{channel:?} {line} {pix}");
                 assert_eq!(t.names(Placeholder::PixCode), pix, "{channel:?} {line} {pix}");
+                assert!(!t.body.contains("\n\n\n") && !t.body.ends_with('\n'), "{channel:?}: {:?}", t.body);
             }
         }
     }

@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 
 use super::backend::Step;
 use super::columns::{enumeration, money, optional_timestamp, timestamp, timestamp_text};
+use super::events::{NewEvent, insert_event};
 use super::listing::{plain_page, push_in};
 use super::value::{Row, Sql, args};
 use super::{Store, StoreResult};
@@ -113,22 +114,22 @@ impl Store {
         plain_page(&self.db, "payments", "created_at", filters, false, limit, offset, from_row).await
     }
 
-    /// Registers (or replaces) an organization's receiver.
+    /// Registers (or replaces) an organization's receiver, with its event.
     pub async fn set_payment_receiver(
         &self,
         org_id: &str,
         token_hash: &str,
         secret_sealed: &str,
         now: OffsetDateTime,
+        event: &NewEvent,
     ) -> StoreResult<()> {
-        self.db
-            .execute(
-                "INSERT INTO payment_receivers (organization_id, token_hash, secret_sealed, created_at) \
-                 VALUES ($1, $2, $3, $4) ON CONFLICT (organization_id) DO UPDATE SET \
-                 token_hash = excluded.token_hash, secret_sealed = excluded.secret_sealed, created_at = excluded.created_at",
-                &args![org_id, token_hash, secret_sealed, timestamp_text(&now)],
-            )
-            .await?;
+        let upsert = Step::new(
+            "INSERT INTO payment_receivers (organization_id, token_hash, secret_sealed, created_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (organization_id) DO UPDATE SET \
+             token_hash = excluded.token_hash, secret_sealed = excluded.secret_sealed, created_at = excluded.created_at",
+            args![org_id, token_hash, secret_sealed, timestamp_text(&now)],
+        );
+        self.db.write(&[upsert, insert_event(event)]).await?;
         Ok(())
     }
 

@@ -176,6 +176,9 @@ async fn a_signed_kobana_delivery_settles_its_charge_once_and_the_regua_stops() 
     assert_eq!(registered.status, 201, "{}", registered.body);
     let url = registered.data()["url"].as_str().unwrap().to_string();
     let path = &url[url.find("/receivers/").expect("a receiver path")..];
+    let kept = s.read(&token, "events_list", "code=payment_receiver.created").await;
+    assert_eq!(kept.data().as_array().unwrap().len(), 1, "{}", kept.body);
+    assert!(!kept.body.to_string().contains(&url[url.find("kd_rcv_").unwrap()..]), "the URL is not kept");
 
     // A bad signature: 498, nothing changes.
     let body = paid(
