@@ -49,8 +49,11 @@ impl super::handlers::MeApi for Me {
         if !call.store.set_pix_account(call.org_id(), account.as_ref(), Some(&evt)).await? {
             return Err(ApiError::NotFound("organization"));
         }
-        // Tokens looked up before carry the old account; this process forgets them once the
-        // change commits, others within the token cache's lifetime.
+        // Tokens looked up before carry the old account: this process forgets them now (the
+        // caller's next request, sent after the answer, reads the committed account) and again
+        // once the change commits (a request in between may have cached the old one); other
+        // processes within the token cache's lifetime.
+        call.app.tokens.clear();
         let tokens = call.app.tokens.clone();
         call.store.after_commit(async move { tokens.clear() });
         let org = call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
