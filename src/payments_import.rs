@@ -13,10 +13,9 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use crate::api::payments::apply;
-use crate::api::{ApiError, Call};
+use crate::api::ApiError;
+use crate::api::payments::take;
 use crate::app::App;
-use crate::auth::PrincipalData;
 use crate::domain::dates::parse_date;
 use crate::domain::ids::new_id;
 use crate::domain::money::{Hundredths, cents_from_decimal};
@@ -117,7 +116,7 @@ pub async fn import(app: &Arc<App>, org_id: &str, bytes: &[u8]) -> Result<Import
         let reference = format!("{key}#{occurrence}");
         let now = OffsetDateTime::now_utc();
         let payment = ReceivedPayment::heard(&org.id, PaymentSource::Import, reference, facts, paid_at, now);
-        match settle_row(app, &org, payment, now).await {
+        match take(app, &org, payment, "payments_import", new_id("req"), None).await {
             Ok(None) => report.already_imported += 1,
             Ok(Some(p)) if p.status == PaymentStatus::Matched => report.matched += 1,
             Ok(Some(p)) => report.unmatched.push((line_number, p.reason.unwrap_or_default())),
@@ -129,47 +128,6 @@ pub async fn import(app: &Arc<App>, org_id: &str, bytes: &[u8]) -> Result<Import
         }
     }
     Ok(report)
-}
-
-/// Keeps one row's payment and settles its charge, in one transaction; `None` when the row was
-/// imported before.
-async fn settle_row(
-    app: &Arc<App>,
-    org: &crate::store::OrganizationRow,
-    mut payment: ReceivedPayment,
-    now: OffsetDateTime,
-) -> Result<Option<ReceivedPayment>, ApiError> {
-    let unit = app.store.begin().await?;
-    if !unit.store().insert_payment(&payment).await? {
-        unit.rollback().await?;
-        return Ok(None);
-    }
-    let call = Call {
-        app: app.clone(),
-        store: unit.store().clone(),
-        principal: PrincipalData::system("payments_import", org, now).into(),
-        op: crate::operations::ops::CHARGES_SETTLE,
-        request_id: new_id("req"),
-        if_match: None,
-        now,
-    };
-    let applied = async {
-        apply(&call, &mut payment, None).await?;
-        if !unit.store().save_payment(&payment).await? {
-            return Err(ApiError::Concurrent("payment"));
-        }
-        Ok::<_, ApiError>(())
-    }
-    .await;
-    drop(call);
-    match applied {
-        Ok(()) => unit.commit().await?,
-        Err(err) => {
-            unit.rollback().await?;
-            return Err(err);
-        }
-    }
-    Ok(Some(payment))
 }
 
 /// One row's cells, trimmed; empty ones are absent.

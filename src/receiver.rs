@@ -14,10 +14,10 @@ use poem::{Request, Response, handler};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use crate::api::payments::{RECEIVER_PREFIX, apply};
-use crate::api::{ApiError, Call, error_response};
+use crate::api::payments::{RECEIVER_PREFIX, take};
+use crate::api::{ApiError, error_response};
 use crate::app::{App, RequestId};
-use crate::auth::{PrincipalData, hash_token};
+use crate::auth::hash_token;
 use crate::domain::dates::{Zone, parse_date, parse_timestamp};
 use crate::domain::ids::new_id;
 use crate::domain::money::{Hundredths, positive_cents_from_json};
@@ -82,38 +82,13 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
     let object = delivery.get("object").unwrap_or(&Value::Null);
     let (facts, paid_at) = facts(object, &org.timezone, now)?;
     let reference = reference(code, object, delivery_id);
-    let mut payment = ReceivedPayment::heard(&org.id, PaymentSource::Kobana, reference, facts, paid_at, now);
+    let payment = ReceivedPayment::heard(&org.id, PaymentSource::Kobana, reference, facts, paid_at, now);
 
-    let unit = app.store.begin().await?;
-    if !unit.store().insert_payment(&payment).await? {
+    let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_else(|| new_id("req"));
+    let Some(payment) = take(app, &org, payment, "payment_receiver", request_id, Some(method)).await? else {
         // Delivered before: taken then, nothing to do again.
-        unit.rollback().await?;
         return Ok(answer(200, json!({ "data": { "delivery_id": delivery_id, "duplicate": true } })));
-    }
-    let call = Call {
-        app: app.clone(),
-        store: unit.store().clone(),
-        principal: PrincipalData::system("payment_receiver", &org, now).into(),
-        op: crate::operations::ops::CHARGES_SETTLE,
-        request_id: req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_else(|| new_id("req")),
-        if_match: None,
-        now,
     };
-    let applied = async {
-        apply(&call, &mut payment, Some(method)).await?;
-        if !unit.store().save_payment(&payment).await? {
-            return Err(ApiError::Concurrent("payment"));
-        }
-        Ok::<_, ApiError>(())
-    }
-    .await;
-    // The unit ends with the only handle on its transaction.
-    drop(call);
-    if let Err(err) = applied {
-        unit.rollback().await?;
-        return Err(err);
-    }
-    unit.commit().await?;
     Ok(answer(
         200,
         json!({ "data": { "payment_id": payment.id, "status": payment.status.as_str(), "charge_id": payment.charge_id } }),

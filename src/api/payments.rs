@@ -2,13 +2,16 @@
 //! registration, and a person assigning a payment that matched nothing. Every payment settles
 //! its charge through [`settle`], the path of `charges_settle`.
 
+use std::sync::Arc;
+
 use super::charges::settle;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply};
-use crate::auth::mint_secret;
+use crate::app::App;
+use crate::auth::{PrincipalData, mint_secret};
 use crate::domain::charge::{Charge, Payment};
 use crate::domain::dates::Timestamp;
-use crate::domain::money::format_brl;
 use crate::domain::received_payment::ReceivedPayment;
+use crate::store::OrganizationRow;
 use crate::types::{self as wire, ChargeStatus, PaymentMethod};
 
 /// The handlers of the `payments` tag.
@@ -88,6 +91,52 @@ impl super::handlers::PaymentsApi for Payments {
     }
 }
 
+/// Keeps a payment heard of and settles its charge, in one unit of work, as the part of the
+/// server `by` (the receiver, an import) acting for `org`: a crash keeps neither. `None` when
+/// a payment with its source and reference was kept before (nothing is done again).
+pub(crate) async fn take(
+    app: &Arc<App>,
+    org: &OrganizationRow,
+    mut payment: ReceivedPayment,
+    by: &'static str,
+    request_id: String,
+    method: Option<PaymentMethod>,
+) -> ApiResult<Option<ReceivedPayment>> {
+    let unit = app.store.begin().await?;
+    if !unit.store().insert_payment(&payment).await? {
+        unit.rollback().await?;
+        return Ok(None);
+    }
+    let now = payment.created_at;
+    let call = Call {
+        app: app.clone(),
+        store: unit.store().clone(),
+        principal: PrincipalData::system(by, org, now).into(),
+        op: crate::operations::ops::CHARGES_SETTLE,
+        request_id,
+        if_match: None,
+        now,
+    };
+    let applied = async {
+        apply(&call, &mut payment, method).await?;
+        if !unit.store().save_payment(&payment).await? {
+            return Err(ApiError::Concurrent("payment"));
+        }
+        Ok::<_, ApiError>(())
+    }
+    .await;
+    // The unit ends with the only handle on its transaction.
+    drop(call);
+    match applied {
+        Ok(()) => unit.commit().await?,
+        Err(err) => {
+            unit.rollback().await?;
+            return Err(err);
+        }
+    }
+    Ok(Some(payment))
+}
+
 /// The charge payment a received payment makes.
 fn payment_of(p: &ReceivedPayment, method: Option<PaymentMethod>) -> Payment {
     Payment { amount: Some(p.facts.amount), paid_at: Some(p.paid_at), method }
@@ -96,11 +145,7 @@ fn payment_of(p: &ReceivedPayment, method: Option<PaymentMethod>) -> Payment {
 /// Settles the charge `payment` names, when exactly one does and the amount fits its balance;
 /// otherwise the payment is left unmatched with the reason. A refusal of the charge's rules
 /// (a payment dated later than now, say) is a reason too: the delivery is kept, not refused.
-pub(crate) async fn apply(
-    call: &Call,
-    payment: &mut ReceivedPayment,
-    method: Option<PaymentMethod>,
-) -> ApiResult<()> {
+async fn apply(call: &Call, payment: &mut ReceivedPayment, method: Option<PaymentMethod>) -> ApiResult<()> {
     let barcode = payment
         .facts
         .line
@@ -130,7 +175,7 @@ pub(crate) async fn apply(
             return Ok(());
         }
     };
-    if let Some(reason) = why_not(&charge, payment) {
+    if let Some(reason) = payment.why_not_settle(&charge) {
         payment.unmatched(reason, Some(&charge.id));
         return Ok(());
     }
@@ -145,24 +190,6 @@ pub(crate) async fn apply(
         Err(other) => return Err(other),
     }
     Ok(())
-}
-
-/// Why a payment cannot settle `charge` by itself: a person must decide.
-fn why_not(charge: &Charge, payment: &ReceivedPayment) -> Option<String> {
-    let balance = charge.balance();
-    let amount = payment.facts.amount;
-    match charge.status {
-        ChargeStatus::Paid => Some("the charge is already paid".into()),
-        ChargeStatus::Canceled | ChargeStatus::WrittenOff => {
-            Some(format!("the charge is {}", charge.status.as_str().replace('_', " ")))
-        }
-        _ if amount.0 > balance.0 => Some(format!(
-            "{} is more than the charge's balance of {}",
-            format_brl(amount.0),
-            format_brl(balance.0)
-        )),
-        _ => None,
-    }
 }
 
 fn view(p: ReceivedPayment) -> wire::Payment {

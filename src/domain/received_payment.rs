@@ -5,10 +5,11 @@
 
 use time::OffsetDateTime;
 
+use super::charge::Charge;
 use super::ids::new_id;
-use super::money::Hundredths;
+use super::money::{Hundredths, format_brl};
 use super::rules::RuleError;
-use crate::types::{PaymentSource, PaymentStatus};
+use crate::types::{ChargeStatus, PaymentSource, PaymentStatus};
 
 /// What a payment says of itself.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -81,6 +82,24 @@ impl ReceivedPayment {
         self.status = PaymentStatus::Unmatched;
         self.reason = Some(reason);
         self.charge_id = charge_id.map(str::to_string);
+    }
+
+    /// Why it cannot settle `charge` by itself (a person must decide): the charge is closed, or
+    /// the payment is more than its balance.
+    pub fn why_not_settle(&self, charge: &Charge) -> Option<String> {
+        let (balance, amount) = (charge.balance(), self.facts.amount);
+        match charge.status {
+            ChargeStatus::Paid => Some("the charge is already paid".into()),
+            ChargeStatus::Canceled | ChargeStatus::WrittenOff => {
+                Some(format!("the charge is {}", charge.status.as_str().replace('_', " ")))
+            }
+            _ if amount.0 > balance.0 => Some(format!(
+                "{} is more than the charge's balance of {}",
+                format_brl(amount.0),
+                format_brl(balance.0)
+            )),
+            _ => None,
+        }
     }
 
     /// A person settled `charge_id` with it: only an unmatched payment can be assigned.

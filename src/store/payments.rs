@@ -10,6 +10,7 @@ use super::listing::{plain_page, push_in};
 use super::value::{Row, Sql, args};
 use super::{Store, StoreResult};
 use crate::domain::received_payment::{PaymentFacts, ReceivedPayment};
+use crate::types::PaymentStatus;
 
 /// A registered receiver: its organization and its sealed secret.
 #[derive(Debug, Clone)]
@@ -77,14 +78,15 @@ impl Store {
         self.db
             .write(&[Step::must_change(
                 "UPDATE payments SET status = $1, reason = $2, charge_id = $3, resolved_at = $4 \
-                 WHERE organization_id = $5 AND id = $6 AND status = 'unmatched'",
+                 WHERE organization_id = $5 AND id = $6 AND status = $7",
                 args![
                     p.status.as_str(),
                     &p.reason,
                     &p.charge_id,
                     p.resolved_at.as_ref().map(timestamp_text),
                     &p.organization_id,
-                    &p.id
+                    &p.id,
+                    PaymentStatus::Unmatched.as_str()
                 ],
             )])
             .await
