@@ -249,6 +249,10 @@ enum EngineCommand {
         /// Where messages go (the outbox unless configured).
         #[command(flatten)]
         providers: ProviderConfig,
+        /// The keys `serve` seals with (default: keys kept in the database): they open the
+        /// webhooks' signing secrets.
+        #[arg(long, env = "KOBANA_DUNNING_SECRET_KEY_FILE")]
+        secret_key_file: Option<std::path::PathBuf>,
     },
 }
 
@@ -448,7 +452,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Engine { command: EngineCommand::RunOnce { at, providers } } => {
+        Command::Engine { command: EngineCommand::RunOnce { at, providers, secret_key_file } } => {
             let now = match at {
                 Some(text) => kobana_dunning::domain::dates::parse_timestamp(&text).map_err(|e| match e {
                     kobana_dunning::domain::DomainError::InvalidTimestamp => {
@@ -459,7 +463,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 None => time::OffsetDateTime::now_utc(),
             };
             let providers = Providers::new(&providers)?;
+            let key = kobana_dunning::auth::ServerKey::load(&store, secret_key_file.as_deref()).await?;
             let report = engine::run_once(&store, &providers, now).await?;
+            let sender = kobana_dunning::api::webhook_delivery::Sender {
+                store: &store,
+                providers: &providers,
+                key: &key,
+            };
+            let sent = sender.send_due(now).await?;
             println!("turned {} charges overdue", report.turned_overdue);
             println!(
                 "resumed {} paused charges; rescheduled {} after their policy changed",
@@ -477,6 +488,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!(
                 "reports and protests filed by steps: {}; their steps simulated: {}; sent to the gateway: {}",
                 report.escalations_filed, report.escalations_moved, report.escalations_submitted
+            );
+            println!(
+                "webhook deliveries: {} delivered, {} to retry, {} failed",
+                sent.delivered, sent.retrying, sent.failed
             );
             Ok(())
         }
@@ -569,6 +584,7 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     housekeeping::spawn(app.clone());
     if !args.no_engine {
         engine::spawn(app.clone());
+        engine::webhooks::spawn(app.clone());
     }
     let mut out = std::io::stdout().lock();
     // The demo user's line comes first: whatever follows the token line is a URL (scripts

@@ -24,7 +24,7 @@ use crate::types as wire;
 pub const LEASE: Duration = Duration::minutes(5);
 
 /// This process, among the senders that may share a database: a lease names its holder.
-static PROCESS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| new_id("proc"));
+pub(crate) static PROCESS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| new_id("proc"));
 
 /// Who acts, for the events.
 #[derive(Debug, Clone)]

@@ -12,6 +12,7 @@ mod routes;
 mod rules;
 pub mod v1;
 mod validation;
+pub mod webhook_delivery;
 
 /// The generated handler traits, one per tag (see `templates/handlers.rs.hbs`).
 pub mod handlers {
@@ -30,6 +31,7 @@ pub mod me;
 pub mod notifications;
 pub mod payments;
 pub mod protests;
+pub mod webhooks;
 
 pub use call::{Answer, AnswerForm, Call, File, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
 pub use endpoint::{Answered, Invocation, InvocationBody, execute};

@@ -34,6 +34,7 @@ pub mod protest;
 pub mod received_payment;
 pub mod rules;
 pub mod text;
+pub mod webhook;
 
 pub use address::{UFS, format_cep, parse_cep, parse_uf};
 pub use charge::Charge;

@@ -21,6 +21,7 @@
 
 mod agreements;
 mod escalations;
+pub mod webhooks;
 
 pub use escalations::callback as gateway_callback;
 

@@ -190,6 +190,7 @@ mod tests {
             "amount": 1250.0, "balance": 1250.0, "due_date": "2026-10-05", "debtor_name": "Maria Souza",
             "channel": "whatsapp", "to": "+5511987654321", "steps_count": 5, "offset_days": -3,
             "total_amount": 1250.0, "status": "overdue", "days_overdue": 3,
+            "url": "https://erp.example.com/hooks", "event_code": "charge.paid",
         });
         let args = json!({ "channel": "email", "charge_id": "chg_1", "charge_ids": ["chg_1"],
                            "installments_count": 3, "first_due_date": "2027-01-15",

@@ -10,11 +10,10 @@ use http_body_util::Empty;
 use hyper::body::Bytes;
 use hyper::{Method, Request};
 use tokio_rustls::TlsConnector;
-use url::Url;
 
-use super::http1::{Unread, authority_and_target, exchange, server_name};
-use super::target::{self, Policy};
-use super::{ProviderError, excerpt};
+use super::ProviderError;
+use super::http1::{Unread, exchange};
+use super::target::Endpoint;
 
 const NAME: &str = "document fetch";
 const USER_AGENT: &str = concat!("kobana-dunning/", env!("CARGO_PKG_VERSION"));
@@ -29,42 +28,20 @@ pub async fn fetch_document(
     timeout: Duration,
 ) -> Result<Vec<u8>, ProviderError> {
     let refuse = |why: &str| ProviderError::Permanent(format!("{NAME}: {why}"));
-    let parsed = Url::parse(url).map_err(|_| refuse("not a URL"))?;
-    let encrypted = match parsed.scheme() {
-        "https" => true,
-        "http" => false,
-        _ => return Err(refuse("the scheme must be https")),
-    };
-    if !parsed.username().is_empty() || parsed.password().is_some() {
-        return Err(refuse("the URL carries credentials"));
-    }
-    let host = target::host(&parsed).ok_or_else(|| refuse("no host"))?;
-    let port = parsed.port_or_known_default().ok_or_else(|| refuse("no port"))?;
-    let policy = Policy::new(encrypted, allow_insecure).map_err(|why| refuse(&why))?;
-    policy.check_host(&host).map_err(|why| refuse(&why))?;
-    let (authority, path) = authority_and_target(&parsed, &host);
+    let endpoint = Endpoint::parse(url, allow_insecure).map_err(|why| refuse(&why))?;
     let request = Request::builder()
         .method(Method::GET)
-        .uri(path)
-        .header(hyper::header::HOST, authority)
+        .uri(endpoint.target.as_str())
+        .header(hyper::header::HOST, endpoint.authority.as_str())
         .header(hyper::header::USER_AGENT, USER_AGENT)
         .header(hyper::header::ACCEPT, "application/json")
         .header(hyper::header::CONNECTION, "close")
         .body(Empty::<Bytes>::new())
         .map_err(|_| refuse("cannot build the request"))?;
     let exchange = async {
-        let addrs = target::resolve(NAME, &host, port, policy).await?;
-        let stream = target::connect(NAME, &addrs).await?;
-        let answer = if encrypted {
-            let name = server_name(&host).ok_or_else(|| refuse("the host is not a valid TLS server name"))?;
-            let config = super::gateway::client_config(&[]).map_err(|e| refuse(&e.to_string()))?;
-            let stream = TlsConnector::from(config).connect(name, stream).await.map_err(|e| {
-                ProviderError::Transient(format!("{NAME}: TLS: {}", excerpt(&e.to_string(), 160)))
-            })?;
-            exchange(NAME, stream, request, limit).await?
-        } else {
-            exchange(NAME, stream, request, limit).await?
-        };
+        let config = super::gateway::client_config(&[]).map_err(|e| refuse(&e.to_string()))?;
+        let stream = endpoint.connect(NAME, &TlsConnector::from(config)).await?;
+        let answer = exchange(NAME, stream, request, limit).await?;
         if answer.status != hyper::StatusCode::OK {
             // Redirects included: the document must be at the URL that names the client.
             return Err(ProviderError::Permanent(format!("{NAME}: answered {}", answer.status)));

@@ -14,15 +14,13 @@ use hmac::{Hmac, Mac};
 use http_body_util::Full;
 use hyper::body::Bytes;
 use hyper::{Method, Request, StatusCode};
-use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::pki_types::CertificateDer;
 use serde::Serialize;
 use sha2::Sha256;
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_rustls::TlsConnector;
-use url::{Host, Url};
 
-use super::http1::{authority_and_target, exchange, server_name};
-use super::target::{self, Policy};
+use super::http1::exchange;
+use super::target::Endpoint;
 use super::{Channel, Outgoing, ProviderError, ProviderSetupError, Sent, excerpt};
 
 pub(super) const NAME: &str = "gateway";
@@ -34,15 +32,8 @@ const ANSWER_LIMIT: usize = 64 * 1024;
 const USER_AGENT: &str = concat!("kobana-dunning/", env!("CARGO_PKG_VERSION"));
 
 pub(super) struct Gateway {
-    host: Host<String>,
-    port: u16,
-    /// The `Host` header: the URL's host and any explicit port.
-    authority: String,
-    /// Path and query of the URL.
-    target: String,
-    /// Set for `https://`.
-    tls: Option<(TlsConnector, ServerName<'static>)>,
-    policy: Policy,
+    endpoint: Endpoint,
+    tls: TlsConnector,
     secret: Vec<u8>,
     timeout: Duration,
 }
@@ -50,9 +41,8 @@ pub(super) struct Gateway {
 impl std::fmt::Debug for Gateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gateway")
-            .field("authority", &self.authority)
-            .field("target", &self.target)
-            .field("tls", &self.tls.is_some())
+            .field("authority", &self.endpoint.authority)
+            .field("target", &self.endpoint.target)
             .finish_non_exhaustive()
     }
 }
@@ -76,28 +66,9 @@ impl Gateway {
         allow_insecure: bool,
         extra_roots: &[Vec<u8>],
     ) -> Result<Gateway, ProviderSetupError> {
-        let bad = |why: &str| ProviderSetupError::GatewayUrl(why.to_owned());
-        let url = Url::parse(url).map_err(|e| ProviderSetupError::GatewayUrl(e.to_string()))?;
-        let encrypted = match url.scheme() {
-            "https" => true,
-            "http" => false,
-            _ => return Err(bad("the scheme must be https (or http on loopback, for development)")),
-        };
-        if !url.username().is_empty() || url.password().is_some() {
-            return Err(bad("put no credentials in the URL: requests are signed with the gateway secret"));
-        }
-        let host = target::host(&url).ok_or_else(|| bad("no host"))?;
-        let port = url.port_or_known_default().ok_or_else(|| bad("no port"))?;
-        let policy = Policy::new(encrypted, allow_insecure).map_err(ProviderSetupError::GatewayUrl)?;
-        policy.check_host(&host).map_err(ProviderSetupError::GatewayUrl)?;
-        let (authority, target) = authority_and_target(&url, &host);
-        let tls = if encrypted {
-            let name = server_name(&host).ok_or_else(|| bad("the host is not a valid TLS server name"))?;
-            Some((TlsConnector::from(client_config(extra_roots)?), name))
-        } else {
-            None
-        };
-        Ok(Gateway { host, port, authority, target, tls, policy, secret, timeout: TIMEOUT })
+        let endpoint = Endpoint::parse(url, allow_insecure).map_err(ProviderSetupError::GatewayUrl)?;
+        let tls = TlsConnector::from(client_config(extra_roots)?);
+        Ok(Gateway { endpoint, tls, secret, timeout: TIMEOUT })
     }
 
     pub(super) async fn deliver(&self, msg: &Outgoing<'_>) -> Result<Sent, ProviderError> {
@@ -120,8 +91,8 @@ impl Gateway {
         let signature = sign(&self.secret, &body)?;
         let mut request = Request::builder()
             .method(Method::POST)
-            .uri(self.target.as_str())
-            .header(hyper::header::HOST, self.authority.as_str())
+            .uri(self.endpoint.target.as_str())
+            .header(hyper::header::HOST, self.endpoint.authority.as_str())
             .header(hyper::header::USER_AGENT, USER_AGENT)
             .header(hyper::header::CONTENT_TYPE, "application/json")
             .header(hyper::header::CONNECTION, "close");
@@ -148,17 +119,10 @@ impl Gateway {
     }
 
     async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<Sent, ProviderError> {
-        let addrs = target::resolve(NAME, &self.host, self.port, self.policy).await?;
-        let stream = target::connect(NAME, &addrs).await?;
-        match &self.tls {
-            None => send(stream, request).await,
-            Some((connector, name)) => {
-                let stream = connector.connect(name.clone(), stream).await.map_err(|e| {
-                    ProviderError::Transient(format!("gateway: TLS: {}", excerpt(&e.to_string(), 160)))
-                })?;
-                send(stream, request).await
-            }
-        }
+        let stream = self.endpoint.connect(NAME, &self.tls).await?;
+        let answer = exchange(NAME, stream, request, ANSWER_LIMIT).await?;
+        // A body too long, or broken off, is judged by the status alone.
+        judge(answer.status, answer.body.ok().as_deref())
     }
 
     #[cfg(test)]
@@ -177,9 +141,9 @@ pub fn signed_by(secret: &[u8], body: &[u8], signature: &str) -> bool {
 }
 
 /// `sha256=<hex HMAC-SHA256 of body>`, as webhooks are signed.
-fn sign(secret: &[u8], body: &[u8]) -> Result<String, ProviderError> {
+pub(super) fn sign(secret: &[u8], body: &[u8]) -> Result<String, ProviderError> {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret)
-        .map_err(|_| ProviderError::Permanent("gateway: the secret cannot key HMAC-SHA256".into()))?;
+        .map_err(|_| ProviderError::Permanent("the secret cannot key HMAC-SHA256".into()))?;
     mac.update(body);
     Ok(format!("sha256={}", hex::encode(mac.finalize().into_bytes())))
 }
@@ -201,16 +165,6 @@ pub(super) fn client_config(
         .with_no_client_auth();
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(Arc::new(config))
-}
-
-/// One request on a fresh HTTP/1.1 connection, and what its answer means.
-async fn send<S>(stream: S, request: Request<Full<Bytes>>) -> Result<Sent, ProviderError>
-where
-    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
-    let answer = exchange(NAME, stream, request, ANSWER_LIMIT).await?;
-    // A body too long, or broken off, is judged by the status alone.
-    judge(answer.status, answer.body.ok().as_deref())
 }
 
 fn judge(status: StatusCode, answer: Option<&[u8]>) -> Result<Sent, ProviderError> {
@@ -246,7 +200,7 @@ mod tests {
 
     use std::net::SocketAddr;
 
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
     use tokio::net::TcpListener;
     use tokio::sync::mpsc;
     use tokio_rustls::TlsAcceptor;

@@ -18,6 +18,7 @@ use super::{ProviderError, excerpt};
 #[derive(Debug)]
 pub(super) struct Answer {
     pub status: StatusCode,
+    pub headers: hyper::HeaderMap,
     /// The body, when it was read whole within the limit.
     pub body: Result<Vec<u8>, Unread>,
 }
@@ -54,8 +55,9 @@ where
         let response = sender.send_request(request).await.map_err(broken)?;
         drop(sender);
         let status = response.status();
+        let headers = response.headers().clone();
         let body = read_capped(response.into_body(), limit).await;
-        Ok(Answer { status, body })
+        Ok(Answer { status, headers, body })
     };
     let (outcome, _closed) = tokio::join!(exchange, connection);
     outcome

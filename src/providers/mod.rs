@@ -23,6 +23,7 @@ mod http1;
 mod outbox;
 mod smtp;
 mod target;
+mod webhook;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -30,6 +31,7 @@ use std::path::PathBuf;
 pub use fetch::fetch_document;
 use gateway::Gateway;
 use smtp::Smtp;
+pub use webhook::{KEPT_BODY, WebhookAnswer, WebhookExchange, WebhookPost, check_url as check_webhook_url};
 
 /// The channels, as the spec names them.
 pub use crate::types::Channel;
@@ -170,6 +172,21 @@ impl fmt::Debug for ProviderConfig {
 pub struct Providers {
     smtp: Option<Smtp>,
     gateway: Option<Gateway>,
+    webhooks: Webhooks,
+}
+
+/// What webhook deliveries need: TLS (built on first use) and whether loopback is open.
+#[derive(Default)]
+struct Webhooks {
+    allow_insecure: bool,
+    extra_roots: Vec<Vec<u8>>,
+    tls: std::sync::OnceLock<Option<tokio_rustls::TlsConnector>>,
+}
+
+impl fmt::Debug for Webhooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Webhooks").field("allow_insecure", &self.allow_insecure).finish_non_exhaustive()
+    }
 }
 
 impl Providers {
@@ -195,7 +212,30 @@ impl Providers {
             Some(url) => Some(Gateway::new(url, gateway_secret(config)?, insecure, extra_roots)?),
             None => None,
         };
-        Ok(Providers { smtp, gateway })
+        let webhooks =
+            Webhooks { allow_insecure: insecure, extra_roots: extra_roots.to_vec(), ..Webhooks::default() };
+        Ok(Providers { smtp, gateway, webhooks })
+    }
+
+    /// Whether targets on loopback (and plain http to them) are allowed
+    /// (`--allow-insecure-targets`).
+    pub fn allows_insecure_targets(&self) -> bool {
+        self.webhooks.allow_insecure
+    }
+
+    /// One attempt of a webhook delivery.
+    pub async fn post_webhook(&self, post: &WebhookPost<'_>) -> WebhookExchange {
+        let tls = self.webhooks.tls.get_or_init(|| {
+            gateway::client_config(&self.webhooks.extra_roots).ok().map(tokio_rustls::TlsConnector::from)
+        });
+        match tls {
+            Some(tls) => webhook::post(post, tls, self.webhooks.allow_insecure).await,
+            None => WebhookExchange {
+                request_headers: Vec::new(),
+                answer: Err(ProviderError::Transient("webhook: TLS could not be set up".into())),
+                duration: std::time::Duration::ZERO,
+            },
+        }
     }
 
     /// The provider [`Providers::deliver`] would use.

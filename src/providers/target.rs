@@ -5,10 +5,77 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
+use rustls::pki_types::ServerName;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
-use url::Host;
+use tokio_rustls::TlsConnector;
+use url::{Host, Url};
 
+use super::http1::{authority_and_target, server_name};
 use super::{ProviderError, excerpt};
+
+/// An HTTP URL a provider calls (the gateway, a webhook, a client's metadata document), checked
+/// against the rules above when it is read: `https://` (`http://` only to loopback, with the
+/// flag), no credentials in it, a host that is not a refused address. A name is checked again
+/// each time it is resolved, so what it points to at send time is what counts.
+#[derive(Clone, Debug)]
+pub(super) struct Endpoint {
+    host: Host<String>,
+    port: u16,
+    /// The `Host` header: the URL's host and any explicit port.
+    pub(super) authority: String,
+    /// Path and query.
+    pub(super) target: String,
+    /// The name the certificate must carry, for `https://`.
+    tls_name: Option<ServerName<'static>>,
+    policy: Policy,
+}
+
+/// A connection, encrypted or not.
+pub(super) trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
+
+impl Endpoint {
+    /// Reads `url`; the error says what is wrong with it, fit to show whoever gave it.
+    pub(super) fn parse(url: &str, allow_insecure: bool) -> Result<Endpoint, String> {
+        let url = Url::parse(url).map_err(|e| format!("not a URL ({e})"))?;
+        let encrypted = match url.scheme() {
+            "https" => true,
+            "http" => false,
+            _ => return Err("the scheme must be https (or http on loopback, for development)".into()),
+        };
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err("put no credentials in the URL".into());
+        }
+        let host = host(&url).ok_or("the URL has no host")?;
+        let port = url.port_or_known_default().ok_or("the URL has no port")?;
+        let policy = Policy::new(encrypted, allow_insecure)?;
+        policy.check_host(&host)?;
+        let (authority, target) = authority_and_target(&url, &host);
+        let tls_name = match encrypted {
+            true => Some(server_name(&host).ok_or("the host is not a valid TLS server name")?),
+            false => None,
+        };
+        Ok(Endpoint { host, port, authority, target, tls_name, policy })
+    }
+
+    /// A connection to the first allowed address of the host that answers, through `tls` for
+    /// `https://`. `who` (the provider) starts the error texts; every failure is transient but
+    /// a refused address.
+    pub(super) async fn connect(&self, who: &str, tls: &TlsConnector) -> Result<Box<dyn Io>, ProviderError> {
+        let addrs = resolve(who, &self.host, self.port, self.policy).await?;
+        let stream = connect(who, &addrs).await?;
+        match &self.tls_name {
+            None => Ok(Box::new(stream)),
+            Some(name) => {
+                let stream = tls.connect(name.clone(), stream).await.map_err(|e| {
+                    ProviderError::Transient(format!("{who}: TLS: {}", excerpt(&e.to_string(), 160)))
+                })?;
+                Ok(Box::new(stream))
+            }
+        }
+    }
+}
 
 /// The addresses a target may have.
 #[derive(Clone, Copy, Debug)]

@@ -63,6 +63,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(24, "0024", "debtor_word_totals"),
     migration!(25, "0025", "payment_codes"),
     migration!(26, "0026", "payments_in"),
+    migration!(27, "0027", "webhooks"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -26,6 +26,7 @@ mod tokens;
 mod unit;
 mod users;
 mod value;
+mod webhooks;
 
 #[cfg(test)]
 mod upgrade_tests;
@@ -49,6 +50,7 @@ pub use readiness::Readiness;
 pub use tokens::{NewToken, Revocation, Revocations, TokenListing, TokenRow};
 pub use unit::Unit;
 pub use users::UserRow;
+pub use webhooks::DeliveryFilter;
 
 /// The longest a request waits for a database connection or the write lock, by default.
 pub const DEFAULT_WAIT: Duration = Duration::from_secs(2);

@@ -536,8 +536,17 @@ def pix_account(case, body, rng):
         body[field] = with_letter(value, limit) if isinstance(value, str) and value.strip() else "Loja"
 
 
+def webhook_url(case, body, rng):
+    """A URL the target rules allow (https, a public host name; src/providers/target.rs): the
+    schema's pattern says http(s) and printable, not which hosts the server may call."""
+    if isinstance(body.get("url"), str):
+        body["url"] = f"https://erp{rng.randrange(1000)}.example.com/hooks"
+
+
 FIXES = {
     "organization_pix_update": pix_account,
+    "webhooks_create": webhook_url,
+    "webhooks_update": webhook_url,
     "agreements_simulate": agreements,
     "agreements_create": agreements,
     "charges_decide": charges_decide,

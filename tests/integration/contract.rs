@@ -167,11 +167,20 @@ fn the_catalogue_follows_the_tool_rules() {
             "dunning_notifications_resend",
             "dunning_protests_cancel",
             "dunning_protests_create",
+            "dunning_webhooks_deliveries_retry",
+            "dunning_webhooks_delete",
+            "dunning_webhooks_test",
         ]),
         "the destructive tools"
     );
-    // Sending a message twice sends two messages: these are neither safe nor idempotent.
-    for name in ["dunning_charges_notify", "dunning_notifications_create", "dunning_notifications_resend"] {
+    // Sending a message or a delivery twice sends it twice: these are neither safe nor idempotent.
+    for name in [
+        "dunning_charges_notify",
+        "dunning_notifications_create",
+        "dunning_notifications_resend",
+        "dunning_webhooks_test",
+        "dunning_webhooks_deliveries_retry",
+    ] {
         let tool = tools.iter().find(|t| t["name"] == name).expect(name);
         assert_eq!(tool["annotations"]["destructiveHint"], true, "{name}");
         assert_eq!(tool["annotations"]["idempotentHint"], false, "{name}");

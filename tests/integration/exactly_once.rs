@@ -169,17 +169,24 @@ async fn clients_that_drop_the_connection_never_leave_a_key_with_two_charges() {
 }
 
 /// A `serve` process, killed outright when dropped.
-struct Served {
+pub struct Served {
     child: Child,
-    base: String,
-    token: String,
+    pub base: String,
+    pub token: String,
 }
 
 impl Served {
-    /// Starts `serve --demo` on `database` and reads its address and demo token.
+    /// Starts `serve --demo --no-engine` on `database` and reads its address and demo token.
     fn start(database: &str) -> Self {
+        Self::start_with(database, &["--no-engine"])
+    }
+
+    /// Starts `serve --demo` with `extra` arguments on `database` and reads its address and
+    /// demo token.
+    pub fn start_with(database: &str, extra: &[&str]) -> Self {
         let mut child = Command::new(BIN)
-            .args(["--database", database, "serve", "--bind", "127.0.0.1:0", "--demo", "--no-engine"])
+            .args(["--database", database, "serve", "--bind", "127.0.0.1:0", "--demo"])
+            .args(extra)
             .args(["--rate-limit", "1000000", "--rate-limit-burst", "1000000"])
             .env_remove("KOBANA_DUNNING_DATABASE")
             .env_remove("KOBANA_DUNNING_SECRET_KEY_FILE")
@@ -209,7 +216,7 @@ impl Served {
     }
 
     /// SIGKILL: no shutdown, no last write.
-    fn kill(mut self) {
+    pub fn kill(mut self) {
         self.child.kill().expect("killed");
         self.child.wait().expect("reaped");
     }

@@ -30,6 +30,7 @@ fn body_for(op: &str) -> Value {
         }
         "collection_policies_steps_update" => json!({"offset_days": 3}),
         "payments_assign" => json!({"charge_id": "chg_00000000000000000000000000000000"}),
+        "webhooks_update" => json!({"active": false}),
         _ => json!({}),
     }
 }
@@ -116,6 +117,14 @@ async fn another_organizations_ids_are_not_found() {
     );
     assert!(server.app.store.insert_payment(&heard).await.unwrap());
     let payment_id = heard.id;
+    // A webhook of A's with a delivery (of the debtor created after it).
+    let hook = json!({"url": "https://erp.example.com/hooks", "events": ["debtor.db.created"]});
+    let r = server.write(&a, "webhooks_create", hook).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let webhook_id = r.data()["id"].as_str().unwrap().to_string();
+    server.create_debtor(&a, "Gancho Souza", &crate::common::cpf(8301)).await;
+    let r = server.call(&a, "webhooks_deliveries_list", &[("id", &webhook_id)], "", None).await;
+    let delivery_id = r.data()[0]["id"].as_str().unwrap().to_string();
 
     let with_ids: Vec<_> = OPERATIONS.iter().filter(|op| !op.path_params.is_empty()).collect();
     assert!(with_ids.len() >= 8, "the operations with ids: {}", with_ids.len());
@@ -133,6 +142,8 @@ async fn another_organizations_ids_are_not_found() {
                     ("protests", "id") => protest_id.as_str(),
                     ("notifications", "id") => notification_id.as_str(),
                     ("payments", "id") => payment_id.as_str(),
+                    ("webhooks", "id") => webhook_id.as_str(),
+                    ("webhooks", "delivery_id") => delivery_id.as_str(),
                     ("collection_policies", "cp_id") => policy_id.as_str(),
                     ("collection_policies", "step_id") => step_id.as_str(),
                     (tag, name) => panic!(

@@ -38,6 +38,8 @@ async fn resources_and_templates() {
             "kobana://dunning/events/{id}",
             "kobana://dunning/notifications/{id}",
             "kobana://dunning/protests/{id}",
+            "kobana://dunning/webhooks/{id}/deliveries/{delivery_id}",
+            "kobana://dunning/webhooks/{id}",
         ],
         "the generated rule: one-object GETs only"
     );

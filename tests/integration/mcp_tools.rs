@@ -497,6 +497,20 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 json!({ "charge_id": charge().await, "title_type": "DS", "document_number": "NF-77" }),
                 "“NF-77”".to_string(),
             ),
+            "webhooks_delete" | "webhooks_test" | "webhooks_deliveries_retry" => {
+                let hook = json!({ "url": "https://erp.example.com/hooks", "events": ["debtor.db.created"] });
+                let r = s.write(&token, "webhooks_create", hook).await;
+                assert_eq!(r.status, 201, "{}", r.body);
+                let id = r.data()["id"].as_str().unwrap().to_owned();
+                if op.operation_id == "webhooks_deliveries_retry" {
+                    s.create_debtor(&token, "Rita Gancho", &crate::common::cpf(100 + asked)).await;
+                    let r = s.call(&token, "webhooks_deliveries_list", &[("id", &id)], "", None).await;
+                    let delivery = r.data()[0]["id"].as_str().unwrap().to_owned();
+                    (json!({ "id": id, "delivery_id": delivery }), format!("“{delivery}”"))
+                } else {
+                    (json!({ "id": id }), "“https://erp.example.com/hooks”".to_string())
+                }
+            }
             "credit_bureau_reports_remove" | "protests_cancel" => {
                 // A report or protest needs an overdue charge, an address and a letter sent.
                 let id = debtor["id"].as_str().unwrap();
@@ -546,7 +560,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
         assert!(message.contains(&shown) && !message.contains("“”"), "{}: {message}", op.tool_name);
         asked += 1;
     }
-    assert_eq!(asked, 18);
+    assert_eq!(asked, 21);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

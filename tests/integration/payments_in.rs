@@ -285,7 +285,9 @@ async fn a_payments_file_settles_ten_thousand_charges_once() {
 
     // A Latin-1 file with `;`, Brazilian amounts and dates, a row naming no charge and one
     // that cannot be read.
-    let today = time::OffsetDateTime::now_utc().date();
+    // Today in the organization's zone (São Paulo), where the file's dates are read: the UTC
+    // date is tomorrow there for three hours a day.
+    let today = kobana_dunning::domain::dates::Zone::default_zone().today(time::OffsetDateTime::now_utc());
     let day = format!("{:02}/{:02}/{}", today.day(), u8::from(today.month()), today.year());
     let mut file = b"Data;Valor;TXID;Observa\xe7\xe3o\n".to_vec();
     for charge in &open {

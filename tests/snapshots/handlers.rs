@@ -492,3 +492,88 @@ pub trait ProtestsApi {
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ProtestList>>,
     > + Send;
 }
+/// The operations tagged `webhooks`, implemented in `src/api/webhooks.rs`.
+pub trait WebhooksApi {
+    /// `webhooks_create`: Create a webhook
+    fn webhooks_create(
+        call: crate::api::Call,
+        input: crate::types::WebhooksCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::WebhookSecretEnvelope>,
+        >,
+    > + Send;
+    /// `webhooks_delete`: Delete a webhook
+    fn webhooks_delete(
+        call: crate::api::Call,
+        input: crate::types::WebhooksDeleteInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::NoContent>,
+    > + Send;
+    /// `webhooks_deliveries_get`: Get a webhook delivery
+    fn webhooks_deliveries_get(
+        call: crate::api::Call,
+        input: crate::types::WebhooksDeliveriesGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::WebhookDeliveryEnvelope>,
+        >,
+    > + Send;
+    /// `webhooks_deliveries_list`: List a webhook's deliveries
+    fn webhooks_deliveries_list(
+        call: crate::api::Call,
+        input: crate::types::WebhooksDeliveriesListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::WebhookDeliveryList>,
+        >,
+    > + Send;
+    /// `webhooks_deliveries_retry`: Send a delivery again
+    fn webhooks_deliveries_retry(
+        call: crate::api::Call,
+        input: crate::types::WebhooksDeliveriesRetryInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::WebhookDeliveryEnvelope>,
+        >,
+    > + Send;
+    /// `webhooks_get`: Get a webhook
+    fn webhooks_get(
+        call: crate::api::Call,
+        input: crate::types::WebhooksGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::WebhookEnvelope>>,
+    > + Send;
+    /// `webhooks_list`: List webhooks
+    fn webhooks_list(
+        call: crate::api::Call,
+        input: crate::types::WebhooksListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::WebhookList>>,
+    > + Send;
+    /// `webhooks_rotate_secret`: Rotate a webhook's secret
+    fn webhooks_rotate_secret(
+        call: crate::api::Call,
+        input: crate::types::WebhooksRotateSecretInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::WebhookSecretEnvelope>,
+        >,
+    > + Send;
+    /// `webhooks_test`: Send a test ping to a webhook
+    fn webhooks_test(
+        call: crate::api::Call,
+        input: crate::types::WebhooksTestInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::WebhookDeliveryEnvelope>,
+        >,
+    > + Send;
+    /// `webhooks_update`: Update a webhook
+    fn webhooks_update(
+        call: crate::api::Call,
+        input: crate::types::WebhooksUpdateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::WebhookEnvelope>>,
+    > + Send;
+}

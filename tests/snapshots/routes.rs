@@ -352,6 +352,61 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, ""],
             })
         }
+        ["", "v1", "webhooks"] => {
+            Some(V1Route {
+                operations: &[ops::WEBHOOKS_CREATE, ops::WEBHOOKS_LIST],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
+        ["", "v1", "webhooks", p0] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[
+                    ops::WEBHOOKS_DELETE,
+                    ops::WEBHOOKS_GET,
+                    ops::WEBHOOKS_UPDATE,
+                ],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "webhooks", p0, "deliveries"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::WEBHOOKS_DELIVERIES_LIST],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "webhooks", p0, "deliveries", p1,
+        ] if !p0.is_empty() && !p1.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::WEBHOOKS_DELIVERIES_GET],
+                names: ["id", "delivery_id"],
+                params: [*p0, *p1],
+            })
+        }
+        ["", "v1", "webhooks", p0, "deliveries", p1, "retry",
+        ] if !p0.is_empty() && !p1.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::WEBHOOKS_DELIVERIES_RETRY],
+                names: ["id", "delivery_id"],
+                params: [*p0, *p1],
+            })
+        }
+        ["", "v1", "webhooks", p0, "rotate_secret"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::WEBHOOKS_ROTATE_SECRET],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "webhooks", p0, "test"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::WEBHOOKS_TEST],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         _ => None,
     }
 }
@@ -905,6 +960,96 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::protests::Protests as crate::api::handlers::ProtestsApi>::protests_cancel,
+                ),
+            )
+        }
+        "webhooks_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_create,
+                ),
+            )
+        }
+        "webhooks_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_list,
+                ),
+            )
+        }
+        "webhooks_delete" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_delete,
+                ),
+            )
+        }
+        "webhooks_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_get,
+                ),
+            )
+        }
+        "webhooks_update" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_update,
+                ),
+            )
+        }
+        "webhooks_deliveries_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_deliveries_list,
+                ),
+            )
+        }
+        "webhooks_deliveries_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_deliveries_get,
+                ),
+            )
+        }
+        "webhooks_deliveries_retry" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_deliveries_retry,
+                ),
+            )
+        }
+        "webhooks_rotate_secret" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_rotate_secret,
+                ),
+            )
+        }
+        "webhooks_test" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::webhooks::Webhooks as crate::api::handlers::WebhooksApi>::webhooks_test,
                 ),
             )
         }

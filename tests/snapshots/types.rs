@@ -1951,6 +1951,318 @@ impl std::fmt::Display for StepAction {
         f.write_str(self.as_str())
     }
 }
+/// pending: an attempt is due or being made; delivered: a 2xx answer; failed: a 4xx or 3xx answer, a refused target, or 7 attempts without success.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum WebhookDeliveryStatus {
+    #[serde(rename = "pending")]
+    Pending,
+    #[serde(rename = "delivered")]
+    Delivered,
+    #[serde(rename = "failed")]
+    Failed,
+}
+impl WebhookDeliveryStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Pending, Self::Delivered, Self::Failed];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Delivered => "delivered",
+            Self::Failed => "failed",
+        }
+    }
+}
+impl std::str::FromStr for WebhookDeliveryStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for WebhookDeliveryStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// An event code a webhook can take.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum WebhookEventCode {
+    #[serde(rename = "charge.db.created")]
+    ChargeDbCreated,
+    #[serde(rename = "charge.db.updated")]
+    ChargeDbUpdated,
+    #[serde(rename = "charge.paid")]
+    ChargePaid,
+    #[serde(rename = "charge.canceled")]
+    ChargeCanceled,
+    #[serde(rename = "charge.written_off")]
+    ChargeWrittenOff,
+    #[serde(rename = "charge.decided")]
+    ChargeDecided,
+    #[serde(rename = "charge.paused")]
+    ChargePaused,
+    #[serde(rename = "charge.resumed")]
+    ChargeResumed,
+    #[serde(rename = "charge.overdue")]
+    ChargeOverdue,
+    #[serde(rename = "charge.decision_required")]
+    ChargeDecisionRequired,
+    #[serde(rename = "debtor.db.created")]
+    DebtorDbCreated,
+    #[serde(rename = "debtor.db.updated")]
+    DebtorDbUpdated,
+    #[serde(rename = "debtor.archived")]
+    DebtorArchived,
+    #[serde(rename = "debtor.db.deleted")]
+    DebtorDbDeleted,
+    #[serde(rename = "collection_policy.db.created")]
+    CollectionPolicyDbCreated,
+    #[serde(rename = "collection_policy.db.updated")]
+    CollectionPolicyDbUpdated,
+    #[serde(rename = "collection_policy.archived")]
+    CollectionPolicyArchived,
+    #[serde(rename = "collection_policy.db.deleted")]
+    CollectionPolicyDbDeleted,
+    #[serde(rename = "step.db.created")]
+    StepDbCreated,
+    #[serde(rename = "step.db.updated")]
+    StepDbUpdated,
+    #[serde(rename = "step.db.deleted")]
+    StepDbDeleted,
+    #[serde(rename = "notification.db.created")]
+    NotificationDbCreated,
+    #[serde(rename = "notification.sent")]
+    NotificationSent,
+    #[serde(rename = "notification.failed")]
+    NotificationFailed,
+    #[serde(rename = "notification.retry_scheduled")]
+    NotificationRetryScheduled,
+    #[serde(rename = "notification.skipped")]
+    NotificationSkipped,
+    #[serde(rename = "notification.canceled")]
+    NotificationCanceled,
+    #[serde(rename = "agreement.created")]
+    AgreementCreated,
+    #[serde(rename = "agreement.canceled")]
+    AgreementCanceled,
+    #[serde(rename = "agreement.activated")]
+    AgreementActivated,
+    #[serde(rename = "agreement.completed")]
+    AgreementCompleted,
+    #[serde(rename = "agreement.broken")]
+    AgreementBroken,
+    #[serde(rename = "credit_bureau_report.add.requested")]
+    CreditBureauReportAddRequested,
+    #[serde(rename = "credit_bureau_report.notice_sent")]
+    CreditBureauReportNoticeSent,
+    #[serde(rename = "credit_bureau_report.add.confirmed")]
+    CreditBureauReportAddConfirmed,
+    #[serde(rename = "credit_bureau_report.add.failed")]
+    CreditBureauReportAddFailed,
+    #[serde(rename = "credit_bureau_report.canceled")]
+    CreditBureauReportCanceled,
+    #[serde(rename = "credit_bureau_report.remove.requested")]
+    CreditBureauReportRemoveRequested,
+    #[serde(rename = "credit_bureau_report.remove.confirmed")]
+    CreditBureauReportRemoveConfirmed,
+    #[serde(rename = "protest.send.requested")]
+    ProtestSendRequested,
+    #[serde(rename = "protest.send.confirmed")]
+    ProtestSendConfirmed,
+    #[serde(rename = "protest.send.failed")]
+    ProtestSendFailed,
+    #[serde(rename = "protest.intimated")]
+    ProtestIntimated,
+    #[serde(rename = "protest.paid")]
+    ProtestPaid,
+    #[serde(rename = "protest.protested")]
+    ProtestProtested,
+    #[serde(rename = "protest.withdrawn")]
+    ProtestWithdrawn,
+    #[serde(rename = "protest.cancel.requested")]
+    ProtestCancelRequested,
+    #[serde(rename = "protest.cancel.confirmed")]
+    ProtestCancelConfirmed,
+    #[serde(rename = "approval.approved")]
+    ApprovalApproved,
+    #[serde(rename = "approval.declined")]
+    ApprovalDeclined,
+    #[serde(rename = "organization.pix.updated")]
+    OrganizationPixUpdated,
+    #[serde(rename = "payment_receiver.created")]
+    PaymentReceiverCreated,
+    #[serde(rename = "webhook.db.created")]
+    WebhookDbCreated,
+    #[serde(rename = "webhook.db.updated")]
+    WebhookDbUpdated,
+    #[serde(rename = "webhook.db.deleted")]
+    WebhookDbDeleted,
+}
+impl WebhookEventCode {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::ChargeDbCreated,
+        Self::ChargeDbUpdated,
+        Self::ChargePaid,
+        Self::ChargeCanceled,
+        Self::ChargeWrittenOff,
+        Self::ChargeDecided,
+        Self::ChargePaused,
+        Self::ChargeResumed,
+        Self::ChargeOverdue,
+        Self::ChargeDecisionRequired,
+        Self::DebtorDbCreated,
+        Self::DebtorDbUpdated,
+        Self::DebtorArchived,
+        Self::DebtorDbDeleted,
+        Self::CollectionPolicyDbCreated,
+        Self::CollectionPolicyDbUpdated,
+        Self::CollectionPolicyArchived,
+        Self::CollectionPolicyDbDeleted,
+        Self::StepDbCreated,
+        Self::StepDbUpdated,
+        Self::StepDbDeleted,
+        Self::NotificationDbCreated,
+        Self::NotificationSent,
+        Self::NotificationFailed,
+        Self::NotificationRetryScheduled,
+        Self::NotificationSkipped,
+        Self::NotificationCanceled,
+        Self::AgreementCreated,
+        Self::AgreementCanceled,
+        Self::AgreementActivated,
+        Self::AgreementCompleted,
+        Self::AgreementBroken,
+        Self::CreditBureauReportAddRequested,
+        Self::CreditBureauReportNoticeSent,
+        Self::CreditBureauReportAddConfirmed,
+        Self::CreditBureauReportAddFailed,
+        Self::CreditBureauReportCanceled,
+        Self::CreditBureauReportRemoveRequested,
+        Self::CreditBureauReportRemoveConfirmed,
+        Self::ProtestSendRequested,
+        Self::ProtestSendConfirmed,
+        Self::ProtestSendFailed,
+        Self::ProtestIntimated,
+        Self::ProtestPaid,
+        Self::ProtestProtested,
+        Self::ProtestWithdrawn,
+        Self::ProtestCancelRequested,
+        Self::ProtestCancelConfirmed,
+        Self::ApprovalApproved,
+        Self::ApprovalDeclined,
+        Self::OrganizationPixUpdated,
+        Self::PaymentReceiverCreated,
+        Self::WebhookDbCreated,
+        Self::WebhookDbUpdated,
+        Self::WebhookDbDeleted,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::ChargeDbCreated => "charge.db.created",
+            Self::ChargeDbUpdated => "charge.db.updated",
+            Self::ChargePaid => "charge.paid",
+            Self::ChargeCanceled => "charge.canceled",
+            Self::ChargeWrittenOff => "charge.written_off",
+            Self::ChargeDecided => "charge.decided",
+            Self::ChargePaused => "charge.paused",
+            Self::ChargeResumed => "charge.resumed",
+            Self::ChargeOverdue => "charge.overdue",
+            Self::ChargeDecisionRequired => "charge.decision_required",
+            Self::DebtorDbCreated => "debtor.db.created",
+            Self::DebtorDbUpdated => "debtor.db.updated",
+            Self::DebtorArchived => "debtor.archived",
+            Self::DebtorDbDeleted => "debtor.db.deleted",
+            Self::CollectionPolicyDbCreated => "collection_policy.db.created",
+            Self::CollectionPolicyDbUpdated => "collection_policy.db.updated",
+            Self::CollectionPolicyArchived => "collection_policy.archived",
+            Self::CollectionPolicyDbDeleted => "collection_policy.db.deleted",
+            Self::StepDbCreated => "step.db.created",
+            Self::StepDbUpdated => "step.db.updated",
+            Self::StepDbDeleted => "step.db.deleted",
+            Self::NotificationDbCreated => "notification.db.created",
+            Self::NotificationSent => "notification.sent",
+            Self::NotificationFailed => "notification.failed",
+            Self::NotificationRetryScheduled => "notification.retry_scheduled",
+            Self::NotificationSkipped => "notification.skipped",
+            Self::NotificationCanceled => "notification.canceled",
+            Self::AgreementCreated => "agreement.created",
+            Self::AgreementCanceled => "agreement.canceled",
+            Self::AgreementActivated => "agreement.activated",
+            Self::AgreementCompleted => "agreement.completed",
+            Self::AgreementBroken => "agreement.broken",
+            Self::CreditBureauReportAddRequested => "credit_bureau_report.add.requested",
+            Self::CreditBureauReportNoticeSent => "credit_bureau_report.notice_sent",
+            Self::CreditBureauReportAddConfirmed => "credit_bureau_report.add.confirmed",
+            Self::CreditBureauReportAddFailed => "credit_bureau_report.add.failed",
+            Self::CreditBureauReportCanceled => "credit_bureau_report.canceled",
+            Self::CreditBureauReportRemoveRequested => {
+                "credit_bureau_report.remove.requested"
+            }
+            Self::CreditBureauReportRemoveConfirmed => {
+                "credit_bureau_report.remove.confirmed"
+            }
+            Self::ProtestSendRequested => "protest.send.requested",
+            Self::ProtestSendConfirmed => "protest.send.confirmed",
+            Self::ProtestSendFailed => "protest.send.failed",
+            Self::ProtestIntimated => "protest.intimated",
+            Self::ProtestPaid => "protest.paid",
+            Self::ProtestProtested => "protest.protested",
+            Self::ProtestWithdrawn => "protest.withdrawn",
+            Self::ProtestCancelRequested => "protest.cancel.requested",
+            Self::ProtestCancelConfirmed => "protest.cancel.confirmed",
+            Self::ApprovalApproved => "approval.approved",
+            Self::ApprovalDeclined => "approval.declined",
+            Self::OrganizationPixUpdated => "organization.pix.updated",
+            Self::PaymentReceiverCreated => "payment_receiver.created",
+            Self::WebhookDbCreated => "webhook.db.created",
+            Self::WebhookDbUpdated => "webhook.db.updated",
+            Self::WebhookDbDeleted => "webhook.db.deleted",
+        }
+    }
+}
+impl std::str::FromStr for WebhookEventCode {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for WebhookEventCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// A Brazilian postal address, needed for letters, credit-bureau reports and protests.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -4620,4 +4932,281 @@ pub struct Template {
     pub subject: Option<Option<String>>,
     /// The message.
     pub body: String,
+}
+/// Where an organization's events are delivered.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Webhook {
+    /// The webhook's id (whk_…).
+    pub id: String,
+    /// Its name, if one was given.
+    pub name: Option<String>,
+    /// Where events are POSTed.
+    pub url: String,
+    /// The event codes it takes.
+    pub events: Vec<WebhookEventCode>,
+    /// Whether events are delivered; events while inactive are never sent.
+    pub active: bool,
+    /// Bumped by every change (the ETag is "v<version>").
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookAction {
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookCreate {
+    /// Where the events are POSTed: https, to a public address (checked again, after DNS resolution, on every delivery).
+    pub url: String,
+    /// The event codes this webhook takes.
+    pub events: Vec<WebhookEventCode>,
+    /// A name to tell webhooks apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Whether events are delivered (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One event sent (or to send) to one webhook, with its last attempt.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookDelivery {
+    /// The delivery's id (dlv_…, the hex of its event's id).
+    pub id: String,
+    /// X-Kobana-Delivery-Id, the same on every attempt; receivers deduplicate on it.
+    pub uid: String,
+    pub webhook_id: String,
+    /// The event delivered (evt_…); null for a ping.
+    pub event_id: Option<String>,
+    /// The event's code, or ping.
+    pub event_code: String,
+    pub status: WebhookDeliveryStatus,
+    /// Attempts made so far (at most 7 by the server; each retry by hand adds one).
+    pub attempts: i64,
+    /// When the next attempt is due (pending only).
+    pub next_attempt_at: Option<crate::domain::dates::Timestamp>,
+    /// The request of the last attempt, or null before the first.
+    pub request: Option<WebhookRequest>,
+    /// The answer to the last attempt, or null when none came.
+    pub response: Option<WebhookResponse>,
+    /// Why the last attempt failed (no answer, refused target, the status).
+    pub error: Option<String>,
+    /// How long the last attempt took.
+    pub duration_ms: Option<i64>,
+    pub first_try_at: Option<crate::domain::dates::Timestamp>,
+    pub delivered_at: Option<crate::domain::dates::Timestamp>,
+    pub failed_at: Option<crate::domain::dates::Timestamp>,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+}
+/// One delivery.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookDeliveryEnvelope {
+    pub data: WebhookDelivery,
+}
+/// One page of deliveries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookDeliveryList {
+    pub data: Vec<WebhookDelivery>,
+    pub meta: PageMeta,
+}
+/// One webhook.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookEnvelope {
+    pub data: Webhook,
+}
+/// One page of webhooks.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookList {
+    pub data: Vec<Webhook>,
+    pub meta: PageMeta,
+}
+/// The request of the last attempt, as sent.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookRequest {
+    /// Where it went.
+    pub url: String,
+    /// Its headers (X-Kobana-Event, X-Kobana-Delivery-Id, X-Kobana-Signature…).
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// The raw JSON body that was signed.
+    pub body: String,
+}
+/// What the receiver answered to the last attempt.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookResponse {
+    /// The HTTP status.
+    pub status: i64,
+    /// Its headers.
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// Its body, at most 4 KiB of it.
+    pub body: String,
+}
+/// One webhook with its secret.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookSecretEnvelope {
+    pub data: WebhookWithSecret,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookUpdate {
+    /// The new URL (same rules as on create).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The event codes this webhook takes from now on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<WebhookEventCode>>,
+    /// A name to tell webhooks apart; null removes it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub name: Option<Option<String>>,
+    /// Whether events are delivered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// A webhook and the secret that signs its deliveries, shown only once.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookWithSecret {
+    /// The webhook's id (whk_…).
+    pub id: String,
+    /// Its name, if one was given.
+    pub name: Option<String>,
+    /// Where events are POSTed.
+    pub url: String,
+    /// The event codes it takes.
+    pub events: Vec<WebhookEventCode>,
+    /// Whether events are delivered.
+    pub active: bool,
+    /// Bumped by every change (the ETag is "v<version>").
+    pub version: i64,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub updated_at: crate::domain::dates::Timestamp,
+    /// The key of the HMAC-SHA256 in X-Kobana-Signature. Keep it: it is not shown again.
+    pub secret: String,
+}
+/// The input of `webhooks_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksCreateInput {
+    /// Where the events are POSTed: https, to a public address (checked again, after DNS resolution, on every delivery).
+    pub url: crate::domain::text::Text,
+    /// The event codes this webhook takes.
+    pub events: Vec<WebhookEventCode>,
+    /// A name to tell webhooks apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<crate::domain::text::Text>,
+    /// Whether events are delivered (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+}
+/// The input of `webhooks_delete`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksDeleteInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `webhooks_deliveries_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksDeliveriesGetInput {
+    /// Path parameter.
+    pub id: String,
+    /// Path parameter.
+    pub delivery_id: String,
+}
+/// The input of `webhooks_deliveries_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksDeliveriesListInput {
+    /// Path parameter.
+    pub id: String,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<WebhookDeliveryStatus>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_code: Option<crate::domain::text::Text>,
+}
+/// The input of `webhooks_deliveries_retry`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksDeliveriesRetryInput {
+    /// Path parameter.
+    pub id: String,
+    /// Path parameter.
+    pub delivery_id: String,
+}
+/// The input of `webhooks_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `webhooks_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+}
+/// The input of `webhooks_rotate_secret`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksRotateSecretInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `webhooks_test`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksTestInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `webhooks_update`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksUpdateInput {
+    /// Path parameter.
+    pub id: String,
+    /// The new URL (same rules as on create).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<crate::domain::text::Text>,
+    /// The event codes this webhook takes from now on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<WebhookEventCode>>,
+    /// A name to tell webhooks apart; null removes it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub name: Option<Option<crate::domain::text::Text>>,
+    /// Whether events are delivered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
 }

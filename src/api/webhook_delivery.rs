@@ -1,0 +1,235 @@
+//! Sending webhook deliveries, the same way for the sender that runs beside the engine and for a
+//! person's ping or retry. A delivery row is written with its event (the store's trigger), so
+//! nothing here can lose one: each attempt leases the row (several processes on one database
+//! never attempt it twice at once), builds the body from the event and the webhook as they are
+//! now (its current URL and secret), posts it, and saves what happened, freeing the lease. A
+//! crash mid-attempt leaves the row leased; once the lease runs out it is attempted again: at
+//! least once, with the same `X-Kobana-Delivery-Id` for the receiver to deduplicate on.
+
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use serde_json::{Map, Value, json};
+use time::{Duration, OffsetDateTime};
+
+use crate::app::App;
+use crate::auth::ServerKey;
+use crate::domain::dates::Timestamp;
+use crate::domain::webhook::{Attempted, Delivery, SentRequest, Trigger, Webhook};
+use crate::providers::{Providers, WebhookPost};
+use crate::store::{Lease, Store, StoreResult};
+use crate::types as wire;
+
+/// How long an attempt holds its delivery, in real time: well past the 5 s an attempt may take.
+pub const LEASE: Duration = Duration::minutes(1);
+/// Deliveries read at a time.
+const BATCH: i64 = 200;
+/// Attempts in flight at once: a slow receiver does not hold the others back.
+const IN_FLIGHT: usize = 16;
+
+/// What a run of the sender did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SendReport {
+    /// Answered 2xx.
+    pub delivered: u64,
+    /// Failed, another attempt due later.
+    pub retrying: u64,
+    /// Failed for good (4xx, a refused target, the last attempt).
+    pub failed: u64,
+}
+
+/// What sending needs.
+#[derive(Clone, Copy)]
+pub struct Sender<'a> {
+    pub store: &'a Store,
+    pub providers: &'a Providers,
+    pub key: &'a ServerKey,
+}
+
+/// The lease this process takes for one attempt.
+pub fn lease() -> Lease {
+    Lease {
+        owner: format!("webhooks:{}", *super::delivery::PROCESS),
+        until: OffsetDateTime::now_utc() + LEASE,
+    }
+}
+
+impl Sender<'_> {
+    /// Attempts every delivery due at `now` whose lease is free, a few at a time.
+    pub async fn send_due(&self, now: OffsetDateTime) -> StoreResult<SendReport> {
+        let mut report = SendReport::default();
+        loop {
+            let due = self.store.due_webhook_deliveries(now, BATCH).await?;
+            let full = due.len() as i64 == BATCH;
+            let outcomes: Vec<StoreResult<Option<Delivery>>> = futures_util::stream::iter(due)
+                .map(|d| self.take_and_attempt(d, now))
+                .buffer_unordered(IN_FLIGHT)
+                .collect()
+                .await;
+            let mut progressed = false;
+            for outcome in outcomes {
+                let Some(d) = outcome? else { continue };
+                progressed = true;
+                match d.status {
+                    wire::WebhookDeliveryStatus::Delivered => report.delivered += 1,
+                    wire::WebhookDeliveryStatus::Pending => report.retrying += 1,
+                    wire::WebhookDeliveryStatus::Failed => report.failed += 1,
+                }
+            }
+            // Each attempt moved its delivery out of the due set (or another sender holds it).
+            if !full || !progressed {
+                return Ok(report);
+            }
+        }
+    }
+
+    /// Leases `d` and attempts it; `None` when another sender took it first.
+    async fn take_and_attempt(&self, mut d: Delivery, now: OffsetDateTime) -> StoreResult<Option<Delivery>> {
+        let lease = lease();
+        if !self.store.lease_webhook_delivery(&d, &lease).await? {
+            return Ok(None);
+        }
+        d.version += 1;
+        self.attempt(d, &lease.owner, Trigger::Schedule, now).await
+    }
+
+    /// One attempt of a delivery this process leased (at `d.version`), saved; `None` when the
+    /// webhook is gone or the lease was lost meanwhile.
+    pub async fn attempt(
+        &self,
+        mut d: Delivery,
+        holder: &str,
+        by: Trigger,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<Delivery>> {
+        let Some(webhook) = self.store.webhook(&d.organization_id, &d.webhook_id).await? else {
+            return Ok(None);
+        };
+        let first_try = d.attempts == 0;
+        let body = match self.body(&d, &webhook, first_try).await? {
+            Ok(body) => body,
+            Err(why) => {
+                let request =
+                    SentRequest { url: webhook.url.clone(), headers: Vec::new(), body: String::new() };
+                d.record(request, Attempted::Refused(why), std::time::Duration::ZERO, by, now);
+                return self.save(d, holder).await;
+            }
+        };
+        let secret: Option<String> = self.key.open(&webhook.secret_sealed);
+        let Some(secret) = secret else {
+            let request = SentRequest { url: webhook.url.clone(), headers: Vec::new(), body };
+            let why = "the webhook's secret cannot be opened with the server key; rotate it".to_owned();
+            d.record(request, Attempted::Refused(why), std::time::Duration::ZERO, by, now);
+            return self.save(d, holder).await;
+        };
+        let sandbox = self.store.is_sandbox(&d.organization_id).await?;
+        let uid = d.uid().to_string();
+        let exchange = self
+            .providers
+            .post_webhook(&WebhookPost {
+                url: &webhook.url,
+                secret: secret.as_bytes(),
+                event_code: &d.event_code,
+                delivery_uid: &uid,
+                sandbox,
+                body: body.as_bytes(),
+            })
+            .await;
+        let attempted = match exchange.answer {
+            Ok(a) => Attempted::Answered(crate::domain::webhook::Answered {
+                status: a.status,
+                headers: a.headers,
+                body: a.body,
+            }),
+            Err(e) if e.is_transient() => Attempted::NoAnswer(e.reason().to_owned()),
+            Err(e) => Attempted::Refused(e.reason().to_owned()),
+        };
+        let request = SentRequest { url: webhook.url.clone(), headers: exchange.request_headers, body };
+        d.record(request, attempted, exchange.duration, by, now);
+        self.save(d, holder).await
+    }
+
+    async fn save(&self, d: Delivery, holder: &str) -> StoreResult<Option<Delivery>> {
+        let leased = d.version - 1;
+        if self.store.save_webhook_attempt(&d, leased, holder).await? {
+            Ok(Some(d))
+        } else {
+            tracing::warn!(delivery = %d.id, "a webhook delivery's lease ran out during its attempt");
+            Ok(None)
+        }
+    }
+
+    /// The JSON body of an attempt: Kobana's `{object, changes, event_code, webhook: {id, url,
+    /// first_try}}` with what else the event records, or the ping. The error says why there is
+    /// none (the event is gone).
+    async fn body(
+        &self,
+        d: &Delivery,
+        webhook: &Webhook,
+        first_try: bool,
+    ) -> StoreResult<Result<String, String>> {
+        let about = json!({ "id": webhook.id, "url": webhook.url, "first_try": first_try });
+        let Some(event_id) = &d.event_id else {
+            return Ok(Ok(
+                json!({ "ping": "pong", "event_code": d.event_code, "webhook": about }).to_string()
+            ));
+        };
+        let Some(event) = self.store.event(&d.organization_id, event_id).await? else {
+            return Ok(Err(format!("the event {event_id} is gone")));
+        };
+        let mut body = match event.data {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        body.insert("event_code".into(), Value::String(event.code));
+        body.insert("event_id".into(), Value::String(event.id));
+        body.insert("occurred_at".into(), Value::String(event.occurred_at));
+        body.insert("webhook".into(), about);
+        Ok(Ok(Value::Object(body).to_string()))
+    }
+}
+
+/// Attempts `d`, which the caller's unit of work leased to `holder`, once the unit commits: a
+/// person's ping or retry is answered at once and sent right after.
+pub fn attempt_after_commit(app: &Arc<App>, store: &Store, d: Delivery, holder: String) {
+    let app = app.clone();
+    store.after_commit(async move {
+        let sender = Sender { store: &app.store, providers: &app.providers, key: &app.key };
+        if let Err(e) = sender.attempt(d, &holder, Trigger::Person, OffsetDateTime::now_utc()).await {
+            // Left leased: the sender attempts it again once the lease runs out.
+            tracing::warn!(error = %e, "a webhook delivery could not be attempted");
+        }
+    });
+}
+
+/// The public view of a delivery.
+pub fn delivery_view(d: &Delivery) -> wire::WebhookDelivery {
+    let headers = |pairs: &[(String, String)]| pairs.iter().cloned().collect();
+    wire::WebhookDelivery {
+        id: d.id.clone(),
+        uid: d.uid().to_string(),
+        webhook_id: d.webhook_id.clone(),
+        event_id: d.event_id.clone(),
+        event_code: d.event_code.clone(),
+        status: d.status,
+        attempts: d.attempts,
+        next_attempt_at: d.next_attempt_at.map(Timestamp),
+        request: d.request.as_ref().map(|r| wire::WebhookRequest {
+            url: r.url.clone(),
+            headers: headers(&r.headers),
+            body: r.body.clone(),
+        }),
+        response: d.response.as_ref().map(|r| wire::WebhookResponse {
+            status: i64::from(r.status),
+            headers: headers(&r.headers),
+            body: r.body.clone(),
+        }),
+        error: d.error.clone(),
+        duration_ms: d.duration_ms,
+        first_try_at: d.first_try_at.map(Timestamp),
+        delivered_at: d.delivered_at.map(Timestamp),
+        failed_at: d.failed_at.map(Timestamp),
+        created_at: Timestamp(d.created_at),
+        updated_at: Timestamp(d.updated_at),
+    }
+}
