@@ -64,6 +64,8 @@ const CONVENTIONAL_ARGUMENTS: &[&str] = &[
 pub struct Api {
     pub version: String,
     pub ops: Vec<Op>,
+    /// `x-event-payloads`: event code -> the converted schema of what the event carries.
+    pub event_payloads: BTreeMap<String, Value>,
     /// The document as JSON, for the type generator.
     pub raw: Value,
 }
@@ -332,8 +334,47 @@ impl Api {
         check_collisions(&ops)?;
         check_confirm_targets(&ops)?;
         check_completions(&ops)?;
-        Ok(Self { version: doc.info.version, ops, raw })
+        let event_payloads = event_payloads(&raw, &components)?;
+        Ok(Self { version: doc.info.version, ops, event_payloads, raw })
     }
+}
+
+/// `x-event-payloads`, each code's schema converted as an answer's is (closed: a payload carries
+/// exactly the fields it documents). Its codes must be exactly those `WebhookEventCode` lists,
+/// when the spec has that enum: an event a webhook can take always has a documented payload.
+fn event_payloads(raw: &Value, components: &Components) -> Result<BTreeMap<String, Value>> {
+    let Some(listed) = raw.get("x-event-payloads") else { return Ok(BTreeMap::new()) };
+    let listed = listed.as_object().ok_or_else(|| SpecError::new("x-event-payloads: not a map"))?;
+    let mut payloads = BTreeMap::new();
+    for (code, schema) in listed {
+        let named = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .is_some_and(|r| r.starts_with("#/components/schemas/"));
+        if !named {
+            return Err(SpecError::new(format!(
+                "x-event-payloads: {code} must be a $ref to a schema of components.schemas"
+            )));
+        }
+        let converted = schema::convert(schema, components, true)
+            .map_err(|e| SpecError::new(format!("x-event-payloads: {code}: {e}")))?;
+        payloads.insert(code.clone(), converted);
+    }
+    if let Some(codes) = raw.pointer("/components/schemas/WebhookEventCode/enum").and_then(Value::as_array) {
+        let codes: BTreeSet<&str> = codes.iter().filter_map(Value::as_str).collect();
+        let documented: BTreeSet<&str> = payloads.keys().map(String::as_str).collect();
+        if let Some(code) = codes.difference(&documented).next() {
+            return Err(SpecError::new(format!(
+                "event {code} (WebhookEventCode) has no payload in x-event-payloads"
+            )));
+        }
+        if let Some(code) = documented.difference(&codes).next() {
+            return Err(SpecError::new(format!(
+                "x-event-payloads: {code} is not listed in WebhookEventCode"
+            )));
+        }
+    }
+    Ok(payloads)
 }
 
 /// A GET that takes `page`/`per_page` is a list (DESIGN.md section 3): lists are not resources.

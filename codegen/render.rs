@@ -35,6 +35,7 @@ pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
     let contract: serde_json::Map<String, Value> =
         api.ops.iter().map(|op| (op.operation_id.clone(), json!(op.response_schemas))).collect();
     files.push(("contract.json", pretty(&Value::Object(contract))));
+    files.push(("events.json", pretty(&json!(api.event_payloads))));
     Ok(files)
 }
 

@@ -176,6 +176,10 @@ pub const CATALOGUE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog
 /// Response schemas by operationId and status, for contract tests.
 pub const CONTRACT_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/contract.json"));
 
+/// The schema of what each event carries, by event code (`x-event-payloads`), for the tests
+/// that check events and webhook deliveries.
+pub const EVENTS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/events.json"));
+
 /// The scope every scoped operation needs besides its own: an answer shows the object it acts
 /// on, and no answer may show an object to a token that could not GET it.
 pub const READ_SCOPE: &str = "dunning.read";

@@ -540,3 +540,29 @@ fn the_generated_rust_matches_its_snapshots() {
          UPDATE_SNAPSHOTS=1 cargo test --test codegen and commit the snapshots"
     );
 }
+
+#[test]
+fn refuses_an_event_a_webhook_can_take_without_its_payload() {
+    let mut s = spec();
+    s["x-event-payloads"].as_object_mut().unwrap().remove("charge.paid");
+    let message = refused(&s);
+    assert!(
+        message.contains("event charge.paid (WebhookEventCode) has no payload in x-event-payloads"),
+        "{message}"
+    );
+
+    let mut s = spec();
+    s["x-event-payloads"]["charge.refunded"] = json!({ "$ref": "#/components/schemas/ChargeEventData" });
+    assert!(refused(&s).contains("x-event-payloads: charge.refunded is not listed in WebhookEventCode"));
+
+    let mut s = spec();
+    s["x-event-payloads"]["charge.paid"] = json!({ "type": "object" });
+    assert!(refused(&s).contains("charge.paid must be a $ref to a schema of components.schemas"));
+
+    let files = generate(&spec()).expect("the spec generates");
+    let events = files.iter().find(|(name, _)| *name == "events.json").expect("events.json");
+    let events: Value = serde_json::from_str(&events.1).unwrap();
+    let paid = &events["charge.paid"];
+    assert_eq!(paid["additionalProperties"], false, "a payload carries exactly what it documents");
+    assert!(paid["properties"]["object"]["properties"]["balance"].is_object(), "references are inlined");
+}

@@ -1,9 +1,8 @@
 //! /v1/agreements: renegotiating a debtor's open charges (acordos).
 
-use serde_json::json;
-
 use super::charge_views::{charge_event_view, save_change};
-use super::{ApiError, ApiResult, Call, FieldError, ListArgs, Reply, change_event, csv, event, to_json};
+use super::event_data::ObjectPayload;
+use super::{ApiError, ApiResult, Call, FieldError, ListArgs, Reply, csv, event};
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Discount, Simulation, Terms};
 use crate::domain::charge::{Charge, OPEN, Outcome};
 use crate::domain::dates::{Day, Timestamp};
@@ -128,7 +127,7 @@ fn simulation_view(charges: &[Charge], s: Simulation) -> wire::AgreementSimulati
 }
 
 /// The public view of an agreement.
-fn agreement_view(a: &Agreement) -> wire::Agreement {
+pub(crate) fn agreement_view(a: &Agreement) -> wire::Agreement {
     wire::Agreement {
         id: a.id.clone(),
         debtor_id: a.debtor_id.clone(),
@@ -172,7 +171,8 @@ async fn save_charge(
     code: &str,
     agreement_id: &str,
 ) -> ApiResult<()> {
-    save_change(call, before, after, code, json!({ "agreement_id": agreement_id })).await.map(drop)
+    let agreement_id = agreement_id.to_owned();
+    save_change(call, before, after, code, |data| data.agreement_id = Some(agreement_id)).await.map(drop)
 }
 
 /// Makes an agreement over the charges `ids`, in the call's unit of work: the agreement, a
@@ -202,9 +202,9 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
     let mut installments = Vec::new();
     for planned in plan {
         let charge = agreement.installment_charge(&debtor, &charges[0], planned, call.now, call.zone())?;
-        let object = to_json(&charge_event_view(&charge, call.today()));
-        let data = json!({ "object": object, "changes": {}, "agreement_id": agreement.id });
-        let evt = event(call, "charge.db.created", "charge", &charge.id, data);
+        let mut data = wire::ChargeEventData::of(None, charge_event_view(&charge, call.today()));
+        data.agreement_id = Some(agreement.id.clone());
+        let evt = event(call, "charge.db.created", &charge.id, &data);
         call.store.insert_charge(&charge, &evt).await?;
         installments.push((planned.0, charge.id));
     }
@@ -213,14 +213,8 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
         after.renegotiate(&agreement.id)?;
         save_charge(call, before, after, "charge.db.updated", &agreement.id).await?;
     }
-    let object = to_json(&agreement_view(&agreement));
-    let evt = event(
-        call,
-        "agreement.created",
-        "agreement",
-        &agreement.id,
-        json!({ "object": object, "changes": {} }),
-    );
+    let data = wire::AgreementEventData::of(None, agreement_view(&agreement));
+    let evt = event(call, "agreement.created", &agreement.id, &data);
     let listed: Vec<(u32, &str)> = installments.iter().map(|(n, id)| (*n, id.as_str())).collect();
     call.store.insert_agreement(&agreement, &listed, &evt).await?;
     Ok(agreement)
@@ -329,15 +323,8 @@ impl super::handlers::AgreementsApi for Agreements {
                 save_charge(&call, &source, reopened, "charge.db.updated", &after.id).await?;
             }
         }
-        let (evt, _) = change_event(
-            &call,
-            "agreement.canceled",
-            "agreement",
-            &after.id,
-            &to_json(&agreement_view(&before)),
-            to_json(&agreement_view(&after)),
-            json!({}),
-        );
+        let data = wire::AgreementEventData::of(Some(&agreement_view(&before)), agreement_view(&after));
+        let evt = event(&call, "agreement.canceled", &after.id, &data);
         if !call.store.update_agreement(&after, before.version, &evt).await? {
             return Err(ApiError::Concurrent("agreement"));
         }

@@ -1,10 +1,10 @@
 //! A charge as the API shows it, and saving a change to one with its event: shared by the
 //! handlers that change charges (the charges and agreements tags) and the engine.
 
-use serde_json::json;
 use time::Date;
 
-use super::{ApiError, ApiResult, Call, change_event, to_json};
+use super::event_data::ObjectPayload;
+use super::{ApiError, ApiResult, Call, event};
 use crate::domain::charge::{Charge, Payment};
 use crate::domain::dates::{Day, Timestamp};
 use crate::domain::pix_account::PixAccount;
@@ -82,8 +82,8 @@ pub(crate) async fn settle(call: &Call, before: Charge, payment: Payment) -> Api
         return Ok(before);
     };
     let code = if after.status == wire::ChargeStatus::Paid { "charge.paid" } else { "charge.db.updated" };
-    let extra = json!({ "payment": { "amount": receipt.amount, "paid_at": Timestamp(receipt.paid_at) } });
-    save_change(call, &before, after, code, extra).await
+    let payment = wire::EventPayment { amount: receipt.amount, paid_at: Timestamp(receipt.paid_at) };
+    save_change(call, &before, after, code, |data| data.payment = Some(payment)).await
 }
 
 /// When the régua acts next on a charge, from the policy it follows (its own, else the
@@ -96,29 +96,25 @@ pub(crate) async fn next_action(call: &Call, charge: &Charge) -> ApiResult<Optio
     Ok(policy.and_then(|p| p.next_action_for(charge, call.zone())))
 }
 
-/// Saves a changed charge (its version and time moved on) with its event `code` carrying
-/// `extra`, if it is still at `before`'s version; a concurrent change is a conflict to retry.
+/// Saves a changed charge (its version and time moved on) with its event `code`, whose data
+/// `extra` completes, if it is still at `before`'s version; a concurrent change is a conflict
+/// to retry.
 pub(crate) async fn save_change(
     call: &Call,
     before: &Charge,
     mut after: Charge,
     code: &str,
-    extra: serde_json::Value,
+    extra: impl FnOnce(&mut wire::ChargeEventData),
 ) -> ApiResult<Charge> {
     after.touch(call.now);
     after.next_action_at = next_action(call, &after).await?;
     // A debt that ended takes back its report and protest; the charge carries their statuses.
     let withdrawal = super::escalations::Withdrawal::of(call, before, &mut after).await?;
     let day = call.today();
-    let (evt, _) = change_event(
-        call,
-        code,
-        "charge",
-        &after.id,
-        &to_json(&charge_event_view(before, day)),
-        to_json(&charge_event_view(&after, day)),
-        extra,
-    );
+    let mut data =
+        wire::ChargeEventData::of(Some(&charge_event_view(before, day)), charge_event_view(&after, day));
+    extra(&mut data);
+    let evt = event(call, code, &after.id, &data);
     if !call.store.update_charge(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("charge"));
     }

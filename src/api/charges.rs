@@ -1,9 +1,8 @@
 //! /v1/charges: what a debtor owes, and its life from pending to paid or canceled.
 
-use serde_json::json;
-
 use super::charge_views::next_action;
-use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event, to_json};
+use super::event_data::ObjectPayload;
+use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::money::Hundredths;
 use crate::domain::payment_codes::BoletoGiven;
@@ -33,7 +32,7 @@ async fn save(
     before: &Charge,
     after: Charge,
     code: &str,
-    extra: serde_json::Value,
+    extra: impl FnOnce(&mut wire::ChargeEventData),
 ) -> ApiResult<Reply<ChargeEnvelope>> {
     let saved = save_change(call, before, after, code, extra).await?;
     Ok(reply(call, saved))
@@ -122,14 +121,8 @@ impl super::handlers::ChargesApi for Charges {
         };
         let mut charge = Charge::open(&debtor, new, call.now, call.zone())?;
         charge.next_action_at = next_action(&call, &charge).await?;
-        let object = to_json(&charge_event_view(&charge, call.today()));
-        let evt = event(
-            &call,
-            "charge.db.created",
-            "charge",
-            &charge.id,
-            json!({ "object": object, "changes": {} }),
-        );
+        let data = wire::ChargeEventData::of(None, charge_event_view(&charge, call.today()));
+        let evt = event(&call, "charge.db.created", &charge.id, &data);
         call.store.insert_charge(&charge, &evt).await?;
         Ok(reply(&call, charge))
     }
@@ -163,7 +156,7 @@ impl super::handlers::ChargesApi for Charges {
         if after == before {
             return Ok(reply(&call, before));
         }
-        save(&call, &before, after, "charge.db.updated", json!({})).await
+        save(&call, &before, after, "charge.db.updated", |_| {}).await
     }
 
     /// Records a payment; the full balance makes the charge paid.
@@ -185,7 +178,7 @@ impl super::handlers::ChargesApi for Charges {
         let mut after = before.clone();
         match after.cancel(input.reason.map(Into::into), call.now)? {
             Outcome::Unchanged => Ok(reply(&call, before)),
-            Outcome::Changed => save(&call, &before, after, "charge.canceled", json!({})).await,
+            Outcome::Changed => save(&call, &before, after, "charge.canceled", |_| {}).await,
         }
     }
 
@@ -199,7 +192,7 @@ impl super::handlers::ChargesApi for Charges {
         let mut after = before.clone();
         match after.write_off(input.reason.into(), call.now)? {
             Outcome::Unchanged => Ok(reply(&call, before)),
-            Outcome::Changed => save(&call, &before, after, "charge.written_off", json!({})).await,
+            Outcome::Changed => save(&call, &before, after, "charge.written_off", |_| {}).await,
         }
     }
 
@@ -237,8 +230,12 @@ impl super::handlers::ChargesApi for Charges {
         let mut after = before.clone();
         let reason: String = input.reason.into();
         after.decide(input.decision, reason.clone(), call.now)?;
-        let decided = json!({ "decision": input.decision.as_str(), "reason": reason });
-        let decided = save_change(&call, &before, after, "charge.decided", decided).await?;
+        let decision = input.decision;
+        let decided = save_change(&call, &before, after, "charge.decided", |data| {
+            data.decision = Some(decision);
+            data.reason = Some(Some(reason));
+        })
+        .await?;
         use super::escalations::{file_protest, file_report};
         if let Some(terms) = input.agreement {
             let grace_days = terms.grace_days_before_broken;
@@ -267,7 +264,7 @@ impl super::handlers::ChargesApi for Charges {
             Outcome::Unchanged => Ok(reply(&call, before)),
             Outcome::Changed => {
                 let reason: Option<String> = input.reason.map(Into::into);
-                save(&call, &before, after, "charge.paused", json!({ "reason": reason })).await
+                save(&call, &before, after, "charge.paused", |data| data.reason = Some(reason)).await
             }
         }
     }
@@ -278,7 +275,7 @@ impl super::handlers::ChargesApi for Charges {
         let mut after = before.clone();
         match after.resume()? {
             Outcome::Unchanged => Ok(reply(&call, before)),
-            Outcome::Changed => save(&call, &before, after, "charge.resumed", json!({})).await,
+            Outcome::Changed => save(&call, &before, after, "charge.resumed", |_| {}).await,
         }
     }
 

@@ -1,9 +1,8 @@
 //! /v1/collection_policies: the réguas and their steps, and the schedule a policy gives a due
 //! date. Step changes answer the step; the policy's version moves with them.
 
-use serde_json::{Value, json};
-
-use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event, csv, event, to_json};
+use super::event_data::ObjectPayload;
+use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, csv, event};
 use crate::domain::calendar;
 use crate::domain::charge::Outcome;
 use crate::domain::dates::{Day, Timestamp, Zone};
@@ -62,7 +61,7 @@ fn step_summary(s: &Step) -> wire::StepSummary {
     }
 }
 
-fn policy_view(p: &Policy, zone: &Zone) -> wire::CollectionPolicy {
+pub(crate) fn policy_view(p: &Policy, zone: &Zone) -> wire::CollectionPolicy {
     let row = policy_summary(p, zone);
     wire::CollectionPolicy {
         id: row.id,
@@ -125,15 +124,9 @@ async fn save(
     after: &Policy,
     code: &str,
 ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
-    let (evt, _) = change_event(
-        call,
-        code,
-        "collection_policy",
-        &after.id,
-        &to_json(&policy_view(before, call.zone())),
-        to_json(&policy_view(after, call.zone())),
-        json!({}),
-    );
+    let before_view = policy_view(before, call.zone());
+    let data = wire::CollectionPolicyEventData::of(Some(&before_view), policy_view(after, call.zone()));
+    let evt = event(call, code, &after.id, &data);
     if !call.store.update_policy(after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("collection policy"));
     }
@@ -178,19 +171,11 @@ fn step_draft(
     }
 }
 
-/// A step change: the policy moves to a new version with it, and the event is the step's.
-fn step_event(
-    call: &Call,
-    code: &str,
-    before: Option<&Step>,
-    after: Option<&Step>,
-    id: &str,
-) -> crate::store::NewEvent {
-    let before = before.map(|s| to_json(&step_view(s))).unwrap_or(Value::Null);
-    match after {
-        Some(s) => change_event(call, code, "step", id, &before, to_json(&step_view(s)), json!({})).0,
-        None => event(call, code, "step", id, json!({ "object": before, "changes": {} })),
-    }
+/// A step change: the policy moves to a new version with it, and the event is the step's (a
+/// deleted step is `after`, with no `before`).
+fn step_event(call: &Call, code: &str, before: Option<&Step>, after: &Step) -> crate::store::NewEvent {
+    let data = wire::StepEventData::of(before.map(step_view).as_ref(), step_view(after));
+    event(call, code, &after.id, &data)
 }
 
 impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
@@ -258,14 +243,8 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
             steps,
         };
         let policy = Policy::create(call.org_id(), new, call.now)?;
-        let object = to_json(&policy_view(&policy, call.zone()));
-        let evt = event(
-            &call,
-            "collection_policy.db.created",
-            "collection_policy",
-            &policy.id,
-            json!({ "object": object, "changes": {} }),
-        );
+        let data = wire::CollectionPolicyEventData::of(None, policy_view(&policy, call.zone()));
+        let evt = event(&call, "collection_policy.db.created", &policy.id, &data);
         call.store.insert_policy(&policy, &evt).await?;
         Ok(reply(&call, &policy))
     }
@@ -318,14 +297,8 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         call.check_if_match(policy.version)?;
         let (followed, sent) = call.store.policy_use(call.org_id(), &policy.id).await?;
         policy.ensure_deletable(followed, sent)?;
-        let object = to_json(&policy_view(&policy, call.zone()));
-        let evt = event(
-            &call,
-            "collection_policy.db.deleted",
-            "collection_policy",
-            &policy.id,
-            json!({ "object": object, "changes": {} }),
-        );
+        let data = wire::CollectionPolicyEventData::of(None, policy_view(&policy, call.zone()));
+        let evt = event(&call, "collection_policy.db.deleted", &policy.id, &data);
         let drafted = policy.status == PolicyStatus::Draft;
         if !call.store.delete_policy(&policy, policy.version, drafted, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));
@@ -339,14 +312,9 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
     ) -> ApiResult<Reply<CollectionPolicyEnvelope>> {
         let original = load(&call, &input.cp_id).await?;
         let copy = original.duplicate(input.name.map(Into::into), call.now);
-        let object = to_json(&policy_view(&copy, call.zone()));
-        let evt = event(
-            &call,
-            "collection_policy.db.created",
-            "collection_policy",
-            &copy.id,
-            json!({ "object": object, "changes": {}, "duplicate_of": original.id }),
-        );
+        let mut data = wire::CollectionPolicyEventData::of(None, policy_view(&copy, call.zone()));
+        data.duplicate_of = Some(original.id.clone());
+        let evt = event(&call, "collection_policy.db.created", &copy.id, &data);
         call.store.insert_policy(&copy, &evt).await?;
         Ok(reply(&call, &copy))
     }
@@ -442,7 +410,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         );
         let step = policy.add_step(draft, call.now)?;
         policy.touch(call.now);
-        let evt = step_event(&call, "step.db.created", None, Some(&step), &step.id);
+        let evt = step_event(&call, "step.db.created", None, &step);
         if !call.store.insert_step(&policy, before.version, &step, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));
         }
@@ -488,7 +456,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         }
         let expected = policy.version;
         policy.touch(call.now);
-        let evt = step_event(&call, "step.db.updated", Some(&before), Some(&after), &after.id);
+        let evt = step_event(&call, "step.db.updated", Some(&before), &after);
         if !call.store.update_step(&policy, expected, &after, before.version, &evt).await? {
             return Err(ApiError::Concurrent("step"));
         }
@@ -505,7 +473,7 @@ impl super::handlers::CollectionPoliciesApi for CollectionPolicies {
         policy.ensure_editable("changed")?;
         let expected = policy.version;
         policy.touch(call.now);
-        let evt = step_event(&call, "step.db.deleted", Some(&step), None, &step.id);
+        let evt = step_event(&call, "step.db.deleted", None, &step);
         if !call.store.delete_step(&policy, expected, &step, &evt).await? {
             return Err(ApiError::Concurrent("collection policy"));
         }

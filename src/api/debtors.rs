@@ -1,8 +1,7 @@
 //! /v1/debtors: the people and companies who owe.
 
-use serde_json::json;
-
-use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event, event, to_json};
+use super::event_data::ObjectPayload;
+use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, event};
 use crate::domain::dates::{Day, Timestamp};
 use crate::domain::debtor::{Debtor, DebtorEdit};
 use crate::domain::format_document;
@@ -98,18 +97,12 @@ async fn save(
     before: &Debtor,
     mut after: Debtor,
     code: &str,
-    extra: serde_json::Value,
+    reason: Option<Option<String>>,
 ) -> ApiResult<Reply<DebtorEnvelope>> {
     after.touch(call.now);
-    let (evt, _) = change_event(
-        call,
-        code,
-        "debtor",
-        &after.id,
-        &to_json(&debtor_view(before)),
-        to_json(&debtor_view(&after)),
-        extra,
-    );
+    let mut data = wire::DebtorEventData::of(Some(&debtor_view(before)), debtor_view(&after));
+    data.reason = reason;
+    let evt = event(call, code, &after.id, &data);
     if !call.store.update_debtor(&after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("debtor"));
     }
@@ -162,13 +155,11 @@ impl super::handlers::DebtorsApi for Debtors {
             super::charges::check_policy(&call, "default_cp_id", cp_id).await?;
         }
         let debtor = Debtor::register(call.org_id(), &input.document, edit, call.now, call.zone())?;
-        let object = to_json(&debtor_view(&debtor));
         let evt = event(
             &call,
             "debtor.db.created",
-            "debtor",
             &debtor.id,
-            json!({ "object": object, "changes": {} }),
+            &wire::DebtorEventData::of(None, debtor_view(&debtor)),
         );
         call.store.insert_debtor(&debtor, &evt).await?;
         Ok(reply(&debtor))
@@ -211,7 +202,7 @@ impl super::handlers::DebtorsApi for Debtors {
         if after == before {
             return Ok(reply(&before));
         }
-        save(&call, &before, after, "debtor.db.updated", json!({})).await
+        save(&call, &before, after, "debtor.db.updated", None).await
     }
 
     /// Archived debtors keep their charges but get no new ones.
@@ -225,7 +216,8 @@ impl super::handlers::DebtorsApi for Debtors {
         if !after.archive(call.now) {
             return Ok(reply(&before));
         }
-        save(&call, &before, after, "debtor.archived", json!({ "reason": input.reason })).await
+        let reason = Some(input.reason.map(Into::into));
+        save(&call, &before, after, "debtor.archived", reason).await
     }
 
     /// Only a debtor without charges; others are archived instead.
@@ -233,9 +225,7 @@ impl super::handlers::DebtorsApi for Debtors {
         let d = load(&call, &input.id).await?;
         call.check_if_match(d.version)?;
         d.check_deletable(call.store.debtor_has_charges(call.org_id(), &d.id).await?)?;
-        let object = to_json(&debtor_view(&d));
-        let evt =
-            event(&call, "debtor.db.deleted", "debtor", &d.id, json!({ "object": object, "changes": {} }));
+        let evt = event(&call, "debtor.db.deleted", &d.id, &wire::DebtorEventData::of(None, debtor_view(&d)));
         if !call.store.delete_debtor(call.org_id(), &d.id, d.version, &evt).await? {
             return Err(ApiError::Concurrent("debtor"));
         }

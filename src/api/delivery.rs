@@ -8,10 +8,9 @@
 //! lease runs out the engine sends it again: at least once, never lost. A queued one whose
 //! attempt is due is taken over the same way.
 
-use serde_json::json;
 use time::{Duration, OffsetDateTime};
 
-use super::{changes, to_json};
+use super::event_data::{ObjectPayload, Payload, to_data};
 use crate::domain::dates::{Timestamp, format_timestamp};
 use crate::domain::ids::new_id;
 use crate::domain::notification::{Attempt, Notification};
@@ -54,17 +53,17 @@ impl Actor {
         after: &Notification,
         at: OffsetDateTime,
     ) -> NewEvent {
-        let object = to_json(&notification_view(after));
-        let changes = before.map_or(json!({}), |b| changes(&to_json(&notification_view(b)), &object));
+        let data =
+            wire::NotificationEventData::of(before.map(notification_view).as_ref(), notification_view(after));
         NewEvent {
             id: new_id("evt"),
             organization_id: after.organization_id.clone(),
             code: code.to_string(),
-            resource_type: "notification",
+            resource_type: <wire::NotificationEventData as Payload>::RESOURCE,
             resource_id: after.id.clone(),
             actor_type: self.kind.clone(),
             actor_id: self.id.clone(),
-            data: json!({ "object": object, "changes": changes }),
+            data: to_data(&data),
             request_id: self.request_id.clone(),
             occurred_at: format_timestamp(at),
         }

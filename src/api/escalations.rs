@@ -2,9 +2,8 @@
 //! Filing one (the create operations, a decision, the engine), and taking it back when the
 //! debt ends (a charge paid, canceled or renegotiated), in the unit of work of the change.
 
-use serde_json::json;
-
-use super::{ApiError, ApiResult, Call, ListArgs, change_event, csv, event, to_json};
+use super::event_data::ObjectPayload;
+use super::{ApiError, ApiResult, Call, ListArgs, csv, event};
 use crate::domain::charge::Charge;
 use crate::domain::credit_bureau::Report;
 use crate::domain::dates::{Day, Timestamp};
@@ -156,8 +155,8 @@ pub(crate) async fn file_report(
             live.status.as_str()
         )));
     }
-    let data = json!({ "object": to_json(&report_view(&report)), "changes": {} });
-    let evt = event(call, report.event_code(), "credit_bureau_report", &report.id, data);
+    let data = wire::CreditBureauReportEventData::of(None, report_view(&report));
+    let evt = event(call, report.event_code(), &report.id, &data);
     if !call.store.insert_credit_bureau_report(&report, charge.version, &evt).await? {
         return Err(ApiError::Concurrent("charge"));
     }
@@ -183,8 +182,8 @@ pub(crate) async fn file_protest(
             live.status.as_str()
         )));
     }
-    let data = json!({ "object": to_json(&protest_view(&protest)), "changes": {} });
-    let evt = event(call, protest.event_code(), "protest", &protest.id, data);
+    let data = wire::ProtestEventData::of(None, protest_view(&protest));
+    let evt = event(call, protest.event_code(), &protest.id, &data);
     if !call.store.insert_protest(&protest, charge.version, &evt).await? {
         return Err(ApiError::Concurrent("charge"));
     }
@@ -193,15 +192,8 @@ pub(crate) async fn file_protest(
 
 /// Saves a report a person changed, with the event its new status calls for.
 pub(crate) async fn save_report(call: &Call, before: &Report, after: &Report) -> ApiResult<()> {
-    let (evt, _) = change_event(
-        call,
-        after.event_code(),
-        "credit_bureau_report",
-        &after.id,
-        &to_json(&report_view(before)),
-        to_json(&report_view(after)),
-        json!({}),
-    );
+    let data = wire::CreditBureauReportEventData::of(Some(&report_view(before)), report_view(after));
+    let evt = event(call, after.event_code(), &after.id, &data);
     if !call.store.update_credit_bureau_report(after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("credit-bureau report"));
     }
@@ -210,15 +202,8 @@ pub(crate) async fn save_report(call: &Call, before: &Report, after: &Report) ->
 
 /// Saves a protest a person changed, with the event its new status calls for.
 pub(crate) async fn save_protest(call: &Call, before: &Protest, after: &Protest) -> ApiResult<()> {
-    let (evt, _) = change_event(
-        call,
-        after.event_code(),
-        "protest",
-        &after.id,
-        &to_json(&protest_view(before)),
-        to_json(&protest_view(after)),
-        json!({}),
-    );
+    let data = wire::ProtestEventData::of(Some(&protest_view(before)), protest_view(after));
+    let evt = event(call, after.event_code(), &after.id, &data);
     if !call.store.update_protest(after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("protest"));
     }

@@ -44,8 +44,11 @@ impl super::handlers::MeApi for Me {
                 Some(PixAccount::new(&key, name, city)?)
             }
         };
-        let data = serde_json::json!({ "object": { "pix": account.as_ref().map(pix_view) } });
-        let evt = super::event(&call, "organization.pix.updated", "organization", call.org_id(), data);
+        use super::event_data::ObjectPayload;
+        let before = wire::OrganizationPix { pix: call.pix_account().map(pix_view) };
+        let after = wire::OrganizationPix { pix: account.as_ref().map(pix_view) };
+        let data = wire::OrganizationPixEventData::of(Some(&before), after);
+        let evt = super::event(&call, "organization.pix.updated", call.org_id(), &data);
         if !call.store.set_pix_account(call.org_id(), account.as_ref(), Some(&evt)).await? {
             return Err(ApiError::NotFound("organization"));
         }

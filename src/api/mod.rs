@@ -6,6 +6,7 @@ mod charge_views;
 pub mod delivery;
 mod endpoint;
 pub(crate) mod escalations;
+pub(crate) mod event_data;
 mod idempotency;
 mod papers;
 mod routes;
@@ -42,7 +43,7 @@ pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
 pub use routes::{V1Route, invoke, v1_route};
 pub use validation::{schemas, warm_up};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::error;
 
@@ -53,60 +54,24 @@ pub(crate) fn to_json<T: serde::Serialize>(view: &T) -> Value {
     serde_json::to_value(view).unwrap_or(Value::Null)
 }
 
-/// An event for a change made by a call.
-pub(crate) fn event(
+/// An event for a change made by a call, carrying `data`.
+pub(crate) fn event<P: event_data::Payload>(
     call: &Call,
     code: &str,
-    resource_type: &'static str,
     resource_id: &str,
-    data: Value,
+    data: &P,
 ) -> NewEvent {
     let (actor_type, actor_id) = call.principal.actor();
     NewEvent {
         id: crate::domain::ids::new_id("evt"),
         organization_id: call.org_id().to_string(),
         code: code.to_string(),
-        resource_type,
+        resource_type: P::RESOURCE,
         resource_id: resource_id.to_string(),
         actor_type: actor_type.to_string(),
         actor_id: actor_id.to_string(),
-        data,
+        data: event_data::to_data(data),
         request_id: Some(call.request_id.clone()),
         occurred_at: crate::domain::dates::format_timestamp(call.now),
     }
-}
-
-/// The event of a change to one object (`{object, changes}` plus `extra`), and the object's
-/// new JSON for the answer.
-pub(crate) fn change_event(
-    call: &Call,
-    code: &str,
-    resource_type: &'static str,
-    id: &str,
-    before: &Value,
-    after: Value,
-    extra: Value,
-) -> (NewEvent, Value) {
-    let mut data = json!({ "object": after, "changes": changes(before, &after) });
-    if let (Some(data), Value::Object(extra)) = (data.as_object_mut(), extra) {
-        data.extend(extra);
-    }
-    (event(call, code, resource_type, id, data), after)
-}
-
-/// `{field: [old, new]}` for the fields that differ between two JSON objects.
-pub(crate) fn changes(before: &Value, after: &Value) -> Value {
-    let mut out = serde_json::Map::new();
-    if let (Some(b), Some(a)) = (before.as_object(), after.as_object()) {
-        for (key, new) in a {
-            if matches!(key.as_str(), "updated_at" | "version" | "summary") {
-                continue;
-            }
-            let old = b.get(key).cloned().unwrap_or(Value::Null);
-            if &old != new {
-                out.insert(key.clone(), json!([old, new]));
-            }
-        }
-    }
-    Value::Object(out)
 }

@@ -33,13 +33,8 @@ impl super::handlers::PaymentsApi for Payments {
         let (token, hash) = mint_secret(RECEIVER_PREFIX).map_err(|e| internal(e.to_string()))?;
         let sealed = call.app.key.seal(&input.secret.to_string()).map_err(|e| internal(e.to_string()))?;
         // Who set where payments are heard from is kept; the URL and the secret are not.
-        let evt = super::event(
-            &call,
-            "payment_receiver.created",
-            "organization",
-            call.org_id(),
-            serde_json::json!({}),
-        );
+        let data = wire::PaymentReceiverEventData { created_at: Timestamp(call.now) };
+        let evt = super::event(&call, "payment_receiver.created", call.org_id(), &data);
         call.store.set_payment_receiver(call.org_id(), &hash, &sealed, call.now, &evt).await?;
         let data = wire::PaymentReceiver {
             url: format!("{}{RECEIVER_PATH}{token}", call.app.public_url.trim_end_matches('/')),

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use futures_util::StreamExt;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use time::{Duration, OffsetDateTime};
 
 use crate::app::App;
@@ -159,34 +159,51 @@ impl Sender<'_> {
         }
     }
 
-    /// The JSON body of an attempt: Kobana's `{object, changes, event_code, webhook: {id, url,
-    /// first_try}}` with what else the event records, or the ping. The error says why there is
-    /// none (the event is gone).
+    /// The JSON body of an attempt: the event's data (`x-event-payloads`) with its code, id and
+    /// time and the webhook (Kobana's `{object, changes, event_code, webhook: {id, url,
+    /// first_try}}`), or the ping. The error says why there is none (the event is gone).
     async fn body(
         &self,
         d: &Delivery,
         webhook: &Webhook,
         first_try: bool,
     ) -> StoreResult<Result<String, String>> {
-        let about = json!({ "id": webhook.id, "url": webhook.url, "first_try": first_try });
+        let about = wire::WebhookAbout { id: webhook.id.clone(), url: webhook.url.clone(), first_try };
         let Some(event_id) = &d.event_id else {
-            return Ok(Ok(
-                json!({ "ping": "pong", "event_code": d.event_code, "webhook": about }).to_string()
-            ));
+            let ping = wire::WebhookPing {
+                ping: wire::WebhookPingPing::Pong,
+                event_code: wire::WebhookPingEventCode::Ping,
+                webhook: about,
+            };
+            return Ok(serde_json::to_string(&ping).map_err(|e| e.to_string()));
         };
         let Some(event) = self.store.event(&d.organization_id, event_id).await? else {
             return Ok(Err(format!("the event {event_id} is gone")));
         };
-        let mut body = match event.data {
+        let data = match event.data {
             Value::Object(map) => map,
             _ => Map::new(),
         };
-        body.insert("event_code".into(), Value::String(event.code));
-        body.insert("event_id".into(), Value::String(event.id));
-        body.insert("occurred_at".into(), Value::String(event.occurred_at));
-        body.insert("webhook".into(), about);
-        Ok(Ok(Value::Object(body).to_string()))
+        let body = EventBody {
+            data,
+            event_code: &event.code,
+            event_id: &event.id,
+            occurred_at: &event.occurred_at,
+            webhook: about,
+        };
+        Ok(serde_json::to_string(&body).map_err(|e| e.to_string()))
     }
+}
+
+/// What a delivery of an event sends.
+#[derive(serde::Serialize)]
+struct EventBody<'a> {
+    #[serde(flatten)]
+    data: Map<String, Value>,
+    event_code: &'a str,
+    event_id: &'a str,
+    occurred_at: &'a str,
+    webhook: wire::WebhookAbout,
 }
 
 /// Attempts `d`, which the caller's unit of work leased to `holder`, once the unit commits: a

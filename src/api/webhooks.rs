@@ -2,8 +2,9 @@
 //! made to them. Sending is `webhook_delivery.rs`; which events a webhook gets is decided when
 //! each event is written (the store).
 
+use super::event_data::ObjectPayload;
 use super::webhook_delivery::{attempt_after_commit, delivery_view, lease};
-use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, change_event, event, to_json};
+use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, event};
 use crate::auth::mint_secret;
 use crate::domain::dates::Timestamp;
 use crate::domain::ids::new_id;
@@ -72,15 +73,8 @@ fn new_secret(call: &Call) -> ApiResult<(String, String)> {
 
 /// Saves a changed webhook with its `webhook.db.updated` event.
 async fn save(call: &Call, before: &Webhook, after: &Webhook) -> ApiResult<()> {
-    let (evt, _) = change_event(
-        call,
-        "webhook.db.updated",
-        "webhook",
-        &after.id,
-        &to_json(&webhook_view(before)),
-        to_json(&webhook_view(after)),
-        serde_json::json!({}),
-    );
+    let data = wire::WebhookEventData::of(Some(&webhook_view(before)), webhook_view(after));
+    let evt = event(call, "webhook.db.updated", &after.id, &data);
     if !call.store.update_webhook(after, before.version, &evt).await? {
         return Err(ApiError::Concurrent("webhook"));
     }
@@ -125,14 +119,8 @@ impl super::handlers::WebhooksApi for Webhooks {
             created_at: call.now,
             updated_at: call.now,
         };
-        let object = to_json(&webhook_view(&w));
-        let evt = event(
-            &call,
-            "webhook.db.created",
-            "webhook",
-            &w.id,
-            serde_json::json!({ "object": object, "changes": {} }),
-        );
+        let evt =
+            event(&call, "webhook.db.created", &w.id, &wire::WebhookEventData::of(None, webhook_view(&w)));
         call.store.insert_webhook(&w, &evt).await?;
         Ok(with_secret(&w, secret))
     }
@@ -163,14 +151,8 @@ impl super::handlers::WebhooksApi for Webhooks {
 
     async fn webhooks_delete(call: Call, input: wire::WebhooksDeleteInput) -> ApiResult<NoContent> {
         let w = load(&call, &input.id).await?;
-        let object = to_json(&webhook_view(&w));
-        let evt = event(
-            &call,
-            "webhook.db.deleted",
-            "webhook",
-            &w.id,
-            serde_json::json!({ "object": object, "changes": {} }),
-        );
+        let evt =
+            event(&call, "webhook.db.deleted", &w.id, &wire::WebhookEventData::of(None, webhook_view(&w)));
         if !call.store.delete_webhook(call.org_id(), &w.id, &evt).await? {
             return Err(ApiError::NotFound("webhook"));
         }

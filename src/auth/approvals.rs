@@ -2,15 +2,15 @@
 //! so the rule "each decision is used once, whichever replica answers" lives in one place and the
 //! MCP layer never reaches the store.
 
-use serde_json::json;
 use time::OffsetDateTime;
 
 use super::AuthState;
 use crate::domain::approval::{APPROVAL_PREFIX, Approval, ApprovalStatus, Binding, Decision, is_approval_id};
-use crate::domain::dates::format_timestamp;
+use crate::domain::dates::{Timestamp, format_timestamp};
 use crate::domain::ids::new_id;
 use crate::error::ApiError;
 use crate::store::NewEvent;
+use crate::types as wire;
 
 /// What a call that could not confirm in-band may do now.
 #[derive(Debug)]
@@ -105,17 +105,21 @@ pub async fn decide_approval<S: AuthState + ?Sized>(
         resource_id: approval.id.clone(),
         actor_type: "user".to_string(),
         actor_id: user_id.to_string(),
-        data: json!({
-            "approval_id": approval.id,
-            "tool": approval.binding.tool,
-            "object_id": approval.object_id,
-            "object_version": approval.binding.object_version,
-            "question": approval.question,
-            "requested_by": approval.binding.principal,
-            "decision": decision.as_str(),
-            "decided_by": user_id,
-            "decided_at": decided_at,
-        }),
+        data: serde_json::to_value(wire::ApprovalEventData {
+            approval_id: approval.id.clone(),
+            tool: approval.binding.tool.clone(),
+            object_id: approval.object_id.clone(),
+            object_version: approval.binding.object_version,
+            question: approval.question.clone(),
+            requested_by: approval.binding.principal.clone(),
+            decision: match decision {
+                Decision::Approve => wire::ApprovalEventDataDecision::Approve,
+                Decision::Decline => wire::ApprovalEventDataDecision::Decline,
+            },
+            decided_by: user_id.to_string(),
+            decided_at: Timestamp(now),
+        })
+        .unwrap_or_default(),
         request_id: request_id.map(str::to_string),
         occurred_at: decided_at.clone(),
     };

@@ -8,10 +8,13 @@ mod settling;
 
 use std::sync::LazyLock;
 
-use serde_json::json;
 use time::{Duration, OffsetDateTime};
 
 use crate::admin::{self, AdminError};
+use crate::api::charges::charge_event_view;
+use crate::api::collection_policies::policy_view;
+use crate::api::debtors::debtor_view;
+use crate::api::event_data::{ObjectPayload, Payload, to_data};
 use crate::domain::charge::{Charge, NewCharge, Payment, dunning_status_after};
 use crate::domain::dates::{Zone, format_timestamp};
 use crate::domain::debtor::{Debtor, DebtorEdit};
@@ -20,7 +23,7 @@ use crate::domain::money::Hundredths;
 use crate::domain::notification::Composing;
 use crate::domain::pix_account::PixAccount;
 use crate::store::{NewEvent, Store};
-use crate::types::{Address, DunningStatus};
+use crate::types::{self as wire, Address, DunningStatus};
 use data::{CHARGES, DEBTORS, DemoOutcome};
 
 /// The demo organization's time zone: it is created in the default one.
@@ -62,25 +65,32 @@ pub async fn ensure(store: &Store) -> Result<String, AdminError> {
     Ok(org_id)
 }
 
-pub(crate) fn system_event(
+/// An event the demo's seeding writes, carrying what the API's would.
+pub(crate) fn system_event<P: Payload>(
     org_id: &str,
     code: &str,
-    resource_type: &'static str,
     resource_id: &str,
+    data: &P,
     at: &str,
 ) -> NewEvent {
     NewEvent {
         id: new_id("evt"),
         organization_id: org_id.to_string(),
         code: code.to_string(),
-        resource_type,
+        resource_type: P::RESOURCE,
         resource_id: resource_id.to_string(),
         actor_type: "system".into(),
         actor_id: "demo".into(),
-        data: json!({ "changes": {} }),
+        data: to_data(data),
         request_id: None,
         occurred_at: at.to_string(),
     }
+}
+
+/// The archiving of a demo debtor, with its change.
+fn archived_event(org_id: &str, before: &Debtor, after: &Debtor, at: &str) -> NewEvent {
+    let data = wire::DebtorEventData::of(Some(&debtor_view(before)), debtor_view(after));
+    system_event(org_id, "debtor.archived", &after.id, &data, at)
 }
 
 pub(crate) fn demo_error(what: &str, err: impl std::fmt::Display) -> AdminError {
@@ -97,7 +107,13 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
     store
         .insert_policy(
             &policy,
-            &system_event(org_id, "collection_policy.db.created", "collection_policy", &policy.id, &stamp),
+            &system_event(
+                org_id,
+                "collection_policy.db.created",
+                &policy.id,
+                &wire::CollectionPolicyEventData::of(None, policy_view(&policy, &zone())),
+                &stamp,
+            ),
         )
         .await?;
     // The nearest upcoming open charges are due three days after each of the next business
@@ -135,7 +151,16 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
         let debtor =
             Debtor::register(org_id, d.document, edit, now, &zone()).map_err(|e| demo_error(d.name, e))?;
         store
-            .insert_debtor(&debtor, &system_event(org_id, "debtor.db.created", "debtor", &debtor.id, &stamp))
+            .insert_debtor(
+                &debtor,
+                &system_event(
+                    org_id,
+                    "debtor.db.created",
+                    &debtor.id,
+                    &wire::DebtorEventData::of(None, debtor_view(&debtor)),
+                    &stamp,
+                ),
+            )
             .await?;
         debtors.push(debtor);
     }
@@ -180,10 +205,19 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
         }
         let settled = settling::settle(c.outcome, &mut charge, debtor, day)?;
         store
-            .insert_charge(&charge, &system_event(org_id, "charge.db.created", "charge", &charge.id, &stamp))
+            .insert_charge(
+                &charge,
+                &system_event(
+                    org_id,
+                    "charge.db.created",
+                    &charge.id,
+                    &wire::ChargeEventData::of(None, charge_event_view(&charge, day)),
+                    &stamp,
+                ),
+            )
             .await?;
         regua::record(store, &past.sent).await?;
-        settling::record(store, org_id, &charge, settled, &stamp).await?;
+        settling::record(store, org_id, &charge, settled, &stamp, day).await?;
     }
     // Archived last, as an operator would: after its charges were settled.
     for (d, debtor) in DEBTORS.iter().zip(&debtors) {
@@ -192,11 +226,7 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             archived.archive(now);
             archived.touch(now);
             store
-                .update_debtor(
-                    &archived,
-                    debtor.version,
-                    &system_event(org_id, "debtor.archived", "debtor", &debtor.id, &stamp),
-                )
+                .update_debtor(&archived, debtor.version, &archived_event(org_id, debtor, &archived, &stamp))
                 .await?;
         }
     }

@@ -8,6 +8,10 @@ use time::{Date, Duration, OffsetDateTime};
 use super::data::DemoOutcome;
 use super::demo_error;
 use crate::admin::AdminError;
+use crate::api::agreements::agreement_view;
+use crate::api::charges::charge_event_view;
+use crate::api::escalations::{protest_view, report_view};
+use crate::api::event_data::ObjectPayload;
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Terms};
 use crate::domain::calendar;
 use crate::domain::charge::{Charge, Decided, Payment};
@@ -17,7 +21,7 @@ use crate::domain::debtor::Debtor;
 use crate::domain::money::Hundredths;
 use crate::domain::notification::{Attempt, Notification, Source, standard_template};
 use crate::domain::protest::Protest;
-use crate::types::{Channel, Decision, DunningStatus, NotificationOrigin, ProtestTitleType};
+use crate::types::{self as wire, Channel, Decision, DunningStatus, NotificationOrigin, ProtestTitleType};
 
 /// What a settling outcome adds beside its charge, to store after it.
 #[derive(Default)]
@@ -195,12 +199,15 @@ pub async fn record(
     charge: &Charge,
     s: Settling,
     stamp: &str,
+    day: Date,
 ) -> Result<(), AdminError> {
     let changed = || AdminError::Invalid(format!("demo charge {} changed while it was seeded", charge.id));
     super::regua::record(store, &s.sent).await?;
     if let Some((agreement, installments)) = s.agreement {
         for (_, installment) in &installments {
-            let event = super::system_event(org_id, "charge.db.created", "charge", &installment.id, stamp);
+            let mut data = wire::ChargeEventData::of(None, charge_event_view(installment, day));
+            data.agreement_id = Some(agreement.id.clone());
+            let event = super::system_event(org_id, "charge.db.created", &installment.id, &data, stamp);
             store.insert_charge(installment, &event).await?;
         }
         let listed: Vec<(u32, &str)> = installments.iter().map(|(n, c)| (*n, c.id.as_str())).collect();
@@ -209,18 +216,20 @@ pub async fn record(
         } else {
             "agreement.activated"
         };
-        let event = super::system_event(org_id, code, "agreement", &agreement.id, stamp);
+        let data = wire::AgreementEventData::of(None, agreement_view(&agreement));
+        let event = super::system_event(org_id, code, &agreement.id, &data, stamp);
         store.insert_agreement(&agreement, &listed, &event).await?;
     }
     if let Some(report) = s.report {
-        let event =
-            super::system_event(org_id, report.event_code(), "credit_bureau_report", &report.id, stamp);
+        let data = wire::CreditBureauReportEventData::of(None, report_view(&report));
+        let event = super::system_event(org_id, report.event_code(), &report.id, &data, stamp);
         if !store.insert_credit_bureau_report(&report, charge.version, &event).await? {
             return Err(changed());
         }
     }
     if let Some(protest) = s.protest {
-        let event = super::system_event(org_id, protest.event_code(), "protest", &protest.id, stamp);
+        let data = wire::ProtestEventData::of(None, protest_view(&protest));
+        let event = super::system_event(org_id, protest.event_code(), &protest.id, &data, stamp);
         if !store.insert_protest(&protest, charge.version, &event).await? {
             return Err(changed());
         }

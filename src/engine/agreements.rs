@@ -4,15 +4,16 @@
 //! breaks it, cancels its unpaid installments and reopens the renegotiated charges, whose régua
 //! resumes. Each agreement's move, with its charges and events, is one unit of work.
 
-use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{PassClock, committed, engine_event};
-use crate::api::{changes, charges::charge_event_view, to_json};
+use crate::api::agreements::agreement_view;
+use crate::api::charges::charge_event_view;
+use crate::api::event_data::ObjectPayload;
 use crate::domain::agreement::Agreement;
 use crate::domain::charge::{Charge, OPEN};
 use crate::store::{Store, StoreResult};
-use crate::types::{AgreementStatus, ChargeStatus};
+use crate::types::{self as wire, AgreementStatus, ChargeStatus};
 
 /// What the agreements of one organization did in a pass.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -112,14 +113,8 @@ async fn save(
         AgreementStatus::Broken => "agreement.broken",
         _ => "agreement.activated",
     };
-    let event = engine_event(
-        code,
-        "agreement",
-        &after.id,
-        &after.organization_id,
-        agreement_changes(before, after),
-        now,
-    );
+    let data = wire::AgreementEventData::of(Some(&agreement_view(before)), agreement_view(after));
+    let event = engine_event(code, &after.id, &after.organization_id, &data, now);
     if !in_unit.update_agreement(after, before.version, &event).await? {
         return Ok(false);
     }
@@ -138,20 +133,9 @@ async fn save_charge(
     today: time::Date,
 ) -> StoreResult<bool> {
     after.touch(now);
-    let object = to_json(&charge_event_view(&after, today));
-    let data = json!({
-        "changes": changes(&to_json(&charge_event_view(before, today)), &object),
-        "object": object,
-        "agreement_id": agreement.id,
-    });
-    let event = engine_event(code, "charge", &after.id, &after.organization_id, data, now);
+    let mut data =
+        wire::ChargeEventData::of(Some(&charge_event_view(before, today)), charge_event_view(&after, today));
+    data.agreement_id = Some(agreement.id.clone());
+    let event = engine_event(code, &after.id, &after.organization_id, &data, now);
     store.update_charge(&after, before.version, &event).await
-}
-
-/// The status, dates and version an agreement's move changed, as an event's data.
-fn agreement_changes(before: &Agreement, after: &Agreement) -> Value {
-    json!({
-        "changes": { "status": [before.status.as_str(), after.status.as_str()] },
-        "object": { "id": after.id, "status": after.status.as_str(), "version": after.version },
-    })
 }

@@ -15,6 +15,8 @@ use serde_json::{Value, json};
 
 use super::{PassClock, committed, engine_event};
 use crate::api::ApiError;
+use crate::api::escalations::{protest_view, report_view};
+use crate::api::event_data::ObjectPayload;
 use crate::domain::charge::{Charge, Outcome};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report};
 use crate::domain::dates::format_timestamp;
@@ -22,6 +24,7 @@ use crate::domain::policy::Step;
 use crate::domain::protest::Protest;
 use crate::providers::{ProviderError, Providers};
 use crate::store::{Store, StoreResult};
+use crate::types as wire;
 
 /// What the sandbox's bureau and notary did in a pass, or what the gateway took.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -42,12 +45,14 @@ pub enum Filed {
     Refused(String),
 }
 
-/// The status change of a report or protest, as an event's data.
-fn status_change(id: &str, before: &str, after: &str, version: i64) -> Value {
-    json!({
-        "changes": { "status": [before, after] },
-        "object": { "id": id, "status": after, "version": version },
-    })
+/// A report's move, as its event carries it.
+fn report_moved(before: &Report, after: &Report) -> wire::CreditBureauReportEventData {
+    wire::CreditBureauReportEventData::of(Some(&report_view(before)), report_view(after))
+}
+
+/// A protest's move, as its event carries it.
+fn protest_moved(before: &Protest, after: &Protest) -> wire::ProtestEventData {
+    wire::ProtestEventData::of(Some(&protest_view(before)), protest_view(after))
 }
 
 /// Plays the next step of a sandbox organization's reports and protests that wait on the bureau
@@ -73,8 +78,8 @@ pub async fn follow(
         if !after.advance_sandbox(today, stamp, &clock.zone) {
             continue;
         }
-        let data = status_change(&after.id, report.status.as_str(), after.status.as_str(), after.version);
-        let event = engine_event(after.event_code(), "credit_bureau_report", &after.id, org_id, data, stamp);
+        let event =
+            engine_event(after.event_code(), &after.id, org_id, &report_moved(&report, &after), stamp);
         if store.update_credit_bureau_report(&after, report.version, &event).await? {
             committed();
             moved.reports += 1;
@@ -86,8 +91,8 @@ pub async fn follow(
         if !after.advance_sandbox(today, stamp, &clock.zone) {
             continue;
         }
-        let data = status_change(&after.id, protest.status.as_str(), after.status.as_str(), after.version);
-        let event = engine_event(after.event_code(), "protest", &after.id, org_id, data, stamp);
+        let event =
+            engine_event(after.event_code(), &after.id, org_id, &protest_moved(&protest, &after), stamp);
         if store.update_protest(&after, protest.version, &event).await? {
             committed();
             moved.protests += 1;
@@ -149,16 +154,15 @@ pub async fn escalate_on_its_own(
         Escalation::Report(report)
             if in_unit.live_credit_bureau_report(org_id, &charge.id).await?.is_none() =>
         {
-            let object = crate::api::to_json(&crate::api::escalations::report_view(&report));
-            let data = json!({ "object": object, "changes": {}, "step_id": step.id });
-            let event =
-                engine_event(report.event_code(), "credit_bureau_report", &report.id, org_id, data, now);
+            let mut data = wire::CreditBureauReportEventData::of(None, report_view(&report));
+            data.step_id = Some(step.id.clone());
+            let event = engine_event(report.event_code(), &report.id, org_id, &data, now);
             in_unit.insert_credit_bureau_report(&report, charge.version, &event).await?
         }
         Escalation::Protest(protest) if in_unit.live_protest(org_id, &charge.id).await?.is_none() => {
-            let object = crate::api::to_json(&crate::api::escalations::protest_view(&protest));
-            let data = json!({ "object": object, "changes": {}, "step_id": step.id });
-            let event = engine_event(protest.event_code(), "protest", &protest.id, org_id, data, now);
+            let mut data = wire::ProtestEventData::of(None, protest_view(&protest));
+            data.step_id = Some(step.id.clone());
+            let event = engine_event(protest.event_code(), &protest.id, org_id, &data, now);
             in_unit.insert_protest(&protest, charge.version, &event).await?
         }
         _ => true,
@@ -280,10 +284,8 @@ async fn refused_report(
     let mut failed = r.clone();
     let reason = Some(e.reason().to_string());
     if failed.bureau_says(status, None, reason, clock.zone.today(stamp), stamp).is_ok() {
-        let data = status_change(&failed.id, r.status.as_str(), failed.status.as_str(), failed.version);
         let org_id = failed.organization_id.as_str();
-        let event =
-            engine_event(failed.event_code(), "credit_bureau_report", &failed.id, org_id, data, stamp);
+        let event = engine_event(failed.event_code(), &failed.id, org_id, &report_moved(r, &failed), stamp);
         if store.update_credit_bureau_report(&failed, r.version, &event).await? {
             store.report_submitted(&failed.id, status.as_str()).await?;
         }
@@ -307,9 +309,9 @@ async fn refused_protest(
     let status = crate::types::ProtestStatus::Rejected;
     let mut rejected = p.clone();
     if rejected.notary_says(status, None, Some(e.reason().to_string()), None, stamp).is_ok() {
-        let data = status_change(&rejected.id, p.status.as_str(), rejected.status.as_str(), rejected.version);
         let org_id = rejected.organization_id.as_str();
-        let event = engine_event(rejected.event_code(), "protest", &rejected.id, org_id, data, stamp);
+        let event =
+            engine_event(rejected.event_code(), &rejected.id, org_id, &protest_moved(p, &rejected), stamp);
         if store.update_protest(&rejected, p.version, &event).await? {
             store.protest_submitted(&rejected.id, status.as_str()).await?;
         }
@@ -378,17 +380,15 @@ pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> 
             let stamp = now.max(before.updated_at);
             let today = zone.today(stamp);
             if after.bureau_says(status, protocol, failure_reason, today, stamp)? == Outcome::Changed {
-                let data =
-                    status_change(&after.id, before.status.as_str(), after.status.as_str(), after.version);
                 let org_id = after.organization_id.as_str();
                 let event =
-                    engine_event(after.event_code(), "credit_bureau_report", &after.id, org_id, data, stamp);
+                    engine_event(after.event_code(), &after.id, org_id, &report_moved(before, &after), stamp);
                 if !in_unit.update_credit_bureau_report(&after, before.version, &event).await? {
                     return Err(ApiError::Concurrent("credit-bureau report"));
                 }
                 in_unit.report_submitted(&after.id, status.as_str()).await?;
             }
-            crate::api::to_json(&crate::api::escalations::report_view(&after))
+            crate::api::to_json(&report_view(&after))
         }
         "protest" => {
             let status =
@@ -406,16 +406,8 @@ pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> 
                 if after.status == crate::types::ProtestStatus::Paid {
                     paid_at_the_notary(in_unit, &after, stamp, &zone).await?;
                 }
-                let data =
-                    status_change(&after.id, before.status.as_str(), after.status.as_str(), after.version);
-                let event = engine_event(
-                    after.event_code(),
-                    "protest",
-                    &after.id,
-                    &after.organization_id,
-                    data,
-                    stamp,
-                );
+                let data = protest_moved(before, &after);
+                let event = engine_event(after.event_code(), &after.id, &after.organization_id, &data, stamp);
                 if !in_unit.update_protest(&after, before.version, &event).await? {
                     return Err(ApiError::Concurrent("protest"));
                 }
@@ -469,16 +461,16 @@ async fn paid_at_the_notary(
         }
     }
     after.touch(now);
-    let event =
-        super::charge_event(&before, &after, "charge.paid", today, now, json!({ "protest_id": protest.id }));
+    let protest_id = protest.id.clone();
+    let event = super::charge_event(&before, &after, "charge.paid", today, now, |data| {
+        data.protest_id = Some(protest_id)
+    });
     if !store.update_charge(&after, before.version, &event).await? {
         return Err(ApiError::Concurrent("charge"));
     }
     if let Some((report, removed)) = report_change {
-        let data =
-            status_change(&removed.id, report.status.as_str(), removed.status.as_str(), removed.version);
         let event =
-            engine_event(removed.event_code(), "credit_bureau_report", &removed.id, org_id, data, now);
+            engine_event(removed.event_code(), &removed.id, org_id, &report_moved(&report, &removed), now);
         if !store.update_credit_bureau_report(&removed, report.version, &event).await? {
             return Err(ApiError::Concurrent("credit-bureau report"));
         }

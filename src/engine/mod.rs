@@ -28,15 +28,15 @@ pub use escalations::callback as gateway_callback;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
-use serde_json::json;
 use time::OffsetDateTime;
 
 use std::collections::HashMap;
 
 use time::{Date, Duration};
 
+use crate::api::charges::charge_event_view;
 use crate::api::delivery::{Actor, Courier, Recorded};
-use crate::api::{changes, charges::charge_event_view, to_json};
+use crate::api::event_data::{ObjectPayload, Payload, to_data};
 use crate::app::App;
 use crate::domain::calendar;
 use crate::domain::charge::Charge;
@@ -47,7 +47,7 @@ use crate::domain::pix_account::PixAccount;
 use crate::domain::policy::{Policy, Step};
 use crate::providers::Providers;
 use crate::store::{NewEvent, Store, StoreResult};
-use crate::types::{NotificationOrigin, StepAction};
+use crate::types::{self as wire, NotificationOrigin, StepAction};
 
 /// How often `serve` runs a pass.
 pub const PERIOD: StdDuration = StdDuration::from_secs(60);
@@ -235,22 +235,13 @@ async fn run_step(
             }
             let mut after = charge.clone();
             if after.await_decision(&step.id, stamp) {
-                let event = charge_event(
-                    &charge,
-                    &after,
-                    "charge.decision_required",
-                    today,
-                    stamp,
-                    match refusal {
-                        None => {
-                            json!({ "step_id": step.id, "action": step.action.as_str(), "cp_id": policy.id })
-                        }
-                        // The step would have acted on its own: say why a person must instead.
-                        Some(why) => json!({
-                            "step_id": step.id, "action": step.action.as_str(), "cp_id": policy.id, "refused": why,
-                        }),
-                    },
-                );
+                let event = charge_event(&charge, &after, "charge.decision_required", today, stamp, |data| {
+                    data.step_id = Some(step.id.clone());
+                    data.action = Some(step.action);
+                    data.cp_id = Some(policy.id.clone());
+                    // The step would have acted on its own: say why a person must instead.
+                    data.refused = refusal;
+                });
                 if store.escalate_charge(&after, charge.version, &step.id, &event).await? {
                     committed();
                     report.awaiting_decision += 1;
@@ -312,7 +303,7 @@ async fn run_step(
         let mut after = charge.clone();
         let next = policy.next_action(charge.due_date, Some(&step.id), first_day, &clock.zone);
         if after.start_dunning(&step.id, next, stamp) {
-            let event = charge_event(&charge, &after, "charge.db.updated", today, stamp, json!({}));
+            let event = charge_event(&charge, &after, "charge.db.updated", today, stamp, |_| {});
             if !unit.store().update_charge(&after, charge.version, &event).await? {
                 continue;
             }
@@ -516,7 +507,7 @@ async fn end_pauses(store: &Store, org_id: &str, clock: &PassClock) -> StoreResu
             }
             let policy = store.followed_policy(org_id, after.cp_id.as_deref()).await?;
             after.next_action_at = policy.and_then(|p| p.next_action_for(&after, &clock.zone));
-            let event = charge_event(&before, &after, "charge.resumed", today, stamp, json!({}));
+            let event = charge_event(&before, &after, "charge.resumed", today, stamp, |_| {});
             if store.update_charge(&after, before.version, &event).await? {
                 committed();
                 changed += 1;
@@ -559,7 +550,7 @@ async fn reschedule(store: &Store, org_id: &str, clock: &PassClock) -> StoreResu
 
 /// The `charge.overdue` event, in the shape the API writes for changes.
 fn overdue_event(before: &Charge, after: &Charge, today: time::Date, now: OffsetDateTime) -> NewEvent {
-    charge_event(before, after, "charge.overdue", today, now, json!({}))
+    charge_event(before, after, "charge.overdue", today, now, |_| {})
 }
 
 /// An event of the engine's about a charge, in the shape the API writes for changes.
@@ -569,35 +560,31 @@ fn charge_event(
     code: &str,
     today: time::Date,
     now: OffsetDateTime,
-    extra: serde_json::Value,
+    extra: impl FnOnce(&mut wire::ChargeEventData),
 ) -> NewEvent {
-    let object = to_json(&charge_event_view(after, today));
     let mut data =
-        json!({ "changes": changes(&to_json(&charge_event_view(before, today)), &object), "object": object });
-    if let (Some(data), serde_json::Value::Object(extra)) = (data.as_object_mut(), extra) {
-        data.extend(extra);
-    }
-    engine_event(code, "charge", &after.id, &after.organization_id, data, now)
+        wire::ChargeEventData::of(Some(&charge_event_view(before, today)), charge_event_view(after, today));
+    extra(&mut data);
+    engine_event(code, &after.id, &after.organization_id, &data, now)
 }
 
-/// An event the engine caused.
-fn engine_event(
+/// An event the engine caused, carrying `data`.
+fn engine_event<P: Payload>(
     code: &str,
-    resource_type: &'static str,
     id: &str,
     organization_id: &str,
-    data: serde_json::Value,
+    data: &P,
     now: OffsetDateTime,
 ) -> NewEvent {
     NewEvent {
         id: new_id("evt"),
         organization_id: organization_id.to_string(),
         code: code.into(),
-        resource_type,
+        resource_type: P::RESOURCE,
         resource_id: id.to_string(),
         actor_type: "system".into(),
         actor_id: "engine".into(),
-        data,
+        data: to_data(data),
         request_id: None,
         occurred_at: format_timestamp(now),
     }

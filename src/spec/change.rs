@@ -96,6 +96,10 @@ pub enum Kind {
     ResponseRemoved,
     /// A newly documented answer (status).
     ResponseAdded,
+    /// An event code is no longer written (`x-event-payloads`).
+    EventRemoved,
+    /// A new event code.
+    EventAdded,
 }
 
 /// Where a change is: the tool and the /v1 operation it concerns, and a JSON-pointer-like path

@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde_json::Value;
+
 use super::change::{Change, Kind, Location, Side};
 use super::contract::Endpoint;
 use super::matching::{Pairing, pair};
@@ -55,6 +57,52 @@ pub fn compare(old: &[Endpoint], new: &[Endpoint]) -> Vec<Change> {
         }
     }
     changes.sort_by(|a, b| a.location.tool.cmp(&b.location.tool));
+    changes
+}
+
+/// Changes to what events carry, code by code: read by webhook receivers and `events_get`
+/// callers, so compared as answers are.
+pub fn events(old: &BTreeMap<String, Value>, new: &BTreeMap<String, Value>) -> Vec<Change> {
+    let location = |code: &str, path: &str| Location {
+        tool: format!("event {code}"),
+        operation: "webhook deliveries and events_get".into(),
+        path: path.to_string(),
+    };
+    let codes: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let mut changes = Vec::new();
+    for code in codes {
+        let pointer = format!("/x-event-payloads/{code}");
+        match (old.get(code), new.get(code)) {
+            (Some(_), None) => changes.push(Change {
+                kind: Kind::EventRemoved,
+                breaking: true,
+                location: location(code, &pointer),
+                message: format!("event {code} is no longer written: receivers waiting for it hear nothing"),
+            }),
+            (None, Some(_)) => changes.push(Change {
+                kind: Kind::EventAdded,
+                breaking: false,
+                location: location(code, &pointer),
+                message: format!("new event {code}"),
+            }),
+            (Some(o), Some(n)) => {
+                let naming = Naming {
+                    root: format!("the payload of event {code}"),
+                    noun: format!("event {code} field"),
+                    labels: BTreeMap::new(),
+                };
+                for f in schemas::compare(Side::Answer, o, n, &pointer, &naming) {
+                    changes.push(Change {
+                        kind: f.kind,
+                        breaking: f.breaking,
+                        location: location(code, &f.pointer),
+                        message: f.message,
+                    });
+                }
+            }
+            (None, None) => {}
+        }
+    }
     changes
 }
 

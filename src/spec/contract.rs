@@ -95,6 +95,11 @@ pub fn read(text: &str) -> Result<Vec<Endpoint>, String> {
     Ok(endpoints)
 }
 
+/// What each event carries (`x-event-payloads`), by code, as the generator reads it.
+pub fn read_events(text: &str) -> Result<BTreeMap<String, Value>, String> {
+    Ok(Api::from_yaml(text).map_err(|e| e.to_string())?.event_payloads)
+}
+
 fn endpoint(op: &super::model::Op) -> Endpoint {
     let descriptor = op.descriptor();
     let annotations = descriptor["annotations"]

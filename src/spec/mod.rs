@@ -12,6 +12,9 @@
 //! - compatible: everything else, which only adds; a rename that keeps the old name in
 //!   `x-mcp.aliases` among it.
 //!
+//! What each event carries (`x-event-payloads`) reaches webhook receivers and `events_get`
+//! callers: it is compared as an answer is, code by code, and a code no longer written breaks.
+//!
 //! Both specs are read by the generator's own model (codegen/model.rs, compiled here as build.rs
 //! compiles it), so they are read exactly as the server that serves them was generated.
 
@@ -52,8 +55,11 @@ pub enum DiffError {
 pub fn diff(old: &str, new: &str) -> Result<Vec<Change>, DiffError> {
     let old_endpoints = contract::read(old).map_err(DiffError::Old)?;
     let new_endpoints = contract::read(new).map_err(DiffError::New)?;
+    let old_events = contract::read_events(old).map_err(DiffError::Old)?;
+    let new_events = contract::read_events(new).map_err(DiffError::New)?;
     let mut changes = text_rule_changes(old, new);
     changes.extend(compare::compare(&old_endpoints, &new_endpoints));
+    changes.extend(compare::events(&old_events, &new_events));
     Ok(changes)
 }
 

@@ -491,6 +491,47 @@ fn texts(output: &Output) -> (String, String) {
 }
 
 #[test]
+fn spec_diff_exits_1_naming_the_event_whose_payload_changed() {
+    let dir = Scratch::new();
+    let (old, new, gone) = (dir.file("old.yaml"), dir.file("new.yaml"), dir.file("gone.yaml"));
+    std::fs::write(&old, real_spec()).unwrap();
+    // What a webhook receiver reads of a protest: its step id, now a number.
+    let mut spec: Value = yaml_serde::from_str(&real_spec()).expect("the spec is YAML");
+    spec["components"]["schemas"]["ProtestEventData"]["properties"]["step_id"] = json!({ "type": "integer" });
+    std::fs::write(&new, spec.to_string()).unwrap();
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+
+    let output = spec_command(&dir.0, &["spec", "diff", "--format", "json", old, new]);
+    assert_eq!(output.status.code(), Some(1), "{}", texts(&output).0);
+    let changes: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let changed = changes
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "type_changed" && c["location"]["tool"] == "event protest.send.requested")
+        .unwrap_or_else(|| panic!("{changes:#}"));
+    assert_eq!(changed["breaking"], true);
+    assert_eq!(
+        changed["location"]["path"],
+        "/x-event-payloads/protest.send.requested/properties/step_id/type"
+    );
+    let output = spec_command(&dir.0, &["spec", "diff", old, new]);
+    let (stdout, _) = texts(&output);
+    assert!(stdout.contains("event protest.paid") && stdout.contains("step_id"), "{stdout}");
+
+    // A code no longer written (nor offered to webhooks) breaks its receivers.
+    let mut spec: Value = yaml_serde::from_str(&real_spec()).expect("the spec is YAML");
+    spec["x-event-payloads"].as_object_mut().unwrap().remove("charge.overdue");
+    let codes = spec["components"]["schemas"]["WebhookEventCode"]["enum"].as_array_mut().unwrap();
+    codes.retain(|c| c != "charge.overdue");
+    std::fs::write(&gone, spec.to_string()).unwrap();
+    let output = spec_command(&dir.0, &["spec", "diff", old, gone.to_str().unwrap()]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("event charge.overdue is no longer written"), "{stdout}");
+}
+
+#[test]
 fn spec_diff_exits_1_naming_the_tool_and_the_argument_of_a_breaking_change() {
     let dir = Scratch::new();
     let (old, new) = (dir.file("old.yaml"), dir.file("new.yaml"));

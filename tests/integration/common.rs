@@ -8,7 +8,7 @@ use kobana_dunning::admin;
 use kobana_dunning::app::App;
 use kobana_dunning::http::ConnectionLimits;
 use kobana_dunning::limits::Limits;
-use kobana_dunning::operations::{self, CONTRACT_JSON};
+use kobana_dunning::operations::{self, CONTRACT_JSON, EVENTS_JSON};
 use kobana_dunning::server;
 use kobana_dunning::store::Store;
 use reqwest::Method;
@@ -437,8 +437,28 @@ static CONTRACT: LazyLock<HashMap<String, HashMap<String, jsonschema::Validator>
         .collect()
 });
 
+static EVENT_PAYLOADS: LazyLock<HashMap<String, jsonschema::Validator>> = LazyLock::new(|| {
+    let raw: HashMap<String, Value> = serde_json::from_str(EVENTS_JSON).expect("events JSON");
+    raw.into_iter()
+        .map(|(code, schema)| {
+            let v =
+                jsonschema::options().should_validate_formats(true).build(&schema).expect("schema compiles");
+            (code, v)
+        })
+        .collect()
+});
+
+/// Asserts that `data` is what the spec says an event `code` carries (`x-event-payloads`).
+pub fn check_event_data(code: &str, data: &Value) {
+    let validator =
+        EVENT_PAYLOADS.get(code).unwrap_or_else(|| panic!("event {code} has no payload in x-event-payloads"));
+    let errors: Vec<String> =
+        validator.iter_errors(data).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "event {code}: data does not match x-event-payloads: {errors:#?}\n{data}");
+}
+
 /// Asserts that a response is one the spec documents for the operation, with a body that
-/// matches its schema.
+/// matches its schema; the events it shows carry what the spec says their codes carry.
 pub fn check_contract(op_id: &str, resp: &Resp) {
     let op = operations::by_operation_id(op_id).expect("operation");
     let status = resp.status.to_string();
@@ -454,6 +474,15 @@ pub fn check_contract(op_id: &str, resp: &Resp) {
     let errors: Vec<String> =
         validator.iter_errors(&resp.body).map(|e| format!("{} at {}", e, e.instance_path())).collect();
     assert!(errors.is_empty(), "{op_id} {status}: body does not match the spec: {errors:#?}\n{}", resp.body);
+    if resp.status == 200 && matches!(op_id, "events_get" | "events_list") {
+        let events = match &resp.body["data"] {
+            Value::Array(events) => events.clone(),
+            one => vec![one.clone()],
+        };
+        for event in &events {
+            check_event_data(event["code"].as_str().unwrap_or_default(), &event["data"]);
+        }
+    }
 }
 
 /// A date `days` from today (UTC−3), as YYYY-MM-DD.

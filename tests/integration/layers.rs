@@ -81,6 +81,19 @@ fn is_cfg_test(group: &TokenTree) -> bool {
         && g.stream().to_string().replace(' ', "") == "cfg(test)")
 }
 
+/// Where the item whose `#[cfg(test)]` starts at `i` ends: its body or its `;`.
+fn end_of_test_item(t: &[TokenTree], mut i: usize) -> usize {
+    i += 2;
+    while i < t.len() {
+        match &t[i] {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => break,
+            TokenTree::Punct(p) if p.as_char() == ';' => break,
+            _ => i += 1,
+        }
+    }
+    i
+}
+
 /// The `crate::`/`super::` paths of a token list, and the `use child::…` of a `mod.rs`.
 fn paths(t: &[TokenTree], children: &BTreeSet<String>, out: &mut Vec<Vec<String>>) {
     let mut i = 0;
@@ -88,14 +101,7 @@ fn paths(t: &[TokenTree], children: &BTreeSet<String>, out: &mut Vec<Vec<String>
         match &t[i] {
             // A test-only item: skip its attributes and its body.
             TokenTree::Punct(p) if p.as_char() == '#' && t.get(i + 1).is_some_and(is_cfg_test) => {
-                i += 2;
-                while i < t.len() {
-                    match &t[i] {
-                        TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => break,
-                        TokenTree::Punct(p) if p.as_char() == ';' => break,
-                        _ => i += 1,
-                    }
-                }
+                i = end_of_test_item(t, i);
             }
             TokenTree::Ident(id) if (id == "crate" || id == "super") && is_sep(t, i + 1) => {
                 let (found, next) = read_path(t, i, Vec::new());
@@ -322,4 +328,42 @@ fn the_checker_catches_what_it_forbids() {
     assert!(!text.contains("store::orgs"), "a file using its mod.rs is no circle: {text}");
     // The two names auth imports from api are two problems.
     assert_eq!(problems.len(), 5, "{text}");
+}
+
+/// Where `json!` is called outside test code in `tokens`.
+fn json_macros(t: &[TokenTree]) -> usize {
+    let mut found = 0;
+    let mut i = 0;
+    while i < t.len() {
+        match &t[i] {
+            TokenTree::Punct(p) if p.as_char() == '#' && t.get(i + 1).is_some_and(is_cfg_test) => {
+                i = end_of_test_item(t, i);
+            }
+            TokenTree::Ident(id)
+                if id == "json"
+                    && matches!(t.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!') =>
+            {
+                found += 1
+            }
+            TokenTree::Group(g) => found += json_macros(&g.stream().into_iter().collect::<Vec<_>>()),
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
+/// What the API answers and what events carry are generated types (the spec's schemas and
+/// `x-event-payloads`): no handler, event or demo seed builds JSON by hand.
+#[test]
+fn handlers_build_no_json() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offenders: Vec<String> = read_sources(&root)
+        .iter()
+        .filter(|f| matches!(f.module.first().map(String::as_str), Some("api" | "demo")))
+        .filter(|f| json_macros(&f.tokens) > 0)
+        .map(|f| f.module.join("::"))
+        .collect();
+    offenders.sort();
+    assert!(offenders.is_empty(), "json! outside tests in: {offenders:?}");
 }

@@ -15,7 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-use crate::common::{TestServer, cpf, error_field};
+use crate::common::{TestServer, check_event_data, cpf, error_field};
 use crate::exactly_once::Served;
 
 /// One request as the receiver saw it.
@@ -121,13 +121,33 @@ async fn deliveries(server: &TestServer, token: &str, webhook: &str) -> Vec<Valu
     r.data().as_array().unwrap().clone()
 }
 
-/// What arrived within a short wait.
+/// What arrived within a short wait, each event's body checked against what the spec says its
+/// code carries (`x-event-payloads`, with the delivery's own fields).
 async fn drain(rx: &mut mpsc::UnboundedReceiver<Received>) -> Vec<Received> {
     let mut got = Vec::new();
     while let Ok(Some(r)) = tokio::time::timeout(StdDuration::from_millis(200), rx.recv()).await {
+        check_delivery(&r);
         got.push(r);
     }
     got
+}
+
+/// A delivery's body: the event's data, its code, id and time, and the webhook.
+pub fn check_delivery(r: &Received) {
+    let mut body = r.json();
+    let code = r.header("x-kobana-event").to_owned();
+    let fields = body.as_object_mut().expect("an object");
+    assert_eq!(fields.remove("event_code"), Some(json!(code)), "{code}");
+    let webhook = fields.remove("webhook").expect("webhook");
+    assert!(webhook["id"].is_string() && webhook["url"].is_string() && webhook["first_try"].is_boolean());
+    if code == "ping" {
+        assert_eq!(body, json!({ "ping": "pong" }));
+        return;
+    }
+    for field in ["event_id", "occurred_at"] {
+        assert!(fields.remove(field).is_some_and(|v| v.is_string()), "{code}: {field}");
+    }
+    check_event_data(&code, &body);
 }
 
 fn later(seconds: i64) -> OffsetDateTime {

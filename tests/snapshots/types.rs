@@ -246,6 +246,50 @@ impl std::fmt::Display for AgreementStatus {
         f.write_str(self.as_str())
     }
 }
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ApprovalEventDataDecision {
+    #[serde(rename = "approve")]
+    Approve,
+    #[serde(rename = "decline")]
+    Decline,
+}
+impl ApprovalEventDataDecision {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Approve, Self::Decline];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Approve => "approve",
+            Self::Decline => "decline",
+        }
+    }
+}
+impl std::str::FromStr for ApprovalEventDataDecision {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ApprovalEventDataDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// How a message reaches the debtor: e-mail, SMS, WhatsApp or a mailed letter.
 #[derive(
     Debug,
@@ -2263,6 +2307,88 @@ impl std::fmt::Display for WebhookEventCode {
         f.write_str(self.as_str())
     }
 }
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum WebhookPingEventCode {
+    #[serde(rename = "ping")]
+    Ping,
+}
+impl WebhookPingEventCode {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Ping];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Ping => "ping",
+        }
+    }
+}
+impl std::str::FromStr for WebhookPingEventCode {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for WebhookPingEventCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum WebhookPingPing {
+    #[serde(rename = "pong")]
+    Pong,
+}
+impl WebhookPingPing {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Pong];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Pong => "pong",
+        }
+    }
+}
+impl std::str::FromStr for WebhookPingPing {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for WebhookPingPing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// A Brazilian postal address, needed for letters, credit-bureau reports and protests.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -2375,6 +2501,12 @@ pub struct AgreementCreate {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AgreementEnvelope {
     pub data: Agreement,
+}
+/// What an agreement event carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AgreementEventData {
+    pub object: Agreement,
+    pub changes: serde_json::Map<String, serde_json::Value>,
 }
 /// The down payment (number 0) or an installment, and the charge that collects it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2592,6 +2724,24 @@ pub struct AmountListMeta {
     /// Sum of amount (an agreement's total_amount), in reais.
     pub amount_sum: crate::domain::money::Hundredths,
 }
+/// A person's decision on an approval link.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ApprovalEventData {
+    pub approval_id: String,
+    /// The tool that asked.
+    pub tool: String,
+    /// The object it acts on.
+    pub object_id: Option<String>,
+    pub object_version: Option<i64>,
+    /// The question the person answered.
+    pub question: String,
+    /// The token or client that asked.
+    pub requested_by: String,
+    pub decision: ApprovalEventDataDecision,
+    /// The user who decided.
+    pub decided_by: String,
+    pub decided_at: crate::domain::dates::Timestamp,
+}
 /// The charge's boleto, for its amount and due date.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Boleto {
@@ -2774,6 +2924,40 @@ pub struct ChargeDecision {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChargeEnvelope {
     pub data: Charge,
+}
+/// What a charge event carries: the charge after the change and the fields it changed, and what caused it when something did.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChargeEventData {
+    pub object: Charge,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment: Option<EventPayment>,
+    /// The agreement that renegotiated, settled or canceled the charge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agreement_id: Option<String>,
+    /// The protest paid at the notary (charge.paid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protest_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Decision>,
+    /// Why, as given (charge.decided, charge.paused).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub reason: Option<Option<String>>,
+    /// The escalation step that stopped the régua (charge.decision_required).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<StepAction>,
+    /// The policy of that step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp_id: Option<String>,
+    /// Why the step could not act on its own, when it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 /// One page of charges.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3455,6 +3639,15 @@ pub struct CollectionPolicyDuplicate {
 pub struct CollectionPolicyEnvelope {
     pub data: CollectionPolicy,
 }
+/// What a collection policy event carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CollectionPolicyEventData {
+    pub object: CollectionPolicy,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+    /// The policy it copies (collection_policies_duplicate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicate_of: Option<String>,
+}
 /// One page of collection policies.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CollectionPolicyList {
@@ -3566,6 +3759,15 @@ pub struct CreditBureauReportCreate {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CreditBureauReportEnvelope {
     pub data: CreditBureauReport,
+}
+/// What a credit-bureau report event carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CreditBureauReportEventData {
+    pub object: CreditBureauReport,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+    /// The policy step that filed it, when a step did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<String>,
 }
 /// One page of credit-bureau reports.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3746,6 +3948,19 @@ pub struct DebtorCreate {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DebtorEnvelope {
     pub data: Debtor,
+}
+/// What a debtor event carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DebtorEventData {
+    pub object: Debtor,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+    /// Why it was archived (debtor.archived).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::types::present"
+    )]
+    pub reason: Option<Option<String>>,
 }
 /// One page of debtors.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4125,7 +4340,7 @@ pub struct Event {
     /// The object's id.
     pub resource_id: String,
     pub actor: EventActor,
-    /// The object after the change (object) and the changed fields as [old, new] pairs (changes), plus what else the event records.
+    /// What the event carries, the schema its code names in x-event-payloads: for most codes the object after the change (object) and the changed fields as [old, new] pairs (changes), plus what else the event records. Webhook deliveries carry the same.
     pub data: serde_json::Map<String, serde_json::Value>,
     /// The request that caused it (X-Request-Id); null for the engine's changes.
     pub request_id: Option<String>,
@@ -4151,6 +4366,13 @@ pub struct EventList {
     /// The events on this page.
     pub data: Vec<Event>,
     pub meta: PageMeta,
+}
+/// The payment that settled (part of) the charge.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EventPayment {
+    /// The amount paid, in BRL.
+    pub amount: crate::domain::money::Hundredths,
+    pub paid_at: crate::domain::dates::Timestamp,
 }
 /// The input of `events_get`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4311,6 +4533,12 @@ pub struct NotificationCreate {
 pub struct NotificationEnvelope {
     pub data: Notification,
 }
+/// What a notification event carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NotificationEventData {
+    pub object: Notification,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+}
 /// One page of notifications.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NotificationList {
@@ -4440,6 +4668,18 @@ pub struct OptOut {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub whatsapp: Option<bool>,
 }
+/// The organization's Pix account after the change.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OrganizationPix {
+    /// Where Pix payments go, or null.
+    pub pix: Option<PixAccount>,
+}
+/// What organization.pix.updated carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OrganizationPixEventData {
+    pub object: OrganizationPix,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+}
 /// The input of `organization_pix_update`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -4527,6 +4767,11 @@ pub struct PaymentReceiverCreateInput {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PaymentReceiverEnvelope {
     pub data: PaymentReceiver,
+}
+/// What payment_receiver.created carries: when, and nothing else (the URL and the secret are never recorded).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PaymentReceiverEventData {
+    pub created_at: crate::domain::dates::Timestamp,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -4699,6 +4944,15 @@ pub struct ProtestCreate {
 pub struct ProtestEnvelope {
     pub data: Protest,
 }
+/// What a protest event carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ProtestEventData {
+    pub object: Protest,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+    /// The policy step that filed it, when a step did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_id: Option<String>,
+}
 /// One page of protests.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ProtestList {
@@ -4852,6 +5106,12 @@ pub struct StepCreate {
 pub struct StepEnvelope {
     pub data: Step,
 }
+/// What a policy step event carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StepEventData {
+    pub object: Step,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+}
 /// One page of a policy's steps, in the order they run.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StepList {
@@ -4951,6 +5211,16 @@ pub struct Webhook {
     pub created_at: crate::domain::dates::Timestamp,
     pub updated_at: crate::domain::dates::Timestamp,
 }
+/// The webhook a delivery is made to, as every delivery's body names it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookAbout {
+    /// The webhook's id (whk_…).
+    pub id: String,
+    /// Where this attempt was sent.
+    pub url: String,
+    /// Whether this is the delivery's first attempt (a receiver may have seen the others).
+    pub first_try: bool,
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookAction {
@@ -5022,11 +5292,24 @@ pub struct WebhookDeliveryList {
 pub struct WebhookEnvelope {
     pub data: Webhook,
 }
+/// What a webhook event carries (never its secret).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookEventData {
+    pub object: Webhook,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+}
 /// One page of webhooks.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WebhookList {
     pub data: Vec<Webhook>,
     pub meta: PageMeta,
+}
+/// The body of a test ping (webhooks_test).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WebhookPing {
+    pub ping: WebhookPingPing,
+    pub event_code: WebhookPingEventCode,
+    pub webhook: WebhookAbout,
 }
 /// The request of the last attempt, as sent.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
