@@ -471,6 +471,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 key: &key,
             };
             let sent = sender.send_due(now).await?;
+            let exported = engine::exports::run_once(&store, now).await?;
             println!("turned {} charges overdue", report.turned_overdue);
             println!(
                 "resumed {} paused charges; rescheduled {} after their policy changed",
@@ -492,6 +493,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!(
                 "webhook deliveries: {} delivered, {} to retry, {} failed",
                 sent.delivered, sent.retrying, sent.failed
+            );
+            println!(
+                "exports: {} built, {} failed, {} expired",
+                exported.built, exported.failed, exported.expired
             );
             Ok(())
         }
@@ -585,6 +590,7 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     if !args.no_engine {
         engine::spawn(app.clone());
         engine::webhooks::spawn(app.clone());
+        engine::exports::spawn(app.clone());
     }
     let mut out = std::io::stdout().lock();
     // The demo user's line comes first: whatever follows the token line is a URL (scripts

@@ -85,6 +85,7 @@ object_payloads! {
     ProtestEventData(Protest, "protest") { step_id }
     OrganizationPixEventData(OrganizationPix, "organization") {}
     WebhookEventData(Webhook, "webhook") {}
+    ExportEventData(Export, "export") {}
 }
 
 impl Payload for wire::ApprovalEventData {

@@ -9,7 +9,7 @@ use crate::types::{self as wire, EventEnvelope, EventList, SortOrder};
 pub struct Events;
 
 /// The public view of an event.
-fn event_view(e: EventRow) -> ApiResult<wire::Event> {
+pub(crate) fn event_view(e: EventRow) -> ApiResult<wire::Event> {
     let occurred_at =
         parse_timestamp(&e.occurred_at).map_err(|_| StoreError::CorruptColumn("occurred_at".into()))?;
     let data = match e.data {

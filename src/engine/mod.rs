@@ -21,6 +21,7 @@
 
 mod agreements;
 mod escalations;
+pub mod exports;
 pub mod webhooks;
 
 pub use escalations::callback as gateway_callback;
@@ -592,30 +593,30 @@ fn engine_event<P: Payload>(
 
 /// Runs a pass every [`PERIOD`] until the process ends.
 pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
+    every(PERIOD, "engine pass", move || {
+        let app = app.clone();
+        async move { run_once(&app.store, &app.providers, OffsetDateTime::now_utc()).await }
+    })
+}
+
+/// Runs `run` every `period` for as long as the process lives: a run that did something logs its
+/// report as `what`, one that failed logs why (the next run tries again). A run longer than the
+/// period is followed by one period of rest, not a burst.
+pub(crate) fn every<R, F, Fut>(period: StdDuration, what: &'static str, run: F) -> tokio::task::JoinHandle<()>
+where
+    R: std::fmt::Debug + Default + PartialEq + Send,
+    F: Fn() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = StoreResult<R>> + Send,
+{
     tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(PERIOD);
-        // A pass longer than the period is followed by one period of rest, not a burst.
+        let mut ticks = tokio::time::interval(period);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            match run_once(&app.store, &app.providers, OffsetDateTime::now_utc()).await {
-                Ok(report) if report != PassReport::default() => {
-                    tracing::info!(
-                        turned_overdue = report.turned_overdue,
-                        sent = report.sent,
-                        skipped = report.skipped,
-                        failed = report.failed,
-                        awaiting_decision = report.awaiting_decision,
-                        agreements_activated = report.agreements_activated,
-                        agreements_completed = report.agreements_completed,
-                        agreements_broken = report.agreements_broken,
-                        escalations_filed = report.escalations_filed,
-                        escalations_moved = report.escalations_moved,
-                        "engine pass"
-                    );
-                }
+            match run().await {
+                Ok(report) if report != R::default() => tracing::info!(?report, "{what}"),
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "engine pass failed; the next one tries again"),
+                Err(e) => tracing::warn!(error = %e, "{what} failed; the next run tries again"),
             }
         }
     })

@@ -22,7 +22,7 @@ pub struct AgreementFilter {
     pub offset: i64,
 }
 
-fn from_row(row: &Row) -> StoreResult<Agreement> {
+pub(super) fn from_row(row: &Row) -> StoreResult<Agreement> {
     Ok(Agreement {
         id: row.text("id")?,
         organization_id: row.text("organization_id")?,

@@ -80,7 +80,8 @@ macro_rules! columns {
          c.current_step_id, c.next_action_at, c.paused_until, c.boleto_barcode, c.boleto_url, c.pix_emv"
     };
 }
-const SELECT: &str = concat!("SELECT ", columns!(), " FROM charges c JOIN debtors d ON d.id = c.debtor_id");
+pub(super) const SELECT: &str =
+    concat!("SELECT ", columns!(), " FROM charges c JOIN debtors d ON d.id = c.debtor_id");
 
 fn sort_column(sort_by: &str) -> &'static str {
     match sort_by {
@@ -91,7 +92,7 @@ fn sort_column(sort_by: &str) -> &'static str {
     }
 }
 
-fn from_row(row: &Row) -> StoreResult<Charge> {
+pub(super) fn from_row(row: &Row) -> StoreResult<Charge> {
     Ok(Charge {
         id: row.text("id")?,
         organization_id: row.text("organization_id")?,

@@ -12,7 +12,7 @@ use super::value::{Param, Row, args};
 use super::{Store, StoreResult};
 use crate::domain::credit_bureau::Report;
 
-fn from_row(row: &Row) -> StoreResult<Report> {
+pub(super) fn from_row(row: &Row) -> StoreResult<Report> {
     Ok(Report {
         id: row.text("id")?,
         organization_id: row.text("organization_id")?,

@@ -26,7 +26,7 @@ pub struct DebtorFilter {
 }
 
 // SUM of BIGINT is NUMERIC in PostgreSQL: cast back so both read an integer.
-const SELECT: &str = "SELECT d.*, \
+pub(super) const SELECT: &str = "SELECT d.*, \
     CAST(COALESCE((SELECT SUM(c.amount_cents - c.paid_cents) FROM charges c WHERE c.debtor_id = d.id AND c.status IN ('pending', 'overdue')), 0) AS BIGINT) AS open_cents, \
     CAST(COALESCE((SELECT SUM(c.amount_cents - c.paid_cents) FROM charges c WHERE c.debtor_id = d.id AND c.status = 'overdue'), 0) AS BIGINT) AS overdue_cents, \
     (SELECT COUNT(*) FROM charges c WHERE c.debtor_id = d.id AND c.status IN ('pending', 'overdue')) AS open_charges \
@@ -47,7 +47,7 @@ fn sort_column(sort_by: &str) -> &'static str {
     }
 }
 
-fn from_row(row: &Row) -> StoreResult<Debtor> {
+pub(super) fn from_row(row: &Row) -> StoreResult<Debtor> {
     Ok(Debtor {
         id: row.text("id")?,
         organization_id: row.text("organization_id")?,

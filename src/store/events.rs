@@ -108,7 +108,7 @@ pub struct EventFilter {
     pub offset: i64,
 }
 
-fn event_from_row(row: &Row) -> StoreResult<EventRow> {
+pub(super) fn event_from_row(row: &Row) -> StoreResult<EventRow> {
     Ok(EventRow {
         id: row.text("id")?,
         code: row.text("code")?,

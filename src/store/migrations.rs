@@ -64,6 +64,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(25, "0025", "payment_codes"),
     migration!(26, "0026", "payments_in"),
     migration!(27, "0027", "webhooks"),
+    migration!(28, "0028", "exports"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

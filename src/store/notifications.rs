@@ -33,7 +33,7 @@ pub struct NotificationFilter {
     pub offset: i64,
 }
 
-fn from_row(row: &Row) -> StoreResult<Notification> {
+pub(super) fn from_row(row: &Row) -> StoreResult<Notification> {
     Ok(Notification {
         id: row.text("id")?,
         organization_id: row.text("organization_id")?,

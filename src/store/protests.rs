@@ -12,7 +12,7 @@ use super::{Store, StoreError, StoreResult};
 use crate::domain::money::Hundredths;
 use crate::domain::protest::{Notary, Protest};
 
-fn from_row(row: &Row) -> StoreResult<Protest> {
+pub(super) fn from_row(row: &Row) -> StoreResult<Protest> {
     Ok(Protest {
         id: row.text("id")?,
         organization_id: row.text("organization_id")?,

@@ -543,8 +543,43 @@ def webhook_url(case, body, rng):
         body["url"] = f"https://erp{rng.randrange(1000)}.example.com/hooks"
 
 
+# The filters each export kind has (src/domain/export.rs): the schema lists them all.
+EXPORT_FILTERS = {
+    "charges": {"created_from", "created_to", "status", "debtor_id"},
+    "debtors": {"created_from", "created_to", "status"},
+    "notifications": {"created_from", "created_to", "status", "debtor_id", "charge_id"},
+    "agreements": {"created_from", "created_to", "status", "debtor_id"},
+    "credit_bureau_reports": {"created_from", "created_to", "status", "debtor_id", "charge_id"},
+    "protests": {"created_from", "created_to", "status", "debtor_id", "charge_id"},
+    "events": {"created_from", "created_to", "code", "resource_id"},
+}
+EXPORT_STATUSES = {
+    "charges": "overdue", "debtors": "active", "notifications": "sent", "agreements": "active",
+    "credit_bureau_reports": "requested", "protests": "requested",
+}
+
+
+def export_filters(case, body, rng):
+    """Only the filters the kind has, a status of its own, and a window of this century."""
+    filters = body.get("filters")
+    if not isinstance(filters, dict):
+        return
+    kind = body.get("kind")
+    for name in list(filters):
+        if name not in EXPORT_FILTERS.get(kind, set()):
+            del filters[name]
+    if "status" in filters:
+        filters["status"] = EXPORT_STATUSES[kind]
+    # Instants from 1900 to 2199 (the far-dates rule), the window running forward.
+    if "created_from" in filters:
+        filters["created_from"] = "2026-01-01T00:00:00Z"
+    if "created_to" in filters:
+        filters["created_to"] = "2027-01-01T00:00:00Z"
+
+
 FIXES = {
     "organization_pix_update": pix_account,
+    "exports_create": export_filters,
     "webhooks_create": webhook_url,
     "webhooks_update": webhook_url,
     "agreements_simulate": agreements,

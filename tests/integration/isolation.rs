@@ -125,6 +125,9 @@ async fn another_organizations_ids_are_not_found() {
     server.create_debtor(&a, "Gancho Souza", &crate::common::cpf(8301)).await;
     let r = server.call(&a, "webhooks_deliveries_list", &[("id", &webhook_id)], "", None).await;
     let delivery_id = r.data()[0]["id"].as_str().unwrap().to_string();
+    let r = server.write(&a, "exports_create", json!({"kind": "charges"})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let export_id = r.data()["id"].as_str().unwrap().to_string();
 
     let with_ids: Vec<_> = OPERATIONS.iter().filter(|op| !op.path_params.is_empty()).collect();
     assert!(with_ids.len() >= 8, "the operations with ids: {}", with_ids.len());
@@ -144,6 +147,7 @@ async fn another_organizations_ids_are_not_found() {
                     ("payments", "id") => payment_id.as_str(),
                     ("webhooks", "id") => webhook_id.as_str(),
                     ("webhooks", "delivery_id") => delivery_id.as_str(),
+                    ("exports", "id") => export_id.as_str(),
                     ("collection_policies", "cp_id") => policy_id.as_str(),
                     ("collection_policies", "step_id") => step_id.as_str(),
                     (tag, name) => panic!(

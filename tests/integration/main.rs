@@ -26,6 +26,7 @@ mod engine_crash;
 mod escalation_gateway;
 mod exact_input;
 pub mod exactly_once;
+mod exports;
 mod isolation;
 mod layers;
 mod limits;

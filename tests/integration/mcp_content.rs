@@ -36,6 +36,8 @@ async fn resources_and_templates() {
             "kobana://dunning/debtors/{id}",
             "kobana://dunning/debtors/{id}/statement.pdf",
             "kobana://dunning/events/{id}",
+            "kobana://dunning/exports/{id}/download.csv",
+            "kobana://dunning/exports/{id}",
             "kobana://dunning/notifications/{id}",
             "kobana://dunning/protests/{id}",
             "kobana://dunning/webhooks/{id}/deliveries/{delivery_id}",

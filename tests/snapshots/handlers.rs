@@ -372,6 +372,37 @@ pub trait EventsApi {
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::EventList>>,
     > + Send;
 }
+/// The operations tagged `exports`, implemented in `src/api/exports.rs`.
+pub trait ExportsApi {
+    /// `exports_create`: Export data as CSV
+    fn exports_create(
+        call: crate::api::Call,
+        input: crate::types::ExportsCreateInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ExportEnvelope>>,
+    > + Send;
+    /// `exports_download`: Download an export (CSV)
+    fn exports_download(
+        call: crate::api::Call,
+        input: crate::types::ExportsDownloadInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::File>,
+    > + Send;
+    /// `exports_get`: Get an export
+    fn exports_get(
+        call: crate::api::Call,
+        input: crate::types::ExportsGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ExportEnvelope>>,
+    > + Send;
+    /// `exports_list`: List exports
+    fn exports_list(
+        call: crate::api::Call,
+        input: crate::types::ExportsListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<crate::api::Reply<crate::types::ExportList>>,
+    > + Send;
+}
 /// The operations tagged `me`, implemented in `src/api/me.rs`.
 pub trait MeApi {
     /// `me`: Show current organization and token

@@ -1850,6 +1850,146 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"sort_order\":{\"default\":\"desc\",\"description\":\"Sort direction for sort_by.\",\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},\"resource_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64,\"description\":\"Only the events of this object (a dbt_… or chg_… id).\"},\"code\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":64,\"description\":\"Only events with this code, e.g. charge.overdue.\"}},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "exports_create",
+        tool_name: "dunning_exports_create",
+        aliases: &[],
+        title: "Export data as CSV",
+        description: "Queues a CSV export of the organization's charges, debtors, notifications, agreements, credit-bureau reports, protests or events, with the filters given, oldest first. The server builds it in the background (status queued, then processing, then processed); download it with exports_download. UTF-8 with a header row, comma- or semicolon- separated; cells that a spreadsheet would read as a formula are prefixed with an apostrophe.",
+        tag: "exports",
+        method: HttpMethod::Post,
+        path: "/v1/exports",
+        effect: Effect::Write,
+        annotations: Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        scope: Some("dunning.exports"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[],
+        body: Some(BodySpec {
+            required: true,
+            fields: &["kind", "filters", "separator", "idempotency_key"],
+            schema: "{\"type\":\"object\",\"properties\":{\"kind\":{\"description\":\"What an export holds.\",\"type\":\"string\",\"enum\":[\"charges\",\"debtors\",\"notifications\",\"agreements\",\"credit_bureau_reports\",\"protests\",\"events\"]},\"filters\":{\"description\":\"Which rows the export holds, as the list operations filter them; each applies to the kinds that have the field (status: all but events; debtor_id: all but debtors and events; charge_id: notifications, reports and protests; code and resource_id: events).\",\"type\":\"object\",\"properties\":{\"created_from\":{\"description\":\"Only rows created (events that happened) at or after this instant.\",\"type\":\"string\",\"format\":\"date-time\"},\"created_to\":{\"description\":\"Only rows created (events that happened) before this instant.\",\"type\":\"string\",\"format\":\"date-time\"},\"status\":{\"description\":\"Only rows in this status (the kind's own statuses).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"debtor_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"charge_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"code\":{\"description\":\"Only events with this code.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"resource_id\":{\"description\":\"Only events about this object.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100}},\"additionalProperties\":false},\"separator\":{\"description\":\"The cell separator; semicolon for spreadsheets set to Portuguese (Brazil).\",\"type\":\"string\",\"enum\":[\"comma\",\"semicolon\"]},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"kind\"],\"additionalProperties\":false}",
+        }),
+        accepts_idempotency_key: true,
+        success_status: 201,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_exports_create\",\"title\":\"Export data as CSV\",\"description\":\"Queues a CSV export of the organization's charges, debtors, notifications, agreements, credit-bureau reports, protests or events, with the filters given, oldest first. The server builds it in the background (status queued, then processing, then processed); download it with exports_download. UTF-8 with a header row, comma- or semicolon- separated; cells that a spreadsheet would read as a formula are prefixed with an apostrophe.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"kind\":{\"description\":\"What an export holds.\",\"type\":\"string\",\"enum\":[\"charges\",\"debtors\",\"notifications\",\"agreements\",\"credit_bureau_reports\",\"protests\",\"events\"]},\"filters\":{\"description\":\"Which rows the export holds, as the list operations filter them; each applies to the kinds that have the field (status: all but events; debtor_id: all but debtors and events; charge_id: notifications, reports and protests; code and resource_id: events).\",\"type\":\"object\",\"properties\":{\"created_from\":{\"description\":\"Only rows created (events that happened) at or after this instant.\",\"type\":\"string\",\"format\":\"date-time\"},\"created_to\":{\"description\":\"Only rows created (events that happened) before this instant.\",\"type\":\"string\",\"format\":\"date-time\"},\"status\":{\"description\":\"Only rows in this status (the kind's own statuses).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"debtor_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"charge_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"code\":{\"description\":\"Only events with this code.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"resource_id\":{\"description\":\"Only events about this object.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100}},\"additionalProperties\":false},\"separator\":{\"description\":\"The cell separator; semicolon for spreadsheets set to Portuguese (Brazil).\",\"type\":\"string\",\"enum\":[\"comma\",\"semicolon\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"kind\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"fb5b231d2a2e4f19\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"kind\":{\"description\":\"What an export holds.\",\"type\":\"string\",\"enum\":[\"charges\",\"debtors\",\"notifications\",\"agreements\",\"credit_bureau_reports\",\"protests\",\"events\"]},\"filters\":{\"description\":\"Which rows the export holds, as the list operations filter them; each applies to the kinds that have the field (status: all but events; debtor_id: all but debtors and events; charge_id: notifications, reports and protests; code and resource_id: events).\",\"type\":\"object\",\"properties\":{\"created_from\":{\"description\":\"Only rows created (events that happened) at or after this instant.\",\"type\":\"string\",\"format\":\"date-time\"},\"created_to\":{\"description\":\"Only rows created (events that happened) before this instant.\",\"type\":\"string\",\"format\":\"date-time\"},\"status\":{\"description\":\"Only rows in this status (the kind's own statuses).\",\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"debtor_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"charge_id\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"code\":{\"description\":\"Only events with this code.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"resource_id\":{\"description\":\"Only events about this object.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100}},\"additionalProperties\":false},\"separator\":{\"description\":\"The cell separator; semicolon for spreadsheets set to Portuguese (Brazil).\",\"type\":\"string\",\"enum\":[\"comma\",\"semicolon\"]},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"kind\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "exports_download",
+        tool_name: "dunning_exports_download",
+        aliases: &[],
+        title: "Download an export (CSV)",
+        description: "The export's CSV file, once processed. Before that, and after it expired, INVALID_STATE with the export's status.",
+        tag: "exports",
+        method: HttpMethod::Get,
+        path: "/v1/exports/{id}/download",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.exports"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Binary {
+            content_type: "text/csv",
+            extension: "csv",
+        },
+        resource_uri: Some("kobana://dunning/exports/{id}/download.csv"),
+        complete: &[("id", "exports_list")],
+        descriptor: "{\"name\":\"dunning_exports_download\",\"title\":\"Download an export (CSV)\",\"description\":\"The export's CSV file, once processed. Before that, and after it expired, INVALID_STATE with the export's status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The export's id (exp_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "exports_get",
+        tool_name: "dunning_exports_get",
+        aliases: &[],
+        title: "Get an export",
+        description: "Returns one export: what it holds, its status, how many rows and bytes once processed, and until when it can be downloaded.",
+        tag: "exports",
+        method: HttpMethod::Get,
+        path: "/v1/exports/{id}",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.exports"),
+        confirm: None,
+        path_params: &["id"],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/exports/{id}"),
+        complete: &[("id", "exports_list")],
+        descriptor: "{\"name\":\"dunning_exports_get\",\"title\":\"Get an export\",\"description\":\"Returns one export: what it holds, its status, how many rows and bytes once processed, and until when it can be downloaded.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0febd1cb7646fe65\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The export's id (exp_…).\"}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
+        operation_id: "exports_list",
+        tool_name: "dunning_exports_list",
+        aliases: &[],
+        title: "List exports",
+        description: "Lists the organization's exports, newest first, with their status: queued, processing, processed (ready to download until expires_at), failed or expired (7 days after it was built; the file is gone).",
+        tag: "exports",
+        method: HttpMethod::Get,
+        path: "/v1/exports",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.exports"),
+        confirm: None,
+        path_params: &[],
+        query_params: &[
+            QueryParam {
+                name: "page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "per_page",
+                kind: ParamKind::Integer,
+            },
+            QueryParam {
+                name: "status",
+                kind: ParamKind::String,
+            },
+        ],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: None,
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_exports_list\",\"title\":\"List exports\",\"description\":\"Lists the organization's exports, newest first, with their status: queued, processing, processed (ready to download until expires_at), failed or expired (7 days after it was built; the file is gone).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"status\":{\"description\":\"Only exports in this state.\",\"type\":\"string\",\"enum\":[\"queued\",\"processing\",\"processed\",\"failed\",\"expired\"]}},\"additionalProperties\":false},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"e0db0cfaef9f0c57\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"status\":{\"description\":\"Only exports in this state.\",\"type\":\"string\",\"enum\":[\"queued\",\"processing\",\"processed\",\"failed\",\"expired\"]}},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"status\":{\"description\":\"Only exports in this state.\",\"type\":\"string\",\"enum\":[\"queued\",\"processing\",\"processed\",\"failed\",\"expired\"]}},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "me",
         tool_name: "dunning_me",
         aliases: &[],
@@ -2427,15 +2567,15 @@ pub static OPERATIONS: &[Operation] = &[
         body: Some(BodySpec {
             required: true,
             fields: &["url", "events", "name", "active", "idempotency_key"],
-            schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"Where the events are POSTed: https, to a public address (checked again, after DNS resolution, on every delivery).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered (default true).\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"url\",\"events\"],\"additionalProperties\":false}",
+            schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"Where the events are POSTed: https, to a public address (checked again, after DNS resolution, on every delivery).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\",\"export.db.created\",\"export.db.updated\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered (default true).\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"url\",\"events\"],\"additionalProperties\":false}",
         }),
         accepts_idempotency_key: true,
         success_status: 201,
         response: ResponseKind::Json,
         resource_uri: None,
         complete: &[],
-        descriptor: "{\"name\":\"dunning_webhooks_create\",\"title\":\"Create a webhook\",\"description\":\"Registers an https URL that receives the events listed, each as a signed JSON POST (X-Kobana-Signature: sha256=<HMAC-SHA256 of the raw body>), retried on 5xx, timeouts and connection errors up to 7 attempts over about 9 h. The secret is shown only in this answer and after rotate_secret. Private, loopback, link-local and metadata addresses are refused.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"Where the events are POSTed: https, to a public address (checked again, after DNS resolution, on every delivery).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered (default true).\",\"type\":\"boolean\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"url\",\"events\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"2863728d1acf79e8\"}}",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"Where the events are POSTed: https, to a public address (checked again, after DNS resolution, on every delivery).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered (default true).\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"url\",\"events\"]}",
+        descriptor: "{\"name\":\"dunning_webhooks_create\",\"title\":\"Create a webhook\",\"description\":\"Registers an https URL that receives the events listed, each as a signed JSON POST (X-Kobana-Signature: sha256=<HMAC-SHA256 of the raw body>), retried on 5xx, timeouts and connection errors up to 7 attempts over about 9 h. The secret is shown only in this answer and after rotate_secret. Private, loopback, link-local and metadata addresses are refused.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"Where the events are POSTed: https, to a public address (checked again, after DNS resolution, on every delivery).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\",\"export.db.created\",\"export.db.updated\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered (default true).\",\"type\":\"boolean\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"url\",\"events\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"621c050dc3ad4f37\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"Where the events are POSTed: https, to a public address (checked again, after DNS resolution, on every delivery).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\",\"export.db.created\",\"export.db.updated\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered (default true).\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"url\",\"events\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
     Operation {
@@ -2751,15 +2891,15 @@ pub static OPERATIONS: &[Operation] = &[
         body: Some(BodySpec {
             required: false,
             fields: &["url", "events", "name", "active", "idempotency_key"],
-            schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"The new URL (same rules as on create).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes from now on.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart; null removes it.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered.\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
+            schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"The new URL (same rules as on create).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes from now on.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\",\"export.db.created\",\"export.db.updated\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart; null removes it.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered.\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false}",
         }),
         accepts_idempotency_key: true,
         success_status: 200,
         response: ResponseKind::Json,
         resource_uri: None,
         complete: &[("id", "webhooks_list")],
-        descriptor: "{\"name\":\"dunning_webhooks_update\",\"title\":\"Update a webhook\",\"description\":\"Changes the fields sent: url, events, name, active. Events that happen while a webhook is inactive are never delivered, not even after it is activated again. Pending deliveries go to the new URL.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"url\":{\"description\":\"The new URL (same rules as on create).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes from now on.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart; null removes it.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered.\",\"type\":\"boolean\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"0e78fc7c03dc07a6\"}}",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The webhook's id (whk_…).\"},\"url\":{\"description\":\"The new URL (same rules as on create).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes from now on.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart; null removes it.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered.\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
+        descriptor: "{\"name\":\"dunning_webhooks_update\",\"title\":\"Update a webhook\",\"description\":\"Changes the fields sent: url, events, name, active. Events that happen while a webhook is inactive are never delivered, not even after it is activated again. Pending deliveries go to the new URL.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"url\":{\"description\":\"The new URL (same rules as on create).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes from now on.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\",\"export.db.created\",\"export.db.updated\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart; null removes it.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered.\",\"type\":\"boolean\"},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]},\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"b3c5bc9d514df374\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The webhook's id (whk_…).\"},\"url\":{\"description\":\"The new URL (same rules as on create).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes from now on.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\",\"export.db.created\",\"export.db.updated\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart; null removes it.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered.\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
 ];
@@ -2868,52 +3008,60 @@ pub mod ops {
     pub const EVENTS_GET: &Operation = &OPERATIONS[44];
     /// `events_list`
     pub const EVENTS_LIST: &Operation = &OPERATIONS[45];
+    /// `exports_create`
+    pub const EXPORTS_CREATE: &Operation = &OPERATIONS[46];
+    /// `exports_download`
+    pub const EXPORTS_DOWNLOAD: &Operation = &OPERATIONS[47];
+    /// `exports_get`
+    pub const EXPORTS_GET: &Operation = &OPERATIONS[48];
+    /// `exports_list`
+    pub const EXPORTS_LIST: &Operation = &OPERATIONS[49];
     /// `me`
-    pub const ME: &Operation = &OPERATIONS[46];
+    pub const ME: &Operation = &OPERATIONS[50];
     /// `notifications_cancel`
-    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[47];
+    pub const NOTIFICATIONS_CANCEL: &Operation = &OPERATIONS[51];
     /// `notifications_create`
-    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[48];
+    pub const NOTIFICATIONS_CREATE: &Operation = &OPERATIONS[52];
     /// `notifications_get`
-    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[49];
+    pub const NOTIFICATIONS_GET: &Operation = &OPERATIONS[53];
     /// `notifications_list`
-    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[50];
+    pub const NOTIFICATIONS_LIST: &Operation = &OPERATIONS[54];
     /// `notifications_resend`
-    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[51];
+    pub const NOTIFICATIONS_RESEND: &Operation = &OPERATIONS[55];
     /// `organization_pix_update`
-    pub const ORGANIZATION_PIX_UPDATE: &Operation = &OPERATIONS[52];
+    pub const ORGANIZATION_PIX_UPDATE: &Operation = &OPERATIONS[56];
     /// `payment_receiver_create`
-    pub const PAYMENT_RECEIVER_CREATE: &Operation = &OPERATIONS[53];
+    pub const PAYMENT_RECEIVER_CREATE: &Operation = &OPERATIONS[57];
     /// `payments_assign`
-    pub const PAYMENTS_ASSIGN: &Operation = &OPERATIONS[54];
+    pub const PAYMENTS_ASSIGN: &Operation = &OPERATIONS[58];
     /// `payments_list`
-    pub const PAYMENTS_LIST: &Operation = &OPERATIONS[55];
+    pub const PAYMENTS_LIST: &Operation = &OPERATIONS[59];
     /// `protests_cancel`
-    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[56];
+    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[60];
     /// `protests_create`
-    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[57];
+    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[61];
     /// `protests_get`
-    pub const PROTESTS_GET: &Operation = &OPERATIONS[58];
+    pub const PROTESTS_GET: &Operation = &OPERATIONS[62];
     /// `protests_list`
-    pub const PROTESTS_LIST: &Operation = &OPERATIONS[59];
+    pub const PROTESTS_LIST: &Operation = &OPERATIONS[63];
     /// `webhooks_create`
-    pub const WEBHOOKS_CREATE: &Operation = &OPERATIONS[60];
+    pub const WEBHOOKS_CREATE: &Operation = &OPERATIONS[64];
     /// `webhooks_delete`
-    pub const WEBHOOKS_DELETE: &Operation = &OPERATIONS[61];
+    pub const WEBHOOKS_DELETE: &Operation = &OPERATIONS[65];
     /// `webhooks_deliveries_get`
-    pub const WEBHOOKS_DELIVERIES_GET: &Operation = &OPERATIONS[62];
+    pub const WEBHOOKS_DELIVERIES_GET: &Operation = &OPERATIONS[66];
     /// `webhooks_deliveries_list`
-    pub const WEBHOOKS_DELIVERIES_LIST: &Operation = &OPERATIONS[63];
+    pub const WEBHOOKS_DELIVERIES_LIST: &Operation = &OPERATIONS[67];
     /// `webhooks_deliveries_retry`
-    pub const WEBHOOKS_DELIVERIES_RETRY: &Operation = &OPERATIONS[64];
+    pub const WEBHOOKS_DELIVERIES_RETRY: &Operation = &OPERATIONS[68];
     /// `webhooks_get`
-    pub const WEBHOOKS_GET: &Operation = &OPERATIONS[65];
+    pub const WEBHOOKS_GET: &Operation = &OPERATIONS[69];
     /// `webhooks_list`
-    pub const WEBHOOKS_LIST: &Operation = &OPERATIONS[66];
+    pub const WEBHOOKS_LIST: &Operation = &OPERATIONS[70];
     /// `webhooks_rotate_secret`
-    pub const WEBHOOKS_ROTATE_SECRET: &Operation = &OPERATIONS[67];
+    pub const WEBHOOKS_ROTATE_SECRET: &Operation = &OPERATIONS[71];
     /// `webhooks_test`
-    pub const WEBHOOKS_TEST: &Operation = &OPERATIONS[68];
+    pub const WEBHOOKS_TEST: &Operation = &OPERATIONS[72];
     /// `webhooks_update`
-    pub const WEBHOOKS_UPDATE: &Operation = &OPERATIONS[69];
+    pub const WEBHOOKS_UPDATE: &Operation = &OPERATIONS[73];
 }

@@ -268,6 +268,27 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, ""],
             })
         }
+        ["", "v1", "exports"] => {
+            Some(V1Route {
+                operations: &[ops::EXPORTS_CREATE, ops::EXPORTS_LIST],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
+        ["", "v1", "exports", p0] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::EXPORTS_GET],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "exports", p0, "download"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::EXPORTS_DOWNLOAD],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         ["", "v1", "me"] => {
             Some(V1Route {
                 operations: &[ops::ME],
@@ -834,6 +855,42 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::events::Events as crate::api::handlers::EventsApi>::events_get,
+                ),
+            )
+        }
+        "exports_create" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::exports::Exports as crate::api::handlers::ExportsApi>::exports_create,
+                ),
+            )
+        }
+        "exports_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::exports::Exports as crate::api::handlers::ExportsApi>::exports_list,
+                ),
+            )
+        }
+        "exports_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::exports::Exports as crate::api::handlers::ExportsApi>::exports_get,
+                ),
+            )
+        }
+        "exports_download" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::exports::Exports as crate::api::handlers::ExportsApi>::exports_download,
                 ),
             )
         }

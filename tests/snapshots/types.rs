@@ -1233,6 +1233,179 @@ impl std::fmt::Display for ErrorErrorCode {
         f.write_str(self.as_str())
     }
 }
+/// What an export holds.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ExportKind {
+    #[serde(rename = "charges")]
+    Charges,
+    #[serde(rename = "debtors")]
+    Debtors,
+    #[serde(rename = "notifications")]
+    Notifications,
+    #[serde(rename = "agreements")]
+    Agreements,
+    #[serde(rename = "credit_bureau_reports")]
+    CreditBureauReports,
+    #[serde(rename = "protests")]
+    Protests,
+    #[serde(rename = "events")]
+    Events,
+}
+impl ExportKind {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Charges,
+        Self::Debtors,
+        Self::Notifications,
+        Self::Agreements,
+        Self::CreditBureauReports,
+        Self::Protests,
+        Self::Events,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Charges => "charges",
+            Self::Debtors => "debtors",
+            Self::Notifications => "notifications",
+            Self::Agreements => "agreements",
+            Self::CreditBureauReports => "credit_bureau_reports",
+            Self::Protests => "protests",
+            Self::Events => "events",
+        }
+    }
+}
+impl std::str::FromStr for ExportKind {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ExportKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// The cell separator; semicolon for spreadsheets set to Portuguese (Brazil).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ExportSeparator {
+    #[serde(rename = "comma")]
+    Comma,
+    #[serde(rename = "semicolon")]
+    Semicolon,
+}
+impl ExportSeparator {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[Self::Comma, Self::Semicolon];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Comma => "comma",
+            Self::Semicolon => "semicolon",
+        }
+    }
+}
+impl std::str::FromStr for ExportSeparator {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ExportSeparator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// queued, then processing while the server builds it, then processed (downloadable until expires_at); failed with the error; expired once its file is removed.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum ExportStatus {
+    #[serde(rename = "queued")]
+    Queued,
+    #[serde(rename = "processing")]
+    Processing,
+    #[serde(rename = "processed")]
+    Processed,
+    #[serde(rename = "failed")]
+    Failed,
+    #[serde(rename = "expired")]
+    Expired,
+}
+impl ExportStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Queued,
+        Self::Processing,
+        Self::Processed,
+        Self::Failed,
+        Self::Expired,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Queued => "queued",
+            Self::Processing => "processing",
+            Self::Processed => "processed",
+            Self::Failed => "failed",
+            Self::Expired => "expired",
+        }
+    }
+}
+impl std::str::FromStr for ExportStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ExportStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// sandbox: nothing leaves the server (messages, bureau reports and protests are simulated; webhooks are sent, marked sandbox). production: real effects.
 #[derive(
     Debug,
@@ -2167,6 +2340,10 @@ pub enum WebhookEventCode {
     WebhookDbUpdated,
     #[serde(rename = "webhook.db.deleted")]
     WebhookDbDeleted,
+    #[serde(rename = "export.db.created")]
+    ExportDbCreated,
+    #[serde(rename = "export.db.updated")]
+    ExportDbUpdated,
 }
 impl WebhookEventCode {
     /// Every value, in the spec's order.
@@ -2226,6 +2403,8 @@ impl WebhookEventCode {
         Self::WebhookDbCreated,
         Self::WebhookDbUpdated,
         Self::WebhookDbDeleted,
+        Self::ExportDbCreated,
+        Self::ExportDbUpdated,
     ];
     /// The value as the spec writes it.
     pub const fn as_str(self) -> &'static str {
@@ -2289,6 +2468,8 @@ impl WebhookEventCode {
             Self::WebhookDbCreated => "webhook.db.created",
             Self::WebhookDbUpdated => "webhook.db.updated",
             Self::WebhookDbDeleted => "webhook.db.deleted",
+            Self::ExportDbCreated => "export.db.created",
+            Self::ExportDbUpdated => "export.db.updated",
         }
     }
 }
@@ -4400,6 +4581,122 @@ pub struct EventsListInput {
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<crate::domain::text::Text>,
+}
+/// A CSV export of an organization's data.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Export {
+    /// The export's id (exp_…).
+    pub id: String,
+    pub kind: ExportKind,
+    pub filters: ExportFilters,
+    pub separator: ExportSeparator,
+    pub status: ExportStatus,
+    /// Rows in the file (the header not counted), once processed.
+    pub rows: Option<i64>,
+    /// The file's size, once processed.
+    pub size_bytes: Option<i64>,
+    /// Why it failed.
+    pub error: Option<String>,
+    pub created_at: crate::domain::dates::Timestamp,
+    pub started_at: Option<crate::domain::dates::Timestamp>,
+    pub processed_at: Option<crate::domain::dates::Timestamp>,
+    pub failed_at: Option<crate::domain::dates::Timestamp>,
+    /// When the file is removed (7 days after it was built).
+    pub expires_at: Option<crate::domain::dates::Timestamp>,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportCreate {
+    pub kind: ExportKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<ExportFilters>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub separator: Option<ExportSeparator>,
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
+/// One export.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExportEnvelope {
+    pub data: Export,
+}
+/// What an export event carries.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExportEventData {
+    pub object: Export,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+}
+/// Which rows the export holds, as the list operations filter them; each applies to the kinds that have the field (status: all but events; debtor_id: all but debtors and events; charge_id: notifications, reports and protests; code and resource_id: events).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportFilters {
+    /// Only rows created (events that happened) at or after this instant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_from: Option<crate::domain::dates::Timestamp>,
+    /// Only rows created (events that happened) before this instant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_to: Option<crate::domain::dates::Timestamp>,
+    /// Only rows in this status (the kind's own statuses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debtor_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge_id: Option<String>,
+    /// Only events with this code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Only events about this object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_id: Option<String>,
+}
+/// One page of exports.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExportList {
+    pub data: Vec<Export>,
+    pub meta: PageMeta,
+}
+/// The input of `exports_create`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportsCreateInput {
+    /// Body field.
+    pub kind: ExportKind,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<ExportFilters>,
+    /// Body field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub separator: Option<ExportSeparator>,
+}
+/// The input of `exports_download`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportsDownloadInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `exports_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportsGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `exports_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportsListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ExportStatus>,
 }
 /// Who is calling: organization, user and token.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -1,0 +1,80 @@
+//! The `exports` tag: CSV files of an organization's data, queued here and built in the
+//! background (`export_file.rs`, run by the engine's builder).
+
+use super::event_data::ObjectPayload;
+use super::{ApiError, ApiResult, Call, File, ListArgs, Reply, event};
+use crate::domain::dates::Timestamp;
+use crate::domain::export::Export;
+use crate::types::{self as wire, ExportEnvelope, ExportSeparator};
+
+/// The handlers of the `exports` tag.
+pub struct Exports;
+
+/// The public view of an export.
+pub(crate) fn export_view(e: &Export) -> wire::Export {
+    wire::Export {
+        id: e.id.clone(),
+        kind: e.kind,
+        filters: e.filters.clone(),
+        separator: e.separator,
+        status: e.status,
+        rows: e.rows,
+        size_bytes: e.size_bytes,
+        error: e.error.clone(),
+        created_at: Timestamp(e.created_at),
+        started_at: e.started_at.map(Timestamp),
+        processed_at: e.processed_at.map(Timestamp),
+        failed_at: e.failed_at.map(Timestamp),
+        expires_at: e.expires_at.map(Timestamp),
+    }
+}
+
+async fn load(call: &Call, id: &str) -> ApiResult<Export> {
+    call.store.export(call.org_id(), id).await?.ok_or(ApiError::NotFound("export"))
+}
+
+impl super::handlers::ExportsApi for Exports {
+    async fn exports_list(call: Call, input: wire::ExportsListInput) -> ApiResult<Reply<wire::ExportList>> {
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, None).page(call.zone());
+        let (rows, total) =
+            call.store.exports(call.org_id(), input.status, window.limit, window.offset).await?;
+        Ok(Reply::new(wire::ExportList {
+            data: rows.iter().map(export_view).collect(),
+            meta: pager.meta(total),
+        }))
+    }
+
+    async fn exports_create(call: Call, input: wire::ExportsCreateInput) -> ApiResult<Reply<ExportEnvelope>> {
+        let filters = input.filters.unwrap_or(wire::ExportFilters {
+            created_from: None,
+            created_to: None,
+            status: None,
+            debtor_id: None,
+            charge_id: None,
+            code: None,
+            resource_id: None,
+        });
+        let separator = input.separator.unwrap_or(ExportSeparator::Comma);
+        let export = Export::queue(call.org_id(), input.kind, filters, separator, call.now)?;
+        let evt = event(
+            &call,
+            "export.db.created",
+            &export.id,
+            &wire::ExportEventData::of(None, export_view(&export)),
+        );
+        call.store.insert_export(&export, &evt).await?;
+        Ok(Reply::new(ExportEnvelope { data: export_view(&export) }))
+    }
+
+    async fn exports_get(call: Call, input: wire::ExportsGetInput) -> ApiResult<Reply<ExportEnvelope>> {
+        Ok(Reply::new(ExportEnvelope { data: export_view(&load(&call, &input.id).await?) }))
+    }
+
+    async fn exports_download(call: Call, input: wire::ExportsDownloadInput) -> ApiResult<File> {
+        let export = load(&call, &input.id).await?;
+        export.check_downloadable()?;
+        let mut bytes = Vec::with_capacity(usize::try_from(export.size_bytes.unwrap_or(0)).unwrap_or(0));
+        call.store.export_chunks(&export.id, |chunk| bytes.extend_from_slice(chunk.as_bytes())).await?;
+        Ok(File { content_type: "text/csv", bytes })
+    }
+}
