@@ -90,6 +90,11 @@ enum Command {
         #[command(subcommand)]
         command: PaymentsCommand,
     },
+    /// CSV exports.
+    Exports {
+        #[command(subcommand)]
+        command: ExportsCommand,
+    },
     /// Inspects the generated API description.
     Spec {
         #[command(subcommand)]
@@ -271,6 +276,13 @@ enum PaymentsCommand {
 }
 
 #[derive(Subcommand)]
+enum ExportsCommand {
+    /// Builds the exports waiting (and removes the files of those that expired), then exits:
+    /// what `serve` does every two seconds, for operators and measurements.
+    Build,
+}
+
+#[derive(Subcommand)]
 enum DemoCommand {
     /// Adds N generated charges (and a debtor per ten) to the demo organization, creating it
     /// if needed: load data for measuring lists at scale.
@@ -412,6 +424,18 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let kept = admin::rotate_keys(&store).await?;
             println!(
                 "rotated: {kept} keys open confirmation states; restart the servers to seal with the new one"
+            );
+            Ok(())
+        }
+        Command::Exports { command: ExportsCommand::Build } => {
+            let started = std::time::Instant::now();
+            let report = engine::exports::run_once(&store, time::OffsetDateTime::now_utc()).await?;
+            println!(
+                "exports: {} built, {} failed, {} expired ({:.1} s)",
+                report.built,
+                report.failed,
+                report.expired,
+                started.elapsed().as_secs_f64()
             );
             Ok(())
         }

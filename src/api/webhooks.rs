@@ -213,20 +213,22 @@ impl super::handlers::WebhooksApi for Webhooks {
         Ok(Reply::new(WebhookDeliveryEnvelope { data: delivery_view(&d) }))
     }
 
-    /// Leased here, whatever its status, and attempted once the call's unit commits, to the
-    /// webhook's current URL with its current secret.
+    /// Put back in the queue here, whatever its status, leased, and attempted once the call's
+    /// unit commits, to the webhook's current URL with its current secret (a crash before that
+    /// leaves it to the sender).
     async fn webhooks_deliveries_retry(
         call: Call,
         input: wire::WebhooksDeliveriesRetryInput,
     ) -> ApiResult<Reply<WebhookDeliveryEnvelope>> {
         let mut d = load_delivery(&call, &input.id, &input.delivery_id).await?;
         let lease = lease();
-        if !call.store.lease_webhook_delivery(&d, &lease).await? {
+        let expected = d.version;
+        d.requeue(call.now);
+        if !call.store.requeue_webhook_delivery(&d, expected, &lease).await? {
             return Err(ApiError::Conflict(
                 "the delivery is being sent at this moment; try again in a minute".into(),
             ));
         }
-        d.version += 1;
         let answer = Reply::new(WebhookDeliveryEnvelope { data: delivery_view(&d) });
         attempt_after_commit(&call.app, &call.store, d, lease.owner);
         Ok(answer)

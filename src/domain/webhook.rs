@@ -187,6 +187,15 @@ impl Delivery {
         }
     }
 
+    /// A person asks for it again, whatever its status: it is due now, and attempted like any
+    /// pending delivery (a crash before the attempt leaves it for the sender).
+    pub fn requeue(&mut self, now: OffsetDateTime) {
+        self.status = WebhookDeliveryStatus::Pending;
+        self.next_attempt_at = Some(now);
+        self.failed_at = None;
+        self.bump(now);
+    }
+
     pub fn is_ping(&self) -> bool {
         self.event_id.is_none()
     }

@@ -29,7 +29,7 @@ const ANSWER_LIMIT: usize = 64 * 1024;
 pub const KEPT_BODY: usize = 4 * 1024;
 
 /// One attempt to make.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct WebhookPost<'a> {
     pub url: &'a str,
     pub secret: &'a [u8],
@@ -41,6 +41,17 @@ pub struct WebhookPost<'a> {
     pub sandbox: bool,
     /// The raw JSON body that is signed.
     pub body: &'a [u8],
+}
+
+/// Leaves the secret and the body out.
+impl std::fmt::Debug for WebhookPost<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookPost")
+            .field("url", &self.url)
+            .field("event_code", &self.event_code)
+            .field("delivery_uid", &self.delivery_uid)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The answer a receiver gave.

@@ -232,6 +232,11 @@ impl Store {
                         holder,
                     ],
                 ),
+                // A failed export keeps no part of its file.
+                Step::new(
+                    "DELETE FROM export_chunks WHERE export_id = $1 AND $2 = 'failed'",
+                    args![&e.id, e.status.as_str()],
+                ),
                 insert_event(event),
             ])
             .await
@@ -298,10 +303,10 @@ impl Store {
         let mut sql = Sql::new(&format!("{select} WHERE {t}.organization_id = "));
         sql.bind(org_id);
         if let Some((at, id)) = &cursor.0 {
-            sql.push(&format!(" AND ({t}.{time} > ")).bind(at.as_str());
-            sql.push(&format!(" OR ({t}.{time} = ")).bind(at.as_str());
-            sql.push(&format!(" AND {t}.id > ")).bind(id.as_str());
-            sql.push("))");
+            // A row value, which both databases read as a range of the (…, created_at, id) index.
+            sql.push(&format!(" AND ({t}.{time}, {t}.id) > (")).bind(at.as_str());
+            sql.push(", ").bind(id.as_str());
+            sql.push(")");
         }
         if let Some(from) = &filters.created_from {
             sql.push(&format!(" AND {t}.{time} >= ")).bind(timestamp_text(&from.0));

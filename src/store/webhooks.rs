@@ -207,8 +207,9 @@ impl Store {
         .await
     }
 
-    /// Pending deliveries whose attempt is due at `now` and whose lease is free or ran out,
-    /// oldest due first: what the sender takes.
+    /// Pending deliveries of active webhooks whose attempt is due at `now` and whose lease is
+    /// free or ran out, oldest due first: what the sender takes. An inactive webhook's wait until
+    /// it is active again.
     pub async fn due_webhook_deliveries(
         &self,
         now: OffsetDateTime,
@@ -217,8 +218,9 @@ impl Store {
         let rows = self
             .db
             .rows(
-                "SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1 \
-                 AND (lease_until IS NULL OR lease_until < $2) ORDER BY next_attempt_at, id LIMIT $3",
+                "SELECT d.* FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
+                 WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND w.active = 1 \
+                 AND (d.lease_until IS NULL OR d.lease_until < $2) ORDER BY d.next_attempt_at, d.id LIMIT $3",
                 &args![timestamp_text(&now), timestamp_text(&OffsetDateTime::now_utc()), limit],
             )
             .await?;
@@ -246,6 +248,48 @@ impl Store {
             )
             .await?;
         Ok(changed == 1)
+    }
+
+    /// Saves a delivery a person asked for again (`Delivery::requeue`), leased to `lease`, if it
+    /// is still at `expected` and no sender holds it; false otherwise.
+    pub async fn requeue_webhook_delivery(
+        &self,
+        d: &Delivery,
+        expected: i64,
+        lease: &Lease,
+    ) -> StoreResult<bool> {
+        let changed = self
+            .db
+            .execute(
+                "UPDATE webhook_deliveries SET status = $1, next_attempt_at = $2, failed_at = NULL, version = $3, \
+                 updated_at = $4, lease_owner = $5, lease_until = $6 WHERE webhook_id = $7 AND id = $8 \
+                 AND version = $9 AND (lease_until IS NULL OR lease_until < $10)",
+                &args![
+                    d.status.as_str(),
+                    d.next_attempt_at.as_ref().map(timestamp_text),
+                    d.version,
+                    timestamp_text(&d.updated_at),
+                    &lease.owner,
+                    timestamp_text(&lease.until),
+                    &d.webhook_id,
+                    &d.id,
+                    expected,
+                    timestamp_text(&OffsetDateTime::now_utc()),
+                ],
+            )
+            .await?;
+        Ok(changed == 1)
+    }
+
+    /// Forgets a delivery whose webhook is gone (deleted while its event was being written).
+    pub async fn forget_webhook_delivery(&self, webhook_id: &str, id: &str) -> StoreResult<()> {
+        self.db
+            .execute(
+                "DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND id = $2",
+                &args![webhook_id, id],
+            )
+            .await
+            .map(drop)
     }
 
     /// Inserts a ping's delivery, leased to `lease` for its attempt.

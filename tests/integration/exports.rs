@@ -143,3 +143,22 @@ async fn filters_must_fit_the_kind_and_mcp_reads_the_file_as_text() {
     assert_eq!(described["content_type"], "text/csv", "{}", r.body);
     assert_eq!(described["resource_uri"], uri);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_of_thousands_of_rows_reads_every_page_once_in_order() {
+    let server = TestServer::start().await;
+    let made = kobana_dunning::demo::generate::generate(&server.app.store, 2_500, |_| {}).await.unwrap();
+    let token = server.token(&made.organization_id, crate::common::ALL).await;
+    let total =
+        server.read(&token, "charges_list", "per_page=1").await.body["meta"]["total"].as_u64().unwrap();
+    assert!(total > 2_000, "more than two pages of the builder: {total}");
+    let id = export(&server, &token, json!({ "kind": "charges" })).await;
+    assert_eq!(run_once(&server.app.store, OffsetDateTime::now_utc()).await.unwrap().built, 1);
+    let (status, text) = download(&server, &token, &id).await;
+    assert_eq!(status, 200);
+    let (header, rows) = parse(&text, b',');
+    assert_eq!(rows.len() as u64, total, "every charge once");
+    let created = header.iter().position(|h| h == "created_at").unwrap();
+    let keys: Vec<(&str, &str)> = rows.iter().map(|r| (r[created].as_str(), r[0].as_str())).collect();
+    assert!(keys.windows(2).all(|w| w[0] < w[1]), "in (created_at, id) order, no repeat");
+}
