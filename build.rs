@@ -50,8 +50,8 @@ fn generate(spec_path: &str) -> Result<(), model::SpecError> {
 /// Optimised builds place the functions a request runs side by side, in the order of
 /// `link/hot-functions.txt` (written by `bench/hot-functions.sh` from a profile). Left where the
 /// compiler put them, they were scattered over 14 MiB of code, so a request touched some 370
-/// pages of it and missed the cache and TLB further out than it needed to (issue 8,
-/// docs/PERFORMANCE.md). The list names symbols: a name a build does not have is skipped.
+/// pages of it and missed the cache and TLB further out than it needed to (docs/PERFORMANCE.md).
+/// The list names symbols: a name a build does not have is skipped.
 fn order_hot_functions() {
     const LIST: &str = "link/hot-functions.txt";
     if env::var("PROFILE").is_ok_and(|p| p != "release") {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load test of the server as shipped against a static floor (docs/PERFORMANCE.md, issue 8).
+# Load test of the server as shipped against a static floor (docs/PERFORMANCE.md).
 #
 # Builds release, starts `serve --demo` (authentication, rate limiting, MCP header checks and one
 # JSON log line per request to a file, all on as shipped; only the rate limit is raised so that

@@ -1,4 +1,4 @@
-//! The in-process hot paths of MCP, without a socket (issue 8): the whole application is
+//! The in-process hot paths of MCP, without a socket: the whole application is
 //! called as a poem endpoint, so what is measured is authentication (the token cache),
 //! JSON-RPC reading, era selection, scope filtering, argument validation, in-process dispatch
 //! to /v1 and the writing of the answer. The database is a temporary SQLite file with the demo
@@ -146,7 +146,7 @@ fn tool_text_of_a_charge(bencher: divan::Bencher) {
     bencher.bench(|| mcp::endpoint_text(divan::black_box(&f.charge_json)).unwrap());
 }
 
-/// The same through a `Value` tree, as it was before issue 8: the reference to beat.
+/// The same through a `Value` tree, as requests were once answered: the reference to beat.
 #[divan::bench]
 fn tool_text_of_a_charge_through_a_value(bencher: divan::Bencher) {
     let f = fixture();

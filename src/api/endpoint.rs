@@ -220,7 +220,7 @@ where
     };
     let unit = app.store.begin().await?;
     if let Some((key, fingerprint)) = &keyed {
-        match idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now).await {
+        match idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now, &app.key).await {
             Ok(Claim::Started) => {}
             Ok(Claim::Replay(stored)) => {
                 unit.rollback().await?;
@@ -256,7 +256,8 @@ where
         return Ok(Answered::Rendered(rendered));
     };
     let stored = Stored::from_rendered(rendered);
-    idempotency::finish(unit.store(), &key, &stored).await?;
+    let seal = idempotency::sealed_answers(op).then_some(&app.key);
+    idempotency::finish(unit.store(), &key, &stored, seal).await?;
     unit.commit().await?;
     Ok(Answered::Stored { stored, replayed: false })
 }
@@ -275,12 +276,12 @@ async fn keep_error(
     let stored = Stored::from_error(&err, request_id);
     let unit = app.store.begin().await?;
     if let Claim::Replay(first) =
-        idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now).await?
+        idempotency::claim(unit.store(), key, op.operation_id, fingerprint, now, &app.key).await?
     {
         unit.rollback().await?;
         return Ok(Answered::Stored { stored: first, replayed: true });
     }
-    idempotency::finish(unit.store(), key, &stored).await?;
+    idempotency::finish(unit.store(), key, &stored, None).await?;
     unit.commit().await?;
     Ok(Answered::Stored { stored, replayed: false })
 }

@@ -19,7 +19,8 @@ use time::{Duration, OffsetDateTime};
 
 use super::call::Rendered;
 use super::error::{ApiError, ApiResult};
-use crate::operations::Operation;
+use crate::auth::ServerKey;
+use crate::operations::{Operation, ops};
 use crate::store::{IdempotencyRecord, Store};
 
 /// How long a key is remembered.
@@ -174,14 +175,29 @@ impl Drop for InFlight {
     }
 }
 
-/// Presents a key inside a unit of work: claims it, or finds its stored answer. The claim is
-/// part of the unit, so it commits with the handler's writes and answer or goes with them.
+/// The operations whose answer shows a secret once (a signing secret, a receiver's URL): their
+/// stored answers are sealed with the server key, so the secret is never at rest in clear.
+const SECRET_ANSWERS: [&Operation; 3] =
+    [ops::WEBHOOKS_CREATE, ops::WEBHOOKS_ROTATE_SECRET, ops::PAYMENT_RECEIVER_CREATE];
+
+/// How a stored answer that was sealed starts.
+const SEALED: &str = "sealed:";
+
+/// Whether `op`'s stored answers are sealed.
+pub fn sealed_answers(op: &Operation) -> bool {
+    SECRET_ANSWERS.iter().any(|o| o.operation_id == op.operation_id)
+}
+
+/// Presents a key inside a unit of work: claims it, or finds its stored answer (opened with
+/// `key_ring` when it was sealed). The claim is part of the unit, so it commits with the
+/// handler's writes and answer or goes with them.
 pub async fn claim(
     unit: &Store,
     key: &InFlight,
     operation_id: &str,
     fingerprint: &str,
     now: OffsetDateTime,
+    key_ring: &ServerKey,
 ) -> ApiResult<Claim> {
     let (org_id, key) = (key.org_id.as_str(), key.key.as_str());
     // Another replica's request with the key holds it until its unit ends.
@@ -203,13 +219,30 @@ pub async fn claim(
     }
     // Claims commit only with their answer, and `forget_stale` drops any left by older servers.
     let Some(response) = response else { return Err(ApiError::KeyInFlight) };
-    let stored: Stored = serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    let stored: Stored = match response.strip_prefix(SEALED) {
+        Some(sealed) => key_ring.open(sealed).ok_or_else(|| {
+            ApiError::Internal("a stored answer cannot be opened with the server key".into())
+        })?,
+        None => serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?,
+    };
     Ok(Claim::Replay(stored))
 }
 
-/// Stores the answer of a claimed key, in the claim's unit of work.
-pub async fn finish(unit: &Store, key: &InFlight, stored: &Stored) -> ApiResult<()> {
-    let text = serde_json::to_string(stored).map_err(|e| ApiError::Internal(Box::new(e)))?;
+/// Stores the answer of a claimed key, in the claim's unit of work, sealed with `seal` when
+/// given.
+pub async fn finish(
+    unit: &Store,
+    key: &InFlight,
+    stored: &Stored,
+    seal: Option<&ServerKey>,
+) -> ApiResult<()> {
+    let text = match seal {
+        Some(key_ring) => {
+            let sealed = key_ring.seal(stored).map_err(|e| ApiError::Internal(Box::new(e)))?;
+            format!("{SEALED}{sealed}")
+        }
+        None => serde_json::to_string(stored).map_err(|e| ApiError::Internal(Box::new(e)))?,
+    };
     unit.idempotency_finish(&key.org_id, &key.key, &text).await?;
     Ok(())
 }

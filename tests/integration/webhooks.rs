@@ -455,3 +455,21 @@ async fn an_event_written_before_a_crash_is_delivered_after_the_restart() {
     assert_eq!(got.header("x-kobana-event"), "debtor.db.created");
     assert_eq!(got.json()["object"]["name"], "Quitéria Queda");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replayed_create_shows_its_secret_again_but_never_keeps_it_in_clear() {
+    let server = TestServer::start_with_providers(loopback_providers()).await;
+    let (org, token) = server.tenant("Repetição").await;
+    let (url, _rx) = receiver(&[]).await;
+    let body = json!({ "url": url, "events": ["charge.paid"], "idempotency_key": "criar-gancho-1" });
+    let first = server.write(&token, "webhooks_create", body.clone()).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let again = server.write(&token, "webhooks_create", body).await;
+    assert_eq!(again.body, first.body, "the retry replays the first answer, secret included");
+    let r = server.read(&token, "webhooks_list", "").await;
+    assert_eq!(r.body["meta"]["total"], 1, "one webhook");
+    let record = server.app.store.idempotency_get(&org, "criar-gancho-1").await.unwrap().expect("kept");
+    let stored = record.response.expect("answered");
+    let secret = first.data()["secret"].as_str().unwrap();
+    assert!(!stored.contains(secret) && stored.starts_with("sealed:"), "{stored}");
+}
