@@ -25,7 +25,8 @@ org=$(grep -o 'org_[0-9a-f]*' <<<"$made" | head -1)
 token=$(kd tokens create --org "$org" --scopes "dunning.read dunning.exports" | tail -1)
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-kd serve --bind "127.0.0.1:$port" --no-engine >"$OUT/serve.log" 2>&1 &
+# The binary itself in the background (not the function, whose subshell would outlive a kill).
+"$BIN" --database "$DATABASE" serve --bind "127.0.0.1:$port" --no-engine >"$OUT/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 base="http://127.0.0.1:$port"
