@@ -473,3 +473,35 @@ async fn a_replayed_create_shows_its_secret_again_but_never_keeps_it_in_clear() 
     let secret = first.data()["secret"].as_str().unwrap();
     assert!(!stored.contains(secret) && stored.starts_with("sealed:"), "{stored}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retries_wait_while_their_webhook_is_inactive_and_a_retry_by_hand_is_queued() {
+    let server = TestServer::start_with_providers(loopback_providers()).await;
+    let (_, token) = server.tenant("Em espera").await;
+    let (url, mut rx) = receiver(&[503]).await;
+    let (id, _) = webhook(&server, &token, &url, &["debtor.db.created"]).await;
+    server.create_debtor(&token, "Vera Espera", &cpf(8110)).await;
+    let t0 = later(1);
+    assert_eq!(send_due(&server, t0).await.retrying, 1);
+    let r = server.write_id(&token, "webhooks_update", &id, json!({ "active": false })).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        send_due(&server, t0 + Duration::minutes(2)).await,
+        SendReport::default(),
+        "inactive: it waits"
+    );
+    let r = server.write_id(&token, "webhooks_update", &id, json!({ "active": true })).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(send_due(&server, t0 + Duration::minutes(2)).await.delivered, 1, "active again: sent");
+    assert_eq!(drain(&mut rx).await.len(), 2);
+
+    // A retry by hand puts the delivered delivery back in the queue (pending, due now) and
+    // attempts it once its unit commits.
+    let delivery = &deliveries(&server, &token, &id).await[0];
+    let delivery_id = delivery["id"].as_str().unwrap();
+    let path = [("id", id.as_str()), ("delivery_id", delivery_id)];
+    let r = server.call(&token, "webhooks_deliveries_retry", &path, "", Some(json!({}))).await;
+    assert_eq!((r.status, r.data()["status"].as_str()), (202, Some("pending")), "{}", r.body);
+    attempted(&server, &token, &id, delivery_id, 3).await;
+    assert_eq!(drain(&mut rx).await.len(), 1);
+}
