@@ -3,8 +3,8 @@
 # (1,000,000) generated charges to the demo organization of a fresh SQLite database (due dates
 # spread over a year either side of today, the demo's default policy), then RUNS times, each on a
 # fresh copy of that database: one `engine run-once` at noon in São Paulo of the next business day
-# (what it did, and its time under /usr/bin/time), and a second pass at the same instant, which
-# finds nothing due. Prints the median and range of each.
+# (what it did, and its time under /usr/bin/time), then `engine run-once` again at the same
+# instant, which finds nothing due. Prints the median and range of each.
 #
 # A benchmark, not a test: kept out of .ci/run. SQLite only (PostgreSQL copies need a template
 # database: see docs/PERFORMANCE.md). Needs python3 and /usr/bin/time. Run it with nothing else
@@ -46,4 +46,4 @@ summary() { python3 -c 'import statistics, sys; v = sorted(float(x) for x in sys
 print(f"{sys.argv[1]}: median {statistics.median(v):.2f} s, range {v[0]:.2f}–{v[-1]:.2f} s over {len(v)} runs")' "$@"; }
 summary "a daily pass" "${firsts[@]}"
 summary "a pass with nothing due" "${seconds[@]}"
-echo "peak RSS of the first pass: $(( $(cut -d' ' -f2 "$OUT/first-1.time") / 1024 )) MiB"
+echo "peak RSS of the daily pass: $(( $(cut -d' ' -f2 "$OUT/first-1.time") / 1024 )) MiB"

@@ -4,7 +4,7 @@
 use super::event_data::ObjectPayload;
 use super::{ApiError, ApiResult, Call, File, ListArgs, Reply, event};
 use crate::domain::dates::Timestamp;
-use crate::domain::export::Export;
+use crate::domain::export::{Export, no_filters};
 use crate::types::{self as wire, ExportEnvelope, ExportSeparator};
 
 /// The handlers of the `exports` tag.
@@ -45,15 +45,7 @@ impl super::handlers::ExportsApi for Exports {
     }
 
     async fn exports_create(call: Call, input: wire::ExportsCreateInput) -> ApiResult<Reply<ExportEnvelope>> {
-        let filters = input.filters.unwrap_or(wire::ExportFilters {
-            created_from: None,
-            created_to: None,
-            status: None,
-            debtor_id: None,
-            charge_id: None,
-            code: None,
-            resource_id: None,
-        });
+        let filters = input.filters.unwrap_or_else(no_filters);
         let separator = input.separator.unwrap_or(ExportSeparator::Comma);
         let export = Export::queue(call.org_id(), input.kind, filters, separator, call.now)?;
         let evt = event(

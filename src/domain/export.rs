@@ -40,6 +40,19 @@ pub struct Export {
     pub updated_at: OffsetDateTime,
 }
 
+/// No filter: every row of the kind.
+pub fn no_filters() -> ExportFilters {
+    ExportFilters {
+        created_from: None,
+        created_to: None,
+        status: None,
+        debtor_id: None,
+        charge_id: None,
+        code: None,
+        resource_id: None,
+    }
+}
+
 /// Which filters a kind has: the fields its objects carry.
 fn applies(kind: ExportKind, filter: &str) -> bool {
     use ExportKind::*;
@@ -206,15 +219,7 @@ mod tests {
     const NOW: OffsetDateTime = datetime!(2027-01-04 12:00 UTC);
 
     fn filters() -> ExportFilters {
-        ExportFilters {
-            created_from: None,
-            created_to: None,
-            status: None,
-            debtor_id: None,
-            charge_id: None,
-            code: None,
-            resource_id: None,
-        }
+        no_filters()
     }
 
     #[test]

@@ -150,6 +150,8 @@ impl Store {
         let Some(row) = self
             .db
             .rows(
+                // Statuses written out, not bound: the partial index `exports_waiting` serves only
+                // a query whose condition says its own.
                 "SELECT * FROM exports WHERE status IN ('queued', 'processing') \
                  AND (lease_until IS NULL OR lease_until < $1) ORDER BY created_at, id LIMIT 1",
                 &args![&real_now],
@@ -212,34 +214,32 @@ impl Store {
     /// Saves an export's outcome (processed, failed) with its event if `holder` still holds it,
     /// freeing the lease.
     pub async fn finish_export(&self, e: &Export, holder: &str, event: &NewEvent) -> StoreResult<bool> {
-        self.db
-            .write(&[
-                Step::must_change(
-                    "UPDATE exports SET status = $1, rows_count = $2, size_bytes = $3, error = $4, processed_at = $5, \
+        let mut steps = vec![
+            Step::must_change(
+                "UPDATE exports SET status = $1, rows_count = $2, size_bytes = $3, error = $4, processed_at = $5, \
                      failed_at = $6, expires_at = $7, version = $8, updated_at = $9, lease_owner = NULL, \
                      lease_until = NULL WHERE id = $10 AND lease_owner = $11",
-                    args![
-                        e.status.as_str(),
-                        e.rows,
-                        e.size_bytes,
-                        &e.error,
-                        e.processed_at.as_ref().map(timestamp_text),
-                        e.failed_at.as_ref().map(timestamp_text),
-                        e.expires_at.as_ref().map(timestamp_text),
-                        e.version,
-                        timestamp_text(&e.updated_at),
-                        &e.id,
-                        holder,
-                    ],
-                ),
-                // A failed export keeps no part of its file.
-                Step::new(
-                    "DELETE FROM export_chunks WHERE export_id = $1 AND $2 = 'failed'",
-                    args![&e.id, e.status.as_str()],
-                ),
-                insert_event(event),
-            ])
-            .await
+                args![
+                    e.status.as_str(),
+                    e.rows,
+                    e.size_bytes,
+                    &e.error,
+                    e.processed_at.as_ref().map(timestamp_text),
+                    e.failed_at.as_ref().map(timestamp_text),
+                    e.expires_at.as_ref().map(timestamp_text),
+                    e.version,
+                    timestamp_text(&e.updated_at),
+                    &e.id,
+                    holder,
+                ],
+            ),
+            insert_event(event),
+        ];
+        // A failed export keeps no part of its file.
+        if e.status == ExportStatus::Failed {
+            steps.push(Step::new("DELETE FROM export_chunks WHERE export_id = $1", args![&e.id]));
+        }
+        self.db.write(&steps).await
     }
 
     /// Processed exports whose file is due to go at `now`.
@@ -247,6 +247,7 @@ impl Store {
         let rows = self
             .db
             .rows(
+                // Written out for the partial index `exports_expiring`, as above.
                 "SELECT * FROM exports WHERE status = 'processed' AND expires_at <= $1 ORDER BY expires_at LIMIT $2",
                 &args![timestamp_text(&now), limit],
             )

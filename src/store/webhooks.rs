@@ -218,6 +218,8 @@ impl Store {
         let rows = self
             .db
             .rows(
+                // `pending` written out, not bound: the partial index `webhook_deliveries_due`
+                // serves only a query whose condition says its own.
                 "SELECT d.* FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id \
                  WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND w.active = 1 \
                  AND (d.lease_until IS NULL OR d.lease_until < $2) ORDER BY d.next_attempt_at, d.id LIMIT $3",
