@@ -507,6 +507,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             );
             println!("{} charges await a decision", report.awaiting_decision);
             println!(
+                "{} messages left for the next send window; {} charges read",
+                report.carried_over, report.charges_read
+            );
+            println!(
                 "agreements: {} activated, {} completed, {} broken",
                 report.agreements_activated, report.agreements_completed, report.agreements_broken
             );

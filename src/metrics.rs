@@ -1,11 +1,14 @@
 //! Prometheus metrics (`GET /metrics`, text format 0.0.4): requests by surface, method and
-//! status, and their durations. Kept in process and rendered on demand; small enough not to
-//! need an exporter crate.
+//! status, and their durations; the engine's passes and the messages they left for the next
+//! send window; deliveries by provider. Kept in process and rendered on demand; small enough
+//! not to need an exporter crate.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::Mutex;
 use std::time::Duration;
+
+use crate::providers::DeliveryCounts;
 
 /// Upper bounds of the duration histogram, in seconds.
 const BUCKETS: [f64; 10] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0];
@@ -22,6 +25,17 @@ struct Histogram {
 pub struct Metrics {
     requests: Mutex<BTreeMap<(&'static str, &'static str, u16), u64>>,
     durations: Mutex<BTreeMap<&'static str, Histogram>>,
+    passes: Mutex<Passes>,
+}
+
+/// The engine's passes in this process.
+#[derive(Default)]
+struct Passes {
+    count: u64,
+    seconds: f64,
+    last_seconds: f64,
+    /// Messages due that the last pass left for the next send window.
+    backlog: u64,
 }
 
 /// Which surface a path belongs to (a fixed set, so labels stay bounded).
@@ -64,9 +78,47 @@ impl Metrics {
         histogram.sum += seconds;
     }
 
-    /// The Prometheus text exposition.
-    pub fn render(&self) -> String {
+    /// Records one engine pass: how long it took and how many due messages it left for the
+    /// next send window.
+    pub fn record_pass(&self, elapsed: Duration, carried_over: u64) {
+        let mut passes = self.passes.lock().unwrap_or_else(|p| p.into_inner());
+        passes.count += 1;
+        passes.seconds += elapsed.as_secs_f64();
+        passes.last_seconds = elapsed.as_secs_f64();
+        passes.backlog = carried_over;
+    }
+
+    /// The Prometheus text exposition, with the providers' `deliveries`.
+    pub fn render(&self, deliveries: &DeliveryCounts) -> String {
         let mut out = String::new();
+        self.render_requests(&mut out);
+        let passes = self.passes.lock().unwrap_or_else(|p| p.into_inner());
+        out.push_str("# HELP kobana_dunning_engine_pass_seconds Time the engine's passes took.\n");
+        out.push_str("# TYPE kobana_dunning_engine_pass_seconds summary\n");
+        let _ = writeln!(out, "kobana_dunning_engine_pass_seconds_sum {}", passes.seconds);
+        let _ = writeln!(out, "kobana_dunning_engine_pass_seconds_count {}", passes.count);
+        out.push_str("# HELP kobana_dunning_engine_last_pass_seconds Time the last pass took.\n");
+        out.push_str("# TYPE kobana_dunning_engine_last_pass_seconds gauge\n");
+        let _ = writeln!(out, "kobana_dunning_engine_last_pass_seconds {}", passes.last_seconds);
+        out.push_str(
+            "# HELP kobana_dunning_engine_due_backlog Messages due that the last pass left for the next send window.\n",
+        );
+        out.push_str("# TYPE kobana_dunning_engine_due_backlog gauge\n");
+        let _ = writeln!(out, "kobana_dunning_engine_due_backlog {}", passes.backlog);
+        drop(passes);
+        out.push_str("# HELP kobana_dunning_deliveries_total Deliveries by provider and outcome.\n");
+        out.push_str("# TYPE kobana_dunning_deliveries_total counter\n");
+        for ((provider, outcome), n) in deliveries.snapshot() {
+            let _ = writeln!(
+                out,
+                "kobana_dunning_deliveries_total{{provider=\"{provider}\",outcome=\"{outcome}\"}} {n}"
+            );
+        }
+        out
+    }
+
+    /// The requests' counters and histograms.
+    fn render_requests(&self, out: &mut String) {
         out.push_str(
             "# HELP kobana_dunning_http_requests_total Requests answered, by surface, method and status.\n",
         );
@@ -102,7 +154,6 @@ impl Metrics {
                 h.count
             );
         }
-        out
     }
 }
 
@@ -116,7 +167,14 @@ mod tests {
         m.record("/v1/charges", "GET", 200, Duration::from_millis(3));
         m.record("/v1/charges/chg_1", "GET", 200, Duration::from_millis(30));
         m.record("/mcp", "BREW", 405, Duration::from_millis(1));
-        let text = m.render();
+        let deliveries = DeliveryCounts::default();
+        deliveries.count("gateway", true);
+        m.record_pass(Duration::from_millis(1500), 7);
+        let text = m.render(&deliveries);
+        assert!(text.contains("kobana_dunning_engine_pass_seconds_count 1\n"), "{text}");
+        assert!(text.contains("kobana_dunning_engine_last_pass_seconds 1.5\n"), "{text}");
+        assert!(text.contains("kobana_dunning_engine_due_backlog 7\n"), "{text}");
+        assert!(text.contains("kobana_dunning_deliveries_total{provider=\"gateway\",outcome=\"sent\"} 1\n"));
         assert!(
             text.contains(
                 "kobana_dunning_http_requests_total{surface=\"v1\",method=\"GET\",status=\"200\"} 2"

@@ -187,7 +187,9 @@ pub fn metrics_app(app: Arc<App>) -> impl Endpoint<Output = Response> {
 
 #[handler]
 fn metrics(app: Data<&Arc<App>>) -> poem::Response {
-    poem::Response::builder().content_type("text/plain; version=0.0.4").body(app.metrics.render())
+    poem::Response::builder()
+        .content_type("text/plain; version=0.0.4")
+        .body(app.metrics.render(app.providers.deliveries()))
 }
 
 #[handler]

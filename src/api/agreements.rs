@@ -201,7 +201,9 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
         .chain(simulation.installments.iter().map(|i| (i.number, i.amount, i.due_date)));
     let mut installments = Vec::new();
     for planned in plan {
-        let charge = agreement.installment_charge(&debtor, &charges[0], planned, call.now, call.zone())?;
+        let mut charge =
+            agreement.installment_charge(&debtor, &charges[0], planned, call.now, call.zone())?;
+        charge.next_action_at = super::charge_views::next_action(call, &charge).await?;
         let mut data = wire::ChargeEventData::of(None, charge_event_view(&charge, call.today()));
         data.agreement_id = Some(agreement.id.clone());
         let evt = event(call, "charge.db.created", &charge.id, &data);

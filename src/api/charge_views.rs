@@ -93,7 +93,7 @@ pub(crate) async fn next_action(call: &Call, charge: &Charge) -> ApiResult<Optio
         return Ok(None);
     }
     let policy = call.store.followed_policy(call.org_id(), charge.cp_id.as_deref()).await?;
-    Ok(policy.and_then(|p| p.next_action_for(charge, call.zone())))
+    Ok(policy.and_then(|p| p.next_action_for(charge, call.zone(), call.now)))
 }
 
 /// Saves a changed charge (its version and time moved on) with its event `code`, whose data

@@ -133,6 +133,9 @@ pub async fn generate(
     let loaded = load(store, &org_id, charges, &mut progress).await;
     store.end_bulk_load().await?;
     let (made_debtors, made) = loaded?;
+    // Policies not yet scheduled (a new demo organization's) get their charges' next actions
+    // now, not on the engine's next pass.
+    crate::engine::reschedule_organization(store, &org_id, OffsetDateTime::now_utc()).await?;
     store.analyze().await?;
     Ok(Generated { organization_id: org_id, debtors: made_debtors, charges: made })
 }
@@ -152,6 +155,9 @@ async fn load(
     let org_id = org_id.to_string();
     let now = OffsetDateTime::now_utc();
     let today = zone.today(now);
+    // The charges are left as a running engine would leave them: late ones overdue, each one's
+    // next action computed from the policy it follows.
+    let policy = store.followed_policy(&org_id, None).await?;
     // Serials continue past what earlier runs made, so documents stay unique.
     let mut dice = Dice(0x9e37_79b9_7f4a_7c15 ^ now.unix_timestamp_nanos() as u64);
     let mut serial = 100_000_000 + dice.below(400_000_000);
@@ -181,19 +187,10 @@ async fn load(
             let debtor = debtors.last().ok_or_else(|| demo_error("charge", "no debtor"))?;
             let due = today + Duration::days(dice.below(730) as i64 - 365);
             let new = NewCharge {
-                cp_id: None,
-                amount: Hundredths(1_000 + dice.below(500_000) as i64),
-                due_date: due,
                 issue_date: Some(due.min(today) - Duration::days(30)),
                 description: Some(format!("Mensalidade {}", made + i + 1)),
                 external_id: Some(format!("LOAD-{:08}", made + i + 1)),
-                payment_method: None,
-                boleto: None,
-                pix: None,
-                fine: None,
-                interest: None,
-                tags: None,
-                metadata: None,
+                ..NewCharge::due(Hundredths(1_000 + dice.below(500_000) as i64), due)
             };
             let mut charge = Charge::open(debtor, new, now, &zone).map_err(|e| demo_error("charge", e))?;
             charge.created_at = now - Duration::microseconds(dice.below(365 * 86_400 * 1_000_000) as i64);
@@ -209,6 +206,8 @@ async fn load(
                 }
                 _ => {}
             }
+            charge.turn_overdue(today, charge.created_at);
+            charge.next_action_at = policy.as_ref().and_then(|p| p.next_action_for(&charge, &zone, now));
             open.push(charge);
         }
         store.insert_many(&debtors, &open).await?;

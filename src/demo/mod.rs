@@ -169,19 +169,9 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             debtors.get(c.debtor).ok_or_else(|| AdminError::Invalid("demo charge of no debtor".into()))?;
         let due = placed.get(&i).copied().unwrap_or(day + Duration::days(i64::from(c.due_in_days)));
         let new = NewCharge {
-            cp_id: None,
-            amount: Hundredths(c.amount_cents),
-            due_date: due,
             issue_date: Some(due.min(day) - Duration::days(30)),
             description: Some(c.description.to_string()),
-            external_id: None,
-            payment_method: None,
-            boleto: None,
-            pix: None,
-            fine: None,
-            interest: None,
-            tags: None,
-            metadata: None,
+            ..NewCharge::due(Hundredths(c.amount_cents), due)
         };
         let mut charge = Charge::open(debtor, new, now, &zone()).map_err(|e| demo_error(c.description, e))?;
         // Issued, and known to the server, on its issue date: the régua ran for it since.

@@ -394,21 +394,7 @@ mod tests {
             &Zone::default_zone(),
         )
         .unwrap();
-        let new = NewCharge {
-            cp_id: None,
-            amount: Hundredths(amount_cents),
-            due_date: due,
-            issue_date: None,
-            description: None,
-            external_id: None,
-            payment_method: None,
-            boleto: None,
-            pix: None,
-            fine: None,
-            interest: None,
-            tags: None,
-            metadata: None,
-        };
+        let new = NewCharge::due(Hundredths(amount_cents), due);
         Charge::open(&debtor, new, datetime!(2026-01-02 12:00 UTC), &Zone::default_zone()).unwrap()
     }
 

@@ -108,6 +108,27 @@ pub struct NewCharge {
     pub metadata: Option<BTreeMap<String, String>>,
 }
 
+impl NewCharge {
+    /// `amount` due on `due_date`, everything else the legal default.
+    pub fn due(amount: Hundredths, due_date: Date) -> NewCharge {
+        NewCharge {
+            cp_id: None,
+            amount,
+            due_date,
+            issue_date: None,
+            description: None,
+            external_id: None,
+            payment_method: None,
+            boleto: None,
+            pix: None,
+            fine: None,
+            interest: None,
+            tags: None,
+            metadata: None,
+        }
+    }
+}
+
 /// A change of an open charge: `None` keeps a field, `Some(None)` clears a nullable one.
 #[derive(Debug, Default)]
 pub struct ChargeEdit {
@@ -808,21 +829,7 @@ mod tests {
     }
 
     fn new_charge(due: Date) -> NewCharge {
-        NewCharge {
-            cp_id: None,
-            amount: Hundredths(10_000),
-            due_date: due,
-            issue_date: None,
-            description: None,
-            external_id: None,
-            payment_method: None,
-            boleto: None,
-            pix: None,
-            fine: None,
-            interest: None,
-            tags: None,
-            metadata: None,
-        }
+        NewCharge::due(Hundredths(10_000), due)
     }
 
     #[test]

@@ -348,21 +348,7 @@ pub(crate) mod tests {
                 name: Some("João Conceição".into()), address: Some(address), ..Default::default()
             };
         let debtor = Debtor::register("org_1", "52998224725", edit, NOW, &Zone::default_zone()).unwrap();
-        let new = NewCharge {
-            cp_id: None,
-            amount: Hundredths(125_000),
-            due_date: due,
-            issue_date: None,
-            description: None,
-            external_id: None,
-            payment_method: None,
-            boleto: None,
-            pix: None,
-            fine: None,
-            interest: None,
-            tags: None,
-            metadata: None,
-        };
+        let new = NewCharge::due(Hundredths(125_000), due);
         let charge = Charge::open(&debtor, new, NOW, &Zone::default_zone()).unwrap();
         (debtor, charge)
     }

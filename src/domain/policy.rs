@@ -2,7 +2,7 @@
 //! escalation on a day relative to its due date. The aggregate checks every step against its
 //! policy's send window and templates when saved, so the engine only ever meets runnable ones.
 
-use time::{Date, OffsetDateTime};
+use time::{Date, Duration, OffsetDateTime};
 
 use super::calendar;
 use super::charge::Outcome;
@@ -12,6 +12,9 @@ use super::message::Template;
 use super::rules::{RuleError, Violations};
 use super::text;
 use crate::types::{Channel, PolicyStatus, ProtestTitleType, StepAction};
+
+/// How late a step may still be sent (the engine was down): older ones are left out.
+pub const CATCH_UP_DAYS: i64 = 7;
 
 /// Minutes since midnight, in the organization's time zone.
 pub type Minute = u16;
@@ -133,6 +136,13 @@ impl Step {
     /// The minute it goes out on its day, within `window`.
     pub fn send_minute(&self, window: Window) -> Minute {
         self.send_time.unwrap_or(window.start)
+    }
+
+    /// The time of day it goes out, within `window`.
+    pub fn send_time(&self, window: Window) -> time::Time {
+        let minute = self.send_minute(window);
+        let hour = u8::try_from(minute / 60).unwrap_or(0);
+        time::Time::from_hms(hour, u8::try_from(minute % 60).unwrap_or(0), 0).unwrap_or(time::Time::MIDNIGHT)
     }
 
     /// Whether the step stops the régua for a human (anything but a message).
@@ -595,35 +605,46 @@ impl Policy {
         self.steps.iter().filter(|s| s.active).map(|s| (s, s.send_date(due))).collect()
     }
 
-    /// When the régua acts next on a charge due on `due`: the instant of the first active step
-    /// after `after_step` (from the first when `None`) whose day is not before `first_day` (the
-    /// engine sends nothing for days before the charge existed). An instant already past means
-    /// the next pass acts; `None`, that no step is left.
+    /// The first day `step` may be sent for a charge created at `created_at`: the régua is not
+    /// retroactive, so nothing goes for a day before the charge existed, nor before the step or
+    /// the policy last changed (a new default, a copy, a new step or offset replays nothing).
+    pub fn first_send_day(&self, step: &Step, created_at: OffsetDateTime, zone: &Zone) -> Date {
+        zone.today(created_at).max(zone.today(step.updated_at)).max(zone.today(self.updated_at))
+    }
+
+    /// When the régua acts next on a charge due on `due` and created at `created_at`: the instant
+    /// of the first active step after `after_step` (from the first when `None`) that the engine
+    /// would still send on `today` or later (see [`Policy::first_send_day`] and
+    /// [`CATCH_UP_DAYS`]). An instant already past means the next pass acts; `None`, that no step
+    /// is left. The engine reads only charges whose next action has come, so this must never be
+    /// later than a step it would send.
     pub fn next_action(
         &self,
         due: Date,
         after_step: Option<&str>,
-        first_day: Date,
+        created_at: OffsetDateTime,
+        today: Date,
         zone: &Zone,
     ) -> Option<OffsetDateTime> {
+        let earliest = today - Duration::days(CATCH_UP_DAYS);
         let schedule = self.schedule(due);
         let start =
             after_step.and_then(|id| schedule.iter().position(|(s, _)| s.id == id)).map_or(0, |i| i + 1);
-        schedule[start..].iter().find(|(_, day)| *day >= first_day).map(|(step, day)| {
-            let minute = step.send_minute(self.window);
-            let time = time::Time::from_hms(
-                u8::try_from(minute / 60).unwrap_or(0),
-                u8::try_from(minute % 60).unwrap_or(0),
-                0,
-            )
-            .unwrap_or(time::Time::MIDNIGHT);
-            zone.instant(*day, time)
-        })
+        schedule[start..]
+            .iter()
+            .find(|(step, day)| *day >= earliest && *day >= self.first_send_day(step, created_at, zone))
+            .map(|(step, day)| zone.instant(*day, step.send_time(self.window)))
     }
 
-    /// When the régua next acts on `charge`, which follows this policy, counted in the policy's
-    /// zone or else `org_zone`; `None` when its régua does not run or no step is left.
-    pub fn next_action_for(&self, charge: &super::charge::Charge, org_zone: &Zone) -> Option<OffsetDateTime> {
+    /// When the régua next acts on `charge`, which follows this policy, as seen at `now`, counted
+    /// in the policy's zone or else `org_zone`; `None` when its régua does not run or no step is
+    /// left.
+    pub fn next_action_for(
+        &self,
+        charge: &super::charge::Charge,
+        org_zone: &Zone,
+        now: OffsetDateTime,
+    ) -> Option<OffsetDateTime> {
         if !charge.regua_runs() || self.status != PolicyStatus::Active {
             return None;
         }
@@ -631,7 +652,8 @@ impl Policy {
         self.next_action(
             charge.due_date,
             charge.current_step_id.as_deref(),
-            zone.today(charge.created_at),
+            charge.created_at,
+            zone.today(now),
             zone,
         )
     }

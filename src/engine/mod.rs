@@ -54,8 +54,7 @@ use crate::types::{self as wire, NotificationOrigin, StepAction};
 pub const PERIOD: StdDuration = StdDuration::from_secs(60);
 /// Charges read and saved at a time.
 const PAGE: i64 = 500;
-/// How late a step may still be sent (the engine was down): older ones are left out.
-pub const CATCH_UP_DAYS: i64 = 7;
+pub use crate::domain::policy::CATCH_UP_DAYS;
 
 /// What one pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +86,11 @@ pub struct PassReport {
     pub escalations_moved: u64,
     /// Requests about reports and protests the gateway took (production).
     pub escalations_submitted: u64,
+    /// Messages due that the pass left for the next send window: the window closed first.
+    pub carried_over: u64,
+    /// Charges the pass read from the store (what it found due, and each one read again as it
+    /// acted): the work it did, not the size of the organizations.
+    pub charges_read: u64,
 }
 
 impl PassReport {
@@ -117,9 +121,10 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
         let pix_account = org.pix_account.clone();
         organizations.insert(org.id, (sandbox, org.timezone));
         let result = async {
-            report.turned_overdue += turn_overdue(store, &org_id, &clock).await?;
-            report.resumed += end_pauses(store, &org_id, &clock).await?;
-            report.rescheduled += reschedule(store, &org_id, &clock).await?;
+            turn_overdue(store, &org_id, &clock, &mut report).await?;
+            end_pauses(store, &org_id, &clock, &mut report).await?;
+            reschedule(store, &org_id, &clock, &mut report).await?;
+            skip_missed(store, &org_id, &clock, &mut report).await?;
             let moved = agreements::follow(store, &org_id, &clock).await?;
             report.agreements_activated += moved.activated;
             report.agreements_completed += moved.completed;
@@ -197,24 +202,30 @@ async fn run_step(
     let minute = clock.minute();
     let earliest = today - Duration::days(CATCH_UP_DAYS);
     let Some((from, to)) = due_range(step.offset_days, earliest, today) else { return Ok(()) };
-    let range = (format_date(from), format_date(to));
     let store = courier.store;
     let charges = store
         .charges_for_step(
             &policy.organization_id,
-            &policy.id,
-            policy.is_default,
-            (&range.0, &range.1),
+            (&policy.id, policy.is_default),
+            (&format_date(from), &format_date(to)),
             &step.id,
+            &format_timestamp(clock.now),
         )
         .await?;
-    for charge in charges {
+    let total = charges.len();
+    report.charges_read += total as u64;
+    for (done, charge) in charges.into_iter().enumerate() {
+        // The window closed while the pass sent: the rest waits for the next one, where it
+        // comes first (it is due earliest).
+        if !policy.window.contains(clock.minute_as_it_runs()) {
+            let left = (total - done) as u64;
+            tracing::warn!(policy = %policy.id, step = %step.id, left, "send window closed before the step's messages all left; they go in the next window");
+            report.carried_over += left;
+            return Ok(());
+        }
         let day = step.send_date(charge.due_date);
         let send_minute = step.send_minute(policy.window);
-        // Not retroactive: nothing for a day before the charge existed, nor before the step or
-        // its policy last changed (a new default, a copy, a new step or offset replays nothing).
-        let local = |t: OffsetDateTime| clock.zone.today(t);
-        let first_day = local(charge.created_at).max(local(step.updated_at)).max(local(policy.updated_at));
+        let first_day = policy.first_send_day(step, charge.created_at, &clock.zone);
         if day > today || day < earliest || day < first_day || (day == today && minute < send_minute) {
             continue;
         }
@@ -252,12 +263,7 @@ async fn run_step(
         }
         let (Some(channel), Some(template)) = (step.channel, step.template.as_ref()) else { continue };
         let Some(debtor) = store.debtor(&charge.organization_id, &charge.debtor_id).await? else { continue };
-        let scheduled_for = time::Time::from_hms(
-            u8::try_from(send_minute / 60).unwrap_or(0),
-            u8::try_from(send_minute % 60).unwrap_or(0),
-            0,
-        )
-        .map_or(stamp, |t| clock.zone.instant(day, t));
+        let scheduled_for = clock.zone.instant(day, step.send_time(policy.window));
         let source = Source {
             origin: NotificationOrigin::Policy,
             cp_id: Some(policy.id.clone()),
@@ -294,6 +300,7 @@ async fn run_step(
         let unit = store.begin().await?;
         // Read again inside the unit: a charge paid, renegotiated or paused since the list was
         // read gets nothing (a later step that starts nothing would not see the change).
+        report.charges_read += 1;
         match unit.store().charge(&charge.organization_id, &charge.id).await? {
             Some(current) if current.version == charge.version => {}
             _ => continue,
@@ -302,7 +309,7 @@ async fn run_step(
             Courier { store: unit.store(), providers: courier.providers, actor: courier.actor.clone() };
         let Some(recorded) = recording.record(n, sending.sandbox, Vec::new(), stamp).await? else { continue };
         let mut after = charge.clone();
-        let next = policy.next_action(charge.due_date, Some(&step.id), first_day, &clock.zone);
+        let next = policy.next_action(charge.due_date, Some(&step.id), charge.created_at, today, &clock.zone);
         if after.start_dunning(&step.id, next, stamp) {
             let event = charge_event(&charge, &after, "charge.db.updated", today, stamp, |_| {});
             if !unit.store().update_charge(&after, charge.version, &event).await? {
@@ -446,8 +453,13 @@ impl PassClock {
 
     /// The pass's minute of the day in the zone.
     fn minute(&self) -> u16 {
-        let time = self.zone.local(self.now).time();
-        u16::from(time.hour()) * 60 + u16::from(time.minute())
+        minute_of(self.zone.local(self.now))
+    }
+
+    /// The minute of the day in the zone now that the pass has run for a while: when it passes
+    /// a window's end, the messages left wait for the next window.
+    fn minute_as_it_runs(&self) -> u16 {
+        minute_of(self.zone.local(self.stamp(self.now)))
     }
 
     /// The stamp of a change to something last changed at `last`.
@@ -457,17 +469,25 @@ impl PassClock {
     }
 }
 
-/// Turns the organization's late pending charges overdue; how many it turned.
-async fn turn_overdue(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
+fn minute_of(local: OffsetDateTime) -> u16 {
+    u16::from(local.hour()) * 60 + u16::from(local.minute())
+}
+
+/// Turns the organization's late pending charges overdue.
+async fn turn_overdue(
+    store: &Store,
+    org_id: &str,
+    clock: &PassClock,
+    report: &mut PassReport,
+) -> StoreResult<()> {
     let today = clock.today();
     let before = format_date(today);
-    let mut turned = 0;
     let mut after: Option<(String, String)> = None;
     loop {
-        let page = store
-            .pending_due_before(org_id, &before, after.as_ref().map(|(d, i)| (d.as_str(), i.as_str())), PAGE)
-            .await?;
-        let Some(last) = page.last() else { break };
+        let cursor = after.as_ref().map(|(d, i)| (d.as_str(), i.as_str()));
+        let page = store.pending_due_before(org_id, &before, cursor, PAGE).await?;
+        report.charges_read += page.len() as u64;
+        let Some(last) = page.last() else { return Ok(()) };
         after = Some((format_date(last.due_date), last.id.clone()));
         let full = page.len() as i64 == PAGE;
         for before in page {
@@ -481,23 +501,27 @@ async fn turn_overdue(store: &Store, org_id: &str, clock: &PassClock) -> StoreRe
             let event = overdue_event(&before, &charge, today, stamp);
             if store.update_charge(&charge, before.version, &event).await? {
                 committed();
-                turned += 1;
+                report.turned_overdue += 1;
             }
         }
         if !full {
-            break;
+            return Ok(());
         }
     }
-    Ok(turned)
 }
 
-/// Resumes the régua of the organization's charges whose pause ends today; how many.
-async fn end_pauses(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
+/// Resumes the régua of the organization's charges whose pause ends today.
+async fn end_pauses(
+    store: &Store,
+    org_id: &str,
+    clock: &PassClock,
+    report: &mut PassReport,
+) -> StoreResult<()> {
     let today = clock.today();
-    let mut resumed = 0;
     // Each resumed charge leaves the query, so pages follow until one comes back short.
     loop {
         let page = store.pauses_ending(org_id, &format_date(today), PAGE).await?;
+        report.charges_read += page.len() as u64;
         let full = page.len() as i64 == PAGE;
         let mut changed = 0;
         for before in page {
@@ -507,46 +531,102 @@ async fn end_pauses(store: &Store, org_id: &str, clock: &PassClock) -> StoreResu
                 continue;
             }
             let policy = store.followed_policy(org_id, after.cp_id.as_deref()).await?;
-            after.next_action_at = policy.and_then(|p| p.next_action_for(&after, &clock.zone));
+            after.next_action_at = policy.and_then(|p| p.next_action_for(&after, &clock.zone, clock.now));
             let event = charge_event(&before, &after, "charge.resumed", today, stamp, |_| {});
             if store.update_charge(&after, before.version, &event).await? {
                 committed();
                 changed += 1;
             }
         }
-        resumed += changed;
+        report.resumed += changed;
         if !full || changed == 0 {
-            return Ok(resumed);
+            return Ok(());
         }
     }
 }
 
 /// Computes again when the régua acts next on the charges of each policy changed since the
 /// last time (a step added, moved or removed; the window, zone or status changed; the default
-/// passed to it); how many charges' next action changed (a charge changed meanwhile keeps the
-/// one its own change computed).
-async fn reschedule(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
-    let mut moved = 0;
+/// passed to it). A charge changed meanwhile keeps the next action its own change computed.
+async fn reschedule(
+    store: &Store,
+    org_id: &str,
+    clock: &PassClock,
+    report: &mut PassReport,
+) -> StoreResult<()> {
+    use crate::types::ChargeStatus;
     for policy in store.policies_to_reschedule(org_id).await? {
-        let mut after = String::new();
-        loop {
-            let page =
-                store.open_charges_following(org_id, &policy.id, policy.is_default, &after, PAGE).await?;
-            let changes: Vec<(&Charge, Option<OffsetDateTime>)> = page
-                .iter()
-                .map(|c| (c, policy.next_action_for(c, &clock.zone)))
-                .filter(|(c, next)| c.next_action_at != *next)
-                .collect();
-            store.reschedule_charges(&changes).await?;
-            moved += changes.len() as u64;
-            match page.last() {
-                Some(last) if page.len() as i64 == PAGE => after = last.id.clone(),
-                _ => break,
+        let following = (policy.id.as_str(), policy.is_default);
+        for status in [ChargeStatus::Pending, ChargeStatus::Overdue] {
+            let mut after = (String::new(), String::new());
+            loop {
+                let cursor = (after.0.as_str(), after.1.as_str());
+                let page = store.charges_following(org_id, following, status, cursor, PAGE).await?;
+                report.charges_read += page.len() as u64;
+                let changes: Vec<(&Charge, Option<OffsetDateTime>)> = page
+                    .iter()
+                    .map(|c| (c, policy.next_action_for(c, &clock.zone, clock.now)))
+                    .filter(|(c, next)| c.next_action_at != *next)
+                    .collect();
+                store.reschedule_charges(&changes).await?;
+                report.rescheduled += changes.len() as u64;
+                match page.last() {
+                    Some(last) if page.len() as i64 == PAGE => {
+                        after = (format_date(last.due_date), last.id.clone())
+                    }
+                    _ => break,
+                }
             }
         }
         store.policy_scheduled(&policy.id, policy.version).await?;
     }
-    Ok(moved)
+    Ok(())
+}
+
+/// [`reschedule`] for one organization at `now`, outside a pass (after a bulk load); how many
+/// charges' next action moved.
+pub async fn reschedule_organization(store: &Store, org_id: &str, now: OffsetDateTime) -> StoreResult<u64> {
+    let Some(org) = store.organization(org_id).await? else { return Ok(0) };
+    let clock = PassClock { now, started: std::time::Instant::now(), zone: org.timezone };
+    let mut report = PassReport::default();
+    reschedule(store, org_id, &clock, &mut report).await?;
+    Ok(report.rescheduled)
+}
+
+/// Moves on the next action of the organization's charges whose next step came more than
+/// [`CATCH_UP_DAYS`] ago (the engine was down, or the step went without moving the charge on):
+/// the engine no longer sends it, and a charge left waiting for it would be read every pass.
+async fn skip_missed(
+    store: &Store,
+    org_id: &str,
+    clock: &PassClock,
+    report: &mut PassReport,
+) -> StoreResult<()> {
+    let earliest = clock.today() - Duration::days(CATCH_UP_DAYS);
+    let before = format_timestamp(clock.zone.instant(earliest, time::Time::MIDNIGHT));
+    let mut policies: HashMap<Option<String>, Option<Policy>> = HashMap::new();
+    // Each moved charge leaves the query, so pages follow until one changes nothing.
+    loop {
+        let page = store.actions_missed(org_id, &before, PAGE).await?;
+        report.charges_read += page.len() as u64;
+        let mut changes = Vec::with_capacity(page.len());
+        for charge in &page {
+            if !policies.contains_key(&charge.cp_id) {
+                let policy = store.followed_policy(org_id, charge.cp_id.as_deref()).await?;
+                policies.insert(charge.cp_id.clone(), policy);
+            }
+            let policy = policies.get(&charge.cp_id).and_then(Option::as_ref);
+            let next = policy.and_then(|p| p.next_action_for(charge, &clock.zone, clock.now));
+            if next != charge.next_action_at {
+                changes.push((charge, next));
+            }
+        }
+        store.reschedule_charges(&changes).await?;
+        report.rescheduled += changes.len() as u64;
+        if page.len() as i64 != PAGE || changes.is_empty() {
+            return Ok(());
+        }
+    }
 }
 
 /// The `charge.overdue` event, in the shape the API writes for changes.
@@ -591,17 +671,23 @@ fn engine_event<P: Payload>(
     }
 }
 
-/// Runs a pass every [`PERIOD`] until the process ends.
+/// Runs a pass every [`PERIOD`] until the process ends; `/metrics` hears of each.
 pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
     every(PERIOD, "engine pass", move || {
         let app = app.clone();
-        async move { run_once(&app.store, &app.providers, OffsetDateTime::now_utc()).await }
+        async move {
+            let started = std::time::Instant::now();
+            let report = run_once(&app.store, &app.providers, OffsetDateTime::now_utc()).await?;
+            app.metrics.record_pass(started.elapsed(), report.carried_over);
+            Ok(report)
+        }
     })
 }
 
-/// Runs `run` every `period` for as long as the process lives: a run that did something logs its
-/// report as `what`, one that failed logs why (the next run tries again). A run longer than the
-/// period is followed by one period of rest, not a burst.
+/// Runs `run` every `period` for as long as the process lives: a run that did something, or took
+/// a second or more, logs one line as `what` with its report and duration; one that failed logs
+/// why (the next run tries again). A run longer than the period is followed by one period of
+/// rest, not a burst.
 pub(crate) fn every<R, F, Fut>(period: StdDuration, what: &'static str, run: F) -> tokio::task::JoinHandle<()>
 where
     R: std::fmt::Debug + Default + PartialEq + Send,
@@ -613,8 +699,13 @@ where
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            match run().await {
-                Ok(report) if report != R::default() => tracing::info!(?report, "{what}"),
+            let started = std::time::Instant::now();
+            let result = run().await;
+            let seconds = started.elapsed().as_secs_f64();
+            match result {
+                Ok(report) if report != R::default() || seconds >= 1.0 => {
+                    tracing::info!(?report, seconds, "{what}")
+                }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "{what} failed; the next run tries again"),
             }

@@ -16,6 +16,7 @@
 //! resolution; `--allow-insecure-targets` (development) also lets `http://` and plain `smtp://`
 //! reach loopback.
 
+mod counts;
 mod fetch;
 mod gateway;
 pub use gateway::signed_by;
@@ -28,6 +29,7 @@ mod webhook;
 use std::fmt;
 use std::path::PathBuf;
 
+pub use counts::DeliveryCounts;
 pub use fetch::fetch_document;
 use gateway::Gateway;
 use smtp::Smtp;
@@ -173,6 +175,7 @@ pub struct Providers {
     smtp: Option<Smtp>,
     gateway: Option<Gateway>,
     webhooks: Webhooks,
+    deliveries: DeliveryCounts,
 }
 
 /// What webhook deliveries need: TLS (built on first use) and whether loopback is open.
@@ -214,7 +217,7 @@ impl Providers {
         };
         let webhooks =
             Webhooks { allow_insecure: insecure, extra_roots: extra_roots.to_vec(), ..Webhooks::default() };
-        Ok(Providers { smtp, gateway, webhooks })
+        Ok(Providers { smtp, gateway, webhooks, deliveries: DeliveryCounts::default() })
     }
 
     /// Whether targets on loopback (and plain http to them) are allowed
@@ -228,23 +231,27 @@ impl Providers {
         let tls = self.webhooks.tls.get_or_init(|| {
             gateway::client_config(&self.webhooks.extra_roots).ok().map(tokio_rustls::TlsConnector::from)
         });
-        match tls {
+        let exchange = match tls {
             Some(tls) => webhook::post(post, tls, self.webhooks.allow_insecure).await,
             None => WebhookExchange {
                 request_headers: Vec::new(),
                 answer: Err(ProviderError::Transient("webhook: TLS could not be set up".into())),
                 duration: std::time::Duration::ZERO,
             },
-        }
+        };
+        let sent = exchange.answer.as_ref().is_ok_and(|a| (200..300).contains(&a.status));
+        self.deliveries.count("webhook", sent);
+        exchange
+    }
+
+    /// Deliveries so far, by provider and outcome.
+    pub fn deliveries(&self) -> &DeliveryCounts {
+        &self.deliveries
     }
 
     /// The provider [`Providers::deliver`] would use.
     pub fn route(&self, sandbox: bool, channel: Channel) -> &'static str {
-        match self.pick(sandbox, channel) {
-            Route::Outbox => outbox::NAME,
-            Route::Smtp(_) => smtp::NAME,
-            Route::Gateway(_) => gateway::NAME,
-        }
+        self.pick(sandbox, channel).name()
     }
 
     /// Sandbox organizations always use the outbox (record only, no external call).
@@ -252,11 +259,14 @@ impl Providers {
     /// when configured, otherwise the outbox.
     pub async fn deliver(&self, sandbox: bool, msg: &Outgoing<'_>) -> Result<Sent, ProviderError> {
         check_id(msg.id)?;
-        match self.pick(sandbox, msg.channel) {
+        let route = self.pick(sandbox, msg.channel);
+        let sent = match route {
             Route::Outbox => Ok(outbox::deliver(sandbox, msg)),
             Route::Smtp(smtp) => smtp.deliver(msg).await,
             Route::Gateway(gateway) => gateway.deliver(msg).await,
-        }
+        };
+        self.deliveries.count(route.name(), sent.is_ok());
+        sent
     }
 
     /// The outbox's answer when `msg` goes there (a sandbox, or no provider for its channel):
@@ -264,7 +274,11 @@ impl Providers {
     /// provider takes it.
     pub fn local(&self, sandbox: bool, msg: &Outgoing<'_>) -> Option<Result<Sent, ProviderError>> {
         match self.pick(sandbox, msg.channel) {
-            Route::Outbox => Some(check_id(msg.id).map(|()| outbox::deliver(sandbox, msg))),
+            Route::Outbox => {
+                let sent = check_id(msg.id).map(|()| outbox::deliver(sandbox, msg));
+                self.deliveries.count(outbox::NAME, sent.is_ok());
+                Some(sent)
+            }
             Route::Smtp(_) | Route::Gateway(_) => None,
         }
     }
@@ -318,6 +332,16 @@ enum Route<'a> {
     Outbox,
     Smtp(&'a Smtp),
     Gateway(&'a Gateway),
+}
+
+impl Route<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            Route::Outbox => outbox::NAME,
+            Route::Smtp(_) => smtp::NAME,
+            Route::Gateway(_) => gateway::NAME,
+        }
+    }
 }
 
 /// The gateway's signing secret, from its file or the environment, with the file's final line

@@ -14,6 +14,7 @@ use super::value::{Param, Row, Sql, args, placeholders};
 use super::{Store, StoreError, StoreResult};
 use crate::domain::charge::Charge;
 use crate::domain::payment_codes::{Boleto, Pix};
+use crate::types::ChargeStatus;
 
 /// A page of the charge list and what its `meta` says of every page.
 #[derive(Debug)]
@@ -294,7 +295,7 @@ impl Store {
 
     /// Up to `limit` pending charges of an organization whose due date is before `before`
     /// (`YYYY-MM-DD`), in (due date, id) order after `after`: the candidates to turn overdue,
-    /// read a page at a time on the (organization, status, due date) index.
+    /// read a page at a time on the (organization, status, due date, id) index.
     pub async fn pending_due_before(
         &self,
         org_id: &str,
@@ -308,8 +309,7 @@ impl Store {
             .rows(
                 &format!(
                     "{SELECT} WHERE c.organization_id = $1 AND c.status = 'pending' AND c.due_date < $2 \
-                     AND (c.due_date > $3 OR (c.due_date = $3 AND c.id > $4)) \
-                     ORDER BY c.due_date, c.id LIMIT $5"
+                     AND (c.due_date, c.id) > ($3, $4) ORDER BY c.due_date, c.id LIMIT $5"
                 ),
                 &args![org_id, before, after_due, after_id, limit],
             )
@@ -333,24 +333,42 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
-    /// Up to `limit` pending or overdue charges that follow policy `cp_id` (`default`: also
-    /// those that name none), in id order after `after`.
-    pub async fn open_charges_following(
+    /// Up to `limit` charges in `status` that follow policy `cp_id` (`default`: also those that
+    /// name none), in (due date, id) order after `after`, read on the (organization, status, due
+    /// date, id) index.
+    pub async fn charges_following(
         &self,
         org_id: &str,
-        cp_id: &str,
-        default: bool,
-        after: &str,
+        (cp_id, default): (&str, bool),
+        status: ChargeStatus,
+        (after_due, after_id): (&str, &str),
         limit: i64,
     ) -> StoreResult<Vec<Charge>> {
         let rows = self
             .db
             .rows(
                 &format!(
-                    "{SELECT} WHERE c.organization_id = $1 AND c.status IN ('pending', 'overdue') \
-                     AND (c.cp_id = $2 OR (c.cp_id IS NULL AND $3 = 1)) AND c.id > $4 ORDER BY c.id LIMIT $5"
+                    "{SELECT} WHERE c.organization_id = $1 AND c.status = $2 AND (c.due_date, c.id) > ($3, $4) \
+                     AND (c.cp_id = $5 OR (c.cp_id IS NULL AND $6 = 1)) ORDER BY c.due_date, c.id LIMIT $7"
                 ),
-                &args![org_id, cp_id, default, after, limit],
+                &args![org_id, status.as_str(), after_due, after_id, cp_id, default, limit],
+            )
+            .await?;
+        rows.iter().map(from_row).collect()
+    }
+
+    /// Up to `limit` charges of an organization whose next action came before `before` (an
+    /// instant), in that order: steps the engine no longer sends, read on the (organization,
+    /// next action) index.
+    pub async fn actions_missed(&self, org_id: &str, before: &str, limit: i64) -> StoreResult<Vec<Charge>> {
+        let rows = self
+            .db
+            .rows(
+                &format!(
+                    "{SELECT} WHERE c.organization_id = $1 AND c.next_action_at < $2 \
+                     ORDER BY c.next_action_at, c.id LIMIT $3"
+                ),
+                &args![org_id, before, limit],
             )
             .await?;
         rows.iter().map(from_row).collect()
@@ -379,29 +397,31 @@ impl Store {
     }
 
     /// The open charges that follow policy `cp_id` (`default`: also those that name none),
-    /// whose dunning runs, due from `due_from` to `due_to` (`YYYY-MM-DD`), and that have no
-    /// notification or escalation of `step_id` yet: the candidates of one step on one pass, read on the
-    /// (organization, status, due date) index.
+    /// whose dunning runs and whose next action came by `now` (an instant), due from `due_from`
+    /// to `due_to` (`YYYY-MM-DD`), and that have no notification or escalation of `step_id`
+    /// yet: the candidates of one step on one pass, in due order, read on the (organization,
+    /// next action) index so that a pass reads only what is due.
     pub async fn charges_for_step(
         &self,
         org_id: &str,
-        cp_id: &str,
-        default: bool,
+        (cp_id, default): (&str, bool),
         (due_from, due_to): (&str, &str),
         step_id: &str,
+        now: &str,
     ) -> StoreResult<Vec<Charge>> {
         let rows = self
             .db
             .rows(
                 &format!(
-                    "{SELECT} WHERE c.organization_id = $1 AND c.status IN ('pending', 'overdue') \
+                    "{SELECT} WHERE c.organization_id = $1 AND c.next_action_at <= $7 \
+                     AND c.status IN ('pending', 'overdue') \
                      AND c.dunning_status IN ('not_started', 'active') AND c.due_date >= $2 AND c.due_date <= $3 \
                      AND (c.cp_id = $4 OR (c.cp_id IS NULL AND $5 = 1)) \
                      AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.charge_id = c.id AND n.step_id = $6) \
                      AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.charge_id = c.id AND e.step_id = $6) \
                      ORDER BY c.due_date, c.id"
                 ),
-                &args![org_id, due_from, due_to, cp_id, default, step_id],
+                &args![org_id, due_from, due_to, cp_id, default, step_id, now],
             )
             .await?;
         rows.iter().map(from_row).collect()

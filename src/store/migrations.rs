@@ -65,6 +65,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(26, "0026", "payments_in"),
     migration!(27, "0027", "webhooks"),
     migration!(28, "0028", "exports"),
+    migration!(29, "0029", "engine_reads_due_work"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -555,10 +555,11 @@ async fn a_policy_change_moves_its_charges_next_action_on_the_next_pass() {
             .await;
     assert_eq!(charge["data"]["next_action_at"], next(&before), "{charge}");
 
-    // The first step moves two days earlier: the next pass moves the charge's next action.
+    // The first step moves a week earlier (its send day moves whatever weekday the due date
+    // falls on): the next pass moves the charge's next action.
     let path = [("cp_id", cp.as_str()), ("step_id", first.as_str())];
     let r = s
-        .call(&token, "collection_policies_steps_update", &path, "", Some(json!({ "offset_days": -5 })))
+        .call(&token, "collection_policies_steps_update", &path, "", Some(json!({ "offset_days": -10 })))
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
     let after =

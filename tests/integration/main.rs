@@ -23,6 +23,7 @@ mod documents;
 mod drift;
 mod engine;
 mod engine_crash;
+mod engine_scale;
 mod escalation_gateway;
 mod exact_input;
 pub mod exactly_once;

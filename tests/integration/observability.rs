@@ -1,8 +1,11 @@
 //! What operators read: /metrics, /healthz, /readyz and request ids.
 
-use reqwest::Method;
+use std::time::{Duration, Instant};
 
-use crate::common::{TestServer, send};
+use reqwest::Method;
+use serde_json::json;
+
+use crate::common::{TestServer, cpf, date_in, send};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_count_requests_by_surface_method_and_status() {
@@ -101,4 +104,41 @@ async fn housekeeping_forgets_expired_keys_nonces_and_approvals_only() {
     assert!(store.idempotency_get(&org, "new").await.unwrap().is_some());
     assert!(!store.nonce_consumed("n-old").await.unwrap());
     assert!(store.nonce_consumed("n-new").await.unwrap(), "a recent nonce still refuses a replay");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_show_the_engines_passes_and_deliveries_by_provider() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let body = json!({ "name": "Ana Lima", "document": cpf(9611), "email": "ana@example.com.br" });
+    let debtor = s.write(&token, "debtors_create", body).await.data()["id"].as_str().unwrap().to_string();
+    let body = json!({ "debtor_id": debtor, "amount": 10.0, "due_date": date_in(5) });
+    let charge = s.write(&token, "charges_create", body).await.data()["id"].as_str().unwrap().to_string();
+    let template = json!({ "subject": "Cobrança", "body": "Olá, {{debtor_name}}." });
+    let r = s
+        .write_id(&token, "charges_notify", &charge, json!({ "channel": "email", "template": template }))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+
+    // The engine's loop runs its first pass at once.
+    let engine = kobana_dunning::engine::spawn(s.app.clone());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let text = loop {
+        let r = send(reqwest::Client::new().get(format!("{}/metrics", s.metrics_base))).await;
+        let text = r.body.as_str().expect("text").to_string();
+        if text.lines().any(|l| l == "kobana_dunning_engine_pass_seconds_count 1")
+            || Instant::now() > deadline
+        {
+            break text;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    engine.abort();
+    for line in [
+        "kobana_dunning_engine_pass_seconds_count 1",
+        "kobana_dunning_engine_due_backlog 0",
+        "kobana_dunning_deliveries_total{provider=\"outbox\",outcome=\"sent\"} 1",
+    ] {
+        assert!(text.lines().any(|l| l == line), "missing {line} in\n{text}");
+    }
 }

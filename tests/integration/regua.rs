@@ -238,10 +238,11 @@ async fn a_late_pass_catches_up_but_never_replays_before_a_policy_changed() {
     let id = charge["id"].as_str().unwrap();
 
     // The policy became what it is on the 3rd (a new default, a copy, a changed step): the
-    // e-mail of the 2nd is not sent on the 4th.
+    // e-mail of the 2nd is not sent on the 4th. As after any change, the engine computes its
+    // charges' next actions again (scheduled_version).
     server
         .execute_sql(
-            "UPDATE collection_policies SET updated_at = $1 WHERE id = $2",
+            "UPDATE collection_policies SET updated_at = $1, scheduled_version = NULL WHERE id = $2",
             &["2027-02-03T12:00:00.000000Z", cp_id.as_str()],
         )
         .await;
@@ -251,7 +252,7 @@ async fn a_late_pass_catches_up_but_never_replays_before_a_policy_changed() {
     // Unchanged since long before, the engine that was down on the 2nd sends it late.
     server
         .execute_sql(
-            "UPDATE collection_policies SET updated_at = $1 WHERE id = $2",
+            "UPDATE collection_policies SET updated_at = $1, scheduled_version = NULL WHERE id = $2",
             &["2026-12-01T12:00:00.000000Z", cp_id.as_str()],
         )
         .await;
