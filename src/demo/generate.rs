@@ -1,6 +1,6 @@
-//! `demo generate --charges N`: load data for measuring lists at scale. Adds N charges (and a
-//! debtor per ten of them) to the demo organization, built by the same aggregates the API uses
-//! and bulk-inserted in batched transactions. About half of them are open (pending or overdue),
+//! `demo generate --charges N`: load data for measuring lists and the engine at scale. Adds N
+//! charges (and a debtor per ten of them, reachable on every channel) to the demo organization,
+//! built by the same aggregates the API uses and bulk-inserted in batched transactions. About half of them are open (pending or overdue),
 //! due dates spread over a year either side of today. No events: it is load, not history.
 
 use time::{Duration, OffsetDateTime};
@@ -158,6 +158,7 @@ async fn load(
     // The charges are left as a running engine would leave them: late ones overdue, each one's
     // next action computed from the policy it follows.
     let policy = store.followed_policy(&org_id, None).await?;
+    let address = super::generated_address()?;
     // Serials continue past what earlier runs made, so documents stay unique.
     let mut dice = Dice(0x9e37_79b9_7f4a_7c15 ^ now.unix_timestamp_nanos() as u64);
     let mut serial = 100_000_000 + dice.below(400_000_000);
@@ -170,7 +171,14 @@ async fn load(
             if (made + i) % CHARGES_PER_DEBTOR == 0 {
                 let name =
                     format!("{} {} {}", dice.pick(FIRST_NAMES), dice.pick(SURNAMES), dice.pick(SURNAMES));
-                let edit = DebtorEdit { name: Some(name), ..DebtorEdit::default() };
+                // Every channel reaches a generated debtor, so a pass sends on each of them.
+                let edit = DebtorEdit {
+                    name: Some(name),
+                    email: Some(Some(format!("cliente{serial}@example.com.br"))),
+                    mobile: Some(Some(format!("+55119{:08}", serial % 100_000_000))),
+                    address: Some(Some(address.clone())),
+                    ..DebtorEdit::default()
+                };
                 let mut document = cpf(serial);
                 while parse_document(&document).is_err() {
                     serial += 1;

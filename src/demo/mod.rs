@@ -93,6 +93,26 @@ fn archived_event(org_id: &str, before: &Debtor, after: &Debtor, at: &str) -> Ne
     system_event(org_id, "debtor.archived", &after.id, &data, at)
 }
 
+/// A demo address as the API takes it.
+fn address(a: &data::DemoAddress) -> Result<Address, AdminError> {
+    Ok(Address {
+        zipcode: a.zipcode.to_string(),
+        street: a.street.to_string(),
+        number: a.number.to_string(),
+        complement: Some(a.complement.map(str::to_string)),
+        neighborhood: a.neighborhood.to_string(),
+        city: a.city.to_string(),
+        state: a.state.parse().map_err(|e| demo_error("state", e))?,
+        country: None,
+    })
+}
+
+/// The address of the first demo debtor that has one: generated debtors live there.
+pub(super) fn generated_address() -> Result<Address, AdminError> {
+    let first = DEBTORS.iter().find_map(|d| d.address.as_ref());
+    address(first.ok_or_else(|| demo_error("address", "no demo debtor has one"))?)
+}
+
 pub(crate) fn demo_error(what: &str, err: impl std::fmt::Display) -> AdminError {
     AdminError::Invalid(format!("demo {what}: {err}"))
 }
@@ -126,19 +146,7 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
         upcoming.into_iter().zip(regua::upcoming_due_dates(day)).collect();
     let mut debtors = Vec::with_capacity(DEBTORS.len());
     for d in DEBTORS {
-        let address = match &d.address {
-            None => None,
-            Some(a) => Some(Address {
-                zipcode: a.zipcode.to_string(),
-                street: a.street.to_string(),
-                number: a.number.to_string(),
-                complement: Some(a.complement.map(str::to_string)),
-                neighborhood: a.neighborhood.to_string(),
-                city: a.city.to_string(),
-                state: a.state.parse().map_err(|e| demo_error("state", e))?,
-                country: None,
-            }),
-        };
+        let address = d.address.as_ref().map(address).transpose()?;
         let edit = DebtorEdit {
             name: Some(d.name.to_string()),
             email: Some(d.email.map(str::to_string)),

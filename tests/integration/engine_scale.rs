@@ -5,8 +5,10 @@
 use kobana_dunning::domain::calendar;
 use kobana_dunning::domain::charge::{Charge, NewCharge};
 use kobana_dunning::domain::dates::Zone;
+use kobana_dunning::domain::debtor::{Debtor, DebtorEdit};
 use kobana_dunning::domain::money::Hundredths;
 use kobana_dunning::engine::{PassReport, run_once};
+use kobana_dunning::store::Store;
 use serde_json::{Value, json};
 use time::macros::time;
 use time::{Date, Duration, OffsetDateTime, Time};
@@ -47,36 +49,41 @@ fn local(day: Date, at: Time) -> OffsetDateTime {
     zone().instant(day, at)
 }
 
-/// A tenant whose default policy is [`due_day_policy`], with one debtor (with an e-mail) owing
-/// a charge per due date in `dues`, added in bulk and left as the API and a running engine
-/// would leave them: late ones overdue, each one's next action computed. Its token.
-async fn organization(server: &TestServer, dues: impl IntoIterator<Item = Date>) -> String {
+/// A tenant whose default policy is [`due_day_policy`], owing a charge per due date in `dues`
+/// (ten to a debtor, each with an e-mail), added in bulk and left as the API and a running
+/// engine would leave them by `day`: late ones overdue, each one's next action computed. Its
+/// token.
+async fn organization(server: &TestServer, day: Date, dues: impl IntoIterator<Item = Date>) -> String {
     let (org, token) = server.tenant("Escala").await;
     let r = server.write(&token, "collection_policies_create", due_day_policy()).await;
     assert_eq!(r.status, 201, "{}", r.body);
-    let body = json!({ "name": "Rita Escala", "document": cpf(8801), "email": "rita@example.com.br" });
-    let r = server.write(&token, "debtors_create", body).await;
-    let debtor_id = r.data()["id"].as_str().expect("a debtor id").to_string();
     let store = &server.app.store;
-    let debtor = store.debtor(&org, &debtor_id).await.unwrap().expect("the debtor");
     let policy = store.followed_policy(&org, None).await.unwrap().expect("the default policy");
     let (now, today) = (OffsetDateTime::now_utc(), today());
-    let mut batch = Vec::with_capacity(BATCH);
-    for due in dues {
+    let (mut debtors, mut charges) = (Vec::new(), Vec::with_capacity(BATCH));
+    for (i, due) in dues.into_iter().enumerate() {
+        if i % 10 == 0 {
+            let email = Some(Some(format!("cliente{i}@example.com.br")));
+            let edit = DebtorEdit { name: Some(format!("Cliente {i}")), email, ..DebtorEdit::default() };
+            let serial = 900_000 + u32::try_from(i / 10).expect("a serial");
+            debtors.push(Debtor::register(&org, &cpf(serial), edit, now, &zone()).expect("a valid debtor"));
+        }
+        let debtor = debtors.last().expect("a debtor");
         let new = NewCharge {
             issue_date: Some(due.min(today) - Duration::days(30)),
             ..NewCharge::due(Hundredths(10_000), due)
         };
-        let mut charge = Charge::open(&debtor, new, now, &zone()).expect("a valid charge");
-        charge.turn_overdue(today, now);
+        let mut charge = Charge::open(debtor, new, now, &zone()).expect("a valid charge");
+        charge.turn_overdue(day, now);
         charge.next_action_at = policy.next_action_for(&charge, &zone(), now);
-        batch.push(charge);
-        if batch.len() == BATCH {
-            store.insert_many(&[], &batch).await.unwrap();
-            batch.clear();
+        charges.push(charge);
+        if charges.len() == BATCH {
+            store.insert_many(&debtors, &charges).await.unwrap();
+            debtors.clear();
+            charges.clear();
         }
     }
-    store.insert_many(&[], &batch).await.unwrap();
+    store.insert_many(&debtors, &charges).await.unwrap();
     // The new policy's first schedule, as `demo generate` leaves it: a pass reads due work only.
     kobana_dunning::engine::reschedule_organization(store, &org, now).await.unwrap();
     token
@@ -97,14 +104,50 @@ async fn a_pass_reads_only_the_due_charges_of_a_large_organization() {
         let k = 10 + i % 365;
         if i % 2 == 0 { today - Duration::days(k) } else { day + Duration::days(k) }
     });
-    organization(&server, others.chain(std::iter::repeat_n(day, 10))).await;
+    // And 20,000 due in the step's catch-up days before today, which it will never send (their
+    // day came before the policy existed): a pass that picked by due date would read them all.
+    let first = day - Duration::days(kobana_dunning::engine::CATCH_UP_DAYS);
+    let span = (today - first).whole_days();
+    let missed = (0..20_000i64).map(|i| first + Duration::days(i % span));
+    organization(&server, day, others.chain(missed).chain(std::iter::repeat_n(day, 10))).await;
 
-    let report = pass(&server, local(day, time!(12:00))).await;
+    // The pass on connections of its own, closed after it so that PostgreSQL's statistics
+    // count what they read.
+    let store = Store::open(server.database_url()).await.expect("the database opens");
+    let report = run_once(&store, &server.app.providers, local(day, time!(12:00))).await.unwrap();
+    drop(store);
     assert_eq!(report.sent, 10, "{report:?}");
     // Each due charge is read once when found and once more as its message is recorded.
     assert!(report.charges_read <= 2 * 10, "the pass read more than the due charges: {report:?}");
+    if TestServer::on_postgres() {
+        let (entries, by_due_date) = index_reads(&server).await;
+        assert!(entries <= 2 * 10, "{entries} entries of the next-action index read for 10 due charges");
+        assert_eq!(by_due_date, 0, "the due-date index was scanned");
+    }
     let again = pass(&server, local(day, time!(12:30))).await;
     assert_eq!(again, PassReport::default(), "nothing is due, nothing is read");
+}
+
+/// The entries the next-action index returned and the scans of the due-date index, as
+/// PostgreSQL counts them, once the pass's connections have reported (they report as they
+/// close). Nothing else reads either index here.
+async fn index_reads(server: &TestServer) -> (i64, i64) {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(server.database_url()).await.expect("PostgreSQL answers");
+    let query = "SELECT \
+        (SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'charges_org_next_action'), \
+        (SELECT idx_tup_read FROM pg_stat_user_indexes WHERE indexrelname = 'charges_org_next_action'), \
+        (SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'charges_org_due')";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let (scans, entries, by_due_date): (i64, i64, i64) =
+            sqlx::query_as(query).fetch_one(&mut conn).await.expect("statistics");
+        if scans > 0 {
+            return (entries, by_due_date);
+        }
+        assert!(std::time::Instant::now() < deadline, "the pass's statistics never came");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -112,7 +155,7 @@ async fn messages_left_when_the_window_closes_go_first_in_the_next_window() {
     let server = TestServer::start().await;
     let day = business_day_after(today(), 2);
     let next = business_day_after(day, 1);
-    let token = organization(&server, [day; 5].into_iter().chain([next; 5])).await;
+    let token = organization(&server, day, [day; 5].into_iter().chain([next; 5])).await;
 
     // The pass starts a microsecond before the window closes (18:00): the window has closed
     // by the time the first message would go, and all five wait.
@@ -151,7 +194,7 @@ async fn two_engine_processes_send_each_due_step_once() {
     }
     let server = TestServer::start().await;
     let day = business_day_after(today(), 2);
-    let token = organization(&server, std::iter::repeat_n(day, 10_000)).await;
+    let token = organization(&server, day, std::iter::repeat_n(day, 10_000)).await;
 
     let at = kobana_dunning::domain::dates::format_timestamp(local(day, time!(12:00)));
     let engine = || {
