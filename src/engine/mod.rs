@@ -54,6 +54,8 @@ use crate::types::{self as wire, NotificationOrigin, StepAction};
 pub const PERIOD: StdDuration = StdDuration::from_secs(60);
 /// Charges read and saved at a time.
 const PAGE: i64 = 500;
+/// Charges a message step sends to in one transaction.
+const BATCH: usize = 100;
 pub use crate::domain::policy::CATCH_UP_DAYS;
 
 /// What one pass did.
@@ -183,152 +185,187 @@ async fn run_steps(
             continue;
         }
         for step in policy.steps.iter().filter(|s| s.active) {
-            run_step(courier, &policy, step, sending, &clock, report).await?;
+            StepRun { courier, policy: &policy, step, sending, clock: &clock }.run(report).await?;
         }
     }
     Ok(())
 }
 
-/// One step over the charges it is due for.
-async fn run_step(
-    courier: &Courier<'_>,
-    policy: &Policy,
-    step: &Step,
-    sending: Sending<'_>,
-    clock: &PassClock,
-    report: &mut PassReport,
-) -> StoreResult<()> {
-    let today = clock.today();
-    let minute = clock.minute();
-    let earliest = today - Duration::days(CATCH_UP_DAYS);
-    let Some((from, to)) = due_range(step.offset_days, earliest, today) else { return Ok(()) };
-    let store = courier.store;
-    let charges = store
-        .charges_for_step(
-            &policy.organization_id,
-            (&policy.id, policy.is_default),
-            (&format_date(from), &format_date(to)),
-            &step.id,
-            &format_timestamp(clock.now),
-        )
-        .await?;
-    let total = charges.len();
-    report.charges_read += total as u64;
-    for (done, charge) in charges.into_iter().enumerate() {
-        // The window closed while the pass sent: the rest waits for the next one, where it
-        // comes first (it is due earliest).
-        if !policy.window.contains(clock.minute_as_it_runs()) {
-            let left = (total - done) as u64;
-            tracing::warn!(policy = %policy.id, step = %step.id, left, "send window closed before the step's messages all left; they go in the next window");
-            report.carried_over += left;
-            return Ok(());
-        }
-        let day = step.send_date(charge.due_date);
+/// One active step of a policy whose day and window are open, in a pass.
+#[derive(Clone, Copy)]
+struct StepRun<'a> {
+    courier: &'a Courier<'a>,
+    policy: &'a Policy,
+    step: &'a Step,
+    sending: Sending<'a>,
+    clock: &'a PassClock,
+}
+
+impl StepRun<'_> {
+    /// The step over the charges it is due for, in due order. When the policy's send window closes
+    /// meanwhile, the rest waits for the next window, where it comes first (it is due earliest).
+    async fn run(self, report: &mut PassReport) -> StoreResult<()> {
+        let StepRun { courier, policy, step, clock, .. } = self;
+        let today = clock.today();
+        let minute = clock.minute();
+        let earliest = today - Duration::days(CATCH_UP_DAYS);
+        let Some((from, to)) = due_range(step.offset_days, earliest, today) else { return Ok(()) };
+        let listed = courier
+            .store
+            .charges_for_step(
+                &policy.organization_id,
+                (&policy.id, policy.is_default),
+                (&format_date(from), &format_date(to)),
+                &step.id,
+                &format_timestamp(clock.now),
+            )
+            .await?;
+        report.charges_read += listed.len() as u64;
         let send_minute = step.send_minute(policy.window);
-        let first_day = policy.first_send_day(step, charge.created_at, &clock.zone);
-        if day > today || day < earliest || day < first_day || (day == today && minute < send_minute) {
-            continue;
-        }
-        let stamp = clock.stamp(charge.updated_at);
-        if step.action != StepAction::Notify {
-            let mut refusal = None;
-            let files = matches!(step.action, StepAction::CreditBureau | StepAction::Protest);
-            if files && !step.requires_approval {
-                let reachable = sending.sandbox || courier.providers.has_gateway();
-                match escalations::escalate_on_its_own(store, step, &charge, reachable, stamp).await? {
-                    escalations::Filed::Done => {
-                        committed();
-                        report.escalations_filed += 1;
-                        continue;
-                    }
-                    escalations::Filed::Skipped => continue,
-                    escalations::Filed::Refused(why) => refusal = Some(why),
-                }
+        let due: Vec<Charge> = listed
+            .into_iter()
+            .filter(|charge| {
+                let day = step.send_date(charge.due_date);
+                let first_day = policy.first_send_day(step, charge.created_at, &clock.zone);
+                (earliest.max(first_day)..=today).contains(&day) && (day < today || minute >= send_minute)
+            })
+            .collect();
+        let batch = if step.action == StepAction::Notify { BATCH } else { 1 };
+        for (i, charges) in due.chunks(batch).enumerate() {
+            if !policy.window.contains(clock.minute_as_it_runs()) {
+                let left = (due.len() - i * batch) as u64;
+                tracing::warn!(policy = %policy.id, step = %step.id, left, "send window closed before the step's messages all left; they go in the next window");
+                report.carried_over += left;
+                return Ok(());
             }
-            let mut after = charge.clone();
-            if after.await_decision(&step.id, stamp) {
-                let event = charge_event(&charge, &after, "charge.decision_required", today, stamp, |data| {
+            match charges {
+                [charge] if step.action != StepAction::Notify => self.escalate(charge, report).await?,
+                _ => self.send_batch(charges, report).await?,
+            }
+        }
+        Ok(())
+    }
+
+    /// An escalation step for one charge: files the report or protest when the step needs no
+    /// approval and it can, else stops the régua for a person.
+    async fn escalate(self, charge: &Charge, report: &mut PassReport) -> StoreResult<()> {
+        let StepRun { courier, policy, step, sending, clock } = self;
+        let store = courier.store;
+        let stamp = clock.stamp(charge.updated_at);
+        let mut refusal = None;
+        let files = matches!(step.action, StepAction::CreditBureau | StepAction::Protest);
+        if files && !step.requires_approval {
+            let reachable = sending.sandbox || courier.providers.has_gateway();
+            match escalations::escalate_on_its_own(store, step, charge, reachable, stamp).await? {
+                escalations::Filed::Done => {
+                    committed();
+                    report.escalations_filed += 1;
+                    return Ok(());
+                }
+                escalations::Filed::Skipped => return Ok(()),
+                escalations::Filed::Refused(why) => refusal = Some(why),
+            }
+        }
+        let mut after = charge.clone();
+        if after.await_decision(&step.id, stamp) {
+            let event =
+                charge_event(charge, &after, "charge.decision_required", clock.today(), stamp, |data| {
                     data.step_id = Some(step.id.clone());
                     data.action = Some(step.action);
                     data.cp_id = Some(policy.id.clone());
                     // The step would have acted on its own: say why a person must instead.
                     data.refused = refusal;
                 });
-                if store.escalate_charge(&after, charge.version, &step.id, &event).await? {
-                    committed();
-                    report.awaiting_decision += 1;
-                }
+            if store.escalate_charge(&after, charge.version, &step.id, &event).await? {
+                committed();
+                report.awaiting_decision += 1;
             }
-            continue;
         }
-        let (Some(channel), Some(template)) = (step.channel, step.template.as_ref()) else { continue };
-        let Some(debtor) = store.debtor(&charge.organization_id, &charge.debtor_id).await? else { continue };
-        let scheduled_for = clock.zone.instant(day, step.send_time(policy.window));
-        let source = Source {
-            origin: NotificationOrigin::Policy,
-            cp_id: Some(policy.id.clone()),
-            step_id: Some(step.id.clone()),
-            resend_of_id: None,
-            scheduled_for,
-        };
-        // A step whose message cannot be made for this charge (it renders past its channel's
-        // limits) is kept failed with the reason, once, rather than sent cut or tried each pass.
-        let n = match Notification::compose(
-            &charge,
-            &debtor,
-            channel,
-            template,
-            source.clone(),
-            Composing { now: stamp, zone: &clock.zone, pix_account: sending.pix_account },
-        ) {
-            Ok(n) => n,
-            Err(e) => {
-                let reason = match e {
-                    crate::domain::RuleError::Invalid(found) => found
-                        .iter()
-                        .map(|v| format!("{} {}", v.field, v.message))
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                    other => other.to_string(),
-                };
-                tracing::warn!(step = %step.id, charge = %charge.id, %reason, "step message cannot be made");
-                Notification::unsendable(&charge, &debtor, channel, source, reason, stamp)
-            }
-        };
-        // The notification and the régua's start (the first step sent starts it) commit
-        // together; a charge changed meanwhile keeps neither, and the next pass does both.
-        let unit = store.begin().await?;
-        // Read again inside the unit: a charge paid, renegotiated or paused since the list was
-        // read gets nothing (a later step that starts nothing would not see the change).
-        report.charges_read += 1;
-        match unit.store().charge(&charge.organization_id, &charge.id).await? {
-            Some(current) if current.version == charge.version => {}
-            _ => continue,
-        }
+        Ok(())
+    }
+
+    /// A message step for a batch of charges, in one transaction: each charge still at the version
+    /// listed (and, on PostgreSQL, not held by another engine, which takes the next batch) gets its
+    /// notification and the régua's start (the first step sent starts it); the messages leave once
+    /// it commits. A charge changed meanwhile gets nothing: the next pass judges it again.
+    async fn send_batch(self, batch: &[Charge], report: &mut PassReport) -> StoreResult<()> {
+        let StepRun { courier, policy, step, sending, clock } = self;
+        let (Some(channel), Some(template)) = (step.channel, step.template.as_ref()) else { return Ok(()) };
+        let org_id = policy.organization_id.as_str();
+        let today = clock.today();
+        let unit = courier.store.begin().await?;
+        let in_unit = unit.store();
+        let ids: Vec<&str> = batch.iter().map(|c| c.id.as_str()).collect();
+        let held = in_unit.claim_charges(org_id, &ids).await?;
+        report.charges_read += held.len() as u64;
         let recording =
-            Courier { store: unit.store(), providers: courier.providers, actor: courier.actor.clone() };
-        let Some(recorded) = recording.record(n, sending.sandbox, Vec::new(), stamp).await? else { continue };
-        let mut after = charge.clone();
-        let next = policy.next_action(charge.due_date, Some(&step.id), charge.created_at, today, &clock.zone);
-        if after.start_dunning(&step.id, next, stamp) {
-            let event = charge_event(&charge, &after, "charge.db.updated", today, stamp, |_| {});
-            if !unit.store().update_charge(&after, charge.version, &event).await? {
+            Courier { store: in_unit, providers: courier.providers, actor: courier.actor.clone() };
+        let mut recorded = Vec::with_capacity(batch.len());
+        for charge in batch {
+            if !held.iter().any(|c| c.id == charge.id && c.version == charge.version) {
                 continue;
             }
+            let Some(debtor) = in_unit.debtor(org_id, &charge.debtor_id).await? else { continue };
+            let stamp = clock.stamp(charge.updated_at);
+            let day = step.send_date(charge.due_date);
+            let source = Source {
+                origin: NotificationOrigin::Policy,
+                cp_id: Some(policy.id.clone()),
+                step_id: Some(step.id.clone()),
+                resend_of_id: None,
+                scheduled_for: clock.zone.instant(day, step.send_time(policy.window)),
+            };
+            // A step whose message cannot be made for this charge (it renders past its channel's
+            // limits) is kept failed with the reason, once, rather than sent cut or tried each pass.
+            let composing = Composing { now: stamp, zone: &clock.zone, pix_account: sending.pix_account };
+            let n = match Notification::compose(charge, &debtor, channel, template, source.clone(), composing)
+            {
+                Ok(n) => n,
+                Err(e) => {
+                    let reason = unsendable_reason(e);
+                    tracing::warn!(step = %step.id, charge = %charge.id, %reason, "step message cannot be made");
+                    Notification::unsendable(charge, &debtor, channel, source, reason, stamp)
+                }
+            };
+            let Some(made) = recording.record(n, sending.sandbox, Vec::new(), stamp).await? else { continue };
+            let mut after = charge.clone();
+            let next =
+                policy.next_action(charge.due_date, Some(&step.id), charge.created_at, today, &clock.zone);
+            if after.start_dunning(&step.id, next, stamp) {
+                let event = charge_event(charge, &after, "charge.db.updated", today, stamp, |_| {});
+                // The batch holds its charges, so this cannot miss; were it to, nothing of the batch
+                // is kept (the unit rolls back) and the next pass sends it.
+                if !in_unit.update_charge(&after, charge.version, &event).await? {
+                    return Ok(());
+                }
+            }
+            recorded.push((made, stamp));
         }
         unit.commit().await?;
         committed();
-        let n = match recorded {
-            Recorded::Done(n) => n,
-            Recorded::Deliver(pending) => {
-                let n = courier.deliver(pending, stamp).await?;
-                committed();
-                n
-            }
-        };
-        report.count(&n);
+        for (made, stamp) in recorded {
+            let n = match made {
+                Recorded::Done(n) => n,
+                Recorded::Deliver(pending) => {
+                    let n = courier.deliver(pending, stamp).await?;
+                    committed();
+                    n
+                }
+            };
+            report.count(&n);
+        }
+        Ok(())
     }
-    Ok(())
+}
+
+/// Why a step's message cannot be made, in one line.
+fn unsendable_reason(e: crate::domain::RuleError) -> String {
+    match e {
+        crate::domain::RuleError::Invalid(found) => {
+            found.iter().map(|v| format!("{} {}", v.field, v.message)).collect::<Vec<_>>().join("; ")
+        }
+        other => other.to_string(),
+    }
 }
 
 /// Counts a write the engine committed; aborts the process after the N-th when

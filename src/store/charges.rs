@@ -432,6 +432,25 @@ impl Store {
         rows.iter().map(from_row).collect()
     }
 
+    /// The charges of the organization among `ids`, held by this unit until it ends: on
+    /// PostgreSQL those another transaction holds are left out (`SKIP LOCKED`: a second engine
+    /// takes the next batch rather than wait for this one); SQLite's unit is the only writer
+    /// already.
+    pub async fn claim_charges(&self, org_id: &str, ids: &[&str]) -> StoreResult<Vec<Charge>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let lock = if self.db.is_postgres() { " FOR UPDATE OF c SKIP LOCKED" } else { "" };
+        let sql = format!(
+            "{SELECT} WHERE c.organization_id = $1 AND c.id IN ({}){lock}",
+            placeholders(2, ids.len())
+        );
+        let mut params = Vec::from(args![org_id]);
+        params.extend(ids.iter().map(|id| Param::from(*id)));
+        let rows = self.db.rows(&sql, &params).await?;
+        rows.iter().map(from_row).collect()
+    }
+
     /// Saves a charge that an escalation step stopped for a human, if it is still at
     /// `expected` and `step_id` never escalated it before; false otherwise.
     pub async fn escalate_charge(
