@@ -488,7 +488,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let providers = Providers::new(&providers)?;
             let key = kobana_dunning::auth::ServerKey::load(&store, secret_key_file.as_deref()).await?;
-            let report = engine::run_once(&store, &providers, now).await?;
+            let report = engine::run_once_reporting(&store, &providers, now, &progress_line()).await?;
+            if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                eprint!("\r\x1b[K");
+            }
             let sender = kobana_dunning::api::webhook_delivery::Sender {
                 store: &store,
                 providers: &providers,
@@ -641,4 +644,26 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     tracing::info!(addr = %running.addr, public_url = %app.public_url, "listening");
     running.handle.await??;
     Ok(())
+}
+
+/// The `engine run-once` progress line: on a terminal, at most once a second, the pass's
+/// counts so far on one line of standard error (cleared when the pass ends); elsewhere nothing.
+fn progress_line() -> impl Fn(&engine::PassReport) + Sync {
+    use std::io::IsTerminal;
+    let terminal = std::io::stderr().is_terminal();
+    let started = std::time::Instant::now();
+    let shown = std::sync::atomic::AtomicU64::new(0);
+    move |report: &engine::PassReport| {
+        let second = started.elapsed().as_secs();
+        if !terminal || second == 0 || shown.swap(second, std::sync::atomic::Ordering::Relaxed) == second {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[Kengine pass, {second} s: {} overdue, {} sent, {} skipped, {} awaiting a decision, {} left for the next window",
+            report.turned_overdue, report.sent, report.skipped, report.awaiting_decision, report.carried_over
+        );
+        let _ = err.flush();
+    }
 }

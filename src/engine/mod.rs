@@ -112,6 +112,20 @@ impl PassReport {
 /// stamped with the pass's clock, `now` plus the time the pass has taken, and never earlier
 /// than the charge's last change. One organization's failure is logged and the others go on.
 pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime) -> StoreResult<PassReport> {
+    run_once_reporting(store, providers, now, &|_| {}).await
+}
+
+/// What hears a pass's counts as it goes (a terminal's progress line).
+pub type Progress<'a> = &'a (dyn Fn(&PassReport) + Sync);
+
+/// [`run_once`], telling `progress` the counts so far after each organization's housekeeping
+/// and each batch of messages.
+pub async fn run_once_reporting(
+    store: &Store,
+    providers: &Providers,
+    now: OffsetDateTime,
+    progress: Progress<'_>,
+) -> StoreResult<PassReport> {
     let started = std::time::Instant::now();
     let mut report = PassReport::default();
     let courier = Courier { store, providers, actor: Actor::engine() };
@@ -134,8 +148,9 @@ pub async fn run_once(store: &Store, providers: &Providers, now: OffsetDateTime)
             let played = escalations::follow(store, providers, &org_id, sandbox, &clock).await?;
             report.escalations_moved += played.reports + played.protests;
             report.escalations_submitted += played.submitted;
+            progress(&report);
             let sending = Sending { sandbox, pix_account: pix_account.as_ref() };
-            run_steps(&courier, &org_id, sending, &clock, &mut report).await
+            run_steps(&courier, &org_id, sending, &clock, &mut report, progress).await
         }
         .await;
         if let Err(e) = result {
@@ -177,6 +192,7 @@ async fn run_steps(
     sending: Sending<'_>,
     clock: &PassClock,
     report: &mut PassReport,
+    progress: Progress<'_>,
 ) -> StoreResult<()> {
     for policy in courier.store.active_policies(org_id).await? {
         // The policy's days and window count in its own zone when it has one.
@@ -185,7 +201,7 @@ async fn run_steps(
             continue;
         }
         for step in policy.steps.iter().filter(|s| s.active) {
-            StepRun { courier, policy: &policy, step, sending, clock: &clock }.run(report).await?;
+            StepRun { courier, policy: &policy, step, sending, clock: &clock, progress }.run(report).await?;
         }
     }
     Ok(())
@@ -199,6 +215,7 @@ struct StepRun<'a> {
     step: &'a Step,
     sending: Sending<'a>,
     clock: &'a PassClock,
+    progress: Progress<'a>,
 }
 
 impl StepRun<'_> {
@@ -242,6 +259,7 @@ impl StepRun<'_> {
                 [charge] if step.action != StepAction::Notify => self.escalate(charge, report).await?,
                 _ => self.send_batch(charges, report).await?,
             }
+            (self.progress)(report);
         }
         Ok(())
     }
@@ -249,7 +267,7 @@ impl StepRun<'_> {
     /// An escalation step for one charge: files the report or protest when the step needs no
     /// approval and it can, else stops the régua for a person.
     async fn escalate(self, charge: &Charge, report: &mut PassReport) -> StoreResult<()> {
-        let StepRun { courier, policy, step, sending, clock } = self;
+        let StepRun { courier, policy, step, sending, clock, .. } = self;
         let store = courier.store;
         let stamp = clock.stamp(charge.updated_at);
         let mut refusal = None;
@@ -289,7 +307,7 @@ impl StepRun<'_> {
     /// notification and the régua's start (the first step sent starts it); the messages leave once
     /// it commits. A charge changed meanwhile gets nothing: the next pass judges it again.
     async fn send_batch(self, batch: &[Charge], report: &mut PassReport) -> StoreResult<()> {
-        let StepRun { courier, policy, step, sending, clock } = self;
+        let StepRun { courier, policy, step, sending, clock, .. } = self;
         let (Some(channel), Some(template)) = (step.channel, step.template.as_ref()) else { return Ok(()) };
         let org_id = policy.organization_id.as_str();
         let today = clock.today();
