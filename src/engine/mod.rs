@@ -47,7 +47,7 @@ use crate::domain::notification::{Composing, NOTIFIABLE, Notification, Source};
 use crate::domain::pix_account::PixAccount;
 use crate::domain::policy::{Policy, Step};
 use crate::providers::Providers;
-use crate::store::{NewEvent, Store, StoreResult};
+use crate::store::{NewEvent, Store, StoreResult, Unit};
 use crate::types::{self as wire, NotificationOrigin, StepAction};
 
 /// How often `serve` runs a pass.
@@ -247,7 +247,10 @@ impl StepRun<'_> {
                 (earliest.max(first_day)..=today).contains(&day) && (day < today || minute >= send_minute)
             })
             .collect();
-        let batch = if step.action == StepAction::Notify { BATCH } else { 1 };
+        let files = matches!(step.action, StepAction::CreditBureau | StepAction::Protest);
+        // A report or protest filed on its own runs in a unit of its own, one charge at a time.
+        let on_its_own = files && !step.requires_approval;
+        let batch = if on_its_own { 1 } else { BATCH };
         for (i, charges) in due.chunks(batch).enumerate() {
             if !policy.window.contains(clock.minute_as_it_runs()) {
                 let left = (due.len() - i * batch) as u64;
@@ -256,50 +259,102 @@ impl StepRun<'_> {
                 return Ok(());
             }
             match charges {
-                [charge] if step.action != StepAction::Notify => self.escalate(charge, report).await?,
-                _ => self.send_batch(charges, report).await?,
+                [charge] if on_its_own => self.file(charge, report).await?,
+                _ if step.action == StepAction::Notify => self.send_batch(charges, report).await?,
+                _ => self.await_decisions(charges, report).await?,
             }
             (self.progress)(report);
         }
         Ok(())
     }
 
-    /// An escalation step for one charge: files the report or protest when the step needs no
-    /// approval and it can, else stops the régua for a person.
-    async fn escalate(self, charge: &Charge, report: &mut PassReport) -> StoreResult<()> {
-        let StepRun { courier, policy, step, sending, clock, .. } = self;
+    /// A report or protest step that needs no approval, for one charge: files it when it can,
+    /// else stops the régua for a person, saying why.
+    async fn file(self, charge: &Charge, report: &mut PassReport) -> StoreResult<()> {
+        let StepRun { courier, step, sending, clock, .. } = self;
         let store = courier.store;
         let stamp = clock.stamp(charge.updated_at);
-        let mut refusal = None;
-        let files = matches!(step.action, StepAction::CreditBureau | StepAction::Protest);
-        if files && !step.requires_approval {
-            let reachable = sending.sandbox || courier.providers.has_gateway();
-            match escalations::escalate_on_its_own(store, step, charge, reachable, stamp).await? {
-                escalations::Filed::Done => {
-                    committed();
-                    report.escalations_filed += 1;
-                    return Ok(());
-                }
-                escalations::Filed::Skipped => return Ok(()),
-                escalations::Filed::Refused(why) => refusal = Some(why),
+        let reachable = sending.sandbox || courier.providers.has_gateway();
+        let refusal = match escalations::escalate_on_its_own(store, step, charge, reachable, stamp).await? {
+            escalations::Filed::Done => {
+                committed();
+                report.escalations_filed += 1;
+                return Ok(());
             }
-        }
+            escalations::Filed::Skipped => return Ok(()),
+            escalations::Filed::Refused(why) => why,
+        };
         let mut after = charge.clone();
         if after.await_decision(&step.id, stamp) {
-            let event =
-                charge_event(charge, &after, "charge.decision_required", clock.today(), stamp, |data| {
-                    data.step_id = Some(step.id.clone());
-                    data.action = Some(step.action);
-                    data.cp_id = Some(policy.id.clone());
-                    // The step would have acted on its own: say why a person must instead.
-                    data.refused = refusal;
-                });
+            let event = self.decision_event(charge, &after, Some(refusal), stamp);
             if store.escalate_charge(&after, charge.version, &step.id, &event).await? {
                 committed();
                 report.awaiting_decision += 1;
             }
         }
         Ok(())
+    }
+
+    /// An escalation step that waits for a person, for a batch of charges in one transaction:
+    /// each charge still at the version listed (and not held by another engine) stops for a
+    /// decision.
+    async fn await_decisions(self, batch: &[Charge], report: &mut PassReport) -> StoreResult<()> {
+        let (unit, held) = self.claim(batch, report).await?;
+        let mut stopped = 0;
+        for charge in held {
+            let stamp = self.clock.stamp(charge.updated_at);
+            let mut after = charge.clone();
+            if !after.await_decision(&self.step.id, stamp) {
+                continue;
+            }
+            let event = self.decision_event(charge, &after, None, stamp);
+            // The unit holds its charges, so this cannot miss; were it to, nothing of the batch
+            // is kept and the next pass stops them.
+            if !unit.store().escalate_charge(&after, charge.version, &self.step.id, &event).await? {
+                return Ok(());
+            }
+            stopped += 1;
+        }
+        unit.commit().await?;
+        committed();
+        report.awaiting_decision += stopped;
+        Ok(())
+    }
+
+    /// The `charge.decision_required` event of a charge this step stopped; `refusal`, why it
+    /// could not act on its own.
+    fn decision_event(
+        self,
+        before: &Charge,
+        after: &Charge,
+        refusal: Option<String>,
+        stamp: OffsetDateTime,
+    ) -> NewEvent {
+        let StepRun { policy, step, clock, .. } = self;
+        charge_event(before, after, "charge.decision_required", clock.today(), stamp, |data| {
+            data.step_id = Some(step.id.clone());
+            data.action = Some(step.action);
+            data.cp_id = Some(policy.id.clone());
+            data.refused = refusal;
+        })
+    }
+
+    /// A unit holding the charges of `batch` still at the version listed: on PostgreSQL, those
+    /// another engine holds are left to it.
+    async fn claim<'b>(
+        self,
+        batch: &'b [Charge],
+        report: &mut PassReport,
+    ) -> StoreResult<(Unit, Vec<&'b Charge>)> {
+        let unit = self.courier.store.begin().await?;
+        let ids: Vec<&str> = batch.iter().map(|c| c.id.as_str()).collect();
+        let held = unit.store().claim_charges(&self.policy.organization_id, &ids).await?;
+        report.charges_read += held.len() as u64;
+        let current = batch
+            .iter()
+            .filter(|charge| held.iter().any(|c| c.id == charge.id && c.version == charge.version))
+            .collect();
+        Ok((unit, current))
     }
 
     /// A message step for a batch of charges, in one transaction: each charge still at the version
@@ -311,18 +366,12 @@ impl StepRun<'_> {
         let (Some(channel), Some(template)) = (step.channel, step.template.as_ref()) else { return Ok(()) };
         let org_id = policy.organization_id.as_str();
         let today = clock.today();
-        let unit = courier.store.begin().await?;
+        let (unit, held) = self.claim(batch, report).await?;
         let in_unit = unit.store();
-        let ids: Vec<&str> = batch.iter().map(|c| c.id.as_str()).collect();
-        let held = in_unit.claim_charges(org_id, &ids).await?;
-        report.charges_read += held.len() as u64;
         let recording =
             Courier { store: in_unit, providers: courier.providers, actor: courier.actor.clone() };
-        let mut recorded = Vec::with_capacity(batch.len());
-        for charge in batch {
-            if !held.iter().any(|c| c.id == charge.id && c.version == charge.version) {
-                continue;
-            }
+        let mut recorded = Vec::with_capacity(held.len());
+        for charge in held {
             let Some(debtor) = in_unit.debtor(org_id, &charge.debtor_id).await? else { continue };
             let stamp = clock.stamp(charge.updated_at);
             let day = step.send_date(charge.due_date);
