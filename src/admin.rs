@@ -65,6 +65,7 @@ pub async fn set_timezone(store: &Store, org_id: &str, timezone: &str) -> Result
     if !store.set_organization_timezone(org_id, &zone).await? {
         return Err(AdminError::UnknownOrganization(org_id.to_string()));
     }
+    store.reschedule_policies(org_id).await?;
     Ok(())
 }
 

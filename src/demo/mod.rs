@@ -62,6 +62,8 @@ pub async fn ensure(store: &Store) -> Result<String, AdminError> {
     .await?;
     store.set_pix_account(&org_id, Some(pix_account()), None).await?;
     seed(store, &org_id).await?;
+    // The seeded charges' next actions, before any engine pass reads them.
+    crate::engine::reschedule_organization(store, &org_id, OffsetDateTime::now_utc()).await?;
     Ok(org_id)
 }
 

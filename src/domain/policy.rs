@@ -630,10 +630,13 @@ impl Policy {
         let schedule = self.schedule(due);
         let start =
             after_step.and_then(|id| schedule.iter().position(|(s, _)| s.id == id)).map_or(0, |i| i + 1);
+        // The earliest instant, not the first step in order: steps of one day may have their
+        // own times.
         schedule[start..]
             .iter()
-            .find(|(step, day)| *day >= earliest && *day >= self.first_send_day(step, created_at, zone))
+            .filter(|(step, day)| *day >= earliest && *day >= self.first_send_day(step, created_at, zone))
             .map(|(step, day)| zone.instant(*day, step.send_time(self.window)))
+            .min()
     }
 
     /// When the régua next acts on `charge`, which follows this policy, as seen at `now`, counted

@@ -12,6 +12,7 @@ use crate::api::charges::charge_event_view;
 use crate::api::event_data::ObjectPayload;
 use crate::domain::agreement::Agreement;
 use crate::domain::charge::{Charge, OPEN};
+use crate::domain::dates::Zone;
 use crate::store::{Store, StoreResult};
 use crate::types::{self as wire, AgreementStatus, ChargeStatus};
 
@@ -47,7 +48,7 @@ pub async fn follow(store: &Store, org_id: &str, clock: &PassClock) -> StoreResu
         if !after.follow(&paid, late_days, stamp) {
             continue;
         }
-        if save(store, &agreement, &after, &installments, stamp, clock.zone.today(stamp)).await? {
+        if save(store, &agreement, &after, &installments, stamp, &clock.zone).await? {
             committed();
             match after.status {
                 AgreementStatus::Active => moved.activated += 1,
@@ -68,8 +69,9 @@ async fn save(
     after: &Agreement,
     installments: &[(u32, Charge)],
     now: OffsetDateTime,
-    today: time::Date,
+    zone: &Zone,
 ) -> StoreResult<bool> {
+    let today = zone.today(now);
     let unit = store.begin().await?;
     let in_unit = unit.store();
     match after.status {
@@ -78,7 +80,7 @@ async fn save(
                 let Some(source) = in_unit.charge(&after.organization_id, id).await? else { continue };
                 let mut paid = source.clone();
                 if paid.settled_by_agreement(now)
-                    && !save_charge(in_unit, &source, paid, "charge.paid", after, now, today).await?
+                    && !save_charge(in_unit, &source, paid, "charge.paid", after, now, zone).await?
                 {
                     return Ok(false);
                 }
@@ -89,7 +91,7 @@ async fn save(
                 let mut canceled = installment.clone();
                 let reason = format!("Acordo {} rompido", after.id);
                 if canceled.cancel_with_agreement(reason, now)
-                    && !save_charge(in_unit, installment, canceled, "charge.canceled", after, now, today)
+                    && !save_charge(in_unit, installment, canceled, "charge.canceled", after, now, zone)
                         .await?
                 {
                     return Ok(false);
@@ -99,8 +101,7 @@ async fn save(
                 let Some(source) = in_unit.charge(&after.organization_id, id).await? else { continue };
                 let mut reopened = source.clone();
                 if reopened.leave_agreement(today)
-                    && !save_charge(in_unit, &source, reopened, "charge.db.updated", after, now, today)
-                        .await?
+                    && !save_charge(in_unit, &source, reopened, "charge.db.updated", after, now, zone).await?
                 {
                     return Ok(false);
                 }
@@ -122,7 +123,8 @@ async fn save(
     Ok(true)
 }
 
-/// Saves a charge the agreement's move changed, at the version read.
+/// Saves a charge the agreement's move changed, at the version read, with its next action.
+/// A charge the agreement gives back to the régua (it broke) is due again as its policy says.
 async fn save_charge(
     store: &Store,
     before: &Charge,
@@ -130,9 +132,12 @@ async fn save_charge(
     code: &str,
     agreement: &Agreement,
     now: OffsetDateTime,
-    today: time::Date,
+    zone: &Zone,
 ) -> StoreResult<bool> {
+    let today = zone.today(now);
     after.touch(now);
+    let policy = store.followed_policy(&after.organization_id, after.cp_id.as_deref()).await?;
+    after.next_action_at = policy.and_then(|p| p.next_action_for(&after, zone, now));
     let mut data =
         wire::ChargeEventData::of(Some(&charge_event_view(before, today)), charge_event_view(&after, today));
     data.agreement_id = Some(agreement.id.clone());

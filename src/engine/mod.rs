@@ -250,7 +250,11 @@ impl StepRun<'_> {
         let files = matches!(step.action, StepAction::CreditBureau | StepAction::Protest);
         // A report or protest filed on its own runs in a unit of its own, one charge at a time.
         let on_its_own = files && !step.requires_approval;
-        let batch = if on_its_own { 1 } else { BATCH };
+        // Messages to an outside provider go one charge at a time: each one's lease is taken as
+        // it is recorded, and a batch's last ones could outlive theirs behind a slow provider
+        // (then another engine's retry would send them again).
+        let outside = step.channel.is_some_and(|c| !courier.providers.records_only(self.sending.sandbox, c));
+        let batch = if on_its_own || (step.action == StepAction::Notify && outside) { 1 } else { BATCH };
         for (i, charges) in due.chunks(batch).enumerate() {
             if !policy.window.contains(clock.minute_as_it_runs()) {
                 let left = (due.len() - i * batch) as u64;

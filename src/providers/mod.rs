@@ -254,6 +254,11 @@ impl Providers {
         self.pick(sandbox, channel).name()
     }
 
+    /// Whether a message on `channel` only goes to the outbox: a record, no outside call.
+    pub fn records_only(&self, sandbox: bool, channel: Channel) -> bool {
+        matches!(self.pick(sandbox, channel), Route::Outbox)
+    }
+
     /// Sandbox organizations always use the outbox (record only, no external call).
     /// Production: e-mail via SMTP when configured, sms/whatsapp/letter via the HTTP gateway
     /// when configured, otherwise the outbox.

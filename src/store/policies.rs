@@ -240,6 +240,18 @@ impl Store {
         self.with_steps(policies).await
     }
 
+    /// Has the next pass compute again the next actions of the charges of every policy of the
+    /// organization (its time zone changed, and with it the instants of their days).
+    pub async fn reschedule_policies(&self, org_id: &str) -> StoreResult<()> {
+        self.db
+            .write(&[Statement::new(
+                "UPDATE collection_policies SET scheduled_version = NULL WHERE organization_id = $1",
+                args![org_id],
+            )])
+            .await
+            .map(drop)
+    }
+
     /// Records that the charges of a policy at `version` have their next actions computed; a
     /// change meanwhile moved the version on, and the next pass computes them again.
     pub async fn policy_scheduled(&self, id: &str, version: i64) -> StoreResult<()> {
