@@ -370,10 +370,10 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    let store =
-        Store::open_with(&cli.database, std::time::Duration::from_secs_f64(cli.database_wait)).await?;
+    let wait = std::time::Duration::from_secs_f64(cli.database_wait);
+    let store = Store::open_with(&cli.database, wait).await?;
     match cli.command {
-        Command::Serve(args) => serve(store, args).await,
+        Command::Serve(args) => serve(store, &cli.database, wait, args).await,
         Command::Orgs { command: OrgsCommand::Create { name, environment, timezone } } => {
             let id = admin::create_organization(&store, &name, &environment, None, false).await?;
             admin::set_timezone(&store, &id, &timezone).await?;
@@ -488,7 +488,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let providers = Providers::new(&providers)?;
             let key = kobana_dunning::auth::ServerKey::load(&store, secret_key_file.as_deref()).await?;
+            // The pass runs on this thread (the runtime's `block_on`): it yields the CPU to
+            // anything else that wants it, a server on the same machine included.
+            engine::background::lower_priority();
+            let started = std::time::Instant::now();
             let report = engine::run_once_reporting(&store, &providers, now, &progress_line()).await?;
+            // The pass's clock ran on from `now` (its events are stamped so): what it wrote is
+            // due for the sender and the builder at the instant it ended.
+            let now = now + started.elapsed();
             if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                 eprint!("\r\x1b[K");
             }
@@ -572,7 +579,12 @@ fn init_logs(format: LogFormat) {
     }
 }
 
-async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
+async fn serve(
+    store: Store,
+    database: &str,
+    wait: std::time::Duration,
+    args: ServeArgs,
+) -> anyhow::Result<()> {
     init_logs(args.log_format);
     let (demo_token, demo_user) = if args.demo {
         let org_id = demo::ensure(&store).await?;
@@ -619,9 +631,7 @@ async fn serve(store: Store, args: ServeArgs) -> anyhow::Result<()> {
     let running = bound.serve_with(app.clone(), connections, shutdown);
     housekeeping::spawn(app.clone());
     if !args.no_engine {
-        engine::spawn(app.clone());
-        engine::webhooks::spawn(app.clone());
-        engine::exports::spawn(app.clone());
+        engine::background::start(app.clone(), database.to_string(), wait).await?;
     }
     let mut out = std::io::stdout().lock();
     // The demo user's line comes first: whatever follows the token line is a URL (scripts

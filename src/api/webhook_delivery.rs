@@ -6,11 +6,13 @@
 //! crash mid-attempt leaves the row leased; once the lease runs out it is attempted again: at
 //! least once, with the same `X-Kobana-Delivery-Id` for the receiver to deduplicate on.
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use futures_util::StreamExt;
 use serde_json::{Map, Value};
 use time::{Duration, OffsetDateTime};
+use tokio::sync::Semaphore;
 
 use crate::app::App;
 use crate::auth::ServerKey;
@@ -24,8 +26,11 @@ use crate::types as wire;
 pub const LEASE: Duration = Duration::minutes(1);
 /// Deliveries read at a time.
 const BATCH: i64 = 200;
-/// Attempts in flight at once: a slow receiver does not hold the others back.
-const IN_FLIGHT: usize = 16;
+/// Attempts in flight at once, over all webhooks.
+const IN_FLIGHT: usize = 32;
+/// Attempts in flight at once to one webhook: the most connections its receiver gets from a
+/// sender; a slow receiver holds only these, the others' go on.
+pub const PER_WEBHOOK: usize = 8;
 
 /// What a run of the sender did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +59,28 @@ pub fn lease() -> Lease {
     }
 }
 
+/// `items` (oldest first) taken one `key` at a time in turn, each key's in their order: the
+/// attempts in flight spread over the webhooks rather than fill up with one receiver's.
+fn by_turns<T>(items: Vec<T>, key: impl Fn(&T) -> &str) -> Vec<T> {
+    let mut queues: Vec<VecDeque<T>> = Vec::new();
+    let mut queue_of: HashMap<String, usize> = HashMap::new();
+    for item in items {
+        let next = queues.len();
+        let i = *queue_of.entry(key(&item).to_owned()).or_insert(next);
+        if i == next {
+            queues.push(VecDeque::new());
+        }
+        queues[i].push_back(item);
+    }
+    let mut turns = Vec::with_capacity(queues.iter().map(VecDeque::len).sum());
+    while turns.len() < turns.capacity() {
+        for queue in &mut queues {
+            turns.extend(queue.pop_front());
+        }
+    }
+    turns
+}
+
 impl Sender<'_> {
     /// Attempts every delivery due at `now` whose lease is free, a few at a time.
     pub async fn send_due(&self, now: OffsetDateTime) -> StoreResult<SendReport> {
@@ -61,11 +88,20 @@ impl Sender<'_> {
         loop {
             let due = self.store.due_webhook_deliveries(now, BATCH).await?;
             let full = due.len() as i64 == BATCH;
-            let outcomes: Vec<StoreResult<Option<Delivery>>> = futures_util::stream::iter(due)
-                .map(|d| self.take_and_attempt(d, now))
-                .buffer_unordered(IN_FLIGHT)
-                .collect()
-                .await;
+            let slots: HashMap<String, Arc<Semaphore>> =
+                due.iter().map(|d| (d.webhook_id.clone(), Arc::new(Semaphore::new(PER_WEBHOOK)))).collect();
+            let outcomes: Vec<StoreResult<Option<Delivery>>> =
+                futures_util::stream::iter(by_turns(due, |d| &d.webhook_id))
+                    .map(|d| {
+                        let slot = slots[&d.webhook_id].clone();
+                        async move {
+                            let _taken = slot.acquire_owned().await;
+                            self.take_and_attempt(d, now).await
+                        }
+                    })
+                    .buffer_unordered(IN_FLIGHT)
+                    .collect()
+                    .await;
             let mut progressed = false;
             for outcome in outcomes {
                 let Some(d) = outcome? else { continue };
@@ -250,5 +286,18 @@ pub fn delivery_view(d: &Delivery) -> wire::WebhookDelivery {
         failed_at: d.failed_at.map(Timestamp),
         created_at: Timestamp(d.created_at),
         updated_at: Timestamp(d.updated_at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_turns;
+
+    #[test]
+    fn each_webhook_takes_its_turn_in_its_own_order() {
+        let due = vec!["a1", "a2", "a3", "b1", "a4", "c1", "b2"];
+        let turns = by_turns(due, |d: &&str| &d[..1]);
+        assert_eq!(turns, ["a1", "b1", "c1", "a2", "b2", "a3", "a4"]);
+        assert!(by_turns(Vec::<&str>::new(), |d| d).is_empty());
     }
 }

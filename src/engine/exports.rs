@@ -3,7 +3,6 @@
 //! leaves its export leased; once the lease runs out another starts it again). `engine
 //! run-once` runs it once.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use time::OffsetDateTime;
@@ -12,7 +11,6 @@ use super::engine_event;
 use crate::api::event_data::ObjectPayload;
 use crate::api::export_file::{BuildError, LEASE, build};
 use crate::api::exports::export_view;
-use crate::app::App;
 use crate::domain::export::Export;
 use crate::store::{Lease, Store, StoreResult};
 use crate::types as wire;
@@ -72,10 +70,10 @@ pub async fn run_once(store: &Store, now: OffsetDateTime) -> StoreResult<ExportR
     }
 }
 
-/// Runs the builder until the process ends.
-pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
+/// Runs the builder on `store` until the process ends.
+pub fn spawn(store: Store) -> tokio::task::JoinHandle<()> {
     super::every(PERIOD, "exports", move || {
-        let app = app.clone();
-        async move { run_once(&app.store, OffsetDateTime::now_utc()).await }
+        let store = store.clone();
+        async move { run_once(&store, OffsetDateTime::now_utc()).await }
     })
 }

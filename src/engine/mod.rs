@@ -20,6 +20,7 @@
 //! the engine's N-th committed write (see [`committed`]).
 
 mod agreements;
+pub mod background;
 mod escalations;
 pub mod exports;
 pub mod webhooks;
@@ -34,6 +35,8 @@ use time::OffsetDateTime;
 use std::collections::HashMap;
 
 use time::{Date, Duration};
+
+use futures_util::StreamExt;
 
 use crate::api::charges::charge_event_view;
 use crate::api::delivery::{Actor, Courier, Recorded};
@@ -56,6 +59,11 @@ pub const PERIOD: StdDuration = StdDuration::from_secs(60);
 const PAGE: i64 = 500;
 /// Charges a message step sends to in one transaction.
 const BATCH: usize = 100;
+/// Charges in a unit whose messages go to an outside provider (the HTTP gateway, SMTP), all
+/// handed over at once when it commits, so this is also the most messages in flight to one
+/// provider: each starts as its unit commits and ends within its provider's time limit, well
+/// inside the lease its record took.
+pub const OUTSIDE_BATCH: usize = 16;
 pub use crate::domain::policy::CATCH_UP_DAYS;
 
 /// What one pass did.
@@ -250,11 +258,12 @@ impl StepRun<'_> {
         let files = matches!(step.action, StepAction::CreditBureau | StepAction::Protest);
         // A report or protest filed on its own runs in a unit of its own, one charge at a time.
         let on_its_own = files && !step.requires_approval;
-        // Messages to an outside provider go one charge at a time: each one's lease is taken as
-        // it is recorded, and a batch's last ones could outlive theirs behind a slow provider
-        // (then another engine's retry would send them again).
         let outside = step.channel.is_some_and(|c| !courier.providers.records_only(self.sending.sandbox, c));
-        let batch = if on_its_own || (step.action == StepAction::Notify && outside) { 1 } else { BATCH };
+        let batch = match () {
+            _ if on_its_own => 1,
+            _ if step.action == StepAction::Notify && outside => OUTSIDE_BATCH,
+            _ => BATCH,
+        };
         for (i, charges) in due.chunks(batch).enumerate() {
             if !policy.window.contains(clock.minute_as_it_runs()) {
                 let left = (due.len() - i * batch) as u64;
@@ -414,16 +423,24 @@ impl StepRun<'_> {
         }
         unit.commit().await?;
         committed();
-        for (made, stamp) in recorded {
-            let n = match made {
-                Recorded::Done(n) => n,
-                Recorded::Deliver(pending) => {
-                    let n = courier.deliver(pending, stamp).await?;
-                    committed();
-                    n
+        // Every message of the batch goes to its provider at once (at most `OUTSIDE_BATCH` are
+        // for an outside one), each attempt saved by itself as it ends.
+        let delivered: Vec<StoreResult<Notification>> = futures_util::stream::iter(recorded)
+            .map(|(made, stamp)| async move {
+                match made {
+                    Recorded::Done(n) => Ok(n),
+                    Recorded::Deliver(pending) => {
+                        let n = courier.deliver(pending, stamp).await?;
+                        committed();
+                        Ok(n)
+                    }
                 }
-            };
-            report.count(&n);
+            })
+            .buffer_unordered(OUTSIDE_BATCH)
+            .collect()
+            .await;
+        for n in delivered {
+            report.count(&n?);
         }
         Ok(())
     }
@@ -779,13 +796,15 @@ fn engine_event<P: Payload>(
     }
 }
 
-/// Runs a pass every [`PERIOD`] until the process ends; `/metrics` hears of each.
-pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
+/// Runs a pass on `store` every [`PERIOD`] until the process ends; `/metrics` hears of each.
+/// `serve` runs it on the background thread ([`background::start`]).
+pub fn spawn(app: Arc<App>, store: Store) -> tokio::task::JoinHandle<()> {
     every(PERIOD, "engine pass", move || {
         let app = app.clone();
+        let store = store.clone();
         async move {
             let started = std::time::Instant::now();
-            let report = run_once(&app.store, &app.providers, OffsetDateTime::now_utc()).await?;
+            let report = run_once(&store, &app.providers, OffsetDateTime::now_utc()).await?;
             app.metrics.record_pass(started.elapsed(), report.carried_over);
             Ok(report)
         }

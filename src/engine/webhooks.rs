@@ -9,16 +9,18 @@ use time::OffsetDateTime;
 
 use crate::api::webhook_delivery::Sender;
 use crate::app::App;
+use crate::store::Store;
 
 /// How often `serve` looks for due deliveries.
 pub const PERIOD: Duration = Duration::from_secs(1);
 
-/// Runs the sender until the process ends.
-pub fn spawn(app: Arc<App>) -> tokio::task::JoinHandle<()> {
+/// Runs the sender on `store` until the process ends.
+pub fn spawn(app: Arc<App>, store: Store) -> tokio::task::JoinHandle<()> {
     super::every(PERIOD, "webhook deliveries", move || {
         let app = app.clone();
+        let store = store.clone();
         async move {
-            let sender = Sender { store: &app.store, providers: &app.providers, key: &app.key };
+            let sender = Sender { store: &store, providers: &app.providers, key: &app.key };
             sender.send_due(OffsetDateTime::now_utc()).await
         }
     })

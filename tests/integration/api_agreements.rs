@@ -310,6 +310,44 @@ async fn the_negotiation_prompt_brings_the_open_charges_and_a_simulation() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_charge_reopened_by_a_broken_agreement_is_dunned_again_by_its_policy() {
+    use kobana_dunning::engine::run_once;
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Acordo rompido").await;
+    let policy = json!({ "name": "Régua", "steps": [ { "offset_days": 20, "channel": "email",
+        "template": { "subject": "Em atraso", "body": "Olá {{debtor_name}}" } } ] });
+    server.create_policy(&token, policy).await;
+    let debtor =
+        server.create_debtor_by_email(&token, "João Conceição", &cpf(9320), "joao@example.com.br").await;
+    let charge = server.create_charge(&token, &debtor, 1000.0, &date_in(-3)).await;
+    let charge = charge["id"].as_str().unwrap().to_string();
+    let terms = json!({ "charge_ids": [charge], "installments_count": 1, "first_due_date": date_in(5),
+                        "grace_days_before_broken": 2 });
+    let r = server.write(&token, "agreements_create", terms).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let agreement = r.data()["id"].as_str().unwrap().to_string();
+    let messages = || async {
+        server.read(&token, "notifications_list", &format!("charge_id={charge}")).await.body["meta"]["total"]
+            .as_u64()
+            .unwrap()
+    };
+
+    let run = |days: i64| run_once(&server.app.store, &server.app.providers, noon_in(days));
+    let report = run(14).await.unwrap();
+    assert_eq!(report.agreements_broken, 1, "{report:?}");
+    let r = server.read_id(&token, "agreements_get", &agreement).await;
+    assert_eq!(r.data()["status"], "broken", "{}", r.body);
+    assert_eq!(messages().await, 0);
+
+    // The step twenty days after the charge's due date is still ahead: the reopened charge has
+    // it as its next action, and the pass of its send day sends it, once.
+    for day in 15..=26 {
+        run(day).await.unwrap();
+    }
+    assert_eq!(messages().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installment_is_paid_or_goes_with_its_agreement_never_changed_alone() {
     let server = TestServer::start().await;
     let (_, token) = server.tenant("Acordos").await;

@@ -294,6 +294,33 @@ async fn a_token_from_the_cli_works_against_serve() {
     assert_eq!(r.status, 401, "{}", r.body);
 }
 
+/// `serve` runs the engine, the webhook sender and the exports on a thread of their own at the
+/// lowest CPU priority (`SCHED_IDLE`, policy 5), so a pass leaves the core to the requests; the
+/// requests' threads keep the usual policy (0).
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_runs_the_engine_on_a_thread_of_the_lowest_priority() {
+    let db = TempDb::new().await;
+    let server = Server::start(&db, false);
+    let r = server.get("kd_at_not-a-token", "/v1/me").await;
+    assert_eq!(r.status, 401, "a request's threads are running");
+    let mut threads = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{}/task", server.child.id())).unwrap() {
+        let dir = task.unwrap().path();
+        let name = std::fs::read_to_string(dir.join("comm")).unwrap().trim().to_string();
+        let stat = std::fs::read_to_string(dir.join("stat")).unwrap();
+        // Fields after the name's closing parenthesis start at the third; `policy` is the 41st.
+        let policy: u32 =
+            stat.rsplit_once(')').unwrap().1.split_whitespace().nth(38).unwrap().parse().unwrap();
+        threads.push((name, policy));
+    }
+    let engine = kobana_dunning::engine::background::THREAD;
+    assert!(threads.iter().any(|(name, _)| name == engine), "{threads:?}");
+    for (name, policy) in &threads {
+        assert_eq!(*policy, if name == engine { 5 } else { 0 }, "{name}: {threads:?}");
+    }
+}
+
 /// `tokens revoke` stops a token that a running server has just cached: on PostgreSQL at once
 /// (the server hears the revocation), on SQLite within the cache's 5 s (the documented bound
 /// for another process).

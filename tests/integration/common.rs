@@ -381,6 +381,28 @@ impl TestServer {
 
     // Shorthands for the common calls of the tests.
 
+    /// A collection policy made of `body` (the organization's default when it is the first);
+    /// its id.
+    pub async fn create_policy(&self, token: &str, body: Value) -> String {
+        let r = self.write(token, "collection_policies_create", body).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.data()["id"].as_str().expect("an id").to_string()
+    }
+
+    /// A debtor reachable by e-mail at `email`; its id.
+    pub async fn create_debtor_by_email(
+        &self,
+        token: &str,
+        name: &str,
+        document: &str,
+        email: &str,
+    ) -> String {
+        let body = serde_json::json!({ "name": name, "document": document, "email": email });
+        let r = self.write(token, "debtors_create", body).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.data()["id"].as_str().expect("an id").to_string()
+    }
+
     pub async fn create_debtor(&self, token: &str, name: &str, document: &str) -> Value {
         let r = self
             .write(token, "debtors_create", serde_json::json!({ "name": name, "document": document }))

@@ -278,3 +278,40 @@ async fn a_retry_waits_for_the_window_and_a_stale_reader_takes_no_lease() {
     run_once(store, &providers, wednesday).await.unwrap();
     assert!(posts.try_recv().is_err(), "held by another sender: not sent again");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_gets_a_bounded_number_of_messages_at_once() {
+    let server = TestServer::start().await;
+    let org =
+        kobana_dunning::admin::create_organization(&server.app.store, "Lote", "production", None, false)
+            .await
+            .unwrap();
+    let token = server.token(&org, crate::common::ALL).await;
+    let policy = json!({ "name": "Régua", "steps": [
+        { "offset_days": 0, "channel": "sms", "template": { "body": "{{debtor_name}}, vence hoje." } } ] });
+    let r = server.write(&token, "collection_policies_create", policy).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    const CHARGES: u32 = 40;
+    for i in 0..CHARGES {
+        let r = server
+            .write(
+                &token,
+                "debtors_create",
+                json!({ "name": format!("Rui {i}"), "document": cpf(7700 + i), "mobile": "+5511987654321" }),
+            )
+            .await;
+        server.create_charge(&token, r.data()["id"].as_str().unwrap(), 10.0, "2027-02-05").await;
+    }
+    let (url, open) = crate::webhooks::slow_receiver(std::time::Duration::from_millis(200)).await;
+    let providers = Providers::new(&ProviderConfig {
+        gateway_url: Some(url),
+        gateway_secret: Some(SECRET.into()),
+        allow_insecure_targets: true,
+        ..ProviderConfig::default()
+    })
+    .unwrap();
+
+    let report = run_once(&server.app.store, &providers, noon(date!(2027 - 02 - 05))).await.unwrap();
+    assert_eq!(report.sent, u64::from(CHARGES), "{report:?}");
+    assert_eq!(open.lock().unwrap().1, kobana_dunning::engine::OUTSIDE_BATCH, "at most this many at once");
+}

@@ -121,7 +121,7 @@ async fn metrics_show_the_engines_passes_and_deliveries_by_provider() {
     assert_eq!(r.status, 201, "{}", r.body);
 
     // The engine's loop runs its first pass at once.
-    let engine = kobana_dunning::engine::spawn(s.app.clone());
+    let engine = kobana_dunning::engine::spawn(s.app.clone(), s.app.store.clone());
     let deadline = Instant::now() + Duration::from_secs(30);
     let text = loop {
         let r = send(reqwest::Client::new().get(format!("{}/metrics", s.metrics_base))).await;

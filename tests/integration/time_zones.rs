@@ -108,3 +108,34 @@ async fn sent(server: &TestServer, token: &str, charge: &str) -> serde_json::Val
     server.read(token, "notifications_list", &format!("charge_id={charge}")).await.body["meta"]["total"]
         .clone()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moving_the_organization_east_brings_its_due_messages_forward() {
+    let server = TestServer::start().await;
+    let org = server.org("Muda de fuso").await;
+    admin::set_timezone(&server.app.store, &org, "America/Rio_Branco").await.expect("timezone");
+    let token = server.token(&org, ALL).await;
+    let policy = json!({ "name": "Régua", "send_window": { "start": "09:00", "end": "18:00" },
+        "steps": [ { "offset_days": 0, "channel": "email",
+                     "template": { "subject": "Vence hoje", "body": "Olá {{debtor_name}}" } } ] });
+    server.create_policy(&token, policy).await;
+    let debtor = server
+        .create_debtor_by_email(&token, "Mariana Costa Ribeiro", &cpf(7300), "mariana@example.com")
+        .await;
+    // Due Monday 4 January 2027: its message waits for 09:00 in Rio Branco, 14:00 UTC.
+    let charge = server.create_charge(&token, &debtor, 100.0, "2027-01-04").await;
+    let charge = charge["id"].as_str().unwrap();
+
+    // A pass the day before schedules the new policy's charges.
+    let report =
+        run_once(&server.app.store, &server.app.providers, datetime!(2027-01-03 12:00 UTC)).await.unwrap();
+    assert_eq!(report.sent, 0, "{report:?}");
+
+    // In Noronha the window opens at 11:00 UTC; the pass finds the message at 12:00 UTC only if
+    // the move rescheduled it.
+    admin::set_timezone(&server.app.store, &org, "America/Noronha").await.expect("timezone");
+    let report =
+        run_once(&server.app.store, &server.app.providers, datetime!(2027-01-04 12:00 UTC)).await.unwrap();
+    assert_eq!(report.sent, 1, "{report:?}");
+    assert_eq!(sent(&server, &token, charge).await, 1);
+}

@@ -414,6 +414,57 @@ async fn two_senders_on_one_database_deliver_each_attempt_once() {
     assert!(deliveries(&server, &token, &id).await.iter().all(|d| d["attempts"] == 1));
 }
 
+/// A receiver on loopback that takes `hold` to answer each request 200; its URL and the most
+/// requests it had open at once.
+pub async fn slow_receiver(hold: StdDuration) -> (String, Arc<Mutex<(usize, usize)>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hooks/lento", listener.local_addr().unwrap());
+    let open = Arc::new(Mutex::new((0, 0)));
+    let counts = open.clone();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let open = open.clone();
+            tokio::spawn(async move {
+                if read_request(&mut stream).await.is_none() {
+                    return;
+                }
+                {
+                    let mut open = open.lock().unwrap();
+                    open.0 += 1;
+                    open.1 = open.1.max(open.0);
+                }
+                tokio::time::sleep(hold).await;
+                open.lock().unwrap().0 -= 1;
+                let answer = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+                let _ = stream.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    (url, counts)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_receiver_gets_a_bounded_number_of_attempts_at_once() {
+    use kobana_dunning::api::webhook_delivery::PER_WEBHOOK;
+    let server = TestServer::start_with_providers(loopback_providers()).await;
+    let (_, token) = server.tenant("Receptor lento").await;
+    let (slow_url, slow) = slow_receiver(StdDuration::from_millis(300)).await;
+    let (fast_url, mut fast) = receiver(&[]).await;
+    webhook(&server, &token, &slow_url, &["debtor.db.created"]).await;
+    webhook(&server, &token, &fast_url, &["debtor.db.created"]).await;
+    const DEBTORS: u32 = 24;
+    for i in 0..DEBTORS {
+        server.create_debtor(&token, &format!("Lia {i}"), &cpf(8300 + i)).await;
+    }
+    let started = std::time::Instant::now();
+    let report = send_due(&server, later(1)).await;
+    assert_eq!(report.delivered, 2 * u64::from(DEBTORS), "{report:?}");
+    assert_eq!(slow.lock().unwrap().1, PER_WEBHOOK, "the slow receiver had this many open at most");
+    assert_eq!(drain(&mut fast).await.len(), DEBTORS as usize);
+    // 24 attempts of 300 ms, 8 at a time: about 0.9 s, not 24 × 0.3 s.
+    assert!(started.elapsed() < StdDuration::from_secs(5), "{:?}", started.elapsed());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_webhook_belongs_to_its_organization() {
     let server = TestServer::start_with_providers(loopback_providers()).await;
