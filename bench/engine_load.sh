@@ -44,7 +44,7 @@ load() { taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$OUT/
 
 taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d2s -s "$OUT/rest.lua" "http://127.0.0.1:$PORT" >/dev/null # warm up
 load idle
-taskset -c 0 /usr/bin/time -f '%e' -o "$OUT/pass.time" "$BIN" --database "$DB" engine run-once --at "$AT" >"$OUT/pass.out" &
+taskset -c 0 /usr/bin/time -f '%e' -o "$OUT/pass.time" "$BIN" --database "$DB" engine run-once --background --at "$AT" >"$OUT/pass.out" &
 pass=$!
 load busy
 wait $pass

@@ -30,6 +30,7 @@ pub mod metrics;
 pub mod oauth;
 pub mod operations;
 pub mod payments_import;
+pub mod priority;
 pub mod providers;
 pub mod receiver;
 pub mod request;

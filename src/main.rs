@@ -258,6 +258,11 @@ enum EngineCommand {
         /// webhooks' signing secrets.
         #[arg(long, env = "KOBANA_DUNNING_SECRET_KEY_FILE")]
         secret_key_file: Option<std::path::PathBuf>,
+        /// Runs the pass at the lowest CPU priority, as `serve`'s engine thread: a server on the
+        /// same machine keeps the core (on a core it saturates, its writes may wait for the
+        /// pass's, which nothing then hurries).
+        #[arg(long)]
+        background: bool,
     },
 }
 
@@ -476,7 +481,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Engine { command: EngineCommand::RunOnce { at, providers, secret_key_file } } => {
+        Command::Engine {
+            command: EngineCommand::RunOnce { at, providers, secret_key_file, background },
+        } => {
             let now = match at {
                 Some(text) => kobana_dunning::domain::dates::parse_timestamp(&text).map_err(|e| match e {
                     kobana_dunning::domain::DomainError::InvalidTimestamp => {
@@ -488,9 +495,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let providers = Providers::new(&providers)?;
             let key = kobana_dunning::auth::ServerKey::load(&store, secret_key_file.as_deref()).await?;
-            // The pass runs on this thread (the runtime's `block_on`): it yields the CPU to
-            // anything else that wants it, a server on the same machine included.
-            engine::background::lower_priority();
+            if background {
+                // The pass runs on this thread (the runtime's `block_on`).
+                kobana_dunning::priority::lower_current();
+            }
             let started = std::time::Instant::now();
             let report = engine::run_once_reporting(&store, &providers, now, &progress_line()).await?;
             // The pass's clock ran on from `now` (its events are stamped so): what it wrote is

@@ -72,11 +72,10 @@ fn by_turns<T>(items: Vec<T>, key: impl Fn(&T) -> &str) -> Vec<T> {
         }
         queues[i].push_back(item);
     }
-    let mut turns = Vec::with_capacity(queues.iter().map(VecDeque::len).sum());
-    while turns.len() < turns.capacity() {
-        for queue in &mut queues {
-            turns.extend(queue.pop_front());
-        }
+    let mut turns = Vec::new();
+    while !queues.is_empty() {
+        turns.extend(queues.iter_mut().filter_map(VecDeque::pop_front));
+        queues.retain(|queue| !queue.is_empty());
     }
     turns
 }

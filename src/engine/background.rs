@@ -3,7 +3,9 @@
 //! at the lowest CPU priority the system has (`SCHED_IDLE` on Linux): it runs when nothing else
 //! on the core wants to, and gives way at once to a request's thread that wakes. A pass on a busy
 //! core then takes what the requests leave, and the API's latency holds while it runs
-//! (docs/PERFORMANCE.md, "Engine pass": the p99 of a read during a pass). `engine run-once` lowers
+//! (docs/PERFORMANCE.md, "Engine pass": the p99 of a read during a pass). A request that waits
+//! for a lock the thread holds lifts it until it lets go (`crate::priority`); where the system
+//! allows no lift, the thread keeps the usual priority. `engine run-once --background` lowers
 //! its own thread the same way.
 //!
 //! On PostgreSQL the thread opens a pool of its own: a pool's sockets wake the runtime that
@@ -12,8 +14,6 @@
 
 use std::sync::Arc;
 use std::time::Duration;
-
-use thread_priority::{NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy};
 
 use crate::app::App;
 use crate::store::{Store, StoreError};
@@ -32,16 +32,6 @@ pub enum StartError {
     Gone,
 }
 
-/// Puts the calling thread (and the threads it starts from now on) at the lowest CPU priority;
-/// where the system refuses, it says so once and the work runs at the usual priority.
-pub fn lower_priority() {
-    let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-    let thread = thread_priority::thread_native_id();
-    if let Err(e) = thread_priority::set_thread_priority_and_policy(thread, ThreadPriority::Min, idle) {
-        tracing::warn!(error = ?e, "the engine runs at the usual CPU priority: lowering it was refused");
-    }
-}
-
 /// Starts the engine, the webhook sender and the export builder of `serve` on their thread,
 /// `database` being the URL `app.store` was opened with (waiting at most `wait` for a
 /// connection, like the requests). Returns once their store is open, so a database the thread
@@ -49,7 +39,7 @@ pub fn lower_priority() {
 pub async fn start(app: Arc<App>, database: String, wait: Duration) -> Result<(), StartError> {
     let (opened, started) = tokio::sync::oneshot::channel();
     std::thread::Builder::new().name(THREAD.into()).spawn(move || {
-        lower_priority();
+        crate::priority::become_background();
         let runtime =
             match tokio::runtime::Builder::new_current_thread().thread_name(THREAD).enable_all().build() {
                 Ok(runtime) => runtime,
@@ -60,7 +50,7 @@ pub async fn start(app: Arc<App>, database: String, wait: Duration) -> Result<()
             };
         runtime.block_on(async move {
             let store = if app.store.is_postgres() {
-                match Store::open_with(&database, wait).await {
+                match Store::open_for_background(&database, wait).await {
                     Ok(store) => store,
                     Err(e) => {
                         let _ = opened.send(Err(e.into()));

@@ -439,10 +439,16 @@ impl StepRun<'_> {
             .buffer_unordered(OUTSIDE_BATCH)
             .collect()
             .await;
+        // Each outcome was saved (or stays leased for a retry) on its own: count them all, then
+        // say the first failure.
+        let mut failure = None;
         for n in delivered {
-            report.count(&n?);
+            match n {
+                Ok(n) => report.count(&n),
+                Err(e) => failure = failure.or(Some(e)),
+            }
         }
-        Ok(())
+        failure.map_or(Ok(()), Err)
     }
 }
 

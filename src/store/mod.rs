@@ -199,7 +199,13 @@ impl Store {
 
     /// [`Store::open`], a request waiting at most `wait` for a connection or the write lock.
     pub async fn open_with(url: &str, wait: Duration) -> StoreResult<Self> {
-        Ok(Self { db: Db::new(Backend::open(url, wait).await?) })
+        Ok(Self { db: Db::new(Backend::open(url, wait, false).await?) })
+    }
+
+    /// [`Store::open_with`] for the background thread (`engine::background`): on PostgreSQL a
+    /// smaller pool of its own.
+    pub async fn open_for_background(url: &str, wait: Duration) -> StoreResult<Self> {
+        Ok(Self { db: Db::new(Backend::open(url, wait, true).await?) })
     }
 
     /// Whether the database is PostgreSQL.

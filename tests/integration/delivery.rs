@@ -313,5 +313,6 @@ async fn the_gateway_gets_a_bounded_number_of_messages_at_once() {
 
     let report = run_once(&server.app.store, &providers, noon(date!(2027 - 02 - 05))).await.unwrap();
     assert_eq!(report.sent, u64::from(CHARGES), "{report:?}");
-    assert_eq!(open.lock().unwrap().1, kobana_dunning::engine::OUTSIDE_BATCH, "at most this many at once");
+    let most = open.lock().unwrap().1;
+    assert!((2..=kobana_dunning::engine::OUTSIDE_BATCH).contains(&most), "{most} at once at most");
 }

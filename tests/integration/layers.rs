@@ -20,7 +20,8 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// through `oauth::OAuthHost` alike; `approvals` (the approval page, built on its sign-in) sits
 /// beside `app`. `tool_text` (a JSON answer as the text a tool shows) sits with the other
 /// forms of an answer, under `api`, which writes a tool's answer in it, and `mcp`. `swar` (tests
-/// of eight bytes at a time) sits at the bottom, with `domain`, whose text checks use it.
+/// of eight bytes at a time) sits at the bottom, with `domain`, whose text checks use it, and
+/// `priority` (the background thread's CPU priority), which the store's locks lift.
 const LAYERS: &[&[&str]] = &[
     &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine", "receiver", "payments_import"],
     &["mcp"],
@@ -29,7 +30,7 @@ const LAYERS: &[&[&str]] = &[
     &["auth", "oauth"],
     &["http", "error", "request", "tool_text", "json_writer", "documents"],
     &["store", "limits", "metrics", "providers"],
-    &["domain", "types", "operations", "allocator", "swar"],
+    &["domain", "types", "operations", "allocator", "swar", "priority"],
 ];
 
 /// Edges forbidden although they run down: MCP gets its data through /v1, never the store.

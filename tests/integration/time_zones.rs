@@ -122,20 +122,25 @@ async fn moving_the_organization_east_brings_its_due_messages_forward() {
     let debtor = server
         .create_debtor_by_email(&token, "Mariana Costa Ribeiro", &cpf(7300), "mariana@example.com")
         .await;
-    // Due Monday 4 January 2027: its message waits for 09:00 in Rio Branco, 14:00 UTC.
-    let charge = server.create_charge(&token, &debtor, 100.0, "2027-01-04").await;
+    // Due on a business day a week or more ahead: its message waits for 09:00 in Rio Branco,
+    // 14:00 UTC.
+    let mut due = time::OffsetDateTime::now_utc().date() + time::Duration::days(7);
+    while !kobana_dunning::domain::calendar::is_business_day(due) {
+        due = due.next_day().unwrap();
+    }
+    let charge = server.create_charge(&token, &debtor, 100.0, &format_date(due)).await;
     let charge = charge["id"].as_str().unwrap();
+    let noon = |day: time::Date| day.with_time(time::macros::time!(12:00)).assume_utc();
 
     // A pass the day before schedules the new policy's charges.
-    let report =
-        run_once(&server.app.store, &server.app.providers, datetime!(2027-01-03 12:00 UTC)).await.unwrap();
+    let day_before = due.previous_day().unwrap();
+    let report = run_once(&server.app.store, &server.app.providers, noon(day_before)).await.unwrap();
     assert_eq!(report.sent, 0, "{report:?}");
 
     // In Noronha the window opens at 11:00 UTC; the pass finds the message at 12:00 UTC only if
     // the move rescheduled it.
     admin::set_timezone(&server.app.store, &org, "America/Noronha").await.expect("timezone");
-    let report =
-        run_once(&server.app.store, &server.app.providers, datetime!(2027-01-04 12:00 UTC)).await.unwrap();
+    let report = run_once(&server.app.store, &server.app.providers, noon(due)).await.unwrap();
     assert_eq!(report.sent, 1, "{report:?}");
     assert_eq!(sent(&server, &token, charge).await, 1);
 }

@@ -459,7 +459,8 @@ async fn a_slow_receiver_gets_a_bounded_number_of_attempts_at_once() {
     let started = std::time::Instant::now();
     let report = send_due(&server, later(1)).await;
     assert_eq!(report.delivered, 2 * u64::from(DEBTORS), "{report:?}");
-    assert_eq!(slow.lock().unwrap().1, PER_WEBHOOK, "the slow receiver had this many open at most");
+    let most = slow.lock().unwrap().1;
+    assert!((2..=PER_WEBHOOK).contains(&most), "the slow receiver had {most} open at most");
     assert_eq!(drain(&mut fast).await.len(), DEBTORS as usize);
     // 24 attempts of 300 ms, 8 at a time: about 0.9 s, not 24 × 0.3 s.
     assert!(started.elapsed() < StdDuration::from_secs(5), "{:?}", started.elapsed());

@@ -46,9 +46,11 @@ pub enum Backend {
 impl Backend {
     /// Opens and migrates the database at `url` (`sqlite:…` or `postgres://…`); a request
     /// waits at most `wait` for a connection or the write lock.
-    pub async fn open(url: &str, wait: Duration) -> StoreResult<Self> {
+    pub async fn open(url: &str, wait: Duration, background: bool) -> StoreResult<Self> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Ok(Backend::Postgres(postgres::Postgres::open(url, wait).await?))
+            let connections =
+                if background { postgres::BACKGROUND_CONNECTIONS } else { postgres::CONNECTIONS };
+            Ok(Backend::Postgres(postgres::Postgres::open(url, wait, connections).await?))
         } else if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
             Ok(Backend::Sqlite(Box::new(sqlite::Sqlite::open(path, wait).await?)))
         } else {

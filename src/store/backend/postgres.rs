@@ -13,8 +13,11 @@ use crate::store::migrations::{MIGRATIONS, Migration};
 use crate::store::value::{Param, Row};
 use crate::store::{Outage, StoreError, StoreResult};
 
-/// Connections per replica.
-const CONNECTIONS: u32 = 16;
+/// Connections of a replica's pool for its requests.
+pub const CONNECTIONS: u32 = 16;
+/// Connections of the pool of a replica's background thread (`engine::background`): its one
+/// pass at a time and its webhook attempts.
+pub const BACKGROUND_CONNECTIONS: u32 = 8;
 /// The channel a revoked or deleted token's hash is announced on (migration 0005's trigger).
 const REVOKED_CHANNEL: &str = "kd_token_revoked";
 /// The longest wait between two attempts to listen again.
@@ -65,14 +68,14 @@ fn to_row(row: &PgRow, names: &mut Option<Arc<[String]>>) -> StoreResult<Row> {
 impl Postgres {
     /// Connects and migrates. A request waits at most `wait` for a connection: past it the
     /// database is unreachable or saturated (503), never a hang.
-    pub async fn open(url: &str, wait: Duration) -> StoreResult<Self> {
+    pub async fn open(url: &str, wait: Duration, connections: u32) -> StoreResult<Self> {
         // A statement waits for a row lock (another transaction's write) no longer than for a
         // connection: past it, PostgreSQL cancels it (55P03) and the request is a 503.
         let options = url
             .parse::<PgConnectOptions>()?
             .options([("lock_timeout", format!("{}ms", wait.as_millis().max(1)))]);
         let pool = PgPoolOptions::new()
-            .max_connections(CONNECTIONS)
+            .max_connections(connections)
             .acquire_timeout(wait)
             .connect_with(options)
             .await?;

@@ -113,14 +113,22 @@ impl Sqlite {
 
     /// The writer, waited for at most [`Self::wait`]. A connection left inside a transaction
     /// (a rollback that failed) is rolled back first, so no one writes into another's work.
-    async fn writer(&self) -> StoreResult<OwnedMutexGuard<Connection>> {
-        let conn = tokio::time::timeout(self.wait, self.writer.clone().lock_owned())
-            .await
-            .map_err(|_| StoreError::Unavailable(Outage::Busy, "the writer stayed taken".into()))?;
-        if !conn.is_autocommit() {
-            conn.execute_batch("ROLLBACK")?;
+    async fn writer(&self) -> StoreResult<Writer> {
+        let conn = match self.writer.clone().try_lock_owned() {
+            Ok(conn) => conn,
+            Err(_) => {
+                // Whoever holds it must not be kept from letting go by its own low priority.
+                crate::priority::waiting();
+                tokio::time::timeout(self.wait, self.writer.clone().lock_owned())
+                    .await
+                    .map_err(|_| StoreError::Unavailable(Outage::Busy, "the writer stayed taken".into()))?
+            }
+        };
+        let writer = Writer { conn, _held: crate::priority::holding() };
+        if !writer.is_autocommit() {
+            writer.execute_batch("ROLLBACK")?;
         }
-        Ok(conn)
+        Ok(writer)
     }
 
     /// Opens a unit of work: an IMMEDIATE transaction on the writer, held until it commits or
@@ -216,10 +224,31 @@ impl Sqlite {
     }
 }
 
+/// The writer, held; on the background thread it also holds the priority a waiting request may
+/// lift (`crate::priority`), until it is let go.
+struct Writer {
+    conn: OwnedMutexGuard<Connection>,
+    _held: Option<crate::priority::Held>,
+}
+
+impl std::ops::Deref for Writer {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for Writer {
+    fn deref_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+}
+
 /// A unit of work on the writer: an open IMMEDIATE transaction, which holds SQLite's write
 /// lock (and this process's writer) until it commits or is dropped, which rolls it back.
 pub struct Tx {
-    conn: OwnedMutexGuard<Connection>,
+    conn: Writer,
     readers: Option<Arc<Readers>>,
     open: bool,
 }

@@ -57,6 +57,9 @@ pub struct Readers {
     generation: Arc<AtomicU64>,
     /// Whether a release of the idle readers' snapshots is scheduled.
     release_due: AtomicBool,
+    /// The runtime the pool was opened on, which runs the releases: the requests' own, never
+    /// the background thread's (which may wait long for the CPU, holding a release due).
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl Readers {
@@ -68,6 +71,7 @@ impl Readers {
             permits: Semaphore::new(count),
             generation,
             release_due: AtomicBool::new(false),
+            runtime: tokio::runtime::Handle::try_current().ok(),
         })
     }
 
@@ -76,7 +80,14 @@ impl Readers {
         self: &Arc<Self>,
         work: impl FnOnce(&mut Reader) -> StoreResult<R>,
     ) -> StoreResult<R> {
-        let _permit = self.permits.acquire().await.map_err(|_| StoreError::Closed)?;
+        let _permit = match self.permits.try_acquire() {
+            Ok(permit) => permit,
+            Err(_) => {
+                crate::priority::waiting();
+                self.permits.acquire().await.map_err(|_| StoreError::Closed)?
+            }
+        };
+        let _held = crate::priority::holding();
         // A permit guarantees an idle reader; it goes back even if the query fails.
         let mut reader = self.idle.lock().map_err(|_| StoreError::Closed)?.pop().ok_or(StoreError::Closed)?;
         let result = reader.refresh(self.generation.load(Ordering::Acquire)).and_then(|()| work(&mut reader));
@@ -118,7 +129,8 @@ impl Readers {
         if self.release_due.swap(true, Ordering::AcqRel) {
             return;
         }
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        let Some(runtime) = self.runtime.clone().or_else(|| tokio::runtime::Handle::try_current().ok())
+        else {
             // No runtime to wait on: give the snapshots back now.
             self.release_idle();
             return;
