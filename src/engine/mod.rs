@@ -259,10 +259,12 @@ impl StepRun<'_> {
         // A report or protest filed on its own runs in a unit of its own, one charge at a time.
         let on_its_own = files && !step.requires_approval;
         let outside = step.channel.is_some_and(|c| !courier.providers.records_only(self.sending.sandbox, c));
-        let batch = match () {
-            _ if on_its_own => 1,
-            _ if step.action == StepAction::Notify && outside => OUTSIDE_BATCH,
-            _ => BATCH,
+        let batch = if on_its_own {
+            1
+        } else if step.action == StepAction::Notify && outside {
+            OUTSIDE_BATCH
+        } else {
+            BATCH
         };
         for (i, charges) in due.chunks(batch).enumerate() {
             if !policy.window.contains(clock.minute_as_it_runs()) {

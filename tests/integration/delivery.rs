@@ -289,8 +289,7 @@ async fn the_gateway_gets_a_bounded_number_of_messages_at_once() {
     let token = server.token(&org, crate::common::ALL).await;
     let policy = json!({ "name": "Régua", "steps": [
         { "offset_days": 0, "channel": "sms", "template": { "body": "{{debtor_name}}, vence hoje." } } ] });
-    let r = server.write(&token, "collection_policies_create", policy).await;
-    assert_eq!(r.status, 201, "{}", r.body);
+    server.create_policy(&token, policy).await;
     const CHARGES: u32 = 40;
     for i in 0..CHARGES {
         let r = server
