@@ -4,6 +4,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use openapiv3::{
+    Components, Content, OpenAPI, Operation, Parameter, ParameterSchemaOrContent, ReferenceOr, Schema,
+    SchemaKind, Type,
+};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -11,7 +15,7 @@ use serde_json::{Map, Value, json};
 // nested in a module, while build.rs and tests/codegen.rs have it at their crate root.
 use sha2::{Digest, Sha256};
 
-use super::schema::{self, Components};
+use super::schema::{self, Schemas};
 
 /// A spec the generator refuses, with the reason (and the operation it concerns).
 #[derive(Debug)]
@@ -66,8 +70,8 @@ pub struct Api {
     pub ops: Vec<Op>,
     /// `x-event-payloads`: event code -> the converted schema of what the event carries.
     pub event_payloads: BTreeMap<String, Value>,
-    /// The document as JSON, for the type generator.
-    pub raw: Value,
+    /// The components, for the type generator.
+    pub components: Components,
 }
 
 pub struct QueryParam {
@@ -181,7 +185,7 @@ pub enum Source {
 /// One field of an operation's flat input, with its raw (OpenAPI) schema.
 pub struct InputField {
     pub name: String,
-    pub schema: Value,
+    pub schema: ReferenceOr<Schema>,
     pub required: bool,
     pub source: Source,
 }
@@ -305,74 +309,117 @@ fn canonical_json(value: &Value, out: &mut String) {
 
 impl Api {
     pub fn from_yaml(text: &str) -> Result<Self> {
-        let doc: openapiv3::OpenAPI = yaml_serde::from_str(text)
+        let mut doc: OpenAPI = yaml_serde::from_str(text)
             .map_err(|e| SpecError::new(format!("not an OpenAPI 3.0 document: {e}")))?;
         if !doc.openapi.starts_with("3.0.") {
             return Err(SpecError::new(format!("openapi {} is not supported (3.0.x only)", doc.openapi)));
         }
-        // Work on the document as openapiv3 understood it, re-serialized: everything below reads
-        // plain JSON, and nothing openapiv3 rejected can sneak in.
-        let raw = serde_json::to_value(&doc)
-            .map_err(|e| SpecError::new(format!("cannot re-serialize the spec: {e}")))?;
-        let components = Components::new(&raw);
+        let components = doc.components.take().unwrap_or_default();
+        let schemas =
+            Schemas::new(&components, doc.extensions.get("x-text-patterns")).map_err(SpecError::new)?;
         let mut ops = Vec::new();
-        let paths = raw.get("paths").and_then(Value::as_object).cloned().unwrap_or_default();
-        for (path, item) in &paths {
-            let item = item.as_object().ok_or_else(|| SpecError::new(format!("{path}: not a path item")))?;
-            let shared_params = item.get("parameters").and_then(Value::as_array).cloned().unwrap_or_default();
-            for method in ["get", "put", "post", "delete", "patch"] {
-                if let Some(op) = item.get(method) {
-                    ops.push(Op::from_raw(path, method, op, &shared_params, &components)?);
+        for (path, item) in &doc.paths.paths {
+            let ReferenceOr::Item(item) = item else {
+                return Err(SpecError::new(format!("{path}: a $ref path item is not supported")));
+            };
+            for (method, operation) in item.iter() {
+                if matches!(method, "options" | "head" | "trace") {
+                    return Err(SpecError::new(format!("{path}: method {method} is not supported")));
                 }
-            }
-            for other in ["options", "head", "trace"] {
-                if item.contains_key(other) {
-                    return Err(SpecError::new(format!("{path}: method {other} is not supported")));
-                }
+                ops.push(Op::new(path, method, operation, &item.parameters, &components, &schemas)?);
             }
         }
         check_collisions(&ops)?;
         check_confirm_targets(&ops)?;
         check_completions(&ops)?;
-        let event_payloads = event_payloads(&raw, &components)?;
-        Ok(Self { version: doc.info.version, ops, event_payloads, raw })
+        let event_payloads = event_payloads(doc.extensions.get("x-event-payloads"), &components, &schemas)?;
+        Ok(Self { version: doc.info.version, ops, event_payloads, components })
     }
+}
+
+/// Follows a `$ref` to `#/components/<kind>/<name>` (one level), or returns the item.
+fn resolve<'a, T>(
+    item: &'a ReferenceOr<T>,
+    kind: &str,
+    named: impl FnOnce(&str) -> Option<&'a ReferenceOr<T>>,
+) -> std::result::Result<&'a T, String> {
+    let reference = match item {
+        ReferenceOr::Item(item) => return Ok(item),
+        ReferenceOr::Reference { reference } => reference,
+    };
+    let prefix = format!("#/components/{kind}/");
+    let name = reference
+        .strip_prefix(&prefix)
+        .ok_or_else(|| format!("$ref {reference} must point into {prefix}"))?;
+    match named(name) {
+        Some(ReferenceOr::Item(item)) => Ok(item),
+        Some(ReferenceOr::Reference { .. }) => Err(format!("$ref {reference} names another $ref")),
+        None => Err(format!("$ref {reference} does not exist")),
+    }
+}
+
+/// The `type` a schema declares, if it declares one.
+pub fn type_name(schema: &Schema) -> Option<&str> {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::String(_)) => Some("string"),
+        SchemaKind::Type(Type::Number(_)) => Some("number"),
+        SchemaKind::Type(Type::Integer(_)) => Some("integer"),
+        SchemaKind::Type(Type::Boolean(_)) => Some("boolean"),
+        SchemaKind::Type(Type::Object(_)) => Some("object"),
+        SchemaKind::Type(Type::Array(_)) => Some("array"),
+        SchemaKind::Any(any) => any.typ.as_deref(),
+        _ => None,
+    }
+}
+
+/// The schema of a body or answer's `application/json` content.
+fn json_schema(content: &Content) -> Option<&ReferenceOr<Schema>> {
+    content.get("application/json").and_then(|media| media.schema.as_ref())
 }
 
 /// `x-event-payloads`, each code's schema converted as an answer's is (closed: a payload carries
 /// exactly the fields it documents). Its codes must be exactly those `WebhookEventCode` lists,
 /// when the spec has that enum: an event a webhook can take always has a documented payload.
-fn event_payloads(raw: &Value, components: &Components) -> Result<BTreeMap<String, Value>> {
-    let Some(listed) = raw.get("x-event-payloads") else { return Ok(BTreeMap::new()) };
+fn event_payloads(
+    listed: Option<&Value>,
+    components: &Components,
+    schemas: &Schemas,
+) -> Result<BTreeMap<String, Value>> {
+    let Some(listed) = listed else { return Ok(BTreeMap::new()) };
     let listed = listed.as_object().ok_or_else(|| SpecError::new("x-event-payloads: not a map"))?;
     let mut payloads = BTreeMap::new();
     for (code, schema) in listed {
-        let named = schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .is_some_and(|r| r.starts_with("#/components/schemas/"));
-        if !named {
-            return Err(SpecError::new(format!(
-                "x-event-payloads: {code} must be a $ref to a schema of components.schemas"
-            )));
-        }
-        let converted = schema::convert(schema, components, true)
+        let reference = match ReferenceOr::<Schema>::deserialize(schema) {
+            Ok(ReferenceOr::Reference { reference }) if reference.starts_with("#/components/schemas/") => {
+                reference
+            }
+            _ => {
+                return Err(SpecError::new(format!(
+                    "x-event-payloads: {code} must be a $ref to a schema of components.schemas"
+                )));
+            }
+        };
+        let schema = ReferenceOr::Reference { reference };
+        let converted = schema::convert(&schema, schemas, true)
             .map_err(|e| SpecError::new(format!("x-event-payloads: {code}: {e}")))?;
         payloads.insert(code.clone(), converted);
     }
-    if let Some(codes) = raw.pointer("/components/schemas/WebhookEventCode/enum").and_then(Value::as_array) {
-        let codes: BTreeSet<&str> = codes.iter().filter_map(Value::as_str).collect();
-        let documented: BTreeSet<&str> = payloads.keys().map(String::as_str).collect();
-        if let Some(code) = codes.difference(&documented).next() {
-            return Err(SpecError::new(format!(
-                "event {code} (WebhookEventCode) has no payload in x-event-payloads"
-            )));
-        }
-        if let Some(code) = documented.difference(&codes).next() {
-            return Err(SpecError::new(format!(
-                "x-event-payloads: {code} is not listed in WebhookEventCode"
-            )));
-        }
+    let webhook_event_code = components.schemas.get("WebhookEventCode").and_then(ReferenceOr::as_item);
+    let Some(SchemaKind::Type(Type::String(codes))) = webhook_event_code.map(|s| &s.schema_kind) else {
+        return Ok(payloads);
+    };
+    if codes.enumeration.is_empty() {
+        return Ok(payloads);
+    }
+    let codes: BTreeSet<&str> = codes.enumeration.iter().flatten().map(String::as_str).collect();
+    let documented: BTreeSet<&str> = payloads.keys().map(String::as_str).collect();
+    if let Some(code) = codes.difference(&documented).next() {
+        return Err(SpecError::new(format!(
+            "event {code} (WebhookEventCode) has no payload in x-event-payloads"
+        )));
+    }
+    if let Some(code) = documented.difference(&codes).next() {
+        return Err(SpecError::new(format!("x-event-payloads: {code} is not listed in WebhookEventCode")));
     }
     Ok(payloads)
 }
@@ -464,22 +511,20 @@ fn check_completions(ops: &[Op]) -> Result<()> {
     Ok(())
 }
 
-fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
-}
-
 impl Op {
-    fn from_raw(
+    fn new(
         path: &str,
         method: &str,
-        raw: &Value,
-        shared_params: &[Value],
+        operation: &Operation,
+        shared_params: &[ReferenceOr<Parameter>],
         components: &Components,
+        schemas: &Schemas,
     ) -> Result<Self> {
         let where_ = format!("{} {path}", method.to_uppercase());
-        let operation_id = str_field(raw, "operationId")
-            .ok_or_else(|| SpecError::new(format!("{where_}: missing operationId")))?
-            .to_string();
+        let operation_id = operation
+            .operation_id
+            .clone()
+            .ok_or_else(|| SpecError::new(format!("{where_}: missing operationId")))?;
         let fail = |msg: String| SpecError::new(format!("operation {operation_id} ({where_}): {msg}"));
         if !operation_id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
             return Err(fail("operationId must be snake_case".into()));
@@ -491,26 +536,24 @@ impl Op {
                 tool_name.len()
             )));
         }
-        let tag = raw
-            .get("tags")
-            .and_then(Value::as_array)
-            .and_then(|t| t.first())
-            .and_then(Value::as_str)
+        let tag = operation
+            .tags
+            .first()
             .ok_or_else(|| fail("missing tag (it names the handler module)".into()))?
-            .to_string();
+            .clone();
         if tag.is_empty() || !tag.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
             return Err(fail(format!("tag {tag} must be snake_case: it names the handler module")));
         }
-        let title = str_field(raw, "summary").ok_or_else(|| fail("missing summary".into()))?.to_string();
-        let description = str_field(raw, "description")
+        let title = operation.summary.clone().ok_or_else(|| fail("missing summary".into()))?;
+        let description = operation
+            .description
+            .as_deref()
             .ok_or_else(|| fail("missing description".into()))?
             .trim()
             .to_string();
 
-        let x_mcp: XMcp = serde_json::from_value(
-            raw.get("x-mcp").cloned().ok_or_else(|| fail("missing x-mcp block".into()))?,
-        )
-        .map_err(|e| fail(format!("x-mcp: {e}")))?;
+        let x_mcp = operation.extensions.get("x-mcp").ok_or_else(|| fail("missing x-mcp block".into()))?;
+        let x_mcp = XMcp::deserialize(x_mcp).map_err(|e| fail(format!("x-mcp: {e}")))?;
         let effect = x_mcp.effect;
         let idempotent = x_mcp.idempotent;
         if !KNOWN_SCOPES.contains(&x_mcp.scope.as_str()) {
@@ -552,23 +595,22 @@ impl Op {
         let mut query_props = Map::new();
         let mut query_required = Vec::new();
         let mut input_fields = Vec::new();
-        let op_params = raw.get("parameters").and_then(Value::as_array).cloned().unwrap_or_default();
-        for param in shared_params.iter().chain(op_params.iter()) {
-            let param = components.resolve_parameter(param).map_err(fail)?;
-            let name =
-                str_field(&param, "name").ok_or_else(|| fail("parameter without name".into()))?.to_string();
-            let location = str_field(&param, "in").unwrap_or_default().to_string();
-            let param_schema =
-                param.get("schema").ok_or_else(|| fail(format!("parameter {name} has no schema")))?;
-            let mut converted = schema::convert(param_schema, components, true)
+        for param in shared_params.iter().chain(&operation.parameters) {
+            let param = resolve(param, "parameters", |name| components.parameters.get(name)).map_err(fail)?;
+            let data = param.parameter_data_ref();
+            let name = data.name.clone();
+            let ParameterSchemaOrContent::Schema(param_schema) = &data.format else {
+                return Err(fail(format!("parameter {name} has no schema")));
+            };
+            let mut converted = schema::convert(param_schema, schemas, true)
                 .map_err(|e| fail(format!("parameter {name}: {e}")))?;
-            if let (Some(desc), Some(obj)) = (str_field(&param, "description"), converted.as_object_mut()) {
+            if let (Some(desc), Some(obj)) = (&data.description, converted.as_object_mut()) {
                 // The parameter's own words beat a shared schema's (`SortOrder`, `PersonType`).
                 obj.insert("description".into(), Value::String(desc.trim().to_string()));
             }
-            let is_required = param.get("required").and_then(Value::as_bool).unwrap_or(false);
-            match location.as_str() {
-                "path" => {
+            let is_required = data.required;
+            match param {
+                Parameter::Path { .. } => {
                     if !path.contains(&format!("{{{name}}}")) {
                         return Err(fail(format!("path parameter {name} is not in the path")));
                     }
@@ -581,8 +623,8 @@ impl Op {
                         source: Source::Path,
                     });
                 }
-                "query" => {
-                    let kind = match str_field(param_schema, "type") {
+                Parameter::Query { .. } => {
+                    let kind = match param_schema.as_item().and_then(type_name) {
                         Some("integer") => "Integer",
                         Some("number") => "Number",
                         Some("boolean") => "Boolean",
@@ -604,12 +646,11 @@ impl Op {
                         required.push(name.clone());
                     }
                 }
-                "header" => {
+                Parameter::Header { .. } => {
                     header_params.push(HeaderParam { name, required: is_required, schema: converted });
                     continue;
                 }
-                "cookie" => continue,
-                other => return Err(fail(format!("parameter {name} is in {other}"))),
+                Parameter::Cookie { .. } => continue,
             }
             if properties.insert(name.clone(), converted).is_some() {
                 return Err(fail(format!("parameter {name} is declared twice")));
@@ -624,35 +665,36 @@ impl Op {
         }
 
         // Request body: JSON only; its top-level properties sit beside the parameters.
-        let body = match raw.get("requestBody") {
+        let body = match &operation.request_body {
             None => None,
             Some(rb) => {
-                let rb = components.resolve(rb, "requestBodies").map_err(fail)?;
-                let media = rb
-                    .pointer("/content/application~1json/schema")
+                let rb =
+                    resolve(rb, "requestBodies", |name| components.request_bodies.get(name)).map_err(fail)?;
+                let media = json_schema(&rb.content)
                     .ok_or_else(|| fail("request body must be application/json with a schema".into()))?;
-                let body_schema = schema::convert(media, components, true)
-                    .map_err(|e| fail(format!("request body: {e}")))?;
+                let body_schema =
+                    schema::convert(media, schemas, true).map_err(|e| fail(format!("request body: {e}")))?;
                 if body_schema.get("type").and_then(Value::as_str) != Some("object") {
                     return Err(fail("request body schema must be an object".into()));
                 }
-                let body_required = rb.get("required").and_then(Value::as_bool).unwrap_or(false);
+                let body_required = rb.required;
                 // The typed input reads the body's own (unconverted) schema.
-                let raw_body = components.resolve(media, "schemas").map_err(fail)?;
-                let raw_required: Vec<&str> = raw_body
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .map(|r| r.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                if let Some(props) = raw_body.get("properties").and_then(Value::as_object) {
-                    for (name, prop) in props {
-                        input_fields.push(InputField {
-                            name: name.clone(),
-                            schema: prop.clone(),
-                            required: body_required && raw_required.contains(&name.as_str()),
-                            source: Source::Body,
-                        });
+                let raw_body =
+                    resolve(media, "schemas", |name| components.schemas.get(name)).map_err(fail)?;
+                let (raw_properties, raw_required): (Vec<_>, &[String]) = match &raw_body.schema_kind {
+                    SchemaKind::Type(Type::Object(object)) => {
+                        (object.properties.iter().collect(), &object.required)
                     }
+                    SchemaKind::Any(any) => (any.properties.iter().collect(), &any.required),
+                    _ => (Vec::new(), &[]),
+                };
+                for (name, prop) in raw_properties {
+                    input_fields.push(InputField {
+                        name: name.clone(),
+                        schema: prop.clone().unbox(),
+                        required: body_required && raw_required.contains(name),
+                        source: Source::Body,
+                    });
                 }
                 let mut fields = Vec::new();
                 if let Some(props) = body_schema.get("properties").and_then(Value::as_object) {
@@ -674,32 +716,36 @@ impl Op {
         };
 
         // Responses: the success status decides the response kind.
-        let responses =
-            raw.get("responses").and_then(Value::as_object).ok_or_else(|| fail("no responses".into()))?;
+        let responses = &operation.responses;
+        let statuses = responses.default.iter().map(|r| ("default".to_string(), r));
+        let statuses = statuses.chain(responses.responses.iter().map(|(code, r)| (code.to_string(), r)));
         let mut success = None;
         let mut response_type = None;
         let mut response_schemas = BTreeMap::new();
-        for (status, response) in responses {
-            let response = components.resolve(response, "responses").map_err(fail)?;
-            let content = response.get("content").and_then(Value::as_object);
-            if let Some(schema_raw) = response.pointer("/content/application~1json/schema") {
-                let converted = schema::convert(schema_raw, components, true)
+        for (status, response) in statuses {
+            let response =
+                resolve(response, "responses", |name| components.responses.get(name)).map_err(fail)?;
+            let json = json_schema(&response.content);
+            if let Some(schema_raw) = json {
+                let converted = schema::convert(schema_raw, schemas, true)
                     .map_err(|e| fail(format!("response {status}: {e}")))?;
                 response_schemas.insert(status.clone(), converted);
             }
             if status.starts_with('2') && success.is_none() {
-                if let Some(schema_raw) = response.pointer("/content/application~1json/schema") {
-                    let name = schema_raw
-                        .get("$ref")
-                        .and_then(Value::as_str)
-                        .and_then(|r| r.strip_prefix("#/components/schemas/"))
-                        .ok_or_else(|| {
-                            fail(format!("response {status}: a JSON answer must be a $ref to a named schema"))
-                        })?;
+                if let Some(schema_raw) = json {
+                    let name = match schema_raw {
+                        ReferenceOr::Reference { reference } => {
+                            reference.strip_prefix("#/components/schemas/")
+                        }
+                        ReferenceOr::Item(_) => None,
+                    };
+                    let name = name.ok_or_else(|| {
+                        fail(format!("response {status}: a JSON answer must be a $ref to a named schema"))
+                    })?;
                     response_type = Some(name.to_string());
                 }
                 let code: u16 = status.parse().map_err(|_| fail(format!("response status {status}")))?;
-                let kind = match content.and_then(|c| c.keys().next()) {
+                let kind = match response.content.keys().next() {
                     None => ResponseKind::NoContent,
                     Some(ct) if ct == "application/json" => ResponseKind::Json,
                     Some(ct) => {

@@ -54,7 +54,7 @@ fn sorted_ops(api: &Api) -> Vec<&Op> {
 
 fn template_data(api: &Api) -> Result<Value> {
     let ops: Vec<Value> = sorted_ops(api).iter().map(|op| op_data(op)).collect();
-    let types = Types::build(&api.raw, &api.ops)?;
+    let types = Types::build(&api.components, &api.ops)?;
     let mut tags: Vec<(String, Vec<Value>)> = Vec::new();
     for op in sorted_ops(api) {
         let answer = match (&op.response, &op.response_type) {

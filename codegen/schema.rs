@@ -11,10 +11,12 @@
 //! say what is wrong, and every tool would otherwise carry the same long pattern many times over
 //! (the catalogue budget). The REST spec keeps them, for the tools that read it.
 
+use openapiv3::{Components, ReferenceOr, Schema};
 use serde_json::{Map, Value, json};
 
-pub struct Components {
-    root: Value,
+/// The named schemas as JSON, where conversion inlines them, and the text rule's patterns.
+pub struct Schemas {
+    named: Map<String, Value>,
     /// The values of `x-text-patterns`: patterns the text types enforce.
     text_patterns: Vec<Value>,
 }
@@ -24,15 +26,20 @@ const DROPPED: &[&str] = &["nullable", "example", "xml", "externalDocs", "discri
 /// Formats OpenAPI defines for code generators; JSON Schema validators do not know them.
 const OPENAPI_ONLY_FORMATS: &[&str] = &["int32", "int64", "float", "double", "byte", "binary", "password"];
 const MAX_DEPTH: usize = 32;
+const SCHEMA_PREFIX: &str = "#/components/schemas/";
 
-impl Components {
-    pub fn new(root: &Value) -> Self {
-        let text_patterns = root
-            .get("x-text-patterns")
+impl Schemas {
+    /// `text_patterns` is the spec's `x-text-patterns`.
+    pub fn new(components: &Components, text_patterns: Option<&Value>) -> Result<Self, String> {
+        let mut named = Map::new();
+        for (name, schema) in &components.schemas {
+            named.insert(name.clone(), to_json(schema)?);
+        }
+        let text_patterns = text_patterns
             .and_then(Value::as_object)
             .map(|patterns| patterns.values().cloned().collect())
             .unwrap_or_default();
-        Self { root: root.clone(), text_patterns }
+        Ok(Self { named, text_patterns })
     }
 
     /// Whether `pattern` is one of the text rule's (`x-text-patterns`).
@@ -40,37 +47,29 @@ impl Components {
         self.text_patterns.contains(pattern)
     }
 
-    /// Follows `$ref` to `#/components/<kind>/<name>` (one level), or returns the value.
-    pub fn resolve(&self, value: &Value, kind: &str) -> Result<Value, String> {
-        match value.get("$ref").and_then(Value::as_str) {
-            None => Ok(value.clone()),
-            Some(reference) => {
-                let prefix = format!("#/components/{kind}/");
-                let name = reference
-                    .strip_prefix(&prefix)
-                    .ok_or_else(|| format!("$ref {reference} must point into {prefix}"))?;
-                self.root
-                    .pointer(&format!("/components/{kind}/{name}"))
-                    .cloned()
-                    .ok_or_else(|| format!("$ref {reference} does not exist"))
-            }
-        }
+    /// The schema a `$ref` names, as JSON.
+    fn named(&self, reference: &str) -> Result<&Value, String> {
+        let name = reference
+            .strip_prefix(SCHEMA_PREFIX)
+            .ok_or_else(|| format!("$ref {reference} must point into {SCHEMA_PREFIX}"))?;
+        self.named.get(name).ok_or_else(|| format!("$ref {reference} does not exist"))
     }
+}
 
-    pub fn resolve_parameter(&self, value: &Value) -> Result<Value, String> {
-        self.resolve(value, "parameters")
-    }
+/// A schema as the JSON it is written as: conversion works on JSON because JSON is its output.
+fn to_json(schema: &ReferenceOr<Schema>) -> Result<Value, String> {
+    serde_json::to_value(schema).map_err(|e| format!("cannot re-serialize a schema: {e}"))
 }
 
 /// Converts one schema, inlining references. `closed` adds `additionalProperties: false` to
 /// every object that declares properties and says nothing else about extra keys.
-pub fn convert(schema: &Value, components: &Components, closed: bool) -> Result<Value, String> {
-    convert_at(schema, components, closed, &mut Vec::new())
+pub fn convert(schema: &ReferenceOr<Schema>, schemas: &Schemas, closed: bool) -> Result<Value, String> {
+    convert_at(&to_json(schema)?, schemas, closed, &mut Vec::new())
 }
 
 fn convert_at(
     schema: &Value,
-    components: &Components,
+    schemas: &Schemas,
     closed: bool,
     stack: &mut Vec<String>,
 ) -> Result<Value, String> {
@@ -84,9 +83,9 @@ fn convert_at(
         if stack.iter().any(|r| r == reference) {
             return Err(format!("recursive $ref {reference} cannot be inlined"));
         }
-        let target = components.resolve(schema, "schemas")?;
+        let target = schemas.named(reference)?;
         stack.push(reference.to_string());
-        let converted = convert_at(&target, components, closed, stack);
+        let converted = convert_at(target, schemas, closed, stack);
         stack.pop();
         return converted;
     }
@@ -100,24 +99,24 @@ fn convert_at(
             "properties" => {
                 let mut props = Map::new();
                 for (name, prop) in value.as_object().ok_or("properties must be an object")? {
-                    props.insert(name.clone(), convert_at(prop, components, closed, stack)?);
+                    props.insert(name.clone(), convert_at(prop, schemas, closed, stack)?);
                 }
                 Value::Object(props)
             }
-            "items" | "not" => convert_at(value, components, closed, stack)?,
-            "additionalProperties" if value.is_object() => convert_at(value, components, closed, stack)?,
+            "items" | "not" => convert_at(value, schemas, closed, stack)?,
+            "additionalProperties" if value.is_object() => convert_at(value, schemas, closed, stack)?,
             "allOf" | "anyOf" | "oneOf" => Value::Array(
                 value
                     .as_array()
                     .ok_or_else(|| format!("{key} must be an array"))?
                     .iter()
-                    .map(|s| convert_at(s, components, closed, stack))
+                    .map(|s| convert_at(s, schemas, closed, stack))
                     .collect::<Result<_, _>>()?,
             ),
             "format" if value.as_str().is_some_and(|f| OPENAPI_ONLY_FORMATS.contains(&f)) => {
                 continue;
             }
-            "pattern" if components.is_text_pattern(value) => continue,
+            "pattern" if schemas.is_text_pattern(value) => continue,
             _ => value.clone(),
         };
         out.insert(key.clone(), converted);
@@ -182,7 +181,7 @@ fn convert_at(
 }
 
 /// Whether a converted schema admits `null` and nothing else (`enum: [null]`).
-pub fn is_null_only(schema: &Value) -> bool {
+fn is_null_only(schema: &Value) -> bool {
     schema.get("enum").and_then(Value::as_array).is_some_and(|values| values.as_slice() == [Value::Null])
 }
 

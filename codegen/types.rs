@@ -14,9 +14,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use openapiv3::{
+    AdditionalProperties, Components, ObjectType, ReferenceOr, Schema, SchemaKind, StringFormat, Type,
+    VariantOrUnknownOrEmpty,
+};
 use serde_json::{Value, json};
 
-use crate::model::{Op, Result, Source, SpecError};
+use crate::model::{Op, Result, Source, SpecError, type_name};
 
 const DAY: &str = "crate::domain::dates::Day";
 const TIMESTAMP: &str = "crate::domain::dates::Timestamp";
@@ -38,18 +42,13 @@ pub struct Types {
 
 impl Types {
     /// Every component schema and every operation's input.
-    pub fn build(root: &Value, ops: &[Op]) -> Result<Self> {
+    pub fn build(components: &Components, ops: &[Op]) -> Result<Self> {
         let mut types = Self::default();
-        let names: Vec<String> = root
-            .pointer("/components/schemas")
-            .and_then(Value::as_object)
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default();
-        for name in names {
-            types.component(root, &name)?;
+        for name in components.schemas.keys() {
+            types.component(components, name)?;
         }
         for op in ops {
-            types.input(root, op)?;
+            types.input(components, op)?;
         }
         Ok(types)
     }
@@ -62,23 +61,23 @@ impl Types {
         })
     }
 
-    fn component(&mut self, root: &Value, name: &str) -> Result<String> {
+    fn component(&mut self, components: &Components, name: &str) -> Result<String> {
         if self.structs.contains_key(name) || self.enums.contains_key(name) || self.in_progress.contains(name)
         {
             return Ok(name.to_string());
         }
-        let schema = root
-            .pointer(&format!("/components/schemas/{name}"))
-            .ok_or_else(|| SpecError::new(format!("schema {name} does not exist")))?
-            .clone();
+        let schema = components
+            .schemas
+            .get(name)
+            .ok_or_else(|| SpecError::new(format!("schema {name} does not exist")))?;
         self.in_progress.insert(name.to_string());
-        let ty = self.ty(root, &schema, name)?;
+        let ty = self.ty(components, schema, name)?;
         self.in_progress.remove(name);
         Ok(ty)
     }
 
     /// The input struct of an operation: `ChargesUpdateInput`.
-    fn input(&mut self, root: &Value, op: &Op) -> Result<()> {
+    fn input(&mut self, components: &Components, op: &Op) -> Result<()> {
         let name = format!("{}Input", pascal(&op.operation_id));
         let mut fields = Vec::new();
         for field in op.input_fields.iter().filter(|f| !ENDPOINT_FIELDS.contains(&f.name.as_str())) {
@@ -92,7 +91,7 @@ impl Types {
             let text = (field.source != Source::Path).then(|| text_ty(&field.schema)).flatten();
             let base = match text {
                 Some(ty) => ty,
-                None => self.ty(root, &field.schema, &context)?,
+                None => self.ty(components, &field.schema, &context)?,
             };
             fields.push(field_data(&field.name, &field.schema, base, field.required, doc));
         }
@@ -105,85 +104,96 @@ impl Types {
 
     fn field(
         &mut self,
-        root: &Value,
+        components: &Components,
         name: &str,
-        schema: &Value,
+        schema: &ReferenceOr<Schema>,
         required: bool,
         context: &str,
         fallback_doc: &str,
     ) -> Result<Value> {
-        let base = self.ty(root, schema, context)?;
+        let base = self.ty(components, schema, context)?;
         Ok(field_data(name, schema, base, required, fallback_doc))
     }
 
-    fn ty(&mut self, root: &Value, schema: &Value, context: &str) -> Result<String> {
-        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-            let name = reference
-                .strip_prefix("#/components/schemas/")
-                .ok_or_else(|| SpecError::new(format!("{context}: $ref {reference} is not a schema")))?;
-            return self.component(root, name);
-        }
-        if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
-            return match all.as_slice() {
-                [only] => self.ty(root, only, context),
+    fn ty(&mut self, components: &Components, schema: &ReferenceOr<Schema>, context: &str) -> Result<String> {
+        let schema = match schema {
+            ReferenceOr::Reference { reference } => {
+                let name = reference
+                    .strip_prefix("#/components/schemas/")
+                    .ok_or_else(|| SpecError::new(format!("{context}: $ref {reference} is not a schema")))?;
+                return self.component(components, name);
+            }
+            ReferenceOr::Item(schema) => schema,
+        };
+        match &schema.schema_kind {
+            SchemaKind::AllOf { all_of } => match all_of.as_slice() {
+                [only] => self.ty(components, only, context),
                 _ => Err(SpecError::new(format!("{context}: allOf with several schemas has no Rust type"))),
-            };
-        }
-        if let Some(alternatives) = or_null(schema) {
+            },
             // "This, or null": the type of this (the field is nullable, see `is_nullable`).
-            return match alternatives {
-                Some(only) => self.ty(root, only, context),
-                None => Err(SpecError::new(format!(
-                    "{context}: anyOf/oneOf has a Rust type only as one schema or null"
-                ))),
-            };
-        }
-        let kind = schema.get("type").and_then(Value::as_str);
-        match kind {
-            Some("string") => {
-                if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-                    return self.enumeration(context, values, schema);
+            SchemaKind::AnyOf { any_of: alternatives } | SchemaKind::OneOf { one_of: alternatives } => {
+                match or_null(alternatives) {
+                    Some(only) => self.ty(components, only, context),
+                    None => Err(SpecError::new(format!(
+                        "{context}: anyOf/oneOf has a Rust type only as one schema or null"
+                    ))),
                 }
-                Ok(match schema.get("format").and_then(Value::as_str) {
-                    Some("date") => DAY.into(),
-                    Some("date-time") => TIMESTAMP.into(),
+            }
+            SchemaKind::Type(Type::String(string)) => {
+                if !string.enumeration.is_empty() {
+                    return self.enumeration(context, &string.enumeration, schema);
+                }
+                Ok(match string.format {
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Date) => DAY.into(),
+                    VariantOrUnknownOrEmpty::Item(StringFormat::DateTime) => TIMESTAMP.into(),
                     _ => "String".into(),
                 })
             }
-            Some("integer") => Ok("i64".into()),
-            Some("number") => Ok(HUNDREDTHS.into()),
-            Some("boolean") => Ok("bool".into()),
-            Some("array") => {
-                let items = schema
-                    .get("items")
-                    .ok_or_else(|| SpecError::new(format!("{context}: array without items")))?;
-                Ok(format!("Vec<{}>", self.ty(root, items, &format!("{context}Item"))?))
+            SchemaKind::Type(Type::Integer(_)) => Ok("i64".into()),
+            SchemaKind::Type(Type::Number(_)) => Ok(HUNDREDTHS.into()),
+            SchemaKind::Type(Type::Boolean(_)) => Ok("bool".into()),
+            SchemaKind::Type(Type::Array(array)) => {
+                let items = array
+                    .items
+                    .clone()
+                    .ok_or_else(|| SpecError::new(format!("{context}: array without items")))?
+                    .unbox();
+                Ok(format!("Vec<{}>", self.ty(components, &items, &format!("{context}Item"))?))
             }
-            Some("object") | None if schema.get("properties").is_some() => self.object(root, context, schema),
-            Some("object") => match schema.get("additionalProperties") {
-                Some(extra) if extra.get("type").and_then(Value::as_str) == Some("string") => {
+            SchemaKind::Type(Type::Object(object)) if !object.properties.is_empty() => {
+                self.object(components, context, schema, object)
+            }
+            SchemaKind::Type(Type::Object(object)) => match &object.additional_properties {
+                Some(AdditionalProperties::Schema(extra))
+                    if extra.as_item().and_then(type_name) == Some("string") =>
+                {
                     Ok("std::collections::BTreeMap<String, String>".into())
                 }
                 _ => Ok("serde_json::Map<String, serde_json::Value>".into()),
             },
-            other => Err(SpecError::new(format!("{context}: schema type {other:?} has no Rust type"))),
+            // Keywords of several types at once (or none), which openapiv3 reads as no one type.
+            SchemaKind::Any(_) | SchemaKind::Not { .. } => Err(SpecError::new(format!(
+                "{context}: schema type {:?} has no Rust type",
+                type_name(schema)
+            ))),
         }
     }
 
-    fn object(&mut self, root: &Value, name: &str, schema: &Value) -> Result<String> {
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+    fn object(
+        &mut self,
+        components: &Components,
+        name: &str,
+        schema: &Schema,
+        object: &ObjectType,
+    ) -> Result<String> {
         let mut fields = Vec::new();
-        for (field, prop) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        for (field, prop) in &object.properties {
             let context = format!("{name}{}", pascal(field));
-            let required = required.contains(&field.as_str());
-            fields.push(self.field(root, field, prop, required, &context, "")?);
+            let required = object.required.contains(field);
+            fields.push(self.field(components, field, &prop.clone().unbox(), required, &context, "")?);
         }
-        let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(""));
-        let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+        let doc = doc_text(schema.schema_data.description.as_deref().unwrap_or(""));
+        let closed = object.additional_properties == Some(AdditionalProperties::Any(false));
         self.structs.insert(
             name.to_string(),
             json!({ "name": name, "doc": doc, "fields": fields, "closed": closed }),
@@ -191,11 +201,10 @@ impl Types {
         Ok(name.to_string())
     }
 
-    fn enumeration(&mut self, name: &str, values: &[Value], schema: &Value) -> Result<String> {
-        let values: Vec<String> =
-            values.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<_>>().ok_or_else(
-                || SpecError::new(format!("{name}: a string enum has a value that is not a string")),
-            )?;
+    fn enumeration(&mut self, name: &str, values: &[Option<String>], schema: &Schema) -> Result<String> {
+        let values: Vec<String> = values.iter().cloned().collect::<Option<_>>().ok_or_else(|| {
+            SpecError::new(format!("{name}: a string enum has a value that is not a string"))
+        })?;
         match self.enum_values.get(name) {
             Some(existing) if *existing != values => {
                 return Err(SpecError::new(format!(
@@ -211,7 +220,7 @@ impl Types {
         if idents.len() != variants.len() {
             return Err(SpecError::new(format!("{name}: enum values collide once written in PascalCase")));
         }
-        let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(""));
+        let doc = doc_text(schema.schema_data.description.as_deref().unwrap_or(""));
         self.enum_values.insert(name.to_string(), values);
         self.enums.insert(name.to_string(), json!({ "name": name, "doc": doc, "variants": variants }));
         Ok(name.to_string())
@@ -219,7 +228,13 @@ impl Types {
 }
 
 /// A field's template data, from its Rust type before `Option` wrapping.
-fn field_data(name: &str, schema: &Value, base: String, required: bool, fallback_doc: &str) -> Value {
+fn field_data(
+    name: &str,
+    schema: &ReferenceOr<Schema>,
+    base: String,
+    required: bool,
+    fallback_doc: &str,
+) -> Value {
     let nullable = is_nullable(schema);
     let (ty, mode) = match (required, nullable) {
         (true, false) => (base, "required"),
@@ -227,7 +242,8 @@ fn field_data(name: &str, schema: &Value, base: String, required: bool, fallback
         (false, false) => (format!("Option<{base}>"), "optional"),
         (false, true) => (format!("Option<Option<{base}>>"), "patch"),
     };
-    let doc = doc_text(schema.get("description").and_then(Value::as_str).unwrap_or(fallback_doc));
+    let description = schema.as_item().and_then(|s| s.schema_data.description.as_deref());
+    let doc = doc_text(description.unwrap_or(fallback_doc));
     json!({
         "name": name,
         "ident": ident(name),
@@ -241,24 +257,35 @@ fn field_data(name: &str, schema: &Value, base: String, required: bool, fallback
 /// The checked text type of an input field that is plain text (a `type: string` without enum or
 /// date format), a list of them or a string map: `Text`, or `MultilineText` where the spec says
 /// `x-multiline: true` (free text, where a newline belongs). `None` for anything else.
-fn text_ty(schema: &Value) -> Option<String> {
-    let plain_string = |s: &Value| {
-        s.get("type").and_then(Value::as_str) == Some("string")
-            && s.get("enum").is_none()
-            && s.get("$ref").is_none()
-            && !matches!(s.get("format").and_then(Value::as_str), Some("date" | "date-time"))
+fn text_ty(schema: &ReferenceOr<Schema>) -> Option<String> {
+    let plain_string = |s: &Schema| match &s.schema_kind {
+        SchemaKind::Type(Type::String(string)) => {
+            string.enumeration.is_empty()
+                && !matches!(
+                    string.format,
+                    VariantOrUnknownOrEmpty::Item(StringFormat::Date | StringFormat::DateTime)
+                )
+        }
+        _ => false,
     };
-    let text = |s: &Value| {
-        let multiline = s.get("x-multiline").and_then(Value::as_bool) == Some(true);
+    let text = |s: &Schema| {
+        let multiline = s.schema_data.extensions.get("x-multiline") == Some(&Value::Bool(true));
         if multiline { MULTILINE_TEXT } else { TEXT }.to_string()
     };
-    match schema.get("type").and_then(Value::as_str) {
+    let schema = schema.as_item()?;
+    match &schema.schema_kind {
         _ if plain_string(schema) => Some(text(schema)),
-        Some("array") => schema.get("items").filter(|i| plain_string(i)).map(|i| format!("Vec<{}>", text(i))),
-        Some("object") if schema.get("properties").is_none() => schema
-            .get("additionalProperties")
-            .filter(|v| plain_string(v))
-            .map(|v| format!("std::collections::BTreeMap<{TEXT}, {}>", text(v))),
+        SchemaKind::Type(Type::Array(array)) => {
+            let items = array.items.as_ref()?.as_item().filter(|i| plain_string(i))?;
+            Some(format!("Vec<{}>", text(items)))
+        }
+        SchemaKind::Type(Type::Object(object)) if object.properties.is_empty() => {
+            let Some(AdditionalProperties::Schema(values)) = &object.additional_properties else {
+                return None;
+            };
+            let values = values.as_item().filter(|v| plain_string(v))?;
+            Some(format!("std::collections::BTreeMap<{TEXT}, {}>", text(values)))
+        }
         _ => None,
     }
 }
@@ -268,20 +295,34 @@ pub fn doc_text(description: &str) -> String {
     description.trim().lines().map(|l| format!(" {}", l.trim_end())).collect::<Vec<_>>().join("\n")
 }
 
-fn is_nullable(schema: &Value) -> bool {
-    schema.get("nullable").and_then(Value::as_bool) == Some(true) || matches!(or_null(schema), Some(Some(_)))
+fn is_nullable(schema: &ReferenceOr<Schema>) -> bool {
+    schema.as_item().is_some_and(|schema| {
+        schema.schema_data.nullable
+            || matches!(&schema.schema_kind, SchemaKind::AnyOf { any_of: alternatives }
+                | SchemaKind::OneOf { one_of: alternatives } if or_null(alternatives).is_some())
+    })
 }
 
-/// An `anyOf`/`oneOf`: `Some(Some(schema))` when it is one schema or null (OpenAPI 3.0.3's
-/// nullable `$ref`: the other member is `{type, nullable: true, enum: [null]}`), `Some(None)`
-/// for any other alternatives, `None` when there are none.
-fn or_null(schema: &Value) -> Option<Option<&Value>> {
-    let alternatives = schema.get("anyOf").or_else(|| schema.get("oneOf"))?.as_array()?;
-    let null_only = |s: &Value| crate::schema::is_null_only(s);
-    Some(match alternatives.as_slice() {
-        [only, null] | [null, only] if null_only(null) && !null_only(only) => Some(only),
+/// The one schema of alternatives that are it or null (OpenAPI 3.0.3's nullable `$ref`: the
+/// other member is `{type, nullable: true, enum: [null]}`); `None` for any other alternatives.
+fn or_null(alternatives: &[ReferenceOr<Schema>]) -> Option<&ReferenceOr<Schema>> {
+    match alternatives {
+        [only, null] | [null, only] if is_null_only(null) && !is_null_only(only) => Some(only),
         _ => None,
-    })
+    }
+}
+
+/// Whether a schema admits `null` and nothing else (`enum: [null]`).
+fn is_null_only(schema: &ReferenceOr<Schema>) -> bool {
+    let Some(schema) = schema.as_item() else { return false };
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::String(string)) => string.enumeration == [None],
+        SchemaKind::Type(Type::Integer(integer)) => integer.enumeration == [None],
+        SchemaKind::Type(Type::Number(number)) => number.enumeration == [None],
+        SchemaKind::Type(Type::Boolean(boolean)) => boolean.enumeration == [None],
+        SchemaKind::Any(any) => any.enumeration == [Value::Null],
+        _ => false,
+    }
 }
 
 /// `charges_list` -> `ChargesList`, `due_date` -> `DueDate`.
