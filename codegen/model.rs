@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use openapiv3::{
-    Components, Content, OpenAPI, Operation, Parameter, ParameterSchemaOrContent, ReferenceOr, Schema,
-    SchemaKind, Type,
+    AdditionalProperties, Components, Content, OpenAPI, Operation, Parameter, ParameterSchemaOrContent,
+    ReferenceOr, Schema, SchemaKind, Type,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -372,6 +372,35 @@ pub fn type_name(schema: &Schema) -> Option<&str> {
     }
 }
 
+/// What an object schema declares about its keys.
+pub struct ObjectParts<'a> {
+    pub properties: Vec<(&'a String, &'a ReferenceOr<Box<Schema>>)>,
+    pub required: &'a [String],
+    pub additional_properties: Option<&'a AdditionalProperties>,
+}
+
+/// The keys of an object schema: `type: object`, or `properties` without a `type`. openapiv3
+/// files either under `SchemaKind::Any` when other keywords (`oneOf`, `enum`...) sit beside them.
+pub fn object_parts(schema: &Schema) -> Option<ObjectParts<'_>> {
+    match &schema.schema_kind {
+        SchemaKind::Type(Type::Object(object)) => Some(ObjectParts {
+            properties: object.properties.iter().collect(),
+            required: &object.required,
+            additional_properties: object.additional_properties.as_ref(),
+        }),
+        SchemaKind::Any(any)
+            if any.typ.as_deref() == Some("object") || (any.typ.is_none() && !any.properties.is_empty()) =>
+        {
+            Some(ObjectParts {
+                properties: any.properties.iter().collect(),
+                required: &any.required,
+                additional_properties: any.additional_properties.as_ref(),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// The schema of a body or answer's `application/json` content.
 fn json_schema(content: &Content) -> Option<&ReferenceOr<Schema>> {
     content.get("application/json").and_then(|media| media.schema.as_ref())
@@ -386,32 +415,28 @@ fn event_payloads(
     schemas: &Schemas,
 ) -> Result<BTreeMap<String, Value>> {
     let Some(listed) = listed else { return Ok(BTreeMap::new()) };
-    let listed = listed.as_object().ok_or_else(|| SpecError::new("x-event-payloads: not a map"))?;
+    let listed = BTreeMap::<String, ReferenceOr<Schema>>::deserialize(listed)
+        .map_err(|e| SpecError::new(format!("x-event-payloads: {e}")))?;
     let mut payloads = BTreeMap::new();
-    for (code, schema) in listed {
-        let reference = match ReferenceOr::<Schema>::deserialize(schema) {
-            Ok(ReferenceOr::Reference { reference }) if reference.starts_with("#/components/schemas/") => {
-                reference
-            }
-            _ => {
-                return Err(SpecError::new(format!(
-                    "x-event-payloads: {code} must be a $ref to a schema of components.schemas"
-                )));
-            }
+    for (code, schema) in &listed {
+        let named = match schema {
+            ReferenceOr::Reference { reference } => schema::schema_name(reference).is_some(),
+            ReferenceOr::Item(_) => false,
         };
-        let schema = ReferenceOr::Reference { reference };
-        let converted = schema::convert(&schema, schemas, true)
+        if !named {
+            return Err(SpecError::new(format!(
+                "x-event-payloads: {code} must be a $ref to a schema of components.schemas"
+            )));
+        }
+        let converted = schema::convert(schema, schemas, true)
             .map_err(|e| SpecError::new(format!("x-event-payloads: {code}: {e}")))?;
         payloads.insert(code.clone(), converted);
     }
     let webhook_event_code = components.schemas.get("WebhookEventCode").and_then(ReferenceOr::as_item);
-    let Some(SchemaKind::Type(Type::String(codes))) = webhook_event_code.map(|s| &s.schema_kind) else {
+    let Some(codes) = webhook_event_code.and_then(enum_values) else {
         return Ok(payloads);
     };
-    if codes.enumeration.is_empty() {
-        return Ok(payloads);
-    }
-    let codes: BTreeSet<&str> = codes.enumeration.iter().flatten().map(String::as_str).collect();
+    let codes: BTreeSet<&str> = codes.iter().filter_map(Value::as_str).collect();
     let documented: BTreeSet<&str> = payloads.keys().map(String::as_str).collect();
     if let Some(code) = codes.difference(&documented).next() {
         return Err(SpecError::new(format!(
@@ -422,6 +447,19 @@ fn event_payloads(
         return Err(SpecError::new(format!("x-event-payloads: {code} is not listed in WebhookEventCode")));
     }
     Ok(payloads)
+}
+
+/// The values of a schema's `enum`, whatever its type; `None` when it has none.
+fn enum_values(schema: &Schema) -> Option<Vec<Value>> {
+    let values: Vec<Value> = match &schema.schema_kind {
+        SchemaKind::Type(Type::String(t)) => t.enumeration.iter().map(|v| json!(v)).collect(),
+        SchemaKind::Type(Type::Integer(t)) => t.enumeration.iter().map(|v| json!(v)).collect(),
+        SchemaKind::Type(Type::Number(t)) => t.enumeration.iter().map(|v| json!(v)).collect(),
+        SchemaKind::Type(Type::Boolean(t)) => t.enumeration.iter().map(|v| json!(v)).collect(),
+        SchemaKind::Any(any) => any.enumeration.clone(),
+        _ => Vec::new(),
+    };
+    (!values.is_empty()).then_some(values)
 }
 
 /// A GET that takes `page`/`per_page` is a list (DESIGN.md section 3): lists are not resources.
@@ -672,44 +710,34 @@ impl Op {
                     resolve(rb, "requestBodies", |name| components.request_bodies.get(name)).map_err(fail)?;
                 let media = json_schema(&rb.content)
                     .ok_or_else(|| fail("request body must be application/json with a schema".into()))?;
+                // Fields come from the body's own schema; the converted one is only output (the
+                // tool's input schema and the REST validator's).
                 let body_schema =
                     schema::convert(media, schemas, true).map_err(|e| fail(format!("request body: {e}")))?;
-                if body_schema.get("type").and_then(Value::as_str) != Some("object") {
-                    return Err(fail("request body schema must be an object".into()));
-                }
-                let body_required = rb.required;
-                // The typed input reads the body's own (unconverted) schema.
                 let raw_body =
                     resolve(media, "schemas", |name| components.schemas.get(name)).map_err(fail)?;
-                let (raw_properties, raw_required): (Vec<_>, &[String]) = match &raw_body.schema_kind {
-                    SchemaKind::Type(Type::Object(object)) => {
-                        (object.properties.iter().collect(), &object.required)
+                let object = object_parts(raw_body)
+                    .filter(|_| !raw_body.schema_data.nullable)
+                    .ok_or_else(|| fail("request body schema must be an object".into()))?;
+                let body_required = rb.required;
+                let mut fields = Vec::new();
+                for (name, prop) in object.properties {
+                    if properties.contains_key(name) {
+                        return Err(fail(format!(
+                            "body field {name} collides with a path or query parameter of the same name"
+                        )));
                     }
-                    SchemaKind::Any(any) => (any.properties.iter().collect(), &any.required),
-                    _ => (Vec::new(), &[]),
-                };
-                for (name, prop) in raw_properties {
+                    properties.insert(name.clone(), body_schema["properties"][name.as_str()].clone());
+                    fields.push(name.clone());
                     input_fields.push(InputField {
                         name: name.clone(),
                         schema: prop.clone().unbox(),
-                        required: body_required && raw_required.contains(name),
+                        required: body_required && object.required.contains(name),
                         source: Source::Body,
                     });
                 }
-                let mut fields = Vec::new();
-                if let Some(props) = body_schema.get("properties").and_then(Value::as_object) {
-                    for (name, prop) in props {
-                        if properties.contains_key(name) {
-                            return Err(fail(format!(
-                                "body field {name} collides with a path or query parameter of the same name"
-                            )));
-                        }
-                        properties.insert(name.clone(), prop.clone());
-                        fields.push(name.clone());
-                    }
-                }
-                if body_required && let Some(req) = body_schema.get("required").and_then(Value::as_array) {
-                    required.extend(req.iter().filter_map(Value::as_str).map(str::to_string));
+                if body_required {
+                    required.extend(object.required.iter().cloned());
                 }
                 Some(Body { required: body_required, fields, schema: body_schema })
             }
@@ -734,9 +762,7 @@ impl Op {
             if status.starts_with('2') && success.is_none() {
                 if let Some(schema_raw) = json {
                     let name = match schema_raw {
-                        ReferenceOr::Reference { reference } => {
-                            reference.strip_prefix("#/components/schemas/")
-                        }
+                        ReferenceOr::Reference { reference } => schema::schema_name(reference),
                         ReferenceOr::Item(_) => None,
                     };
                     let name = name.ok_or_else(|| {

@@ -33,7 +33,8 @@ impl Schemas {
     pub fn new(components: &Components, text_patterns: Option<&Value>) -> Result<Self, String> {
         let mut named = Map::new();
         for (name, schema) in &components.schemas {
-            named.insert(name.clone(), to_json(schema)?);
+            let json = to_json(schema).map_err(|e| format!("components.schemas.{name}: {e}"))?;
+            named.insert(name.clone(), json);
         }
         let text_patterns = text_patterns
             .and_then(Value::as_object)
@@ -49,16 +50,21 @@ impl Schemas {
 
     /// The schema a `$ref` names, as JSON.
     fn named(&self, reference: &str) -> Result<&Value, String> {
-        let name = reference
-            .strip_prefix(SCHEMA_PREFIX)
+        let name = schema_name(reference)
             .ok_or_else(|| format!("$ref {reference} must point into {SCHEMA_PREFIX}"))?;
         self.named.get(name).ok_or_else(|| format!("$ref {reference} does not exist"))
     }
 }
 
+/// The name of the schema a `$ref` points to, when it points into `#/components/schemas/`.
+pub fn schema_name(reference: &str) -> Option<&str> {
+    reference.strip_prefix(SCHEMA_PREFIX)
+}
+
 /// A schema as the JSON it is written as: conversion works on JSON because JSON is its output.
+/// Callers say which schema failed.
 fn to_json(schema: &ReferenceOr<Schema>) -> Result<Value, String> {
-    serde_json::to_value(schema).map_err(|e| format!("cannot re-serialize a schema: {e}"))
+    serde_json::to_value(schema).map_err(|e| format!("cannot re-serialize the schema: {e}"))
 }
 
 /// Converts one schema, inlining references. `closed` adds `additionalProperties: false` to
@@ -180,7 +186,9 @@ fn convert_at(
     Ok(Value::Object(out))
 }
 
-/// Whether a converted schema admits `null` and nothing else (`enum: [null]`).
+/// Whether a converted schema admits `null` and nothing else (`enum: [null]`). The Rust type
+/// generator has its own on openapiv3's types (codegen/types.rs `is_null_only`): conversion
+/// works on JSON, and this module is also compiled without types.rs (src/spec/).
 fn is_null_only(schema: &Value) -> bool {
     schema.get("enum").and_then(Value::as_array).is_some_and(|values| values.as_slice() == [Value::Null])
 }

@@ -15,12 +15,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use openapiv3::{
-    AdditionalProperties, Components, ObjectType, ReferenceOr, Schema, SchemaKind, StringFormat, Type,
+    AdditionalProperties, AnySchema, Components, ReferenceOr, Schema, SchemaKind, StringFormat, Type,
     VariantOrUnknownOrEmpty,
 };
 use serde_json::{Value, json};
 
-use crate::model::{Op, Result, Source, SpecError, type_name};
+use crate::model::{ObjectParts, Op, Result, Source, SpecError, object_parts, type_name};
+use crate::schema::schema_name;
 
 const DAY: &str = "crate::domain::dates::Day";
 const TIMESTAMP: &str = "crate::domain::dates::Timestamp";
@@ -118,30 +119,20 @@ impl Types {
     fn ty(&mut self, components: &Components, schema: &ReferenceOr<Schema>, context: &str) -> Result<String> {
         let schema = match schema {
             ReferenceOr::Reference { reference } => {
-                let name = reference
-                    .strip_prefix("#/components/schemas/")
+                let name = schema_name(reference)
                     .ok_or_else(|| SpecError::new(format!("{context}: $ref {reference} is not a schema")))?;
                 return self.component(components, name);
             }
             ReferenceOr::Item(schema) => schema,
         };
         match &schema.schema_kind {
-            SchemaKind::AllOf { all_of } => match all_of.as_slice() {
-                [only] => self.ty(components, only, context),
-                _ => Err(SpecError::new(format!("{context}: allOf with several schemas has no Rust type"))),
-            },
-            // "This, or null": the type of this (the field is nullable, see `is_nullable`).
+            SchemaKind::AllOf { all_of } => self.all_of(components, all_of, context),
             SchemaKind::AnyOf { any_of: alternatives } | SchemaKind::OneOf { one_of: alternatives } => {
-                match or_null(alternatives) {
-                    Some(only) => self.ty(components, only, context),
-                    None => Err(SpecError::new(format!(
-                        "{context}: anyOf/oneOf has a Rust type only as one schema or null"
-                    ))),
-                }
+                self.one_or_null(components, alternatives, context)
             }
             SchemaKind::Type(Type::String(string)) => {
                 if !string.enumeration.is_empty() {
-                    return self.enumeration(context, &string.enumeration, schema);
+                    return self.enumeration(context, string.enumeration.to_vec(), schema);
                 }
                 Ok(match string.format {
                     VariantOrUnknownOrEmpty::Item(StringFormat::Date) => DAY.into(),
@@ -160,40 +151,99 @@ impl Types {
                     .unbox();
                 Ok(format!("Vec<{}>", self.ty(components, &items, &format!("{context}Item"))?))
             }
-            SchemaKind::Type(Type::Object(object)) if !object.properties.is_empty() => {
-                self.object(components, context, schema, object)
-            }
-            SchemaKind::Type(Type::Object(object)) => match &object.additional_properties {
-                Some(AdditionalProperties::Schema(extra))
-                    if extra.as_item().and_then(type_name) == Some("string") =>
-                {
-                    Ok("std::collections::BTreeMap<String, String>".into())
-                }
-                _ => Ok("serde_json::Map<String, serde_json::Value>".into()),
-            },
-            // Keywords of several types at once (or none), which openapiv3 reads as no one type.
-            SchemaKind::Any(_) | SchemaKind::Not { .. } => Err(SpecError::new(format!(
-                "{context}: schema type {:?} has no Rust type",
-                type_name(schema)
+            SchemaKind::Type(Type::Object(_)) => self.object(components, context, schema),
+            SchemaKind::Any(any) => self.any(components, context, schema, any),
+            SchemaKind::Not { .. } => Err(SpecError::new(format!("{context}: `not` has no Rust type"))),
+        }
+    }
+
+    fn all_of(
+        &mut self,
+        components: &Components,
+        all_of: &[ReferenceOr<Schema>],
+        context: &str,
+    ) -> Result<String> {
+        match all_of {
+            [only] => self.ty(components, only, context),
+            _ => Err(SpecError::new(format!("{context}: allOf with several schemas has no Rust type"))),
+        }
+    }
+
+    /// "This, or null": the type of this (the field is nullable, see `is_nullable`).
+    fn one_or_null(
+        &mut self,
+        components: &Components,
+        alternatives: &[ReferenceOr<Schema>],
+        context: &str,
+    ) -> Result<String> {
+        match or_null(alternatives) {
+            Some(only) => self.ty(components, only, context),
+            None => Err(SpecError::new(format!(
+                "{context}: anyOf/oneOf has a Rust type only as one schema or null"
             ))),
         }
     }
 
-    fn object(
+    /// `SchemaKind::Any` is where openapiv3 files a schema whose keywords do not fit its one-type
+    /// structs: properties without `type`, an object beside `oneOf`/`allOf`/`enum`, a string enum
+    /// with a value that is not a string. Combinators come first, then objects, as the generator
+    /// read them before openapiv3 did.
+    fn any(
         &mut self,
         components: &Components,
-        name: &str,
+        context: &str,
         schema: &Schema,
-        object: &ObjectType,
+        any: &AnySchema,
     ) -> Result<String> {
+        if !any.all_of.is_empty() {
+            return self.all_of(components, &any.all_of, context);
+        }
+        if !any.any_of.is_empty() {
+            return self.one_or_null(components, &any.any_of, context);
+        }
+        if !any.one_of.is_empty() {
+            return self.one_or_null(components, &any.one_of, context);
+        }
+        if object_parts(schema).is_some() {
+            return self.object(components, context, schema);
+        }
+        match any.typ.as_deref() {
+            Some("string") if !any.enumeration.is_empty() => {
+                let values = any.enumeration.iter().map(|v| v.as_str().map(str::to_string)).collect();
+                self.enumeration(context, values, schema)
+            }
+            Some(typ) => Err(SpecError::new(format!(
+                "{context}: a schema of type {typ} with keywords of another type has no Rust type"
+            ))),
+            None => Err(SpecError::new(format!(
+                "{context}: a schema without type or properties has no Rust type"
+            ))),
+        }
+    }
+
+    /// An object: a struct when it declares properties, else a map.
+    fn object(&mut self, components: &Components, name: &str, schema: &Schema) -> Result<String> {
+        let Some(ObjectParts { properties, required, additional_properties }) = object_parts(schema) else {
+            return Err(SpecError::new(format!("{name}: not an object schema")));
+        };
+        if properties.is_empty() {
+            return Ok(match additional_properties {
+                Some(AdditionalProperties::Schema(extra))
+                    if extra.as_item().and_then(type_name) == Some("string") =>
+                {
+                    "std::collections::BTreeMap<String, String>".into()
+                }
+                _ => "serde_json::Map<String, serde_json::Value>".into(),
+            });
+        }
         let mut fields = Vec::new();
-        for (field, prop) in &object.properties {
+        for (field, prop) in properties {
             let context = format!("{name}{}", pascal(field));
-            let required = object.required.contains(field);
+            let required = required.contains(field);
             fields.push(self.field(components, field, &prop.clone().unbox(), required, &context, "")?);
         }
         let doc = doc_text(schema.schema_data.description.as_deref().unwrap_or(""));
-        let closed = object.additional_properties == Some(AdditionalProperties::Any(false));
+        let closed = additional_properties == Some(&AdditionalProperties::Any(false));
         self.structs.insert(
             name.to_string(),
             json!({ "name": name, "doc": doc, "fields": fields, "closed": closed }),
@@ -201,8 +251,9 @@ impl Types {
         Ok(name.to_string())
     }
 
-    fn enumeration(&mut self, name: &str, values: &[Option<String>], schema: &Schema) -> Result<String> {
-        let values: Vec<String> = values.iter().cloned().collect::<Option<_>>().ok_or_else(|| {
+    /// `values` holds `None` for each value that is not a string.
+    fn enumeration(&mut self, name: &str, values: Vec<Option<String>>, schema: &Schema) -> Result<String> {
+        let values: Vec<String> = values.into_iter().collect::<Option<_>>().ok_or_else(|| {
             SpecError::new(format!("{name}: a string enum has a value that is not a string"))
         })?;
         match self.enum_values.get(name) {
@@ -297,9 +348,15 @@ pub fn doc_text(description: &str) -> String {
 
 fn is_nullable(schema: &ReferenceOr<Schema>) -> bool {
     schema.as_item().is_some_and(|schema| {
-        schema.schema_data.nullable
-            || matches!(&schema.schema_kind, SchemaKind::AnyOf { any_of: alternatives }
-                | SchemaKind::OneOf { one_of: alternatives } if or_null(alternatives).is_some())
+        let alternatives = match &schema.schema_kind {
+            SchemaKind::AnyOf { any_of: alternatives } | SchemaKind::OneOf { one_of: alternatives } => {
+                alternatives.as_slice()
+            }
+            SchemaKind::Any(any) if !any.any_of.is_empty() => &any.any_of,
+            SchemaKind::Any(any) => &any.one_of,
+            _ => &[],
+        };
+        schema.schema_data.nullable || or_null(alternatives).is_some()
     })
 }
 
@@ -312,7 +369,9 @@ fn or_null(alternatives: &[ReferenceOr<Schema>]) -> Option<&ReferenceOr<Schema>>
     }
 }
 
-/// Whether a schema admits `null` and nothing else (`enum: [null]`).
+/// Whether a schema admits `null` and nothing else (`enum: [null]`). codegen/schema.rs has the
+/// same test on converted JSON (`is_null_only`), where it works: that module is also compiled
+/// without this one (src/spec/), and the two read different forms of the schema.
 fn is_null_only(schema: &ReferenceOr<Schema>) -> bool {
     let Some(schema) = schema.as_item() else { return false };
     match &schema.schema_kind {

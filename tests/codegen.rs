@@ -566,3 +566,31 @@ fn refuses_an_event_a_webhook_can_take_without_its_payload() {
     assert_eq!(paid["additionalProperties"], false, "a payload carries exactly what it documents");
     assert!(paid["properties"]["object"]["properties"]["balance"].is_object(), "references are inlined");
 }
+
+/// openapiv3 files `properties` without a `type` under `SchemaKind::Any`; it is still an object,
+/// and a body or an answer written so generates the same Rust as with `type: object`.
+#[test]
+fn an_object_schema_without_type_generates_the_same_struct() {
+    let types = |spec: &Value| {
+        let files = generate(spec).expect("the spec generates");
+        files.into_iter().find(|(name, _)| *name == "types.rs").expect("types.rs").1
+    };
+    let mut s = spec();
+    // The body of debtors_update and (through DebtorEnvelope) the answer of every debtor tool.
+    for name in ["DebtorUpdate", "Debtor"] {
+        let removed = s["components"]["schemas"][name].as_object_mut().unwrap().remove("type");
+        assert_eq!(removed, Some(json!("object")));
+    }
+    assert_eq!(types(&s), types(&spec()));
+}
+
+#[test]
+fn refuses_a_string_enum_with_a_value_that_is_not_a_string() {
+    let mut s = spec();
+    s["components"]["schemas"]["WebhookEventCode"]["enum"].as_array_mut().unwrap().push(json!(7));
+    let message = refused(&s);
+    assert!(
+        message.contains("WebhookEventCode: a string enum has a value that is not a string"),
+        "{message}"
+    );
+}
