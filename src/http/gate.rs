@@ -280,7 +280,9 @@ impl<S> Gate<S> {
             return;
         }
         // Empty lines before a request line are allowed (RFC 9112 section 2.2): skip them.
-        let blank = self.pending.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count();
+        let Some(blank) = empty_lines(&self.pending) else {
+            return self.refuse(Refusal::Malformed);
+        };
         if blank > 0 {
             self.pending.drain(..blank);
             if self.pending.is_empty() {
@@ -298,7 +300,13 @@ impl<S> Gate<S> {
         if line_end.unwrap_or(self.pending.len()) > self.limits.max_request_line {
             return self.refuse(Refusal::LineTooLong);
         }
-        let Some(end) = find(&self.pending, b"\r\n\r\n") else {
+        let end = find(&self.pending, b"\r\n\r\n");
+        // httparse, and so hyper, also ends a line at a bare LF, and would find a head's end
+        // where this finds none: such a head is refused rather than framed two ways.
+        if has_bare_lf(&self.pending[..end.map_or(self.pending.len(), |end| end + 4)]) {
+            return self.refuse(Refusal::Malformed);
+        }
+        let Some(end) = end else {
             if self.pending.len() > self.limits.max_head {
                 self.refuse(Refusal::HeadTooLarge);
             }
@@ -621,6 +629,10 @@ impl<S> Gate<S> {
                 return self.refuse(Refusal::Malformed);
             }
             let size_line = &self.pending[cursor..cursor + line];
+            // A CR or LF inside the line (an extension's, say) ends it early for hyper.
+            if size_line.iter().any(|b| matches!(b, b'\r' | b'\n')) {
+                return self.refuse(Refusal::Malformed);
+            }
             let digits = size_line.split(|b| *b == b';').next().unwrap_or_default();
             let digits = digits.strip_suffix(b" ").unwrap_or(digits);
             let Some(size) =
@@ -639,6 +651,15 @@ impl<S> Gate<S> {
                     }
                     break;
                 };
+                // Trailers are header fields: anything else hyper refuses, so it is refused here
+                // rather than read as their end.
+                let trailers = &self.pending[cursor + line + 2..cursor + line + end + 4];
+                let mut fields = [httparse::EMPTY_HEADER; MAX_HEADERS];
+                match httparse::parse_headers(trailers, &mut fields) {
+                    Ok(httparse::Status::Complete((read, _))) if read == trailers.len() => {}
+                    Err(httparse::Error::TooManyHeaders) => return self.refuse(Refusal::HeadTooLarge),
+                    _ => return self.refuse(Refusal::Malformed),
+                }
                 self.release(cursor + line + end + 4);
                 self.phase = Phase::Head;
                 return;
@@ -659,6 +680,25 @@ impl<S> Gate<S> {
         }
         self.phase = Phase::Chunked { start, cursor, decoded };
     }
+}
+
+/// How many bytes of empty lines (CRLF or a bare LF, as httparse skips them) `bytes` starts
+/// with; `None` when a CR there is followed by anything but LF.
+fn empty_lines(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        match &bytes[at..] {
+            [b'\r', b'\n', ..] => at += 2,
+            [b'\n', ..] => at += 1,
+            [b'\r', _, ..] => return None,
+            _ => return Some(at),
+        }
+    }
+}
+
+/// Whether a line of `head` ends in a LF without its CR.
+fn has_bare_lf(head: &[u8]) -> bool {
+    head.first() == Some(&b'\n') || head.windows(2).any(|pair| pair[1] == b'\n' && pair[0] != b'\r')
 }
 
 /// The request target of a head's request line.
@@ -778,6 +818,9 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     }
     None
 }
+
+#[cfg(test)]
+mod against_hyper;
 
 #[cfg(test)]
 mod tests {

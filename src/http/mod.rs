@@ -167,13 +167,7 @@ impl<E: Endpoint + 'static> Connection<E> {
             }
         });
         let io = TokioIo::new(gate::Gate::new(stream, self.limits.clone()));
-        // The gate enforces the head's deadline (and the body's and the idle one); hyper's own
-        // header timer, re-armed for every request, would only repeat it.
-        let connection = hyper::server::conn::http1::Builder::new()
-            .timer(TokioTimer::new())
-            .header_read_timeout(None)
-            .keep_alive(true)
-            .serve_connection(io, service);
+        let connection = http1().serve_connection(io, service);
         tokio::pin!(connection);
         tokio::select! {
             _ = &mut connection => {}
@@ -183,6 +177,15 @@ impl<E: Endpoint + 'static> Connection<E> {
             }
         }
     }
+}
+
+/// Hyper's HTTP/1.1 connections, as the listener serves them behind the gate.
+fn http1() -> hyper::server::conn::http1::Builder {
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    // The gate enforces the head's deadline (and the body's and the idle one); hyper's own
+    // header timer, re-armed for every request, would only repeat it.
+    builder.timer(TokioTimer::new()).header_read_timeout(None).keep_alive(true);
+    builder
 }
 
 /// RFC 9112 section 3.2: an HTTP/1.1 request without a Host header, or with more than one, is
