@@ -6,7 +6,6 @@
 //! lines; a panic and a normal exit flush first.
 
 use std::fmt;
-use std::fmt::Write as _;
 use std::io::{self, Write as _};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once};
@@ -31,21 +30,22 @@ where
     N: for<'a> FormatFields<'a> + 'static,
 {
     fn format_event(&self, _: &FmtContext<'_, S, N>, mut out: Writer<'_>, event: &Event<'_>) -> fmt::Result {
-        // The line is put together in a String of its own and handed over in one write: each
+        // The line is put together in a buffer of its own and handed over in one write: each
         // piece written straight to `out` was a dynamic call.
         let meta = event.metadata();
-        let mut line = String::with_capacity(256);
-        line.push_str("{\"timestamp\":\"");
-        line.push_str(&format_timestamp(OffsetDateTime::now_utc()));
-        line.push_str("\",\"level\":\"");
-        line.push_str(meta.level().as_str());
-        line.push_str("\",\"fields\":{");
+        let mut line = Vec::with_capacity(256);
+        line.extend_from_slice(b"{\"timestamp\":\"");
+        line.extend_from_slice(format_timestamp(OffsetDateTime::now_utc()).as_bytes());
+        line.extend_from_slice(b"\",\"level\":\"");
+        line.extend_from_slice(meta.level().as_str().as_bytes());
+        line.extend_from_slice(b"\",\"fields\":{");
         let mut fields = Fields { out: &mut line, first: true };
         event.record(&mut fields);
-        line.push_str("},\"target\":");
+        line.extend_from_slice(b"},\"target\":");
         write_json_str(&mut line, meta.target());
-        line.push_str("}\n");
-        out.write_str(&line)
+        line.extend_from_slice(b"}\n");
+        // Every piece is a whole `str` or ASCII, so the line is UTF-8.
+        out.write_str(std::str::from_utf8(&line).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -87,10 +87,10 @@ pub fn request(line: &RequestLine<'_>) {
     if !tracing::enabled!(target: REQUEST_TARGET, tracing::Level::INFO) {
         return;
     }
-    let mut text = String::with_capacity(256);
+    let mut text = Vec::with_capacity(256);
     push_request_line(&mut text, OffsetDateTime::now_utc(), line);
     // Batched writes never fail: the bytes join the batch.
-    let _ = Batched.write_all(text.as_bytes());
+    let _ = Batched.write_all(&text);
 }
 
 /// A request's event, through tracing.
@@ -107,32 +107,32 @@ fn trace_request(line: &RequestLine<'_>) {
 }
 
 /// The JSON line of a request, field for field as [`JsonLines`] formats the tracing event.
-fn push_request_line(out: &mut String, now: OffsetDateTime, line: &RequestLine<'_>) {
-    out.push_str("{\"timestamp\":\"");
-    out.push_str(&format_timestamp(now));
-    out.push_str("\",\"level\":\"INFO\",\"fields\":{\"message\":\"request\",\"request_id\":");
+fn push_request_line(out: &mut Vec<u8>, now: OffsetDateTime, line: &RequestLine<'_>) {
+    out.extend_from_slice(b"{\"timestamp\":\"");
+    out.extend_from_slice(format_timestamp(now).as_bytes());
+    out.extend_from_slice(b"\",\"level\":\"INFO\",\"fields\":{\"message\":\"request\",\"request_id\":");
     write_json_str(out, line.request_id);
-    out.push_str(",\"method\":");
+    out.extend_from_slice(b",\"method\":");
     write_json_str(out, line.method);
-    out.push_str(",\"path\":");
+    out.extend_from_slice(b",\"path\":");
     write_json_str(out, line.path);
-    out.push_str(",\"status\":");
-    out.push_str(itoa::Buffer::new().format(line.status));
-    out.push_str(",\"duration_ms\":");
+    out.extend_from_slice(b",\"status\":");
+    out.extend_from_slice(itoa::Buffer::new().format(line.status).as_bytes());
+    out.extend_from_slice(b",\"duration_ms\":");
     push_f64(out, line.duration_ms);
-    out.push_str("},\"target\":");
+    out.extend_from_slice(b"},\"target\":");
     write_json_str(out, REQUEST_TARGET);
-    out.push_str("}\n");
+    out.extend_from_slice(b"}\n");
 }
 
 /// A float as JSON: its shortest round-trip digits, as serde_json writes them (`Display` went
 /// through the formatting machinery: a fiftieth of a GET), or null (JSON has no NaN or
 /// infinity).
-fn push_f64(out: &mut String, value: f64) {
+fn push_f64(out: &mut Vec<u8>, value: f64) {
     if value.is_finite() {
-        out.push_str(zmij::Buffer::new().format_finite(value));
+        out.extend_from_slice(zmij::Buffer::new().format_finite(value).as_bytes());
     } else {
-        out.push_str("null");
+        out.extend_from_slice(b"null");
     }
 }
 
@@ -225,17 +225,17 @@ fn recycle(batch: &mut Vec<u8>) {
 
 /// Writes each field as `"name":value`.
 struct Fields<'w> {
-    out: &'w mut String,
+    out: &'w mut Vec<u8>,
     first: bool,
 }
 
 impl Fields<'_> {
-    fn name(&mut self, field: &Field) -> &mut String {
+    fn name(&mut self, field: &Field) -> &mut Vec<u8> {
         if !std::mem::take(&mut self.first) {
-            self.out.push(',');
+            self.out.push(b',');
         }
         write_json_str(self.out, field.name());
-        self.out.push(':');
+        self.out.push(b':');
         self.out
     }
 }
@@ -246,15 +246,15 @@ impl Visit for Fields<'_> {
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.name(field).push_str(itoa::Buffer::new().format(value));
+        self.name(field).extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        self.name(field).push_str(itoa::Buffer::new().format(value));
+        self.name(field).extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {
-        self.name(field).push_str(if value { "true" } else { "false" });
+        self.name(field).extend_from_slice(if value { b"true" } else { b"false" });
     }
 
     fn record_f64(&mut self, field: &Field, value: f64) {
@@ -273,44 +273,10 @@ impl Visit for Fields<'_> {
     }
 }
 
-/// Whether a byte of a string must be escaped in JSON (a quote, a backslash, a control).
-static ESCAPED: [bool; 256] = {
-    let mut escaped = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        escaped[b] = true;
-        b += 1;
-    }
-    escaped[b'"' as usize] = true;
-    escaped[b'\\' as usize] = true;
-    escaped[0x7f] = true;
-    escaped
-};
-
-/// Writes `text` as a JSON string: quotes, backslashes and control characters escaped.
-fn write_json_str(out: &mut String, text: &str) {
-    out.push('"');
-    let bytes = text.as_bytes();
-    let mut plain = 0;
-    for (i, &byte) in bytes.iter().enumerate() {
-        if !ESCAPED[usize::from(byte)] {
-            continue;
-        }
-        out.push_str(&text[plain..i]);
-        match byte {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            _ => {
-                let _ = write!(out, "\\u{byte:04x}");
-            }
-        }
-        plain = i + 1;
-    }
-    out.push_str(&text[plain..]);
-    out.push('"');
+/// Writes `text` as a JSON string, escaped as serde_json escapes it.
+fn write_json_str(out: &mut Vec<u8>, text: &str) {
+    // Writing a `str` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
 }
 
 #[cfg(test)]
@@ -358,9 +324,9 @@ mod tests {
         let traced = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
         let stamp = traced.split('"').nth(3).expect("a timestamp");
         let now = crate::domain::dates::parse_timestamp(stamp).unwrap();
-        let mut direct = String::new();
+        let mut direct = Vec::new();
         push_request_line(&mut direct, now, &line);
-        assert_eq!(direct, traced);
+        assert_eq!(String::from_utf8(direct).unwrap(), traced);
     }
 
     #[test]

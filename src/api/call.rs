@@ -308,7 +308,7 @@ pub trait Answer {
 impl<T: Serialize> Answer for Reply<T> {
     fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered> {
         let body = match form {
-            AnswerForm::Rest => crate::json_writer::to_string(&self.body),
+            AnswerForm::Rest => serde_json::to_string(&self.body),
             AnswerForm::ToolText => crate::tool_text::literal(&self.body),
         }
         .map_err(|e| ApiError::Internal(Box::new(e)))?;

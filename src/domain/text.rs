@@ -12,7 +12,6 @@ use std::fmt;
 use std::ops::Deref;
 
 use super::error::DomainError;
-use crate::swar::word_below_del;
 
 /// Bidi embeddings, overrides and isolates, and the implicit direction marks.
 fn is_bidi(c: char) -> bool {
@@ -74,10 +73,9 @@ pub fn ascii_string(bytes: &[u8]) -> String {
 }
 
 /// Whether every byte is below DEL (0x7f): text with nothing [`is_format`] or C1 in it, which
-/// is most of what is shown. Eight bytes at a time ([`word_below_del`]).
+/// is most of what is shown.
 pub fn below_del(bytes: &[u8]) -> bool {
-    let (words, rest) = bytes.as_chunks::<8>();
-    words.iter().all(|word| word_below_del(*word)) && rest.iter().all(|&b| b < 0x7f)
+    bytes.iter().all(|&b| b < 0x7f)
 }
 
 /// Checks text for the characters the API refuses; `multiline` admits `\n`.

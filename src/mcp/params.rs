@@ -67,11 +67,6 @@ impl Params {
         }
     }
 
-    /// Sets `_meta` to an object's members.
-    pub fn set_meta(&mut self, meta: Meta) {
-        self.meta = Some(MetaMember::Object(Box::new(meta)));
-    }
-
     /// Sets the member `key`, replacing an earlier value.
     pub fn insert(&mut self, key: &str, value: Value) {
         match key {

@@ -14,8 +14,6 @@ use serde_json::{Map, Value, json};
 
 use super::params::{Params, ParamsMember};
 
-mod plain;
-
 /// Parse error.
 pub const PARSE_ERROR: i64 = -32700;
 /// Invalid request (also: batch, body too large, wrong content type).
@@ -118,21 +116,10 @@ pub struct Members {
 }
 
 impl Body {
-    /// Reads a body; an error means it is not one JSON value. A UTF-8 body (every client's) in
-    /// the common shape is read in one pass ([`plain`]); any other body by serde, from the
-    /// bytes, as before (serde_json does not check the strings of a member it skips, so a body
-    /// that is not UTF-8 can still be a message).
+    /// Reads a body; an error means it is not one JSON value. Read from the bytes, not a `str`:
+    /// serde_json does not check the strings of a member it skips, so a body that is not UTF-8
+    /// can still be a message.
     pub fn parse(bytes: &[u8]) -> serde_json::Result<Self> {
-        match std::str::from_utf8(bytes).ok().and_then(plain::members) {
-            Some(members) => Ok(Body::Object(members)),
-            None => Self::parse_with_serde(bytes),
-        }
-    }
-
-    /// Out of line: serde's reader of a whole body stays out of the common path's code.
-    #[cold]
-    #[inline(never)]
-    fn parse_with_serde(bytes: &[u8]) -> serde_json::Result<Self> {
         serde_json::from_slice(bytes)
     }
 }

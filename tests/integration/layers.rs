@@ -19,18 +19,17 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// `oauth` (the authorization server and its pages) sits beside `auth`, and reaches the state
 /// through `oauth::OAuthHost` alike; `approvals` (the approval page, built on its sign-in) sits
 /// beside `app`. `tool_text` (a JSON answer as the text a tool shows) sits with the other
-/// forms of an answer, under `api`, which writes a tool's answer in it, and `mcp`. `swar` (tests
-/// of eight bytes at a time) sits at the bottom, with `domain`, whose text checks use it, and
-/// `priority` (the background thread's CPU priority), which the store's locks lift.
+/// forms of an answer, under `api`, which writes a tool's answer in it, and `mcp`. `priority`
+/// (the background thread's CPU priority) sits at the bottom, under the store, whose locks lift it.
 const LAYERS: &[&[&str]] = &[
     &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine", "receiver", "payments_import"],
     &["mcp"],
     &["api"],
     &["app", "approvals"],
     &["auth", "oauth"],
-    &["http", "error", "request", "tool_text", "json_writer", "documents"],
+    &["http", "error", "request", "tool_text", "documents"],
     &["store", "limits", "metrics", "providers"],
-    &["domain", "types", "operations", "allocator", "swar", "priority"],
+    &["domain", "types", "operations", "allocator", "priority"],
 ];
 
 /// Edges forbidden although they run down: MCP gets its data through /v1, never the store.
