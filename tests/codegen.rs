@@ -45,7 +45,11 @@ fn the_real_spec_generates_the_committed_catalogue() {
     let catalogue = files.iter().find(|(name, _)| *name == "catalogue.json").expect("catalogue");
     let committed =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/tools.json")).unwrap();
-    assert_eq!(catalogue.1, committed);
+    assert!(
+        catalogue.1 == committed,
+        "tests/snapshots/tools.json is not the catalogue the spec generates: run `cargo run -- spec \
+         tools > tests/snapshots/tools.json` and review the diff"
+    );
 }
 
 #[test]
