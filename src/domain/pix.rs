@@ -108,6 +108,7 @@ impl BrCode {
 /// Written into one buffer, lengths counted as it goes: every charge view carries one, and
 /// building each field with `format!` was a sixth of a GET's instructions.
 pub fn static_code(key: &str, name: &str, city: &str, amount_cents: i64, txid: &str) -> String {
+    debug_assert!(amount_cents > 0, "a code is made for a balance to pay");
     let (name, city) = (plain(name, 25), plain(city, 15));
     let mut reais = itoa::Buffer::new();
     let reais = reais.format(amount_cents / 100);

@@ -654,6 +654,10 @@ impl<S> Gate<S> {
                 // Trailers are header fields: anything else hyper refuses, so it is refused here
                 // rather than read as their end.
                 let trailers = &self.pending[cursor + line + 2..cursor + line + end + 4];
+                // hyper counts trailer lines by CRLF and would find more fields than lines.
+                if has_bare_lf(trailers) {
+                    return self.refuse(Refusal::Malformed);
+                }
                 let mut fields = [httparse::EMPTY_HEADER; MAX_HEADERS];
                 match httparse::parse_headers(trailers, &mut fields) {
                     Ok(httparse::Status::Complete((read, _))) if read == trailers.len() => {}

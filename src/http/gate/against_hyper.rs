@@ -170,12 +170,15 @@ async fn gate_releases(pieces: Vec<Vec<u8>>) -> Released {
 enum Body {
     None,
     Length(Vec<u8>),
-    /// The chunks, each with an extension or not, and the trailer lines.
-    Chunked(Vec<(Vec<u8>, bool)>, Vec<String>),
+    /// The chunks, each with its size line's extension (and the size's hex in lowercase or
+    /// not), and the trailer lines.
+    Chunked(Vec<(Vec<u8>, &'static str, bool)>, Vec<String>),
 }
 
 #[derive(Debug, Clone)]
 struct Request {
+    /// Empty lines before the request line, which RFC 9112 lets a server skip.
+    blank: &'static str,
     method: &'static str,
     target: &'static str,
     body: Body,
@@ -184,7 +187,8 @@ struct Request {
 
 impl Request {
     fn bytes(&self) -> Vec<u8> {
-        let mut out = format!("{} {} HTTP/1.1\r\nHost: a\r\n", self.method, self.target).into_bytes();
+        let mut out =
+            format!("{}{} {} HTTP/1.1\r\nHost: a\r\n", self.blank, self.method, self.target).into_bytes();
         if self.expect_continue {
             out.extend_from_slice(b"Expect: 100-continue\r\n");
         }
@@ -196,9 +200,10 @@ impl Request {
             }
             Body::Chunked(chunks, trailers) => {
                 out.extend_from_slice(b"Transfer-Encoding: chunked\r\n\r\n");
-                for (chunk, extension) in chunks {
-                    let extension = if *extension { ";name=\"value\"" } else { "" };
-                    out.extend_from_slice(format!("{:X}{extension}\r\n", chunk.len()).as_bytes());
+                for (chunk, extension, lowercase) in chunks {
+                    let size =
+                        if *lowercase { format!("{:x}", chunk.len()) } else { format!("{:X}", chunk.len()) };
+                    out.extend_from_slice(format!("{size}{extension}\r\n").as_bytes());
                     out.extend_from_slice(chunk);
                     out.extend_from_slice(b"\r\n");
                 }
@@ -222,7 +227,14 @@ fn request() -> impl Strategy<Value = Request> {
         Just(Body::None),
         data().prop_map(Body::Length),
         (
-            prop::collection::vec((prop::collection::vec(any::<u8>(), 1..30), any::<bool>()), 0..4),
+            prop::collection::vec(
+                (
+                    prop::collection::vec(any::<u8>(), 1..30),
+                    prop::sample::select(vec!["", ";name=\"value\"", ";ext", " ;ext", ";a=b;c"]),
+                    any::<bool>(),
+                ),
+                0..4
+            ),
             prop::collection::vec(
                 prop_oneof![Just("X-Sum: 1".to_owned()), Just("X-Tail: a b".to_owned())],
                 0..2
@@ -231,12 +243,14 @@ fn request() -> impl Strategy<Value = Request> {
             .prop_map(|(chunks, trailers)| Body::Chunked(chunks, trailers)),
     ];
     (
+        prop::sample::select(vec!["", "", "\r\n", "\n", "\r\n\r\n"]),
         prop::sample::select(vec!["GET", "POST", "PUT", "DELETE"]),
         prop::sample::select(vec!["/", "/mcp", "/v1/charges?x=1", "/v1/charges/chg_1"]),
         body,
         any::<bool>(),
     )
-        .prop_map(|(method, target, body, expect_continue)| Request {
+        .prop_map(|(blank, method, target, body, expect_continue)| Request {
+            blank,
             method,
             target,
             body,
@@ -312,8 +326,8 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
-/// The whole property, for one stream delivered in `pieces`.
-async fn agree(stream: Vec<u8>, pieces: Vec<Vec<u8>>) -> Result<(), TestCaseError> {
+/// The whole property, for one stream delivered in `pieces`; what the gate did with it.
+async fn agree(stream: Vec<u8>, pieces: Vec<Vec<u8>>) -> Result<Released, TestCaseError> {
     let released = gate_releases(pieces).await;
     let mut through_gate = Vec::new();
     for request in &released.requests {
@@ -338,7 +352,7 @@ async fn agree(stream: Vec<u8>, pieces: Vec<Vec<u8>>) -> Result<(), TestCaseErro
     if !released.refused {
         prop_assert_eq!(through_gate.len(), alone.len(), "hyper reads a request the gate held back");
     }
-    Ok(())
+    Ok(released)
 }
 
 proptest! {
@@ -351,7 +365,10 @@ proptest! {
     ) {
         let stream: Vec<u8> = requests.iter().flat_map(Request::bytes).collect();
         let pieces = cut(&stream, &cuts);
-        runtime().block_on(agree(stream, pieces))?;
+        let released = runtime().block_on(agree(stream, pieces))?;
+        // Well-formed requests, as clients send them, are all released.
+        prop_assert!(!released.refused, "the gate refused a well-formed stream");
+        prop_assert_eq!(released.requests.len(), requests.len());
     }
 
     #[test]
@@ -371,5 +388,31 @@ proptest! {
         }
         let pieces = cut(&stream, &cuts);
         runtime().block_on(agree(stream, pieces))?;
+    }
+}
+
+/// The forms the gate refuses, and the valid forms next to them it releases, one by one.
+#[test]
+fn each_framing_is_released_or_refused_as_hyper_reads_it() {
+    const HEAD: &str = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let cases: &[(&str, &[u8], bool)] = &[
+        ("empty lines first", b"\r\n\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", true),
+        ("a CR first, without its LF", b"\rGET / HTTP/1.1\r\nHost: a\r\n\r\n", false),
+        ("a head line ended by a bare LF", b"GET / HTTP/1.1\r\nHost: a\n\r\n", false),
+        ("lowercase hex and extensions", b"a;x=\"y\"\r\n0123456789\r\n1 ;e\r\nz\r\n0\r\n\r\n", true),
+        ("a LF inside an extension", b"1;a\nb\r\nx\r\n0\r\n\r\n", false),
+        ("trailers", b"1\r\nx\r\n0\r\nX-Sum: 1\r\nX-Tail: a b\r\n\r\n", true),
+        ("a trailer that is not a field", b"1\r\nx\r\n0\r\n\0\0\r\n\r\n", false),
+        ("trailers split by a bare LF", b"1\r\nx\r\n0\r\nA: 1\nB: 2\r\n\r\n", false),
+    ];
+    for (name, bytes, released) in cases {
+        let stream = if bytes.starts_with(b"\r") || bytes.starts_with(b"\n") || bytes.starts_with(b"GET") {
+            bytes.to_vec()
+        } else {
+            [HEAD.as_bytes(), bytes].concat()
+        };
+        let outcome = runtime().block_on(agree(stream.clone(), vec![stream]));
+        let gate = outcome.unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(gate.requests.len() == 1 && !gate.refused, *released, "{name}: {gate:?}");
     }
 }
