@@ -88,7 +88,7 @@ impl super::handlers::ChargesApi for Charges {
     async fn charges_create(call: Call, input: wire::ChargesCreateInput) -> ApiResult<Reply<ChargeEnvelope>> {
         let debtor = call
             .store
-            .debtor(call.org_id(), &input.debtor_id)
+            .debtor_without_balance(call.org_id(), &input.debtor_id)
             .await?
             .ok_or_else(|| ApiError::field("debtor_id", "no debtor with this id exists"))?;
         let cp_id: Option<String> = match input.cp_id.map(String::from) {

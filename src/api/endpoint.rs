@@ -3,6 +3,7 @@
 //! idempotency keys, then the handler, then the answer or the error envelope.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -22,6 +23,7 @@ use crate::app::App;
 use crate::auth::Principal;
 use crate::domain::DomainError;
 use crate::domain::json_numbers;
+use crate::domain::json_shape::{self, ShapeError};
 use crate::domain::money::hundredths_from_text;
 use crate::operations::{Effect, Operation, ParamKind};
 use crate::request::BodyError;
@@ -341,6 +343,12 @@ fn read_query(op: &Operation, pairs: Vec<(Cow<'_, str>, Cow<'_, str>)>) -> ApiRe
     let mut errors = Vec::new();
     for (name, value) in pairs {
         let name = name.into_owned();
+        // A query value is one line of text; a control character in it is never meant.
+        if json_shape::has_any_control(&name) || json_shape::has_any_control(&value) {
+            let field = if json_shape::has_any_control(&name) { "query" } else { name.as_str() };
+            errors.push(FieldError::new(field, "contains a control character"));
+            continue;
+        }
         let kind = op.query_params.iter().find(|p| p.name == name).map(|p| p.kind);
         let typed = match kind {
             Some(ParamKind::Integer) => match value.parse::<i64>() {
@@ -394,7 +402,11 @@ fn read_query(op: &Operation, pairs: Vec<(Cow<'_, str>, Cow<'_, str>)>) -> ApiRe
 /// The JSON body. Without one (no bytes, or only whitespace) an optional body is empty and a
 /// required one is missing, whatever the `Content-Type`; a body sent is read only as
 /// `application/json` or a `+json` type (RFC 6839), as the spec declares.
-fn read_body(op: &Operation, content_type: Option<&str>, bytes: &[u8]) -> ApiResult<Map<String, Value>> {
+pub(super) fn read_body(
+    op: &Operation,
+    content_type: Option<&str>,
+    bytes: &[u8],
+) -> ApiResult<Map<String, Value>> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return body_map(op, None, Vec::new());
     }
@@ -412,6 +424,10 @@ fn read_body(op: &Operation, content_type: Option<&str>, bytes: &[u8]) -> ApiRes
     let Value::Object(map) = value else {
         return Err(ApiError::field("body", "must be a JSON object"));
     };
+    // Bounded before anything looks at the members one by one.
+    if let Err(fault) = json_shape::check_object(&map) {
+        return Err(shape_error(&fault));
+    }
     // The parsed numbers went through f64; their third decimals are judged on the bytes.
     body_map(op, Some(map), inexact_fields(bytes))
 }
@@ -470,17 +486,20 @@ fn validate_body(
     if let Some(schema) = &schemas(op).body
         && let Err(schema_errors) = schema.check(&value)
     {
-        for e in schema_errors {
-            if !errors.iter().any(|known| known.field == e.field) {
-                errors.push(e);
-            }
-        }
+        let named: HashSet<String> = errors.iter().map(|e| e.field.clone()).collect();
+        errors.extend(schema_errors.into_iter().filter(|e| !named.contains(&e.field)));
     }
     if !errors.is_empty() {
         return Err(ApiError::Validation(errors));
     }
     let Value::Object(map) = value else { unreachable!("built from a map above") };
     Ok(map)
+}
+
+/// A shape fault as the field error it is: the value at fault named, the limit said.
+pub(crate) fn shape_error(fault: &ShapeError) -> ApiError {
+    let field = if fault.path().is_empty() { "body" } else { fault.path() };
+    ApiError::field(field, fault.to_string())
 }
 
 /// The idempotency key: a header wins over the body field, which is removed either way.
@@ -500,6 +519,9 @@ fn idempotency_key(
             "idempotency_key",
             format!("must have 1 to {MAX_IDEMPOTENCY_KEY} characters"),
         )),
+        Some(k) if json_shape::has_any_control(&k) => {
+            Err(ApiError::field("idempotency_key", "contains a control character"))
+        }
         other => Ok(other),
     }
 }

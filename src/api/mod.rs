@@ -1,6 +1,8 @@
 //! The /v1 REST API: one module per tag, one handler per operationId (the generated route
 //! table in `routes.rs` wires them), and the shared request machinery. Knows nothing of MCP.
 
+#[cfg(test)]
+mod body_cost_tests;
 mod call;
 mod charge_views;
 pub mod delivery;

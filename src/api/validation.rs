@@ -288,8 +288,16 @@ fn unwrap_nullable(node: &Value) -> &Value {
         .unwrap_or(node)
 }
 
+/// The longest name a suggestion is looked for.
+const MAX_SUGGESTED_NAME: usize = 64;
+
 /// The closest known name, when it is close enough to be a likely typo.
 fn suggest(name: &str, known: &[String]) -> Option<String> {
+    // Edit distance costs the product of the lengths: a name far longer than any field's is no
+    // typo of one, and is not compared.
+    if name.len() > MAX_SUGGESTED_NAME {
+        return None;
+    }
     let lowered = name.to_ascii_lowercase().replace('-', "_");
     known
         .iter()

@@ -58,6 +58,13 @@ pub enum TemplateError {
     Unclosed,
 }
 
+/// Whether `text` holds what a mail reader decodes as an RFC 2047 encoded word
+/// (`=?charset?encoding?text?=`): in a subject it would show, once decoded, characters the
+/// text rule never saw (a bidi override, a line break), so a subject may not hold one.
+pub fn has_encoded_word(text: &str) -> bool {
+    text.match_indices("=?").any(|(start, _)| text[start + 2..].contains("?="))
+}
+
 /// One piece of a template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Piece {
@@ -203,6 +210,16 @@ mod tests {
         assert_eq!(Template::parse("Olá {{debtor_name"), Err(TemplateError::Unclosed));
         let message = TemplateError::Unknown("nome".into()).to_string();
         assert!(message.starts_with("unknown placeholder {{nome}}"), "{message}");
+    }
+
+    #[test]
+    fn encoded_words_are_found_wherever_they_are() {
+        for text in ["=?utf-8?B?4oCu?=", "Oi =?UTF-8?Q?=E2=80=AE?= fim", "a=?x?q?y?=b"] {
+            assert!(has_encoded_word(text), "{text}");
+        }
+        for text in ["Pague até sexta", "2 + 2 =? 4", "?= antes =?", "Cobrança {{amount}}"] {
+            assert!(!has_encoded_word(text), "{text}");
+        }
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod error;
 pub mod export;
 pub mod ids;
 pub mod json_numbers;
+pub mod json_shape;
 pub mod message;
 pub mod money;
 pub mod notification;

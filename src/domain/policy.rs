@@ -82,6 +82,11 @@ impl MessageTemplate {
         }
         if let Some(Err(e)) = self.subject.as_deref().map(|s| text::check(s, false)) {
             v.push(&format!("{prefix}subject"), e.to_string());
+        } else if self.subject.as_deref().is_some_and(super::message::has_encoded_word) {
+            v.push(
+                &format!("{prefix}subject"),
+                "must not hold an RFC 2047 encoded word (=?…?=): write the text itself, it is encoded when sent",
+            );
         }
     }
 }

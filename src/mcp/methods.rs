@@ -26,6 +26,11 @@ pub async fn handle(
     if method == "tools/call" {
         return tools::call(ctx, params, raw).await;
     }
+    // Bounded before any method looks at the members one by one (tools/call checks its own,
+    // to answer a tool's arguments as a tool's error).
+    if let Err(fault) = params.check_shape() {
+        return Err(RpcError::invalid_params(format!("Invalid params: {} {fault}", fault.path())));
+    }
     let other: Pin<Box<dyn Future<Output = Result<Outcome, RpcError>> + Send + '_>> =
         Box::pin(other_method(ctx, method, params));
     other.await

@@ -13,6 +13,8 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use crate::domain::json_shape::{self, ShapeError};
+
 /// The members of a params object.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Params {
@@ -82,6 +84,42 @@ impl Params {
                 self.rest.get_or_insert_default().insert(key.to_string(), value);
             }
         }
+    }
+}
+
+impl Params {
+    /// The members' shape ([`json_shape`]), each member judged on its own; a fault's path
+    /// starts with the member's name (`arguments.address.street`).
+    pub fn check_shape(&self) -> Result<(), ShapeError> {
+        let named = [("name", self.name.as_ref()), ("arguments", self.arguments.as_ref())];
+        for (name, value) in named.into_iter().filter_map(|(n, v)| Some((n, v?))) {
+            json_shape::check(value).map_err(|fault| within(name, fault))?;
+        }
+        match &self.meta {
+            Some(MetaMember::Other(value)) => json_shape::check(value).map_err(|f| within("_meta", f))?,
+            Some(MetaMember::Object(meta)) => {
+                for value in [&meta.version, &meta.capabilities].into_iter().flatten() {
+                    json_shape::check(value).map_err(|f| within("_meta", f))?;
+                }
+                json_shape::check_object(&meta.rest).map_err(|f| within("_meta", f))?;
+            }
+            None => {}
+        }
+        match &self.rest {
+            Some(rest) => json_shape::check_object(rest),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A member's fault, its path prefixed by the member's name.
+fn within(member: &str, fault: ShapeError) -> ShapeError {
+    let prefixed =
+        |path: String| if path.is_empty() { member.to_string() } else { format!("{member}.{path}") };
+    match fault {
+        ShapeError::TooManyMembers { path } => ShapeError::TooManyMembers { path: prefixed(path) },
+        ShapeError::ControlCharacter { path } => ShapeError::ControlCharacter { path: prefixed(path) },
+        ShapeError::TooManyValues => ShapeError::TooManyValues,
     }
 }
 

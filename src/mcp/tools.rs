@@ -101,6 +101,14 @@ async fn call_in(
         .get("name")
         .and_then(Value::as_str)
         .ok_or_else(|| RpcError::invalid_params("params.name is required"))?;
+    // Bounded before anything looks at the arguments one by one: a fault in them is the tool's
+    // VALIDATION_ERROR, anywhere else an invalid params.
+    let shape = params.check_shape();
+    if let Err(fault) = &shape
+        && !fault.path().starts_with("arguments")
+    {
+        return Err(RpcError::invalid_params(format!("Invalid params: {} {fault}", fault.path())));
+    }
     let op = find_tool(operations, name)
         .ok_or_else(|| RpcError::invalid_params(format!("Unknown tool: {name}")))?;
     if !allowed(ctx, op) {
@@ -114,6 +122,11 @@ async fn call_in(
         Some(value @ Value::Object(map)) => (value, map),
         Some(_) => return Err(RpcError::invalid_params("params.arguments must be an object")),
     };
+    if let Err(fault) = shape {
+        let field = fault.path().strip_prefix("arguments").unwrap_or_default().trim_start_matches('.');
+        let field = if field.is_empty() { "arguments" } else { field };
+        return Ok(error_result(ctx, &ApiError::field(field, fault.to_string())));
+    }
     // `params` went through f64: a third decimal is judged on the bytes, like /v1 bodies. Only
     // a number written with a fraction or an exponent can have one, and serde_json reads exactly
     // those as f64: arguments without such a number need no scan of the bytes.

@@ -159,7 +159,17 @@ impl Smtp {
             .header(ContentType::TEXT_PLAIN);
         if let Some(subject) = msg.subject {
             // One line: a line break in a subject would start a header of its own.
-            builder = builder.subject(subject.split(['\r', '\n']).collect::<Vec<_>>().join(" "));
+            let subject = subject.split(['\r', '\n']).collect::<Vec<_>>().join(" ");
+            builder = if needs_encoding(&subject) {
+                let encoded = encoded_words(&subject);
+                builder.raw_header(HeaderValue::dangerous_new_pre_encoded(
+                    HeaderName::new_from_ascii_str("Subject"),
+                    subject,
+                    encoded,
+                ))
+            } else {
+                builder.subject(subject)
+            };
         }
         let email = builder
             .body(msg.body.to_owned())
@@ -220,6 +230,39 @@ impl Smtp {
 
 /// The error for a failed send, and whether another address of the host is worth a try (the
 /// server never answered).
+/// Whether a subject goes out as RFC 2047 encoded words: text other than printable ASCII, or
+/// ASCII a mail reader would decode (`=?utf-8?B?4oCu?=` is U+202E once decoded), which lettre
+/// writes as it is. Encoded whole, it decodes to exactly the text that was checked and
+/// rendered.
+fn needs_encoding(subject: &str) -> bool {
+    !subject.bytes().all(|b| (b' '..=b'~').contains(&b)) || crate::domain::message::has_encoded_word(subject)
+}
+
+/// Bytes of text per encoded word: 52 base64 characters, so `Subject: ` and one word fit a
+/// 78-character line.
+const WORD_BYTES: usize = 39;
+
+/// `subject` as base64 UTF-8 encoded words, each whole characters, folded one to a line.
+fn encoded_words(subject: &str) -> String {
+    use base64::Engine;
+    let mut out = String::new();
+    let mut rest = subject;
+    while !rest.is_empty() {
+        let mut end = rest.len().min(WORD_BYTES);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        if !out.is_empty() {
+            out.push_str("\r\n ");
+        }
+        out.push_str("=?utf-8?b?");
+        out.push_str(&base64::engine::general_purpose::STANDARD.encode(&rest.as_bytes()[..end]));
+        out.push_str("?=");
+        rest = &rest[end..];
+    }
+    out
+}
+
 fn judge(e: &lettre::transport::smtp::Error) -> (ProviderError, bool) {
     let reason = format!("smtp: {}", excerpt(&e.to_string(), 200));
     if e.is_permanent() || e.is_client() {
@@ -525,6 +568,14 @@ mod tests {
         providers.deliver(false, &msg).await.unwrap();
         let again = received.recv().await.unwrap();
         assert_eq!(again.header("Message-ID").as_deref(), Some(message_id));
+
+        // Encoded words in the text are sent encoded: what decodes is the text itself, never
+        // the U+202E it spells.
+        let long = "ã".repeat(40);
+        for subject in ["Fatura =?utf-8?B?4oCu?= paga", "Aviso: é =?UTF-8?Q?=E2=80=AE?= fim", &long] {
+            providers.deliver(false, &Outgoing { subject: Some(subject), ..msg }).await.unwrap();
+            assert_eq!(received.recv().await.unwrap().subject(), subject);
+        }
 
         // A subject cannot smuggle a header in.
         let sneaky = Outgoing { subject: Some("Oi\r\nBcc: evil@example.com"), ..msg };

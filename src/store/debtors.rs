@@ -35,6 +35,10 @@ pub(super) const SELECT: &str = "SELECT d.*, \
 static ONE: LazyLock<String> =
     LazyLock::new(|| format!("{SELECT} WHERE d.organization_id = $1 AND d.id = $2"));
 
+/// One debtor's row without the sums of its charges, which cost as many rows as it has charges.
+const ONE_UNSUMMED: &str = "SELECT d.*, 0 AS open_cents, 0 AS overdue_cents, 0 AS open_charges \
+    FROM debtors d WHERE d.organization_id = $1 AND d.id = $2";
+
 fn sort_column(sort_by: &str) -> &'static str {
     match sort_by {
         // The folded name (src/store/search.rs): accents and case do not change the order.
@@ -113,6 +117,14 @@ impl Store {
     pub async fn debtor(&self, org_id: &str, id: &str) -> StoreResult<Option<Debtor>> {
         // Not `find`: the debtor's summary sums its open charges, which may be many.
         let row = self.db.row(&ONE, &args![org_id, id]).await?;
+        row.as_ref().map(from_row).transpose()
+    }
+
+    /// One debtor of an organization with its balance left at zero: for a write that needs the
+    /// debtor but not what it owes (a new charge), whose cost must not grow with the debtor's
+    /// history.
+    pub async fn debtor_without_balance(&self, org_id: &str, id: &str) -> StoreResult<Option<Debtor>> {
+        let row = self.db.find(ONE_UNSUMMED, &args![org_id, id]).await?;
         row.as_ref().map(from_row).transpose()
     }
 

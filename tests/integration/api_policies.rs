@@ -135,6 +135,36 @@ async fn an_escalation_that_asks_no_approval_and_a_bad_template_are_refused() {
 }
 
 #[tokio::test]
+async fn a_subject_holding_an_encoded_word_is_refused() {
+    // `=?utf-8?B?4oCu?=` is U+202E once a mail reader decodes it: the text rule would pass
+    // ASCII that shows a bidi override.
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Assuntos").await;
+    let step = |subject: &str| {
+        json!({ "offset_days": 0, "channel": "email",
+                "template": { "subject": subject, "body": "Olá, {{debtor_name}}" } })
+    };
+    let r = server
+        .write(
+            &token,
+            "collection_policies_create",
+            json!({ "name": "Codificada", "steps": [step("Fatura =?utf-8?B?4oCu?= {{amount}}")] }),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(r.body["error"]["code"], "VALIDATION_ERROR", "{}", r.body);
+    assert_eq!(error_fields(&r), ["steps[0].template.subject"]);
+    let r = server
+        .write(
+            &token,
+            "collection_policies_create",
+            json!({ "name": "Simples", "steps": [step("Fatura ç =? sim")] }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+}
+
+#[tokio::test]
 async fn one_default_per_organization_and_deletes_only_what_no_charge_used() {
     let server = TestServer::start().await;
     let (_, token) = server.tenant("Padrões").await;

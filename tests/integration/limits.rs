@@ -64,3 +64,104 @@ async fn beyond_the_requests_in_flight_and_while_draining_the_answer_is_503() {
     let r = crate::common::send(s.raw(reqwest::Method::GET, "/readyz")).await;
     assert_eq!(r.status, 503, "not ready while draining");
 }
+
+/// An object of `n` distinct short members (`0`, `1`, … `ff`, … in hex: 205,000 fit in 2 MiB).
+fn many_members(n: usize) -> serde_json::Map<String, serde_json::Value> {
+    (0..n).map(|i| (format!("{i:x}"), json!(1))).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_of_many_members_is_refused_by_its_shape_before_any_field_is_read() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    // 205,000 keys, just under the 2 MiB cap: each later look at the members would cost their number.
+    let body = serde_json::Value::Object(many_members(205_000));
+    assert!(body.to_string().len() < kobana_dunning::request::MAX_BODY_BYTES);
+    let r = s.write(&token, "debtors_create", body).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    let fields = r.body["error"]["details"]["fields"].as_array().unwrap();
+    assert_eq!(fields.len(), 1, "one error names the limit, not one a member: {}", r.body);
+    assert_eq!(fields[0]["field"], "body");
+    assert!(fields[0]["message"].as_str().unwrap().contains("1000 members"), "{}", r.body);
+
+    // Within each object's cap, but more values than a request may hold.
+    let items: Vec<serde_json::Value> =
+        (0..25).map(|_| serde_json::Value::Object(many_members(999))).collect();
+    let r = s.write(&token, "debtors_create", json!({ "name": "A", "metadata": items })).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert!(r.body.to_string().contains("20000 JSON values"), "{}", r.body);
+
+    // The cap itself is accepted as far as the shape goes: the members are then named as unknown.
+    let r = s.write(&token, "debtors_create", serde_json::Value::Object(many_members(1_000))).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert!(crate::common::error_fields(&r).contains(&"3e7".to_string()), "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_arguments_of_many_members_are_a_validation_error_naming_the_limit() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let arguments = serde_json::Value::Object(many_members(200_000));
+    let r = s
+        .mcp_2025(&token, "tools/call", json!({ "name": "dunning_debtors_list", "arguments": arguments }))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.is_tool_error(), "{}", r.body);
+    let answer = r.tool_json();
+    assert_eq!(answer["error"]["code"], "VALIDATION_ERROR");
+    assert_eq!(answer["error"]["details"]["fields"][0]["field"], "arguments");
+    assert!(answer.to_string().contains("1000 members"), "{answer}");
+
+    // Elsewhere in params, the same bound is an invalid params.
+    let r = s
+        .mcp_2025(
+            &token,
+            "prompts/get",
+            json!({ "name": "dunning_daily_briefing", "arguments": many_members(5_000) }),
+        )
+        .await;
+    assert_eq!(r.rpc_code(), -32602, "{}", r.body);
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("1000 members"), "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn control_characters_are_refused_at_the_edge() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    // In a body's string, NUL is refused by path, on both databases alike.
+    let r = s
+        .write(&token, "debtors_create", json!({ "name": "Ana\u{0}", "document": crate::common::cpf(7) }))
+        .await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert_eq!(crate::common::error_fields(&r), vec!["name".to_string()]);
+    // A line break is text where text is taken.
+    let debtor = s.create_debtor(&token, "Ana", &crate::common::cpf(8)).await;
+    let r = s
+        .write(
+            &token,
+            "charges_create",
+            json!({ "debtor_id": debtor["id"], "amount": 10.0, "due_date": crate::common::date_in(5),
+                    "description": "linha 1\nlinha 2" }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // In a query value and in an idempotency key.
+    let r = s.read(&token, "debtors_list", "q=a%00b").await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert_eq!(crate::common::error_fields(&r), vec!["q".to_string()]);
+    // (A header cannot carry one: HTTP refuses it before the request is read.)
+    let body = json!({ "name": "Bia", "document": crate::common::cpf(9), "idempotency_key": "key\u{1}one" });
+    let r = s.write(&token, "debtors_create", body).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert_eq!(crate::common::error_fields(&r), vec!["idempotency_key".to_string()]);
+    // In a tool's arguments.
+    let r = s
+        .mcp_2025(
+            &token,
+            "tools/call",
+            json!({ "name": "dunning_debtors_list", "arguments": { "q": "a\u{0}" } }),
+        )
+        .await;
+    assert!(r.is_tool_error(), "{}", r.body);
+    assert_eq!(r.tool_json()["error"]["details"]["fields"][0]["field"], "q");
+}
