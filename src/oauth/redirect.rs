@@ -19,6 +19,16 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
     if uri.len() > MAX_URI_LEN {
         return Err("a redirect URI is longer than 2000 characters".into());
     }
+    // The URL parser drops tabs and line breaks and escapes spaces, quotes and `<>`: a URI
+    // holding them would be stored, and shown on the consent page, as other text than the URL
+    // it parses to. Only the characters RFC 3986 allows unescaped pass.
+    if let Some(c) = uri.chars().find(|&c| !allowed_in_uri(c)) {
+        return Err(format!(
+            "the redirect URI {} holds {}, which a URI writes percent-encoded",
+            uri.escape_debug(),
+            c.escape_unicode()
+        ));
+    }
     if uri.contains('#') {
         return Err(format!("the redirect URI {uri} has a fragment"));
     }
@@ -40,6 +50,13 @@ pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
             Err(format!("the redirect URI {uri} must be https (http only for 127.0.0.1, [::1] or localhost)"))
         }
     }
+}
+
+/// RFC 3986's unreserved and reserved characters and `%`, less the single quote (which the
+/// parser escapes in a query, and which ends an HTML attribute): no controls, spaces, quotes,
+/// `<>`, backslashes or non-ASCII.
+fn allowed_in_uri(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&()*+,;=%".contains(c)
 }
 
 fn is_loopback(host: &Host<&str>) -> bool {
@@ -110,6 +127,27 @@ mod tests {
         ] {
             assert!(check_redirect_uri(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn what_the_parser_would_drop_or_escape_is_refused() {
+        for bad in [
+            "https://app.example.com/cb\r\nSet-Cookie: x=1",
+            "https://app.example.com/c\tb",
+            "https://app.example.com/c b",
+            "https://app.example.com/cb?x=\"y\"",
+            "https://app.example.com/cb?x='y'",
+            "https://app.example.com/cb?x=<script>",
+            "https://app.example.com\\cb",
+            "https://app.example.com/cb\u{202e}",
+            "https://app.example.com/cb\u{0}",
+            " https://app.example.com/cb",
+            "https://app.example.com/cb ",
+        ] {
+            let why = check_redirect_uri(bad).expect_err(bad);
+            assert!(!why.contains(['\r', '\n']), "{why}");
+        }
+        assert!(check_redirect_uri("https://app.example.com/c%20b?q=a%22b&r=(1)").is_ok());
     }
 
     #[test]

@@ -612,6 +612,25 @@ async fn registration_accepts_https_and_loopback_redirects_only() {
 }
 
 #[tokio::test]
+async fn redirect_uris_with_controls_spaces_quotes_or_angle_brackets_are_refused() {
+    // The URL parser would drop the line breaks and escape the rest: what was stored and shown
+    // would not be the URL that is redirected to.
+    let server = TestServer::start().await;
+    for bad in [
+        "https://app.example/cb\r\nX-Injected: 1",
+        "https://app.example/c\tb",
+        "https://app.example/cb?next=a b",
+        "https://app.example/cb?x=\"onload=\"",
+        "https://app.example/cb?x=<script>",
+        "http://127.0.0.1:8000/cb'",
+    ] {
+        let r = register(&server, json!(["https://app.example/ok", bad]), "x").await;
+        assert_eq!(r.status, 400, "{bad:?}: {}", r.body);
+        assert_eq!(r.body["error"], "invalid_redirect_uri", "{bad:?}");
+    }
+}
+
+#[tokio::test]
 async fn a_wrong_verifier_burns_the_code_and_a_replayed_code_revokes_its_tokens() {
     let server = TestServer::start().await;
     let (_org, email) = user(&server, "viewer").await;
