@@ -497,7 +497,7 @@ fn validate_body(
 }
 
 /// A shape fault as the field error it is: the value at fault named, the limit said.
-pub(crate) fn shape_error(fault: &ShapeError) -> ApiError {
+fn shape_error(fault: &ShapeError) -> ApiError {
     let field = if fault.path().is_empty() { "body" } else { fault.path() };
     ApiError::field(field, fault.to_string())
 }

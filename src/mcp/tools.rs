@@ -103,10 +103,11 @@ async fn call_in(
         .ok_or_else(|| RpcError::invalid_params("params.name is required"))?;
     // Bounded before anything looks at the arguments one by one: a fault in them is the tool's
     // VALIDATION_ERROR, anywhere else an invalid params.
-    let shape = params.check_shape();
-    if let Err(fault) = &shape
-        && !fault.path().starts_with("arguments")
-    {
+    let shape = params.check_shape().map_err(|fault| {
+        let in_arguments = fault.path() == "arguments" || fault.path().starts_with("arguments.");
+        (fault, in_arguments)
+    });
+    if let Err((fault, false)) = &shape {
         return Err(RpcError::invalid_params(format!("Invalid params: {} {fault}", fault.path())));
     }
     let op = find_tool(operations, name)
@@ -122,7 +123,7 @@ async fn call_in(
         Some(value @ Value::Object(map)) => (value, map),
         Some(_) => return Err(RpcError::invalid_params("params.arguments must be an object")),
     };
-    if let Err(fault) = shape {
+    if let Err((fault, _)) = shape {
         let field = fault.path().strip_prefix("arguments").unwrap_or_default().trim_start_matches('.');
         let field = if field.is_empty() { "arguments" } else { field };
         return Ok(error_result(ctx, &ApiError::field(field, fault.to_string())));
