@@ -111,6 +111,15 @@ pub enum ApiError {
     /// 503: the database cannot take the request now; nothing was done.
     #[error("{}; nothing was done, retry in {} seconds", outage_text(*.0), .0.retry_after())]
     DatabaseUnavailable(Outage),
+    /// 503: the database failed once the commit was sent: the request may have been done.
+    /// Only a retry with the same key can tell (a new key could do it twice).
+    #[error(
+        "{}; the outcome of this request is unknown (it may have been done): retry with the same \
+         Idempotency-Key in {} seconds to get its answer",
+        outage_text(*.0),
+        .0.retry_after()
+    )]
+    OutcomeUnknown(Outage),
     /// MCP only: a destructive tool needs a confirmation this client cannot collect. Its own
     /// code beside the /v1 ones so that both surfaces write errors with this one envelope.
     #[error("{message}")]
@@ -140,6 +149,10 @@ impl From<StoreError> for ApiError {
                 tracing::warn!(reason = outage.reason(), error = %cause, "database unavailable");
                 ApiError::DatabaseUnavailable(outage)
             }
+            StoreError::OutcomeUnknown(outage, cause) => {
+                tracing::warn!(reason = outage.reason(), error = %cause, "database failed after a commit was sent");
+                ApiError::OutcomeUnknown(outage)
+            }
             other => ApiError::Internal(Box::new(other)),
         }
     }
@@ -163,8 +176,9 @@ impl ApiError {
 
     /// Whether a handler's error is kept under its idempotency key and replayed. Not kept: the
     /// refusals that ask for a fix or a retry (a field the handler refused, a concurrent
-    /// change), and the failures after which nothing committed (the database out, an internal
-    /// error), so that the retry runs the request for the first time.
+    /// change), the failures after which nothing committed (the database out, an internal
+    /// error), so that the retry runs the request for the first time, and a commit whose
+    /// outcome is unknown (the retry finds its answer, or runs it).
     pub fn kept_under_key(&self) -> bool {
         !matches!(
             self,
@@ -173,6 +187,7 @@ impl ApiError {
                 | Self::KeyInFlight
                 | Self::Unavailable
                 | Self::DatabaseUnavailable(_)
+                | Self::OutcomeUnknown(_)
                 | Self::Internal(_)
         )
     }
@@ -192,7 +207,7 @@ impl ApiError {
             Self::IdempotencyKeyReused => "IDEMPOTENCY_KEY_REUSED",
             Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             Self::RateLimited(_) => "RATE_LIMITED",
-            Self::Unavailable | Self::DatabaseUnavailable(_) => "UNAVAILABLE",
+            Self::Unavailable | Self::DatabaseUnavailable(_) | Self::OutcomeUnknown(_) => "UNAVAILABLE",
             Self::ConfirmationRequired { .. } => "CONFIRMATION_REQUIRED",
             Self::ConfirmationDeclined { .. } => "CONFIRMATION_DECLINED",
             Self::Internal(_) => "INTERNAL",
@@ -214,7 +229,9 @@ impl ApiError {
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable | Self::DatabaseUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable | Self::DatabaseUnavailable(_) | Self::OutcomeUnknown(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             // Never an HTTP answer (tool results travel in a 200); the nearest statuses.
             Self::ConfirmationRequired { .. } => StatusCode::PRECONDITION_REQUIRED,
             Self::ConfirmationDeclined { .. } => StatusCode::CONFLICT,
@@ -236,6 +253,11 @@ impl ApiError {
             Self::DatabaseUnavailable(outage) => {
                 json!({ "reason": outage.reason(), "retry_after": outage.retry_after() })
             }
+            Self::OutcomeUnknown(outage) => json!({
+                "reason": outage.reason(),
+                "retry_after": outage.retry_after(),
+                "outcome": "unknown",
+            }),
             Self::KeyInFlight => json!({ "retry_after": KEY_IN_FLIGHT_RETRY }),
             Self::ConfirmationRequired { approval_url, .. } => {
                 let mut details = json!({ "required_capability": { "elicitation": { "form": {} } } });
@@ -268,7 +290,9 @@ impl ApiError {
             }
             Self::RateLimited(limited) => limited.headers(),
             Self::Unavailable => vec![("Retry-After", "1".to_string())],
-            Self::DatabaseUnavailable(outage) => vec![("Retry-After", outage.retry_after().to_string())],
+            Self::DatabaseUnavailable(outage) | Self::OutcomeUnknown(outage) => {
+                vec![("Retry-After", outage.retry_after().to_string())]
+            }
             Self::KeyInFlight => vec![("Retry-After", KEY_IN_FLIGHT_RETRY.to_string())],
             Self::MethodNotAllowed { allowed, .. } => vec![("Allow", allowed.join(", "))],
             _ => Vec::new(),

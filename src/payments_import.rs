@@ -120,8 +120,9 @@ pub async fn import(app: &Arc<App>, org_id: &str, bytes: &[u8]) -> Result<Import
             Ok(None) => report.already_imported += 1,
             Ok(Some(p)) if p.status == PaymentStatus::Matched => report.matched += 1,
             Ok(Some(p)) => report.unmatched.push((line_number, p.reason.unwrap_or_default())),
-            // Nothing of the row was kept: the next import takes it again.
-            Err(ApiError::Concurrent(_) | ApiError::DatabaseUnavailable(_)) => {
+            // Nothing of the row was kept, or maybe it was: the next import takes it again or
+            // finds it imported (the reference is the same).
+            Err(ApiError::Concurrent(_) | ApiError::DatabaseUnavailable(_) | ApiError::OutcomeUnknown(_)) => {
                 report.refused.push((line_number, "could not be saved now: import the file again".into()))
             }
             Err(other) => return Err(other.into()),

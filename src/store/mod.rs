@@ -38,6 +38,8 @@ use backend::Backend;
 use unit::Db;
 
 pub use agreements::AgreementFilter;
+/// The longest a request's statement runs on PostgreSQL.
+pub use backend::STATEMENT_LIMIT;
 pub use charges::ChargeFilter;
 pub use debtors::DebtorFilter;
 pub use events::{EventFilter, EventRow, NewEvent};
@@ -103,6 +105,10 @@ pub enum StoreError {
     /// The database cannot take the request now (the cause is for the log).
     #[error("database unavailable ({reason}): {1}", reason = .0.reason())]
     Unavailable(Outage, String),
+    /// The database failed after a commit was sent: the transaction may or may not have
+    /// committed (the cause is for the log).
+    #[error("database unavailable ({reason}) after the commit was sent: {1}", reason = .0.reason())]
+    OutcomeUnknown(Outage, String),
     /// A unit of work was used after it ended, or opened inside another (a bug in the caller).
     #[error("the unit of work has ended")]
     UnitEnded,
@@ -154,7 +160,7 @@ impl StoreError {
     /// The outage this failure is, if it is one.
     pub fn outage(&self) -> Option<Outage> {
         match self {
-            StoreError::Unavailable(outage, _) => Some(*outage),
+            StoreError::Unavailable(outage, _) | StoreError::OutcomeUnknown(outage, _) => Some(*outage),
             _ => None,
         }
     }
@@ -260,5 +266,32 @@ mod tests {
         assert!(!body.contains("database or disk is full"), "{body}");
         let internal = ApiError::from(sqlite_failure(rusqlite::ffi::SQLITE_MISMATCH));
         assert_eq!(internal.status().as_u16(), 500);
+    }
+
+    #[test]
+    fn a_connection_lost_after_commit_was_sent_is_an_unknown_outcome_not_nothing_done() {
+        let lost = || sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
+        // Before the commit: nothing was done, and the words say so.
+        let before = ApiError::from(StoreError::from(lost()));
+        assert!(before.to_string().contains("nothing was done"), "{before}");
+        // After it was sent: the unit may have committed.
+        let after = ApiError::from(backend::postgres_commit_failed(lost()));
+        assert_eq!((after.status().as_u16(), after.code()), (503, "UNAVAILABLE"));
+        let message = after.to_string();
+        assert!(!message.contains("nothing was done"), "{message}");
+        assert!(message.contains("unknown") && message.contains("same Idempotency-Key"), "{message}");
+        assert_eq!(
+            after.details(),
+            serde_json::json!({ "reason": "database_unreachable", "retry_after": 2, "outcome": "unknown" })
+        );
+        assert_eq!(after.headers(), vec![("Retry-After", "2".to_string())]);
+        assert!(!after.kept_under_key(), "the retry finds what committed, or runs it");
+        // An I/O failure of SQLite's COMMIT (a failed sync) may follow the commit too.
+        let synced =
+            rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR), None);
+        assert!(matches!(backend::sqlite_commit_failed(synced), StoreError::OutcomeUnknown(..)));
+        let busy =
+            rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY), None);
+        assert!(matches!(backend::sqlite_commit_failed(busy), StoreError::Unavailable(Outage::Busy, _)));
     }
 }

@@ -401,3 +401,183 @@ async fn a_write_blocked_on_a_held_row_answers_503_busy_in_time() {
     let r = server.write(&token, "charges_create", charge).await;
     assert_eq!(r.status, 201, "the write once the row is free: {}", r.body);
 }
+
+/// What a [`Tripwire`] does once a client sends its marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Trip {
+    /// Passes the marker on, keeps the server's answer back, then closes the connection: the
+    /// statement ran (a COMMIT committed) while the client hears only that the connection ended.
+    Cuts,
+    /// Passes the marker on, then nothing more either way, as a frozen (SIGSTOP) server does.
+    Freezes,
+}
+
+/// The marker a [`Tripwire`] waits for, and what it does then.
+type Armed = std::sync::Arc<std::sync::Mutex<Option<(&'static [u8], Trip)>>>;
+
+/// A proxy in front of PostgreSQL that forwards everything until, once armed, a client sends
+/// the marker; then does with that one connection what the [`Trip`] says (once).
+struct Tripwire {
+    addr: SocketAddr,
+    armed: Armed,
+    accepting: tokio::task::JoinHandle<()>,
+}
+
+impl Tripwire {
+    async fn start(target: String) -> Self {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("the tripwire binds");
+        let addr = listener.local_addr().expect("the tripwire's address");
+        let armed: Armed = Default::default();
+        let arming = armed.clone();
+        let accepting = tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let Ok(server) = TcpStream::connect(&target).await else { continue };
+                let armed = arming.clone();
+                tokio::spawn(async move {
+                    let (mut from_client, mut to_client) = client.into_split();
+                    let (mut from_server, mut to_server) = server.into_split();
+                    let held = std::sync::Arc::new(AtomicBool::new(false));
+                    let holding = held.clone();
+                    let down = tokio::spawn(async move {
+                        let mut buf = vec![0_u8; 64 * 1024];
+                        loop {
+                            let n = from_server.read(&mut buf).await.unwrap_or(0);
+                            if n == 0 {
+                                return;
+                            }
+                            if holding.load(Ordering::SeqCst) {
+                                // Kept back, the connection left open.
+                                return std::future::pending().await;
+                            }
+                            if to_client.write_all(&buf[..n]).await.is_err() {
+                                return;
+                            }
+                        }
+                    });
+                    let mut buf = vec![0_u8; 64 * 1024];
+                    loop {
+                        let n = from_client.read(&mut buf).await.unwrap_or(0);
+                        if n == 0 {
+                            down.abort();
+                            return;
+                        }
+                        let chunk = &buf[..n];
+                        let trip = {
+                            let mut armed = armed.lock().unwrap();
+                            match *armed {
+                                Some((marker, trip)) if chunk.windows(marker.len()).any(|w| w == marker) => {
+                                    *armed = None;
+                                    Some(trip)
+                                }
+                                _ => None,
+                            }
+                        };
+                        if trip.is_some() {
+                            held.store(true, Ordering::SeqCst);
+                        }
+                        if to_server.write_all(chunk).await.is_err() {
+                            down.abort();
+                            return;
+                        }
+                        match trip {
+                            None => {}
+                            Some(Trip::Cuts) => {
+                                // Time for the server to run it; then both sides close.
+                                tokio::time::sleep(Duration::from_millis(300)).await;
+                                down.abort();
+                                return;
+                            }
+                            Some(Trip::Freezes) => {
+                                let _frozen = (from_client, to_server, down);
+                                return std::future::pending().await;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        Self { addr, armed, accepting }
+    }
+
+    /// Trips on the next connection that sends `marker`.
+    fn arm(&self, marker: &'static [u8], trip: Trip) {
+        *self.armed.lock().unwrap() = Some((marker, trip));
+    }
+}
+
+impl Drop for Tripwire {
+    fn drop(&mut self) {
+        self.accepting.abort();
+    }
+}
+
+/// A keyed write whose connection fails once its COMMIT was sent (the commit done) answers 503
+/// saying the outcome is unknown and to retry with the same key, never "nothing was done"; the
+/// retry with that key answers the charge that committed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_lost_after_commit_says_the_outcome_is_unknown() {
+    if !on_postgres("the unknown-outcome test") {
+        return;
+    }
+    let database = fresh_database().await;
+    let wire = Tripwire::start(host_port(&database.url)).await;
+    let server = TestServer::on_database(&through(&database.url, wire.addr)).await;
+    let (_, token) = server.tenant("Org").await;
+    let debtor = id(&server.create_debtor(&token, "Maria Souza", "52998224725").await);
+    let charge = json!({ "debtor_id": debtor, "amount": 1250.0, "due_date": date_in(10) });
+    let key = [("Idempotency-Key", "after-commit")];
+    let keyed = || server.call_with(&token, "charges_create", &[], "", Some(charge.clone()), &key);
+
+    // sqlx ends a transaction with the simple query "COMMIT".
+    wire.arm(b"COMMIT\0", Trip::Cuts);
+    let r = keyed().await;
+    assert_eq!((r.status, r.code()), (503, "UNAVAILABLE"), "{}", r.body);
+    let message = r.body["error"]["message"].as_str().unwrap_or_default();
+    assert!(!message.contains("nothing was done"), "a commit was sent: {message}");
+    assert!(message.contains("same Idempotency-Key"), "{message}");
+    assert_eq!(r.body["error"]["details"]["outcome"], "unknown", "{}", r.body);
+    assert_eq!(r.header("retry-after"), Some("2"));
+
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let retried = keyed().await;
+    assert_eq!(retried.status, 201, "{}", retried.body);
+    assert_eq!(retried.header("idempotent-replayed"), Some("true"), "the first request had committed");
+    let r = server.read(&token, "charges_list", &format!("debtor_id={debtor}")).await;
+    assert_eq!(ids(&r), vec![id(retried.data())], "one charge");
+}
+
+/// A database that freezes (SIGSTOP, a hung host) once a request's statement was sent: the
+/// request answers 503 within the statement limit plus the wait, instead of waiting for ever
+/// on a connection TCP keeps open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_frozen_mid_statement_answers_503_within_its_bound() {
+    if !on_postgres("the frozen-statement test") {
+        return;
+    }
+    let database = fresh_database().await;
+    let wire = Tripwire::start(host_port(&database.url)).await;
+    let server = TestServer::on_database(&through(&database.url, wire.addr)).await;
+    let (_, token) = server.tenant("Org").await;
+    let bound = kobana_dunning::store::STATEMENT_LIMIT + kobana_dunning::store::DEFAULT_WAIT;
+
+    // The name travels in the INSERT's parameters.
+    wire.arm(b"Congelada Tripwire", Trip::Freezes);
+    let started = Instant::now();
+    let body = json!({ "name": "Congelada Tripwire", "document": cpf(11) });
+    let answered =
+        tokio::time::timeout(bound + Duration::from_secs(5), server.write(&token, "debtors_create", body))
+            .await;
+    let took = started.elapsed();
+    let r = answered.unwrap_or_else(|_| panic!("no answer {took:?} after the database froze"));
+    eprintln!("frozen mid-statement: {} {} in {took:?}", r.status, reason(&r));
+    assert_eq!((r.status, r.code()), (503, "UNAVAILABLE"), "{}", r.body);
+    assert_eq!(reason(&r), "database_unreachable");
+    assert!(took < bound + Duration::from_secs(1), "answered in {took:?}");
+    // Nothing committed: the words say so, and the server serves on.
+    assert!(r.body["error"]["message"].as_str().unwrap_or_default().contains("nothing was done"));
+    let other = json!({ "name": "Outra Pessoa", "document": cpf(12) });
+    let r = server.write(&token, "debtors_create", other).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+}

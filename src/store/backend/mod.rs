@@ -48,9 +48,12 @@ impl Backend {
     /// waits at most `wait` for a connection or the write lock.
     pub async fn open(url: &str, wait: Duration, background: bool) -> StoreResult<Self> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            let connections =
-                if background { postgres::BACKGROUND_CONNECTIONS } else { postgres::CONNECTIONS };
-            Ok(Backend::Postgres(postgres::Postgres::open(url, wait, connections).await?))
+            let (connections, limit) = if background {
+                (postgres::BACKGROUND_CONNECTIONS, postgres::BACKGROUND_STATEMENT_LIMIT)
+            } else {
+                (postgres::CONNECTIONS, postgres::STATEMENT_LIMIT)
+            };
+            Ok(Backend::Postgres(postgres::Postgres::open(url, wait, connections, limit).await?))
         } else if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
             Ok(Backend::Sqlite(Box::new(sqlite::Sqlite::open(path, wait).await?)))
         } else {
@@ -206,8 +209,13 @@ impl Tx {
     }
 }
 
+pub use postgres::STATEMENT_LIMIT;
+#[cfg(test)]
+pub use postgres::commit_failed as postgres_commit_failed;
 pub use postgres::is_unique_violation as postgres_unique_violation;
 pub use postgres::outage as postgres_outage;
 pub use postgres::{Revocation, Revocations};
+#[cfg(test)]
+pub use sqlite::commit_failed as sqlite_commit_failed;
 pub use sqlite::is_unique_violation as sqlite_unique_violation;
 pub use sqlite::outage as sqlite_outage;

@@ -23,12 +23,63 @@ const REVOKED_CHANNEL: &str = "kd_token_revoked";
 /// The longest wait between two attempts to listen again.
 const MAX_RETRY: Duration = Duration::from_secs(5);
 
+/// The longest a request's statement runs: past it PostgreSQL cancels it (57014, a 503).
+pub const STATEMENT_LIMIT: Duration = Duration::from_secs(5);
+/// The same for the background thread, whose passes and export pages may read many rows.
+pub const BACKGROUND_STATEMENT_LIMIT: Duration = Duration::from_secs(300);
+
 /// The advisory lock key of the migrations ("kdmigr" in ASCII).
 const MIGRATION_LOCK: i64 = 0x6b64_6d69_6772;
 
 /// An open PostgreSQL database.
 pub struct Postgres {
     pool: PgPool,
+    /// The longest a statement's answer is waited for once sent: its statement limit plus the
+    /// request's wait. A server that is frozen (stopped, its host hung) cancels nothing, and
+    /// TCP keeps a silent connection open for good, so the client stops waiting itself.
+    deadline: Duration,
+}
+
+/// Why the database did not answer in time.
+fn silent(deadline: Duration) -> StoreError {
+    let why = format!("no answer within {} ms", deadline.as_millis());
+    StoreError::Unavailable(Outage::Unreachable, why)
+}
+
+/// `work`, given up after `deadline`.
+async fn bounded<T, E: Into<StoreError>>(
+    deadline: Duration,
+    work: impl Future<Output = Result<T, E>>,
+) -> StoreResult<T> {
+    match tokio::time::timeout(deadline, work).await {
+        Ok(done) => done.map_err(Into::into),
+        Err(_) => Err(silent(deadline)),
+    }
+}
+
+/// A statement that commits once sent (a COMMIT, or one run on its own), given up after
+/// `deadline`. The server's own refusal means it rolled back and keeps its meaning; a
+/// connection that failed or fell silent leaves the outcome unknown.
+async fn committing<T>(
+    deadline: Duration,
+    work: impl Future<Output = Result<T, sqlx::Error>>,
+) -> StoreResult<T> {
+    match tokio::time::timeout(deadline, work).await {
+        Ok(Ok(done)) => Ok(done),
+        Ok(Err(err)) => Err(commit_failed(err)),
+        Err(_) => Err(StoreError::OutcomeUnknown(Outage::Unreachable, silent(deadline).to_string())),
+    }
+}
+
+/// What a failure of a statement already sent that commits means (see [`committing`]).
+pub fn commit_failed(err: sqlx::Error) -> StoreError {
+    let refused = matches!(&err, sqlx::Error::Database(db)
+        if db.code().is_some_and(|c| !c.starts_with("08") && !c.starts_with("57P")));
+    if refused {
+        return err.into();
+    }
+    let outage = outage(&err).unwrap_or(Outage::Unreachable);
+    StoreError::OutcomeUnknown(outage, err.to_string())
 }
 
 type Query<'q> = sqlx::query::Query<'q, sqlx::Postgres, PgArguments>;
@@ -68,36 +119,55 @@ fn to_row(row: &PgRow, names: &mut Option<Arc<[String]>>) -> StoreResult<Row> {
 impl Postgres {
     /// Connects and migrates. A request waits at most `wait` for a connection: past it the
     /// database is unreachable or saturated (503), never a hang.
-    pub async fn open(url: &str, wait: Duration, connections: u32) -> StoreResult<Self> {
+    pub async fn open(
+        url: &str,
+        wait: Duration,
+        connections: u32,
+        statement_limit: Duration,
+    ) -> StoreResult<Self> {
         // A statement waits for a row lock (another transaction's write) no longer than for a
-        // connection: past it, PostgreSQL cancels it (55P03) and the request is a 503.
-        let options = url
-            .parse::<PgConnectOptions>()?
-            .options([("lock_timeout", format!("{}ms", wait.as_millis().max(1)))]);
+        // connection: past it, PostgreSQL cancels it (55P03) and the request is a 503. Nor
+        // runs longer than its limit (57014, a 503 too).
+        let options = url.parse::<PgConnectOptions>()?.options([
+            ("lock_timeout", format!("{}ms", wait.as_millis().max(1))),
+            ("statement_timeout", format!("{}ms", statement_limit.as_millis().max(1))),
+        ]);
         let pool = PgPoolOptions::new()
             .max_connections(connections)
             .acquire_timeout(wait)
             .connect_with(options)
             .await?;
         migrate(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self { pool, deadline: statement_limit + wait })
+    }
+
+    /// A connection, waited for at most the pool's wait (its acquire timeout).
+    async fn connection(&self) -> StoreResult<sqlx::pool::PoolConnection<sqlx::Postgres>> {
+        Ok(self.pool.acquire().await?)
     }
 
     /// The rows of a query.
     pub async fn rows(&self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
-        let rows = prepare(sql, params).fetch_all(&self.pool).await?;
+        let mut conn = self.connection().await?;
+        let rows = bounded(self.deadline, prepare(sql, params).fetch_all(&mut *conn)).await?;
         let mut names = None;
         rows.iter().map(|r| to_row(r, &mut names)).collect()
     }
 
-    /// Runs one statement.
+    /// Runs one statement: it commits on its own once sent.
     pub async fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
-        Ok(prepare(sql, params).execute(&self.pool).await?.rows_affected())
+        let mut conn = self.connection().await?;
+        Ok(committing(self.deadline, prepare(sql, params).execute(&mut *conn)).await?.rows_affected())
     }
 
     /// Refreshes the planner's statistics (after a bulk load, before autovacuum gets to it).
+    /// Not a request's work: a large database takes longer than a statement's limit.
     pub async fn analyze(&self) -> StoreResult<()> {
-        self.pool.execute("ANALYZE").await?;
+        let mut conn = self.connection().await?;
+        conn.execute("SET statement_timeout = 0").await?;
+        let analyzed = conn.execute("ANALYZE").await;
+        conn.execute("RESET statement_timeout").await?;
+        analyzed?;
         Ok(())
     }
 
@@ -114,59 +184,89 @@ impl Postgres {
 
     /// Runs the steps in one transaction.
     pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
-        let mut tx = self.pool.begin().await?;
-        if !run_steps(&mut tx, steps).await? {
-            tx.rollback().await?;
+        let mut tx = bounded(self.deadline, self.pool.begin()).await?;
+        if !bounded(self.deadline, run_steps(&mut tx, steps)).await? {
+            bounded(self.deadline, tx.rollback()).await?;
             return Ok(false);
         }
-        tx.commit().await?;
+        committing(self.deadline, tx.commit()).await?;
         Ok(true)
     }
 
     /// Opens a unit of work: a transaction on a connection of its own until it commits or is
     /// dropped (sqlx then rolls it back before the connection serves anyone else).
     pub async fn begin(&self) -> StoreResult<Tx> {
-        Ok(Tx(self.pool.begin().await?))
+        // The pool's acquire timeout bounds the wait for a connection; the deadline, BEGIN.
+        let tx = bounded(self.deadline, self.pool.begin()).await?;
+        Ok(Tx { tx, deadline: self.deadline, lost: false })
     }
 }
 
-/// A unit of work: an open transaction.
-pub struct Tx(sqlx::Transaction<'static, sqlx::Postgres>);
+/// A unit of work: an open transaction. A statement given up on (see [`Postgres::deadline`])
+/// leaves the transaction uncommitted: dropped, sqlx rolls it back before the connection
+/// serves anyone else.
+pub struct Tx {
+    tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    deadline: Duration,
+    /// Whether its connection failed or fell silent: a rollback would only wait again.
+    lost: bool,
+}
 
 impl Tx {
+    /// Notes a connection that failed or fell silent.
+    fn heard<T>(&mut self, result: StoreResult<T>) -> StoreResult<T> {
+        if matches!(result, Err(StoreError::Unavailable(Outage::Unreachable, _))) {
+            self.lost = true;
+        }
+        result
+    }
+
     /// The rows of a query, inside the transaction.
     pub async fn rows(&mut self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
-        let rows = prepare(sql, params).fetch_all(&mut *self.0).await?;
+        let rows = bounded(self.deadline, prepare(sql, params).fetch_all(&mut *self.tx)).await;
+        let rows = self.heard(rows)?;
         let mut names = None;
         rows.iter().map(|r| to_row(r, &mut names)).collect()
     }
 
     /// Runs one statement inside the transaction.
     pub async fn execute(&mut self, sql: &str, params: &[Param]) -> StoreResult<u64> {
-        Ok(prepare(sql, params).execute(&mut *self.0).await?.rows_affected())
+        let done = bounded(self.deadline, prepare(sql, params).execute(&mut *self.tx)).await;
+        Ok(self.heard(done)?.rows_affected())
     }
 
     /// Runs the steps under a savepoint: false, and the steps undone (the rest of the unit
     /// kept), when a `must_change` step changed nothing.
     pub async fn write(&mut self, steps: &[Step]) -> StoreResult<bool> {
-        let mut savepoint = sqlx::Connection::begin(&mut *self.0).await?;
-        if !run_steps(&mut savepoint, steps).await? {
-            savepoint.rollback().await?;
+        let done = Self::steps(&mut self.tx, self.deadline, steps).await;
+        self.heard(done)
+    }
+
+    async fn steps(conn: &mut sqlx::PgConnection, deadline: Duration, steps: &[Step]) -> StoreResult<bool> {
+        let mut savepoint = bounded(deadline, sqlx::Connection::begin(&mut *conn)).await?;
+        if !bounded(deadline, run_steps(&mut savepoint, steps)).await? {
+            bounded(deadline, savepoint.rollback()).await?;
             return Ok(false);
         }
-        savepoint.commit().await?;
+        bounded(deadline, savepoint.commit()).await?;
         Ok(true)
     }
 
-    /// Commits the unit.
+    /// Commits the unit. Once COMMIT is sent, a connection that fails or falls silent leaves
+    /// the outcome unknown ([`StoreError::OutcomeUnknown`]), never "nothing was done".
     pub async fn commit(self) -> StoreResult<()> {
-        Ok(self.0.commit().await?)
+        committing(self.deadline, self.tx.commit()).await
     }
 
     /// Rolls the unit back now, releasing its locks (a dropped transaction would only queue
     /// its rollback for the connection's next use, and keep its advisory locks until then).
+    /// On a lost connection it does not wait: sqlx rolls the transaction back before the
+    /// connection serves again, or closes it.
     pub async fn rollback(self) -> StoreResult<()> {
-        Ok(self.0.rollback().await?)
+        if self.lost {
+            return Ok(());
+        }
+        bounded(self.deadline, self.tx.rollback()).await
     }
 }
 
@@ -253,12 +353,13 @@ impl Revocations {
 async fn migrate(pool: &PgPool) -> StoreResult<()> {
     let mut conn = pool.acquire().await?;
     // Another replica may hold the lock for as long as its migrations take, and a migration
-    // may wait for tables in use: no lock timeout here (RESET gives the connection its own back).
-    conn.execute("SET lock_timeout = 0").await?;
+    // may wait for tables in use, and a migration may rewrite a large table: no lock or
+    // statement timeout here (RESET gives the connection its own back).
+    conn.execute("SET lock_timeout = 0; SET statement_timeout = 0").await?;
     sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
     let result = apply(&mut conn).await;
     let unlock = sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await;
-    conn.execute("RESET lock_timeout").await?;
+    conn.execute("RESET lock_timeout; RESET statement_timeout").await?;
     result?;
     unlock?;
     Ok(())

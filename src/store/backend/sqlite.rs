@@ -101,7 +101,7 @@ impl Sqlite {
         } else {
             let connections =
                 (0..READERS).map(|_| connect(path, false, wait)).collect::<StoreResult<Vec<_>>>()?;
-            Some(Readers::new(connections, reader::generation_of(Path::new(path))))
+            Some(Readers::new(connections, reader::generation_of(Path::new(path)), wait))
         };
         Ok(Self {
             writer: Arc::new(tokio::sync::Mutex::new(writer)),
@@ -114,6 +114,7 @@ impl Sqlite {
     /// The writer, waited for at most [`Self::wait`]. A connection left inside a transaction
     /// (a rollback that failed) is rolled back first, so no one writes into another's work.
     async fn writer(&self) -> StoreResult<Writer> {
+        let asked = Instant::now();
         let conn = match self.writer.clone().try_lock_owned() {
             Ok(conn) => conn,
             Err(_) => {
@@ -124,6 +125,9 @@ impl Sqlite {
                     .map_err(|_| StoreError::Unavailable(Outage::Busy, "the writer stayed taken".into()))?
             }
         };
+        // SQLite's busy handler (another process's write lock) gets what is left of the wait,
+        // so the two waits together stay within it.
+        conn.busy_timeout(self.wait.saturating_sub(asked.elapsed()))?;
         let writer = Writer { conn, _held: crate::priority::holding() };
         if !writer.is_autocommit() {
             writer.execute_batch("ROLLBACK")?;
@@ -216,7 +220,7 @@ impl Sqlite {
                 // Dropping the transaction rolls it back.
                 return Ok(false);
             }
-            tx.commit()?;
+            tx.commit().map_err(commit_failed)?;
             Ok(true)
         });
         self.wrote();
@@ -285,7 +289,16 @@ impl Tx {
         if let Some(readers) = &self.readers {
             readers.wrote();
         }
-        Ok(committed?)
+        committed.map_err(commit_failed)
+    }
+}
+
+/// What a failed COMMIT means: an I/O failure may come after the commit reached the log (a
+/// failed sync), so its outcome is unknown; any other refusal left nothing committed.
+pub fn commit_failed(err: rusqlite::Error) -> StoreError {
+    match outage(&err) {
+        Some(Outage::Unreachable) => StoreError::OutcomeUnknown(Outage::Unreachable, err.to_string()),
+        _ => err.into(),
     }
 }
 

@@ -24,7 +24,7 @@ use tokio::sync::Semaphore;
 
 use super::{bind_value, parameter_index, read_row};
 use crate::store::value::{Param, Row};
-use crate::store::{StoreError, StoreResult};
+use crate::store::{Outage, StoreError, StoreResult};
 
 /// How long a reader keeps a snapshot while nothing is written here: long enough to serve many
 /// requests under load, short enough that another process's commit is seen at once by anyone
@@ -60,11 +60,13 @@ pub struct Readers {
     /// The runtime the pool was opened on, which runs the releases: the requests' own, never
     /// the background thread's (which may wait long for the CPU, holding a release due).
     runtime: Option<tokio::runtime::Handle>,
+    /// The longest wait for an idle reader; past it the database is busy (503).
+    wait: Duration,
 }
 
 impl Readers {
     /// A pool of the given connections.
-    pub fn new(connections: Vec<Connection>, generation: Arc<AtomicU64>) -> Arc<Self> {
+    pub fn new(connections: Vec<Connection>, generation: Arc<AtomicU64>, wait: Duration) -> Arc<Self> {
         let count = connections.len();
         Arc::new(Self {
             idle: Mutex::new(connections.into_iter().map(Reader::new).collect()),
@@ -72,6 +74,7 @@ impl Readers {
             generation,
             release_due: AtomicBool::new(false),
             runtime: tokio::runtime::Handle::try_current().ok(),
+            wait,
         })
     }
 
@@ -84,7 +87,10 @@ impl Readers {
             Ok(permit) => permit,
             Err(_) => {
                 crate::priority::waiting();
-                self.permits.acquire().await.map_err(|_| StoreError::Closed)?
+                tokio::time::timeout(self.wait, self.permits.acquire())
+                    .await
+                    .map_err(|_| StoreError::Unavailable(Outage::Busy, "every reader stayed taken".into()))?
+                    .map_err(|_| StoreError::Closed)?
             }
         };
         let _held = crate::priority::holding();
@@ -293,6 +299,30 @@ mod tests {
             .await
             .unwrap();
         (db, TempDb(path))
+    }
+
+    /// Another process holds the write lock: a write that first waited for this process's
+    /// writer (held by a write waiting on that lock) waits for the lock only what is left of
+    /// its wait, so it answers busy within the wait, not twice it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_waits_no_longer_than_the_wait_for_the_writer_and_the_lock_together() {
+        let (_, file) = open().await;
+        let wait = Duration::from_millis(600);
+        let db = Arc::new(Sqlite::open(file.0.to_str().unwrap(), wait).await.unwrap());
+        let other = Connection::open(&file.0).unwrap();
+        other.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let first = {
+            let db = db.clone();
+            tokio::spawn(async move { db.begin().await.map(drop) })
+        };
+        tokio::time::sleep(wait / 2).await;
+        let started = Instant::now();
+        let second = db.begin().await.map(drop);
+        let took = started.elapsed();
+        assert!(matches!(second, Err(StoreError::Unavailable(Outage::Busy, _))), "{second:?}");
+        assert!(took < wait + Duration::from_millis(200), "the second write waited {took:?}");
+        assert!(first.await.unwrap().is_err(), "the lock stayed taken");
+        other.execute_batch("ROLLBACK").unwrap();
     }
 
     async fn value(db: &Sqlite) -> Option<String> {
