@@ -264,13 +264,34 @@ pub struct Rendered {
     pub file: Option<File>,
 }
 
-/// A file a read answers (a PDF), never JSON: its media type and bytes.
+/// A file a read answers (a PDF), never JSON: its media type, the name it is saved under and
+/// its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct File {
     /// Its media type (`application/pdf`).
     pub content_type: &'static str,
+    /// The name a browser saves it under: ASCII letters, digits, `.`, `_` and `-` only.
+    pub file_name: String,
     /// Its bytes.
     pub bytes: Vec<u8>,
+}
+
+impl File {
+    /// A file named `<stem>.<extension>`; any character of `stem` outside `[A-Za-z0-9._-]`
+    /// becomes `_`, so the name needs no quoting and cannot end the header it is written in.
+    pub fn named(content_type: &'static str, stem: &str, extension: &str, bytes: Vec<u8>) -> Self {
+        let safe = |c: char| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' };
+        let mut file_name: String = stem.chars().map(safe).collect();
+        file_name.push('.');
+        file_name.extend(extension.chars().map(safe));
+        Self { content_type, file_name, bytes }
+    }
+
+    /// The `Content-Disposition` that makes a browser save it rather than show it in the API's
+    /// origin (a PDF or CSV opened inline runs in the page that fetched it).
+    pub fn disposition(&self) -> String {
+        format!("attachment; filename=\"{}\"", self.file_name)
+    }
 }
 
 impl Answer for File {
@@ -291,9 +312,10 @@ impl Rendered {
             (Some(body), _) => {
                 builder.header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON).body(body)
             }
-            (None, Some(file)) => {
-                builder.header(poem::http::header::CONTENT_TYPE, file.content_type).body(file.bytes)
-            }
+            (None, Some(file)) => builder
+                .header(poem::http::header::CONTENT_TYPE, file.content_type)
+                .header(poem::http::header::CONTENT_DISPOSITION, file.disposition())
+                .body(file.bytes),
             (None, None) => builder.finish(),
         }
     }
@@ -336,7 +358,15 @@ pub fn csv(value: Option<crate::domain::text::Text>) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{etag, if_match_admits};
+    use super::{File, etag, if_match_admits};
+
+    #[test]
+    fn a_file_name_is_plain_ascii_whatever_the_id_holds() {
+        let file = File::named("text/csv", "exp_01HX", "csv", Vec::new());
+        assert_eq!(file.disposition(), "attachment; filename=\"exp_01HX.csv\"");
+        let odd = File::named("application/pdf", "statement-a\"b\r\n;c/é", "pdf", Vec::new());
+        assert_eq!(odd.file_name, "statement-a_b___c__.pdf");
+    }
 
     #[test]
     fn an_etag_is_the_version_quoted_after_a_v() {

@@ -302,7 +302,7 @@ impl super::handlers::ChargesApi for Charges {
             });
         };
         let bytes = crate::documents::qr::png(&code).map_err(|e| ApiError::Internal(e.to_string().into()))?;
-        Ok(crate::api::File { content_type: "image/png", bytes })
+        Ok(crate::api::File::named("image/png", &format!("pix-{}", charge.id), "png", bytes))
     }
 
     /// A message now, outside the régua.

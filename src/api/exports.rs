@@ -67,6 +67,6 @@ impl super::handlers::ExportsApi for Exports {
         export.check_downloadable()?;
         let mut bytes = Vec::with_capacity(usize::try_from(export.size_bytes.unwrap_or(0)).unwrap_or(0));
         call.store.export_chunks(&export.id, |chunk| bytes.extend_from_slice(chunk.as_bytes())).await?;
-        Ok(File { content_type: "text/csv", bytes })
+        Ok(File::named("text/csv", &export.id, "csv", bytes))
     }
 }

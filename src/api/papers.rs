@@ -38,7 +38,7 @@ pub async fn statement(call: &Call, debtor: &Debtor) -> ApiResult<File> {
         .collect();
     let statement =
         Statement { creditor: creditor(call).await?, debtor: party(debtor), issued_on: today, lines };
-    rendered(documents::statement(&statement))
+    rendered(documents::statement(&statement), &format!("statement-{}", debtor.id))
 }
 
 /// The settlement letter of a paid charge, dated the day it was paid.
@@ -65,7 +65,7 @@ pub async fn settlement_letter(call: &Call, charge: &Charge, debtor: &Debtor) ->
         paid_cents: charge.paid.0,
         paid_on,
     };
-    rendered(documents::settlement_letter(&letter))
+    rendered(documents::settlement_letter(&letter), &format!("settlement-letter-{}", charge.id))
 }
 
 /// An agreement's term, dated the day it was made.
@@ -110,7 +110,7 @@ pub async fn agreement_term(call: &Call, agreement: &Agreement) -> ApiResult<Fil
         installments,
         grace_days_before_broken: agreement.grace_days_before_broken,
     };
-    rendered(documents::agreement_term(&term))
+    rendered(documents::agreement_term(&term), &format!("term-{}", agreement.id))
 }
 
 /// The organization, as the creditor that issues the document.
@@ -153,6 +153,7 @@ fn status_text(status: ChargeStatus) -> &'static str {
     }
 }
 
-fn rendered(bytes: Result<Vec<u8>, DocumentError>) -> ApiResult<File> {
-    bytes.map(|bytes| File { content_type: PDF, bytes }).map_err(|e| ApiError::Internal(Box::new(e)))
+/// A PDF saved as `<stem>.pdf`.
+fn rendered(bytes: Result<Vec<u8>, DocumentError>, stem: &str) -> ApiResult<File> {
+    bytes.map(|bytes| File::named(PDF, stem, "pdf", bytes)).map_err(|e| ApiError::Internal(Box::new(e)))
 }

@@ -28,11 +28,18 @@ fn pdf_text(pdf: &[u8]) -> String {
     String::from_utf8(out.stdout).expect("UTF-8 text")
 }
 
-/// A GET of a PDF: its bytes, after checking the status and the media type.
+/// A GET of a PDF: its bytes, after checking the status, the media type and that it is saved
+/// as a file named after what it is and its object's id (`/v1/debtors/dbt_1/statement` is
+/// `statement-dbt_1.pdf`), never shown in the API's origin.
 async fn pdf(server: &TestServer, token: &str, path: &str) -> Vec<u8> {
     let r = server.raw(Method::GET, path).bearer_auth(token).send().await.expect("answered");
     assert_eq!(r.status().as_u16(), 200, "{path}");
     assert_eq!(r.headers()["content-type"], "application/pdf", "{path}");
+    let [_, id, what] = path.trim_start_matches("/v1/").split('/').collect::<Vec<_>>()[..] else {
+        panic!("{path}: /v1/<objects>/<id>/<document>")
+    };
+    let disposition = format!("attachment; filename=\"{}-{id}.pdf\"", what.replace('_', "-"));
+    assert_eq!(r.headers().get("content-disposition").map(|v| v.to_str().unwrap()), Some(&*disposition));
     let bytes = r.bytes().await.unwrap().to_vec();
     assert!(bytes.starts_with(b"%PDF-"), "{path}: a PDF");
     bytes

@@ -23,10 +23,13 @@ async fn download(server: &TestServer, token: &str, id: &str) -> (u16, String) {
         .await
         .unwrap();
     let status = r.status().as_u16();
-    let content_type = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned());
+    let header = |name: &str| r.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
+    let (content_type, disposition) = (header("content-type"), header("content-disposition"));
     let text = r.text().await.unwrap();
     if status == 200 {
         assert_eq!(content_type.as_deref(), Some("text/csv"));
+        // Saved as a file, never shown in the API's origin.
+        assert_eq!(disposition, Some(format!("attachment; filename=\"{id}.csv\"")));
     }
     (status, text)
 }

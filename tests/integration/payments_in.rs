@@ -89,6 +89,8 @@ async fn an_organization_pix_key_gives_each_open_charge_a_code_for_its_balance()
         .unwrap();
     assert_eq!(png.status(), 200);
     assert_eq!(png.headers()["content-type"], "image/png");
+    let disposition = format!("attachment; filename=\"pix-{}.png\"", id(&charge));
+    assert_eq!(png.headers()["content-disposition"], disposition.as_str());
     let png = png.bytes().await.unwrap();
     let uri = format!("kobana://dunning/charges/{}/pix.png", id(&charge));
     let read = s.mcp_2026(&token, "resources/read", json!({ "uri": uri }), json!({})).await;
