@@ -56,9 +56,10 @@ async fn load(call: &Call, id: &str) -> ApiResult<Webhook> {
     call.store.webhook(call.org_id(), id).await?.ok_or(ApiError::NotFound("webhook"))
 }
 
-/// The URL as given, if the target rules allow it.
-fn checked_url(call: &Call, url: String) -> ApiResult<String> {
+/// The URL as given, if the target rules allow it (a name is looked up now).
+async fn checked_url(call: &Call, url: String) -> ApiResult<String> {
     check_webhook_url(&url, call.app.providers.allows_insecure_targets())
+        .await
         .map_err(|why| ApiError::field("url", why))?;
     Ok(url)
 }
@@ -105,7 +106,7 @@ impl super::handlers::WebhooksApi for Webhooks {
         call: Call,
         input: wire::WebhooksCreateInput,
     ) -> ApiResult<Reply<WebhookSecretEnvelope>> {
-        let url = checked_url(&call, input.url.into())?;
+        let url = checked_url(&call, input.url.into()).await?;
         let (secret, sealed) = new_secret(&call)?;
         let w = Webhook {
             id: new_id("whk"),
@@ -136,7 +137,10 @@ impl super::handlers::WebhooksApi for Webhooks {
         let before = load(&call, &input.id).await?;
         call.check_if_match(before.version)?;
         let change = WebhookChange {
-            url: input.url.map(|u| checked_url(&call, u.into())).transpose()?,
+            url: match input.url {
+                Some(u) => Some(checked_url(&call, u.into()).await?),
+                None => None,
+            },
             events: input.events,
             name: input.name.map(|n| n.map(Into::into)),
             active: input.active,

@@ -23,6 +23,7 @@ pub use gateway::signed_by;
 mod http1;
 mod outbox;
 mod smtp;
+mod special;
 mod target;
 mod webhook;
 

@@ -1,9 +1,12 @@
-//! Which addresses a provider may connect to: over TLS, public addresses only, checked after DNS
-//! resolution and connected to as checked, so that a name cannot point the server at its own
-//! network. `--allow-insecure-targets` (development) adds loopback, and lets unencrypted schemes
+//! Which addresses a provider may connect to: over TLS, public addresses only (none in the
+//! special-purpose table, `special.rs`), checked after DNS resolution and connected to as
+//! checked, so that a name cannot point the server at its own network; names that are local by
+//! definition are refused before any lookup. `--allow-insecure-targets` (development) adds loopback, and lets unencrypted schemes
 //! (`http://`, plain `smtp://`) through to loopback only.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
 
 use rustls::pki_types::ServerName;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -12,6 +15,7 @@ use tokio_rustls::TlsConnector;
 use url::{Host, Url};
 
 use super::http1::{authority_and_target, server_name};
+use super::special::{self, Class, LocalName};
 use super::{ProviderError, excerpt};
 
 /// An HTTP URL a provider calls (the gateway, a webhook, a client's metadata document), checked
@@ -86,6 +90,31 @@ pub(super) struct Policy {
     loopback_only: bool,
 }
 
+/// Why an address may not be connected to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Refusal {
+    /// In the special-purpose table, or reaching a non-public IPv4 address through it.
+    Special(Class),
+    /// This host, without the flag.
+    Loopback,
+    /// Public, but the scheme is not encrypted.
+    Unencrypted,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Special(class) => write!(f, "{class}"),
+            Refusal::Loopback => {
+                f.write_str("a loopback address (allowed only with --allow-insecure-targets)")
+            }
+            Refusal::Unencrypted => {
+                f.write_str("not a loopback address, and the connection would not be encrypted")
+            }
+        }
+    }
+}
+
 impl Policy {
     /// The policy for a scheme that is `encrypted` or not; unencrypted needs the flag.
     pub(super) fn new(encrypted: bool, allow_insecure: bool) -> Result<Policy, String> {
@@ -100,29 +129,22 @@ impl Policy {
     }
 
     /// Why `ip` may not be connected to, if it may not.
-    pub(super) fn refusal(self, ip: IpAddr) -> Option<&'static str> {
-        let ip = match ip {
-            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-            IpAddr::V4(_) => ip,
-        };
-        if ip.is_loopback() {
-            return (!self.allow_loopback)
-                .then_some("a loopback address (allowed only with --allow-insecure-targets)");
-        }
-        if self.loopback_only {
-            return Some("not a loopback address, and the connection would not be encrypted");
-        }
-        match ip {
-            IpAddr::V4(v4) => v4_refusal(v4),
-            IpAddr::V6(v6) => v6_refusal(v6),
+    pub(super) fn refusal(self, ip: IpAddr) -> Option<Refusal> {
+        match special::classify(ip) {
+            Class::Loopback if self.allow_loopback => None,
+            Class::Loopback => Some(Refusal::Loopback),
+            _ if self.loopback_only => Some(Refusal::Unencrypted),
+            Class::Public => None,
+            special @ Class::Special { .. } => Some(Refusal::Special(special)),
         }
     }
 
-    /// Checks a host given as an address when the settings are read; names are checked when
-    /// they are resolved.
+    /// Checks a host when the settings are read: an address against the table, a name against
+    /// the names that are local by definition. What a name resolves to is checked when it is
+    /// resolved.
     pub(super) fn check_host(self, host: &Host<String>) -> Result<(), String> {
         let ip = match host {
-            Host::Domain(_) => return Ok(()),
+            Host::Domain(name) => return self.check_name(name),
             Host::Ipv4(v4) => IpAddr::V4(*v4),
             Host::Ipv6(v6) => IpAddr::V6(*v6),
         };
@@ -130,6 +152,50 @@ impl Policy {
             Some(why) => Err(format!("{host} is {why}")),
             None => Ok(()),
         }
+    }
+
+    fn check_name(self, name: &str) -> Result<(), String> {
+        match special::local_name(name) {
+            None => Ok(()),
+            Some(LocalName::Loopback) if self.allow_loopback => Ok(()),
+            Some(LocalName::Loopback) => {
+                Err(format!("{name} is a loopback name (allowed only with --allow-insecure-targets)"))
+            }
+            Some(LocalName::Local(why)) => Err(format!("{name} is {why}, not a public host name")),
+        }
+    }
+}
+
+/// How long a check at create or update waits for DNS before leaving the name to delivery.
+const CHECK_LOOKUP: Duration = Duration::from_secs(2);
+
+/// Checks `url` as a target when someone gives it (a webhook's URL on create or update): the
+/// rules of [`Endpoint::parse`], then what a name resolves to now. Any refused address among
+/// them refuses the URL; a name that does not resolve yet is left to the check at delivery,
+/// except over http, which must be seen to reach loopback only.
+pub(super) async fn check_given(url: &str, allow_insecure: bool) -> Result<(), String> {
+    let endpoint = Endpoint::parse(url, allow_insecure)?;
+    let Host::Domain(name) = &endpoint.host else { return Ok(()) };
+    let found =
+        tokio::time::timeout(CHECK_LOOKUP, tokio::net::lookup_host((name.as_str(), endpoint.port))).await;
+    let addrs: Vec<IpAddr> = match found {
+        Ok(Ok(addrs)) => addrs.map(|a| a.ip()).collect(),
+        Ok(Err(_)) | Err(_) => Vec::new(),
+    };
+    judge_resolved(endpoint.policy, name, &addrs)
+}
+
+/// The check of a name that resolved to `addrs` (none: not resolved).
+fn judge_resolved(policy: Policy, name: &str, addrs: &[IpAddr]) -> Result<(), String> {
+    if addrs.is_empty() {
+        return match policy.loopback_only {
+            true => Err(format!("{name} does not resolve, and http is allowed only to loopback")),
+            false => Ok(()),
+        };
+    }
+    match addrs.iter().find_map(|ip| policy.refusal(*ip).map(|why| (ip, why))) {
+        Some((ip, why)) => Err(format!("{name} resolves to {ip}, {why}")),
+        None => Ok(()),
     }
 }
 
@@ -143,56 +209,6 @@ pub(super) fn host(url: &url::Url) -> Option<Host<String>> {
         }),
         Host::Ipv4(v4) => Some(Host::Ipv4(v4)),
         Host::Ipv6(v6) => Some(Host::Ipv6(v6)),
-    }
-}
-
-fn v4_refusal(ip: Ipv4Addr) -> Option<&'static str> {
-    let [a, b, c, _] = ip.octets();
-    if a == 0 {
-        Some("an unspecified address")
-    } else if ip.is_private() || (a == 100 && (64..128).contains(&b)) {
-        Some("a private address")
-    } else if ip.is_link_local() {
-        Some("a link-local address")
-    } else if ip.is_multicast() || ip.is_broadcast() {
-        Some("a multicast or broadcast address")
-    } else if ip.is_documentation()
-        || (a == 198 && (b == 18 || b == 19))
-        || (a, b, c) == (192, 0, 0)
-        || a >= 240
-    {
-        Some("a reserved address")
-    } else {
-        None
-    }
-}
-
-fn v6_refusal(ip: Ipv6Addr) -> Option<&'static str> {
-    let s = ip.segments();
-    // An IPv4 address inside NAT64 (64:ff9b::/96) or 6to4 (2002::/16) reaches what it embeds.
-    let embedded = match s {
-        [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => Some((hi, lo)),
-        [0x2002, hi, lo, ..] => Some((hi, lo)),
-        _ => None,
-    };
-    if let Some((hi, lo)) = embedded {
-        let v4 = Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
-        return (v4.is_loopback() || v4_refusal(v4).is_some())
-            .then_some("an address that embeds a non-public IPv4 address");
-    }
-    if ip.is_unspecified() {
-        Some("an unspecified address")
-    } else if ip.is_unique_local() || (s[0] & 0xffc0) == 0xfec0 {
-        Some("a private address")
-    } else if ip.is_unicast_link_local() {
-        Some("a link-local address")
-    } else if ip.is_multicast() {
-        Some("a multicast or broadcast address")
-    } else if (s[0], s[1]) == (0x2001, 0xdb8) || (s[0], s[1]) == (0x2001, 0) || s[..6] == [0; 6] {
-        // Documentation, Teredo, and the deprecated IPv4-compatible ::/96.
-        Some("a reserved address")
-    } else {
-        None
     }
 }
 
@@ -250,10 +266,12 @@ pub(super) async fn connect(who: &str, addrs: &[SocketAddr]) -> Result<TcpStream
 
 #[cfg(test)]
 mod tests {
+    use std::net::Ipv6Addr;
+
     use super::*;
 
-    fn refused(policy: Policy, ip: &str) -> Option<&'static str> {
-        policy.refusal(ip.parse().unwrap())
+    fn refused(policy: Policy, ip: &str) -> Option<String> {
+        policy.refusal(ip.parse().unwrap()).map(|why| why.to_string())
     }
 
     #[test]
@@ -271,7 +289,7 @@ mod tests {
             ("10.1.2.3", "private"),
             ("172.16.0.1", "private"),
             ("192.168.0.10", "private"),
-            ("100.64.0.1", "private"),
+            ("100.64.0.1", "shared"),
             ("fd00::1", "private"),
             ("fec0::1", "private"),
             ("::ffff:192.168.0.1", "private"),
@@ -282,13 +300,16 @@ mod tests {
             ("224.0.0.1", "multicast"),
             ("255.255.255.255", "broadcast"),
             ("ff02::1", "multicast"),
-            ("192.0.2.1", "reserved"),
-            ("198.18.0.1", "reserved"),
+            ("192.0.2.1", "documentation"),
+            ("198.18.0.1", "benchmarking"),
             ("240.0.0.1", "reserved"),
-            ("2001:db8::1", "reserved"),
-            ("::10.0.0.1", "reserved"),
+            ("2001:db8::1", "documentation"),
+            ("::10.0.0.1", "IPv4-compatible"),
             ("64:ff9b::a00:1", "embeds"),
             ("2002:7f00:1::", "embeds"),
+            ("64:ff9b::7f00:1", "embeds 127.0.0.1"),
+            ("::ffff:0:7f00:1", "IPv4-translated"),
+            ("64:ff9b:1::7f00:1", "local-use NAT64"),
         ] {
             let said = refused(strict, ip).unwrap_or_else(|| panic!("{ip} allowed"));
             assert!(said.contains(why), "{ip}: {said}");
@@ -305,6 +326,60 @@ mod tests {
         let plain = Policy::new(false, true).unwrap();
         assert_eq!(refused(plain, "127.0.0.1"), None);
         assert!(refused(plain, "93.184.215.14").unwrap().contains("not be encrypted"));
+    }
+
+    #[test]
+    fn local_names_are_refused_when_read() {
+        for url in [
+            "https://localhost/",
+            "https://api.localhost/",
+            "https://metadata.google.internal/x",
+            "https://printer.local/",
+            "https://nas.home.arpa/",
+            "https://metadata/",
+        ] {
+            assert!(Endpoint::parse(url, false).is_err(), "{url}");
+        }
+        assert!(Endpoint::parse("https://localhost:8443/", true).is_ok(), "the flag opens loopback");
+        assert!(Endpoint::parse("http://localhost:9000/", true).is_ok());
+        assert!(Endpoint::parse("https://metadata.google.internal/", true).is_err(), "not loopback");
+        assert!(Endpoint::parse("https://erp.example.com/hook", false).is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_given_url_is_checked_against_what_its_name_resolves_to_now() {
+        assert!(check_given("http://localhost:9000/hook", true).await.is_ok());
+        assert!(check_given("http://127.0.0.1:9000/hook", true).await.is_ok());
+        // http is for loopback only: a name not seen to resolve to it is refused.
+        let why = check_given("http://erp.example.com/hook", true).await.unwrap_err();
+        assert!(why.contains("loopback"), "{why}");
+        assert!(check_given("http://93.184.215.14/hook", true).await.is_err());
+        // A name that does not resolve now is left to delivery.
+        assert!(check_given("https://no-such-host.invalid-tld-for-tests/hook", false).await.is_ok());
+    }
+
+    #[test]
+    fn a_name_is_refused_for_any_refused_address_it_resolves_to() {
+        let strict = Policy::new(true, false).unwrap();
+        let ips = |list: &[&str]| list.iter().map(|ip| ip.parse().unwrap()).collect::<Vec<IpAddr>>();
+        assert!(judge_resolved(strict, "erp.example.com", &ips(&["93.184.215.14"])).is_ok());
+        assert!(judge_resolved(strict, "erp.example.com", &[]).is_ok(), "left to delivery");
+        for found in [
+            &["10.0.0.5"][..],
+            &["93.184.215.14", "169.254.169.254"],
+            &["::ffff:127.0.0.1"],
+            &["64:ff9b:1::a00:1"],
+        ] {
+            let why = judge_resolved(strict, "rebind.example.com", &ips(found)).unwrap_err();
+            assert!(why.starts_with("rebind.example.com resolves to"), "{why}");
+        }
+        let plain = Policy::new(false, true).unwrap();
+        assert!(judge_resolved(plain, "dev.example.com", &ips(&["127.0.0.1", "::1"])).is_ok());
+        assert!(judge_resolved(plain, "dev.example.com", &ips(&["127.0.0.1", "93.184.215.14"])).is_err());
+        assert!(
+            judge_resolved(plain, "dev.example.com", &[]).is_err(),
+            "http must be seen to reach loopback"
+        );
     }
 
     #[tokio::test]

@@ -157,10 +157,11 @@ fn kept(bytes: &[u8]) -> String {
     }
 }
 
-/// Whether `url` may be a webhook's: the target rules as far as they can be checked without a
-/// DNS lookup (the scheme, credentials, an address written in the URL). The error says why not.
-pub fn check_url(url: &str, allow_insecure: bool) -> Result<(), String> {
-    Endpoint::parse(url, allow_insecure).map(drop)
+/// Whether `url` may be a webhook's: the target rules (the scheme, credentials, the host name,
+/// an address written in the URL or the addresses the name resolves to now; a name that does
+/// not resolve yet is checked at delivery). The error says why not.
+pub async fn check_url(url: &str, allow_insecure: bool) -> Result<(), String> {
+    super::target::check_given(url, allow_insecure).await
 }
 
 #[cfg(test)]
@@ -175,8 +176,8 @@ mod tests {
         assert!(cut.len() <= KEPT_BODY && cut.chars().all(|c| c == 'é'), "{}", cut.len());
     }
 
-    #[test]
-    fn webhook_urls_follow_the_target_rules() {
+    #[tokio::test]
+    async fn webhook_urls_follow_the_target_rules() {
         for bad in [
             "http://example.com/hook",
             "https://user:pw@example.com/hook",
@@ -185,11 +186,16 @@ mod tests {
             "https://[fe80::1]/hook",
             "https://127.0.0.1/hook",
             "ftp://example.com/hook",
+            "https://localhost/hook",
+            "https://metadata.google.internal/computeMetadata/v1/",
+            "https://[::ffff:0:7f00:1]/hook",
+            "https://[64:ff9b:1::7f00:1]/hook",
         ] {
-            assert!(check_url(bad, false).is_err(), "{bad}");
+            assert!(check_url(bad, false).await.is_err(), "{bad}");
         }
-        assert!(check_url("https://erp.example.com.br/hooks?x=1", false).is_ok());
-        assert!(check_url("http://127.0.0.1:9000/hook", true).is_ok());
-        assert!(check_url("http://10.0.0.1/hook", true).is_err(), "the flag opens loopback only");
+        assert!(check_url("https://erp.example.com.br/hooks?x=1", false).await.is_ok());
+        assert!(check_url("http://127.0.0.1:9000/hook", true).await.is_ok());
+        assert!(check_url("http://10.0.0.1/hook", true).await.is_err(), "the flag opens loopback only");
+        assert!(check_url("http://example.com/hook", true).await.is_err(), "the flag opens loopback only");
     }
 }

@@ -45,5 +45,6 @@ mod receiver;
 mod regua;
 mod replicas;
 mod robustness;
+mod targets;
 mod time_zones;
 mod webhooks;

@@ -302,14 +302,20 @@ async fn private_loopback_link_local_and_metadata_targets_are_refused() {
         assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{url}: {}", r.body);
         assert!(error_field(&r, "url").is_some(), "{url}: {}", r.body);
     }
-    // A name that resolves to loopback passes the check on create and is refused at send time.
+    // The rules hold again at send time: a URL on localhost saved while loopback was allowed,
+    // sent by a sender that does not allow it, is refused without a connection.
+    let loose = TestServer::start_with_providers(loopback_providers()).await;
+    let (_, token) = loose.tenant("Alvos depois").await;
     let (url, mut rx) = receiver(&[]).await;
     let named = url.replace("http://127.0.0.1", "https://localhost");
-    let (id, _) = webhook(&server, &token, &named, &["debtor.db.created"]).await;
-    server.create_debtor(&token, "Marta Alvo", &cpf(8106)).await;
-    assert_eq!(send_due(&server, later(1)).await.failed, 1);
+    let (id, _) = webhook(&loose, &token, &named, &["debtor.db.created"]).await;
+    loose.create_debtor(&token, "Marta Alvo", &cpf(8106)).await;
+    let strict = Providers::new(&ProviderConfig::default()).unwrap();
+    let app = &loose.app;
+    let sender = Sender { store: &app.store, providers: &strict, key: &app.key };
+    assert_eq!(sender.send_due(later(1)).await.unwrap().failed, 1);
     assert!(drain(&mut rx).await.is_empty(), "the receiver was reached");
-    let d = &deliveries(&server, &token, &id).await[0];
+    let d = &deliveries(&loose, &token, &id).await[0];
     assert_eq!(d["status"], "failed", "{d}");
     assert!(d["error"].as_str().unwrap().contains("loopback"), "{d}");
 }
