@@ -217,17 +217,25 @@ pub struct Reply<T> {
     pub body: T,
     /// The version of the object, its ETag.
     pub version: Option<i64>,
+    /// The token a secret in `body` is shown to: a replay to any other shows it without.
+    pub secret_shown_to: Option<String>,
 }
 
 impl<T> Reply<T> {
     /// A document that is not one versioned object (a list, `me`).
     pub fn new(body: T) -> Self {
-        Self { body, version: None }
+        Self { body, version: None, secret_shown_to: None }
     }
 
     /// One object at `version`.
     pub fn versioned(body: T, version: i64) -> Self {
-        Self { body, version: Some(version) }
+        Self { body, version: Some(version), secret_shown_to: None }
+    }
+
+    /// The document shows a secret (`data.secret`) once, to the token `token_id` only.
+    pub fn secret_for(mut self, token_id: &str) -> Self {
+        self.secret_shown_to = Some(token_id.to_string());
+        self
     }
 }
 
@@ -262,6 +270,9 @@ pub struct Rendered {
     /// A file answered instead of JSON (only reads answer one, so it is never stored).
     #[serde(skip)]
     pub file: Option<File>,
+    /// The token the secret in `body` is shown to, if it shows one.
+    #[serde(skip)]
+    pub secret_shown_to: Option<String>,
 }
 
 /// A file a read answers (a PDF), never JSON: its media type, the name it is saved under and
@@ -296,7 +307,14 @@ impl File {
 
 impl Answer for File {
     fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered> {
-        Ok(Rendered { status: success_status, etag: None, body: None, form, file: Some(self) })
+        Ok(Rendered {
+            status: success_status,
+            etag: None,
+            body: None,
+            form,
+            file: Some(self),
+            secret_shown_to: None,
+        })
     }
 }
 
@@ -339,13 +357,27 @@ impl<T: Serialize> Answer for Reply<T> {
             AnswerForm::Rest => self.version.map(etag),
             AnswerForm::ToolText => None,
         };
-        Ok(Rendered { status: success_status, etag, body: Some(body), form, file: None })
+        Ok(Rendered {
+            status: success_status,
+            etag,
+            body: Some(body),
+            form,
+            file: None,
+            secret_shown_to: self.secret_shown_to,
+        })
     }
 }
 
 impl Answer for NoContent {
     fn render(self, _: u16, _: AnswerForm) -> ApiResult<Rendered> {
-        Ok(Rendered { status: 204, etag: None, body: None, form: AnswerForm::Rest, file: None })
+        Ok(Rendered {
+            status: 204,
+            etag: None,
+            body: None,
+            form: AnswerForm::Rest,
+            file: None,
+            secret_shown_to: None,
+        })
     }
 }
 

@@ -41,13 +41,32 @@ pub struct Stored {
     etag: Option<String>,
     body: Option<String>,
     headers: Vec<(String, String)>,
+    /// The token the secret in `body` was shown to (sealed with the rest): a replay to any
+    /// other token shows the answer without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shown_to: Option<String>,
 }
+
+/// What a replay to another token shows in place of the secret.
+pub const SECRET_NOTE: &str = "The secret was shown once, to the token that made this request. \
+    Rotate the secret (rotate_secret) to get a new one.";
 
 impl Stored {
     /// The answer of a successful handler.
     pub fn from_rendered(rendered: Rendered) -> Self {
-        let Rendered { status, etag, body, .. } = rendered;
-        Self { status, etag, body, headers: Vec::new() }
+        let Rendered { status, etag, body, secret_shown_to, .. } = rendered;
+        Self { status, etag, body, headers: Vec::new(), shown_to: secret_shown_to }
+    }
+
+    /// The answer as the token `token_id` may see it again: a secret only to the token it was
+    /// shown to; to any other, `secret: null` and a note to rotate it.
+    pub fn seen_by(mut self, token_id: &str) -> Self {
+        let Some(owner) = &self.shown_to else { return self };
+        if owner == token_id {
+            return self;
+        }
+        self.body = self.body.map(|body| without_secret(&body).unwrap_or(body));
+        self
     }
 
     /// The answer of a failed handler.
@@ -60,6 +79,7 @@ impl Stored {
             etag: None,
             body: Some(err.body(request_id).to_string()),
             headers: err.headers().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            shown_to: None,
         }
     }
 
@@ -92,6 +112,16 @@ impl Stored {
     pub fn into_replay_response(self) -> Response {
         self.response(true)
     }
+}
+
+/// `body` with its `data.secret` replaced by null and a note; `None` when it shows none.
+fn without_secret(body: &str) -> Option<String> {
+    let mut doc: Value = serde_json::from_str(body).ok()?;
+    let data = doc.get_mut("data")?.as_object_mut()?;
+    data.get("secret")?;
+    data.insert("secret".into(), Value::Null);
+    data.insert("secret_note".into(), Value::String(SECRET_NOTE.into()));
+    serde_json::to_string(&doc).ok()
 }
 
 /// A digest of what makes two requests "the same": operation, path, query and body, with
@@ -220,9 +250,14 @@ pub async fn claim(
     // Claims commit only with their answer, and `forget_stale` drops any left by older servers.
     let Some(response) = response else { return Err(ApiError::KeyInFlight) };
     let stored: Stored = match response.strip_prefix(SEALED) {
-        Some(sealed) => key_ring.open(sealed).ok_or_else(|| {
-            ApiError::Internal("a stored answer cannot be opened with the server key".into())
-        })?,
+        Some(sealed) => {
+            let mut stored: Stored = key_ring.open(sealed).ok_or_else(|| {
+                ApiError::Internal("a stored answer cannot be opened with the server key".into())
+            })?;
+            // Kept before answers named their token: its secret is shown to no token again.
+            stored.shown_to.get_or_insert_with(String::new);
+            stored
+        }
         None => serde_json::from_str(&response).map_err(|e| ApiError::Internal(Box::new(e)))?,
     };
     Ok(Claim::Replay(stored))
@@ -249,8 +284,55 @@ pub async fn finish(
 
 #[cfg(test)]
 mod tests {
-    use super::canonical;
+    use super::*;
     use serde_json::json;
+
+    #[tokio::test]
+    async fn a_secret_replays_to_its_token_only_and_never_after_the_window() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let key_ring = ServerKey::load(&store, None).await.unwrap();
+        let now = OffsetDateTime::now_utc();
+        let held = enter("org_window", "k").unwrap();
+        let present = async |at: OffsetDateTime| {
+            let unit = store.begin().await.unwrap();
+            let claim = claim(unit.store(), &held, "webhooks_create", "f", at, &key_ring).await.unwrap();
+            (unit, claim)
+        };
+        let (unit, first) = present(now).await;
+        assert!(matches!(first, Claim::Started));
+        let stored = Stored {
+            status: 201,
+            etag: None,
+            body: Some(r#"{"data":{"id":"whk_1","secret":"whsec_x"}}"#.into()),
+            headers: Vec::new(),
+            shown_to: Some("tok_a".into()),
+        };
+        finish(unit.store(), &held, &stored, Some(&key_ring)).await.unwrap();
+        unit.commit().await.unwrap();
+
+        let (unit, Claim::Replay(again)) = present(now + Duration::hours(23)).await else {
+            panic!("replayed within the window")
+        };
+        unit.rollback().await.unwrap();
+        let body = |s: Stored| serde_json::from_str::<Value>(&s.body.unwrap()).unwrap();
+        let shown = body(again.seen_by("tok_a"));
+        assert_eq!(shown["data"]["secret"], "whsec_x");
+        let (unit, Claim::Replay(again)) = present(now + Duration::hours(23)).await else { panic!() };
+        unit.rollback().await.unwrap();
+        let other = body(again.seen_by("tok_b"));
+        assert_eq!((&other["data"]["id"], &other["data"]["secret"]), (&json!("whk_1"), &Value::Null));
+        assert_eq!(other["data"]["secret_note"], SECRET_NOTE);
+
+        // Once the window closed the record (and its sealed secret) is forgotten: the key runs anew.
+        let (unit, late) = present(now + RETENTION + Duration::seconds(1)).await;
+        assert!(matches!(late, Claim::Started));
+        unit.rollback().await.unwrap();
+        // Housekeeping drops it too, at the same age (it purges what was claimed a window ago).
+        let housekeeping_at = |at: OffsetDateTime| store.purge_idempotency_before(at - RETENTION);
+        assert_eq!(housekeeping_at(now + Duration::hours(23)).await.unwrap(), 0);
+        assert_eq!(housekeeping_at(now + RETENTION + Duration::seconds(1)).await.unwrap(), 1);
+        assert!(store.idempotency_get("org_window", "k").await.unwrap().is_none());
+    }
 
     #[test]
     fn numbers_are_compared_by_value() {

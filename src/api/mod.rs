@@ -44,14 +44,28 @@ pub use endpoint::{Answered, Invocation, InvocationBody, execute};
 // look for them, and `super::error::…` keeps resolving in the tag modules.
 pub use crate::error::{ApiError, ApiResult, FieldError, error_response};
 pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
-pub use routes::{V1Route, invoke, v1_route};
+pub use routes::{V1Route, v1_route};
 pub use validation::{schemas, warm_up};
 
 use serde_json::Value;
 
 use crate::error;
+use crate::operations::Operation;
 
 use crate::store::NewEvent;
+
+/// Runs an operation for the invocation's caller, from either surface: the route table's
+/// dispatch, then a replayed answer as its caller may see it (a secret only to the token it was
+/// shown to).
+pub async fn invoke(op: &'static Operation, invocation: Invocation<'_>) -> ApiResult<Answered> {
+    let token_id = invocation.principal.token_id.clone();
+    Ok(match routes::invoke(op, invocation).await? {
+        Answered::Stored { stored, replayed: true } => {
+            Answered::Stored { stored: stored.seen_by(&token_id), replayed: true }
+        }
+        answered => answered,
+    })
+}
 
 /// A typed view as JSON, for event payloads (views are plain data: this cannot fail).
 pub(crate) fn to_json<T: serde::Serialize>(view: &T) -> Value {

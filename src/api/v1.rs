@@ -11,7 +11,8 @@ use poem::http::Method;
 use poem::{Request, Response};
 
 use super::endpoint::Invocation;
-use super::routes::{invoke, v1_route};
+use super::invoke;
+use super::routes::v1_route;
 use crate::app::App;
 use crate::auth::{Audience, admit_request, client_address};
 use crate::error::error_response;

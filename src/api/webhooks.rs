@@ -32,7 +32,9 @@ fn webhook_view(w: &Webhook) -> wire::Webhook {
     }
 }
 
-fn with_secret(w: &Webhook, secret: String) -> Reply<WebhookSecretEnvelope> {
+/// The webhook with its new secret, shown to the calling token only (a replay to another token
+/// of the organization shows it without).
+fn with_secret(call: &Call, w: &Webhook, secret: String) -> Reply<WebhookSecretEnvelope> {
     let v = webhook_view(w);
     let data = wire::WebhookWithSecret {
         id: v.id,
@@ -43,9 +45,10 @@ fn with_secret(w: &Webhook, secret: String) -> Reply<WebhookSecretEnvelope> {
         version: v.version,
         created_at: v.created_at,
         updated_at: v.updated_at,
-        secret,
+        secret: Some(secret),
+        secret_note: None,
     };
-    Reply::versioned(WebhookSecretEnvelope { data }, w.version)
+    Reply::versioned(WebhookSecretEnvelope { data }, w.version).secret_for(&call.principal.token_id)
 }
 
 fn reply(w: &Webhook) -> Reply<WebhookEnvelope> {
@@ -123,7 +126,7 @@ impl super::handlers::WebhooksApi for Webhooks {
         let evt =
             event(&call, "webhook.db.created", &w.id, &wire::WebhookEventData::of(None, webhook_view(&w)));
         call.store.insert_webhook(&w, &evt).await?;
-        Ok(with_secret(&w, secret))
+        Ok(with_secret(&call, &w, secret))
     }
 
     async fn webhooks_get(call: Call, input: wire::WebhooksGetInput) -> ApiResult<Reply<WebhookEnvelope>> {
@@ -187,7 +190,7 @@ impl super::handlers::WebhooksApi for Webhooks {
         let mut after = before.clone();
         after.rotate(sealed, call.now);
         save(&call, &before, &after).await?;
-        Ok(with_secret(&after, secret))
+        Ok(with_secret(&call, &after, secret))
     }
 
     async fn webhooks_deliveries_list(

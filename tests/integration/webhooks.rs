@@ -15,7 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-use crate::common::{TestServer, check_event_data, cpf, error_field};
+use crate::common::{ALL, TestServer, check_event_data, cpf, error_field};
 use crate::exactly_once::Served;
 
 /// One request as the receiver saw it.
@@ -562,4 +562,60 @@ async fn retries_wait_while_their_webhook_is_inactive_and_a_retry_by_hand_is_que
     assert_eq!((r.status, r.data()["status"].as_str()), (202, Some("pending")), "{}", r.body);
     attempted(&server, &token, &id, delivery_id, 3).await;
     assert_eq!(drain(&mut rx).await.len(), 1);
+}
+
+/// A replay's data: the secret to the token that made the request, to any other the object
+/// without it and a note to rotate.
+fn shown_without_secret(first: &Value, replay: &Value) {
+    assert_eq!(replay["id"], first["id"], "the same webhook");
+    assert_eq!(replay["secret"], Value::Null, "{replay}");
+    assert!(replay["secret_note"].as_str().is_some_and(|n| n.contains("rotate")), "{replay}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replayed_secret_is_shown_only_to_the_token_that_made_the_request() {
+    let server = TestServer::start_with_providers(loopback_providers()).await;
+    let (org, token) = server.tenant("Segredo único").await;
+    let other = server.token(&org, ALL).await;
+    let (url, _rx) = receiver(&[]).await;
+
+    // Create over REST, replayed by another token of the organization.
+    let body = json!({ "url": url, "events": ["charge.paid"], "idempotency_key": "gancho-um" });
+    let first = server.write(&token, "webhooks_create", body.clone()).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let secret = first.data()["secret"].as_str().expect("shown to its caller").to_owned();
+    let stolen = server.write(&other, "webhooks_create", body.clone()).await;
+    assert_eq!((stolen.status, stolen.header("idempotent-replayed")), (201, Some("true")));
+    assert!(!stolen.body.to_string().contains(&secret), "{}", stolen.body);
+    shown_without_secret(first.data(), stolen.data());
+    let again = server.write(&token, "webhooks_create", body).await;
+    assert_eq!(again.body, first.body, "its own token still gets it back");
+
+    // Rotate, the same.
+    let id = first.data()["id"].as_str().unwrap();
+    let rotate = async |token: &str| {
+        let key = [("Idempotency-Key", "girar-um")];
+        server.call_with(token, "webhooks_rotate_secret", &[("id", id)], "", Some(json!({})), &key).await
+    };
+    let rotated = rotate(&token).await;
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    let new_secret = rotated.data()["secret"].as_str().expect("shown").to_owned();
+    let stolen = rotate(&other).await;
+    assert_eq!(stolen.status, 200, "{}", stolen.body);
+    assert!(!stolen.body.to_string().contains(&new_secret), "{}", stolen.body);
+    shown_without_secret(rotated.data(), stolen.data());
+    assert_eq!(rotate(&token).await.body, rotated.body);
+
+    // The MCP tool with the idempotency key of a REST create, from another token.
+    let body = json!({ "url": url, "events": ["charge.paid"], "idempotency_key": "gancho-dois" });
+    let first = server.write(&token, "webhooks_create", body.clone()).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let secret = first.data()["secret"].as_str().unwrap().to_owned();
+    let call = json!({ "name": "dunning_webhooks_create", "arguments": body });
+    let r = server.mcp_2025(&other, "tools/call", call.clone()).await;
+    assert!(!r.is_tool_error(), "{}", r.body);
+    assert!(!r.body.to_string().contains(&secret), "{}", r.body);
+    shown_without_secret(first.data(), &r.tool_json()["data"]);
+    let r = server.mcp_2025(&token, "tools/call", call).await;
+    assert_eq!(r.tool_json()["data"]["secret"], secret.as_str(), "its own token, over MCP");
 }

@@ -5656,7 +5656,7 @@ pub struct WebhookUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
 }
-/// A webhook and the secret that signs its deliveries, shown only once.
+/// A webhook and the secret that signs its deliveries, shown only once, to one token.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WebhookWithSecret {
     /// The webhook's id (whk_…).
@@ -5673,8 +5673,11 @@ pub struct WebhookWithSecret {
     pub version: i64,
     pub created_at: crate::domain::dates::Timestamp,
     pub updated_at: crate::domain::dates::Timestamp,
-    /// The key of the HMAC-SHA256 in X-Kobana-Signature. Keep it: it is not shown again.
-    pub secret: String,
+    /// The key of the HMAC-SHA256 in X-Kobana-Signature. Keep it: it is not shown again. A replay of the request (same idempotency key) shows it only to the token that made it; to any other token it is null, with secret_note.
+    pub secret: Option<String>,
+    /// Present when secret is null: the secret was shown once, to another token; rotate it to get a new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_note: Option<String>,
 }
 /// The input of `webhooks_create`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

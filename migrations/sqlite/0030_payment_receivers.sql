@@ -1,0 +1,28 @@
+-- Payment receivers are kept, one row each, not replaced in place: a new receiver retires the
+-- active one after a grace period (retires_at), so payments on their way to the old URL are not
+-- lost; one can be revoked at once; each row says who set it. A receiver answers only while it is
+-- neither revoked nor past retires_at.
+CREATE TABLE payment_receivers_kept (
+    id              TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id),
+    token_hash      TEXT NOT NULL UNIQUE,
+    secret_sealed   TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    created_by_type TEXT NOT NULL,
+    created_by_id   TEXT NOT NULL,
+    retires_at      TEXT,
+    revoked_at      TEXT,
+    version         BIGINT NOT NULL DEFAULT 1,
+    updated_at      TEXT NOT NULL
+);
+
+INSERT INTO payment_receivers_kept
+    (id, organization_id, token_hash, secret_sealed, created_at, created_by_type, created_by_id, updated_at)
+SELECT 'rcv_' || lower(hex(randomblob(16))), organization_id, token_hash, secret_sealed, created_at,
+       'system', 'migration', created_at
+FROM payment_receivers;
+
+DROP TABLE payment_receivers;
+ALTER TABLE payment_receivers_kept RENAME TO payment_receivers;
+
+CREATE INDEX payment_receivers_by_organization ON payment_receivers (organization_id, created_at);
