@@ -138,14 +138,25 @@ async fn attempt(
         Err(Unread::TooLarge) => format!("(a body longer than {} KiB, not kept)", ANSWER_LIMIT / 1024),
         Err(Unread::Broken(why)) => format!("(the body broke off: {})", excerpt(&why, 120)),
     };
-    let headers = answer
-        .headers
-        .iter()
-        .map(|(name, value)| {
-            (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned())
-        })
-        .collect();
+    let headers = kept_headers(&answer.headers);
     Ok(WebhookAnswer { status: answer.status.as_u16(), headers, body })
+}
+
+/// The answer's headers, in order, as long as their names and values add up to at most
+/// [`KEPT_BODY`] bytes: a receiver's headers are kept no longer than its body (hyper reads
+/// hundreds of KiB of them).
+fn kept_headers(headers: &hyper::HeaderMap) -> Vec<(String, String)> {
+    let mut room = KEPT_BODY;
+    let mut kept = Vec::new();
+    for (name, value) in headers {
+        let size = name.as_str().len() + value.len();
+        if size > room {
+            break;
+        }
+        room -= size;
+        kept.push((name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()));
+    }
+    kept
 }
 
 /// The first [`KEPT_BODY`] bytes of a body as text, cut on a character boundary.
@@ -167,6 +178,20 @@ pub async fn check_url(url: &str, allow_insecure: bool) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn headers_are_kept_to_the_body_size() {
+        let mut headers = hyper::HeaderMap::new();
+        headers.insert("content-type", hyper::header::HeaderValue::from_static("application/json"));
+        for i in 0..10 {
+            let name = hyper::header::HeaderName::try_from(format!("x-filler-{i}")).unwrap();
+            headers.insert(name, hyper::header::HeaderValue::from_str(&"h".repeat(1000)).unwrap());
+        }
+        let kept = kept_headers(&headers);
+        assert_eq!(kept[0], ("content-type".to_owned(), "application/json".to_owned()));
+        let size: usize = kept.iter().map(|(n, v)| n.len() + v.len()).sum();
+        assert!(size <= KEPT_BODY && kept.len() == 5, "{size} bytes in {}", kept.len());
+    }
 
     #[test]
     fn bodies_are_kept_short_on_a_character_boundary() {

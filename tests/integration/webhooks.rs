@@ -572,6 +572,53 @@ fn shown_without_secret(first: &Value, replay: &Value) {
     assert!(replay["secret_note"].as_str().is_some_and(|n| n.contains("rotate")), "{replay}");
 }
 
+/// A receiver on loopback answering every request 200 with `head` (header lines, each ending
+/// in CRLF) and `body`.
+async fn answering(head: String, body: Vec<u8>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hooks/kobana", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let (head, body) = (head.clone(), body.clone());
+            tokio::spawn(async move {
+                if read_request(&mut stream).await.is_none() {
+                    return;
+                }
+                let start = format!(
+                    "HTTP/1.1 200 OK\r\n{head}content-length: {}\r\nconnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(start.as_bytes()).await;
+                let _ = stream.write_all(&body).await;
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_receivers_answer_is_kept_to_4_kib() {
+    let server = TestServer::start_with_providers(loopback_providers()).await;
+    let (_, token) = server.tenant("Resposta longa").await;
+    // 60 KiB of two-byte characters, one byte off so no cut at 4096 falls between characters
+    // by luck, and 40 KiB of headers.
+    let mut body = b"x".to_vec();
+    body.extend("é".repeat(30 * 1024).as_bytes());
+    let head: String = (0..40).map(|i| format!("x-filler-{i}: {}\r\n", "h".repeat(1000))).collect();
+    let url = answering(head, body).await;
+    let (id, _) = webhook(&server, &token, &url, &["debtor.db.created"]).await;
+    let r = server.write_id(&token, "webhooks_test", &id, json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    let ping = attempted(&server, &token, &id, r.data()["id"].as_str().unwrap(), 1).await;
+    assert_eq!(ping["status"], "delivered", "{ping}");
+    let response = &ping["response"];
+    let kept = response["body"].as_str().unwrap();
+    assert!(kept.len() <= 4096 && kept.len() > 4000, "{}", kept.len());
+    assert!(kept.starts_with("xé") && kept[1..].chars().all(|c| c == 'é'));
+    let headers = serde_json::to_string(&response["headers"]).unwrap();
+    assert!(headers.len() <= 4096, "{} bytes of headers kept", headers.len());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replayed_secret_is_shown_only_to_the_token_that_made_the_request() {
     let server = TestServer::start_with_providers(loopback_providers()).await;
