@@ -1,6 +1,8 @@
-//! /v1/events: what happened to each object, read back from the rows every change writes.
+//! /v1/events: what happened to each object, read back from the rows every change writes; only
+//! of the objects the caller could read (`auth::visibility`).
 
 use super::{ApiError, ApiResult, Call, ListArgs, Reply};
+use crate::auth::visibility;
 use crate::domain::dates::{Timestamp, parse_timestamp};
 use crate::store::{EventFilter, EventRow, StoreError};
 use crate::types::{self as wire, EventEnvelope, EventList, SortOrder};
@@ -34,6 +36,7 @@ impl super::handlers::EventsApi for Events {
         let filter = EventFilter {
             resource_id: input.resource_id.map(Into::into),
             code: input.code.map(Into::into),
+            hidden_families: visibility::hidden_families(&call.principal.scopes),
             ascending: input.sort_order == Some(SortOrder::Asc),
             limit: window.limit,
             offset: window.offset,
@@ -46,7 +49,12 @@ impl super::handlers::EventsApi for Events {
     }
 
     async fn events_get(call: Call, input: wire::EventsGetInput) -> ApiResult<Reply<EventEnvelope>> {
-        let event = call.store.event(call.org_id(), &input.id).await?.ok_or(ApiError::NotFound("event"))?;
+        let event = call
+            .store
+            .event(call.org_id(), &input.id)
+            .await?
+            .filter(|e| visibility::sees_code(&call.principal.scopes, &e.code))
+            .ok_or(ApiError::NotFound("event"))?;
         Ok(Reply::new(EventEnvelope { data: event_view(event)? }))
     }
 }

@@ -12,6 +12,7 @@ mod roles;
 mod sealing;
 mod state;
 mod tokens;
+pub mod visibility;
 
 pub use approvals::{Decided, Redemption, approval_url, decide_approval, find_approval, redeem_approval};
 pub use cache::{TOKEN_CACHE_TTL, TokenCache};

@@ -1,6 +1,6 @@
 //! `completion/complete`: ids for prompt arguments and template variables, by id prefix,
 //! debtor name or document, through the same /v1 list the caller could run: its `q` search where
-//! it has one, else its pages filtered here by id prefix.
+//! it has one, else its pages filtered here by id prefix; only ids of objects the caller may read.
 
 use serde_json::{Map, Value, json};
 
@@ -9,6 +9,7 @@ use super::params::Params;
 use super::prompts::{PROMPTS, available};
 use super::resources::resolve;
 use super::wire::RpcError;
+use crate::auth::visibility;
 use crate::operations::{OPERATIONS, Operation, by_operation_id};
 
 /// At most this many values per answer (the spec's limit).
@@ -78,7 +79,19 @@ pub async fn complete(ctx: &Context<'_>, params: &Params) -> Result<Outcome, Rpc
         }
         Some(op) => by_prefix(ctx, op, value).await,
     };
+    // Only ids of objects the caller could read, whatever list they came from.
+    let (values, total) = readable(ctx, values, total);
     Ok(Outcome::complete(json!({ "completion": { "values": values, "total": total, "hasMore": has_more } })))
+}
+
+/// The values naming objects the caller may read (`auth::visibility`), and the total less those
+/// left out.
+fn readable(ctx: &Context<'_>, mut values: Vec<Value>, total: i64) -> (Vec<Value>, i64) {
+    let scopes = &ctx.caller.principal.scopes;
+    let before = values.len();
+    values.retain(|v| v.as_str().is_none_or(|id| visibility::sees_id(scopes, id)));
+    let left_out = (before - values.len()) as i64;
+    (values, (total - left_out).max(0))
 }
 
 /// Whether a value may be the first characters of an id (lower-case letters, digits and `_`).

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::context::{Context, Outcome, allowed, step_up};
 use super::params::Params;
 use super::wire::{INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
+use crate::auth::visibility;
 use crate::operations::{OPERATIONS, Operation, ResponseKind};
 
 /// The guide: how the régua works, statuses, glossary.
@@ -133,6 +134,11 @@ pub async fn read(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcErro
     let (op, path) = resolve(uri).ok_or_else(|| not_found(ctx, uri))?;
     if !allowed(ctx, op) {
         return Err(step_up(ctx, op));
+    }
+    // An id of an object the caller could not read names nothing it can see.
+    let scopes = &ctx.caller.principal.scopes;
+    if path.iter().any(|(_, id)| !visibility::sees_id(scopes, id)) {
+        return Err(not_found(ctx, uri));
     }
     let answer = ctx.dispatcher.call(ctx.caller, op, &path, &Map::new(), None).await;
     if answer.status == StatusCode::NOT_FOUND {

@@ -100,6 +100,8 @@ pub struct EventFilter {
     pub resource_id: Option<String>,
     /// Only this code.
     pub code: Option<String>,
+    /// Leave out the events whose code is of these families (`webhook` for `webhook.db.updated`).
+    pub hidden_families: Vec<&'static str>,
     /// Oldest first.
     pub ascending: bool,
     /// Page size.
@@ -141,6 +143,11 @@ impl super::Store {
             }
             if let Some(code) = &filter.code {
                 sql.push(" AND code = ").bind(code);
+            }
+            for family in &filter.hidden_families {
+                // The family and its dot: `webhook.` leaves `webhooks_x.…` alone.
+                let start = format!("{family}.");
+                sql.push(&format!(" AND substr(code, 1, {}) <> ", start.len())).bind(start);
             }
         };
         plain_page(

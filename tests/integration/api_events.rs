@@ -101,3 +101,60 @@ async fn the_timeline_is_a_tool() {
         .await;
     assert_eq!(r.tool_json()["error"]["code"], "VALIDATION_ERROR");
 }
+
+/// The events of a list answer, as (code, resource_id).
+fn listed(r: &crate::common::Resp) -> Vec<(String, String)> {
+    let data = r.data().as_array().unwrap();
+    data.iter()
+        .map(|e| (e["code"].as_str().unwrap().into(), e["resource_id"].as_str().unwrap().into()))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_sees_no_event_of_an_object_it_could_not_get() {
+    use kobana_dunning::providers::{ProviderConfig, Providers};
+    let config = ProviderConfig { allow_insecure_targets: true, ..ProviderConfig::default() };
+    let server = TestServer::start_with_providers(Providers::new(&config).unwrap()).await;
+    let (org, admin) = server.tenant("Escopos").await;
+    let read = server.token(&org, "dunning.read").await;
+    let exporter = server.token(&org, "dunning.read dunning.exports").await;
+    let hook = json!({ "url": "http://127.0.0.1:9/hooks?token=segredo-um", "events": ["charge.paid"] });
+    let r = server.write(&admin, "webhooks_create", hook).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let hook_id = r.data()["id"].as_str().unwrap().to_owned();
+    let moved = json!({ "url": "http://127.0.0.1:9/outro?token=segredo-dois" });
+    assert_eq!(server.write_id(&admin, "webhooks_update", &hook_id, moved).await.status, 200);
+    server.create_debtor(&admin, "Dora Visível", &cpf(7290)).await;
+    let r = server.write(&admin, "exports_create", json!({ "kind": "debtors" })).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let export_id = r.data()["id"].as_str().unwrap().to_owned();
+
+    // A token with every scope sees them all.
+    let r = server.read(&admin, "events_list", &format!("resource_id={hook_id}")).await;
+    assert_eq!(codes(&r), ["webhook.db.updated", "webhook.db.created"]);
+    let hook_event = r.data()[0]["id"].as_str().unwrap().to_owned();
+    let r = server.read(&admin, "events_list", &format!("resource_id={export_id}")).await;
+    let export_event = r.data()[0]["id"].as_str().unwrap().to_owned();
+
+    // A read token, refused the webhook itself, sees none of its events nor the export's.
+    assert_eq!(server.read_id(&read, "webhooks_get", &hook_id).await.status, 403);
+    let r = server.read(&read, "events_list", &format!("resource_id={hook_id}")).await;
+    assert_eq!((r.status, r.body["meta"]["total"].as_i64()), (200, Some(0)), "{}", r.body);
+    let r = server.read(&read, "events_list", "per_page=100").await;
+    let seen = listed(&r);
+    assert_eq!(r.body["meta"]["total"].as_u64(), Some(seen.len() as u64), "the total counts what is shown");
+    assert!(seen.iter().any(|(code, _)| code == "debtor.db.created"), "{seen:?}");
+    assert!(seen.iter().all(|(code, _)| !code.starts_with("webhook.") && !code.starts_with("export.")));
+    assert!(!r.body.to_string().contains("segredo"), "{}", r.body);
+    for id in [&hook_event, &export_event] {
+        let r = server.read_id(&read, "events_get", id).await;
+        assert_eq!((r.status, r.code()), (404, "NOT_FOUND"), "{}", r.body);
+    }
+    assert_eq!(server.read_id(&admin, "events_get", &hook_event).await.status, 200);
+
+    // The exports scope shows export events, never webhook ones.
+    let r = server.read(&exporter, "events_list", "per_page=100").await;
+    let seen = listed(&r);
+    assert!(seen.iter().any(|(_, id)| *id == export_id), "{seen:?}");
+    assert!(seen.iter().all(|(code, _)| !code.starts_with("webhook.")), "{seen:?}");
+}
