@@ -3,8 +3,9 @@
 //! nothing here can lose one: each attempt leases the row (several processes on one database
 //! never attempt it twice at once), builds the body from the event and the webhook as they are
 //! now (its current URL and secret), posts it, and saves what happened, freeing the lease. A
-//! crash mid-attempt leaves the row leased; once the lease runs out it is attempted again: at
-//! least once, with the same `X-Kobana-Delivery-Id` for the receiver to deduplicate on.
+//! crash mid-attempt leaves the row leased, the attempt counted (it is counted before it is
+//! sent); once the lease runs out it is attempted again: at least once, with the same
+//! `X-Kobana-Delivery-Id` for the receiver to deduplicate on.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -160,6 +161,16 @@ impl Sender<'_> {
             return Ok(None);
         };
         let sandbox = self.store.is_sandbox(&d.organization_id).await?;
+        if d.attempts_spent() {
+            // The last attempts were cut short (the process died mid-request): they counted.
+            d.give_up("the last attempt was interrupted".to_owned(), now);
+            return self.save(d, holder).await;
+        }
+        // Counted before it is sent: an attempt a crash cuts short counts too.
+        if !self.store.count_webhook_attempt(&d, holder).await? {
+            tracing::warn!(delivery = %d.id, "a webhook delivery's lease ran out before its attempt");
+            return Ok(None);
+        }
         let uid = d.uid().to_string();
         let exchange = self
             .providers

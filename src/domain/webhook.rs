@@ -264,6 +264,19 @@ impl Delivery {
         }
     }
 
+    /// Whether every attempt was already made (counted before sending, so including ones cut
+    /// short by a crash): nothing more is sent.
+    pub fn attempts_spent(&self) -> bool {
+        self.attempts >= MAX_ATTEMPTS
+    }
+
+    /// Ends a delivery whose attempts are spent without another one.
+    pub fn give_up(&mut self, reason: String, now: OffsetDateTime) {
+        self.response = None;
+        self.error = Some(reason);
+        self.settle(WebhookDeliveryStatus::Failed, now);
+    }
+
     fn settle(&mut self, status: WebhookDeliveryStatus, now: OffsetDateTime) {
         self.status = status;
         self.next_attempt_at = None;

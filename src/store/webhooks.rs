@@ -252,6 +252,21 @@ impl Store {
         Ok(changed == 1)
     }
 
+    /// Counts an attempt of a delivery `holder` leased (at `d.version`) before it is sent, so an
+    /// attempt cut short (the process killed mid-request) still counts toward the limit. The
+    /// version stays: the attempt's own save expects it. False when the lease was lost.
+    pub async fn count_webhook_attempt(&self, d: &Delivery, holder: &str) -> StoreResult<bool> {
+        let changed = self
+            .db
+            .execute(
+                "UPDATE webhook_deliveries SET attempts = attempts + 1 \
+                 WHERE webhook_id = $1 AND id = $2 AND version = $3 AND lease_owner = $4",
+                &args![&d.webhook_id, &d.id, d.version, holder],
+            )
+            .await?;
+        Ok(changed == 1)
+    }
+
     /// Saves a delivery a person asked for again (`Delivery::requeue`), leased to `lease`, if it
     /// is still at `expected` and no sender holds it; false otherwise.
     pub async fn requeue_webhook_delivery(

@@ -320,13 +320,14 @@ async fn private_loopback_link_local_and_metadata_targets_are_refused() {
     assert!(d["error"].as_str().unwrap().contains("loopback"), "{d}");
 }
 
-/// Polls a delivery until its attempts reach `attempts`.
+/// Polls a delivery until its attempts reach `attempts` and the last one's outcome is saved (an
+/// attempt counts from when it starts).
 async fn attempted(server: &TestServer, token: &str, webhook: &str, delivery: &str, attempts: i64) -> Value {
     for _ in 0..100 {
         let path = [("id", webhook), ("delivery_id", delivery)];
         let r = server.call(token, "webhooks_deliveries_get", &path, "", None).await;
         assert_eq!(r.status, 200, "{}", r.body);
-        if r.data()["attempts"] == attempts {
+        if r.data()["attempts"] == attempts && r.data()["status"] != "pending" {
             return r.data().clone();
         }
         tokio::time::sleep(StdDuration::from_millis(50)).await;
@@ -665,4 +666,29 @@ async fn a_replayed_secret_is_shown_only_to_the_token_that_made_the_request() {
     shown_without_secret(first.data(), &r.tool_json()["data"]);
     let r = server.mcp_2025(&token, "tools/call", call).await;
     assert_eq!(r.tool_json()["data"]["secret"], secret.as_str(), "its own token, over MCP");
+}
+
+/// An attempt cut short (the sender dropped mid-request, as a kill -9 does) counts toward the
+/// delivery's attempts: it was counted before the request was sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attempt_cut_short_counts() {
+    let server = TestServer::start_with_providers(loopback_providers()).await;
+    let (_, token) = server.tenant("Interrompida").await;
+    // A receiver that takes the request and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", silent.local_addr().unwrap());
+    let holding = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = silent.accept().await {
+            held.push(stream);
+        }
+    });
+    let (id, _) = webhook(&server, &token, &url, &["debtor.db.created"]).await;
+    server.create_debtor(&token, "Helena Interrompida", &cpf(8190)).await;
+
+    let cut = tokio::time::timeout(std::time::Duration::from_millis(700), send_due(&server, later(1))).await;
+    assert!(cut.is_err(), "the attempt was still waiting for its answer");
+    let d = &deliveries(&server, &token, &id).await[0];
+    assert_eq!(d["attempts"].as_i64(), Some(1), "the interrupted attempt counts: {d}");
+    holding.abort();
 }
