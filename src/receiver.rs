@@ -118,6 +118,14 @@ fn facts(
     zone: &Zone,
     now: OffsetDateTime,
 ) -> Result<(PaymentFacts, OffsetDateTime), ApiError> {
+    // The ids the store keeps and matches on: control characters belong in none, and
+    // PostgreSQL's text refuses NUL outright.
+    for name in ["external_id", "txid", "end_to_end_id", "e2eid", "id"] {
+        if object.get(name).and_then(Value::as_str).is_some_and(|s| s.chars().any(|c| c < ' ' || c == '\x7f'))
+        {
+            return Err(ApiError::field(format!("object.{name}"), "must not contain control characters"));
+        }
+    }
     let text = |name: &str| object.get(name).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
     let amount = object
         .get("paid_amount")

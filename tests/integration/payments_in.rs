@@ -367,3 +367,22 @@ async fn a_step_showing_a_code_the_charge_lacks_is_skipped_with_the_reason() {
         sent.body
     );
 }
+
+/// A delivery whose ids carry control characters (NUL, which PostgreSQL's text refuses) is
+/// refused as invalid, naming the field, on both databases; nothing is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delivery_with_control_characters_in_its_ids_is_refused() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let registered = s.write(&token, "payment_receiver_create", json!({ "secret": SECRET })).await;
+    assert_eq!(registered.status, 201, "{}", registered.body);
+    let url = registered.data()["url"].as_str().unwrap().to_string();
+    let path = &url[url.find("/receivers/").expect("a receiver path")..];
+    for (field, value) in [("external_id", "NF\u{0}42"), ("txid", "tx\u{1b}[31m"), ("id", "4242\n")] {
+        let mut object = json!({ "id": 4242, "paid_amount": 10.0, "paid_at": date_in(0) });
+        object[field] = json!(value);
+        let r = deliver(&s, path, SECRET, "bank_billet.paid", &format!("d-{field}"), &paid(object)).await;
+        assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{field}: {}", r.body);
+        assert!(r.body.to_string().contains(&format!("object.{field}")), "{}", r.body);
+    }
+}
