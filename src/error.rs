@@ -80,6 +80,9 @@ pub enum ApiError {
         /// The statuses that allow the action.
         allowed: Vec<&'static str>,
     },
+    /// 403: the signed-in user's role does not allow the operation, whatever the token's scopes.
+    #[error("only a user with the {0} role may do this")]
+    RoleRequired(&'static str),
     /// 409: the request conflicts with existing data.
     #[error("{0}")]
     Conflict(String),
@@ -199,6 +202,7 @@ impl ApiError {
             Self::BadRequest(_) => "BAD_REQUEST",
             Self::Unauthorized { .. } | Self::BadSignature => "UNAUTHORIZED",
             Self::InsufficientScope { .. } => "INSUFFICIENT_SCOPE",
+            Self::RoleRequired(_) => "FORBIDDEN",
             Self::NotFound(_) => "NOT_FOUND",
             Self::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
             Self::InvalidState { .. } => "INVALID_STATE",
@@ -220,7 +224,7 @@ impl ApiError {
             Self::Validation(_) | Self::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized { .. } | Self::BadSignature => StatusCode::UNAUTHORIZED,
-            Self::InsufficientScope { .. } => StatusCode::FORBIDDEN,
+            Self::InsufficientScope { .. } | Self::RoleRequired(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::InvalidState { .. } | Self::Conflict(_) | Self::Concurrent(_) | Self::KeyInFlight => {
@@ -247,6 +251,7 @@ impl ApiError {
                 json!({ "required": required, "granted": granted })
             }
             Self::InvalidState { status, allowed, .. } => json!({ "status": status, "allowed": allowed }),
+            Self::RoleRequired(role) => json!({ "required_role": role }),
             Self::PreconditionFailed { current } => json!({ "etag": current }),
             Self::MethodNotAllowed { allowed, .. } => json!({ "allowed": allowed }),
             Self::RateLimited(limited) => json!({ "retry_after": limited.retry_after }),

@@ -51,7 +51,13 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
     if !token.starts_with(RECEIVER_PREFIX) || token.len() > 128 {
         return Err(unknown());
     }
-    let receiver = app.store.payment_receiver(&hash_token(token)).await?.ok_or_else(unknown)?;
+    // A replaced receiver hears payments until its grace ends; a revoked one, never again.
+    let receiver = app
+        .store
+        .payment_receiver_by_token(&hash_token(token))
+        .await?
+        .filter(|r| r.takes_deliveries(OffsetDateTime::now_utc()))
+        .ok_or_else(unknown)?;
     let bytes = body.into_bytes_limit(MAX_DELIVERY_BYTES).await.map_err(|_| ApiError::PayloadTooLarge)?;
     let secret: String = app
         .key

@@ -93,7 +93,7 @@ impl Payload for wire::ApprovalEventData {
 }
 
 impl Payload for wire::PaymentReceiverEventData {
-    const RESOURCE: &'static str = "organization";
+    const RESOURCE: &'static str = "payment_receiver";
 }
 
 #[cfg(test)]

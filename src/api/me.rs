@@ -17,7 +17,7 @@ fn stored<T: std::str::FromStr>(value: &str, what: &str) -> ApiResult<T> {
 impl super::handlers::MeApi for Me {
     async fn me(call: Call, _input: MeInput) -> ApiResult<Reply<MeEnvelope>> {
         let org = call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
-        answer(&call, org)
+        answer(&call, org).await
     }
 
     /// Where Pix payments go changes what every debtor is sent: it needs `dunning.notify` too.
@@ -60,14 +60,15 @@ impl super::handlers::MeApi for Me {
         let tokens = call.app.tokens.clone();
         call.store.after_commit(async move { tokens.clear() });
         let org = call.store.organization(call.org_id()).await?.ok_or(ApiError::NotFound("organization"))?;
-        answer(&call, org)
+        answer(&call, org).await
     }
 }
 
 const NOTIFY: &str = "dunning.notify";
 
 /// The organization and the token, as `me` shows them.
-fn answer(call: &Call, org: OrganizationRow) -> ApiResult<Reply<MeEnvelope>> {
+async fn answer(call: &Call, org: OrganizationRow) -> ApiResult<Reply<MeEnvelope>> {
+    let receiver = call.store.active_payment_receiver(&org.id).await?;
     let p = &call.principal;
     let data = wire::Me {
         organization: wire::MeOrganization {
@@ -79,6 +80,7 @@ fn answer(call: &Call, org: OrganizationRow) -> ApiResult<Reply<MeEnvelope>> {
             timezone: org.timezone.name().to_string(),
             now: Timestamp(call.now),
             pix: org.pix_account.as_ref().map(pix_view),
+            payment_receiver: receiver.map(|r| super::payments::receiver_view(&r, None, call.now)),
         },
         user: None,
         token: wire::MeToken {

@@ -7,9 +7,11 @@ use std::sync::Arc;
 use super::charges::settle;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply};
 use crate::app::App;
-use crate::auth::{PrincipalData, mint_secret};
+use crate::auth::{PrincipalData, Role, mint_secret};
 use crate::domain::charge::{Charge, Payment};
 use crate::domain::dates::Timestamp;
+use crate::domain::ids::new_id;
+use crate::domain::payment_receiver::{GRACE, PaymentReceiver};
 use crate::domain::received_payment::ReceivedPayment;
 use crate::store::OrganizationRow;
 use crate::types::{self as wire, ChargeStatus, PaymentMethod};
@@ -23,24 +25,128 @@ pub const RECEIVER_PATH: &str = "/receivers/kobana/";
 /// The prefix of a receiver's URL token (stored, like access tokens, only as its hash).
 pub const RECEIVER_PREFIX: &str = "kd_rcv_";
 
+/// The role a signed-in user needs to set or revoke a receiver.
+const RECEIVER_ROLE: Role = Role::Admin;
+
+/// `dunning.notify` besides the operation's scope, and the admin role when a user signed in: a
+/// receiver decides which payments settle charges.
+async fn require_receiver_rights(call: &Call) -> ApiResult<()> {
+    call.require_also("dunning.notify")?;
+    let Some(user_id) = &call.principal.user_id else { return Ok(()) };
+    let user = call.store.user(user_id).await?;
+    match user.and_then(|u| Role::parse(&u.role)) {
+        Some(role) if role == RECEIVER_ROLE => Ok(()),
+        _ => Err(ApiError::RoleRequired(RECEIVER_ROLE.as_str())),
+    }
+}
+
+async fn load_receiver(call: &Call, id: &str) -> ApiResult<PaymentReceiver> {
+    call.store.payment_receiver(call.org_id(), id).await?.ok_or(ApiError::NotFound("payment receiver"))
+}
+
+/// A receiver as the API shows it; the URL only in the answer that made it.
+pub(crate) fn receiver_view(
+    receiver: &PaymentReceiver,
+    url: Option<String>,
+    now: time::OffsetDateTime,
+) -> wire::PaymentReceiver {
+    wire::PaymentReceiver {
+        id: receiver.id.clone(),
+        status: receiver.status(now).as_str().parse().unwrap_or(wire::PaymentReceiverStatus::Active),
+        url,
+        created_at: Timestamp(receiver.created_at),
+        created_by: wire::Actor {
+            r#type: receiver.created_by.0.parse().unwrap_or(wire::ActorType::System),
+            id: receiver.created_by.1.clone(),
+        },
+        retires_at: receiver.retires_at.map(Timestamp),
+        revoked_at: receiver.revoked_at.map(Timestamp),
+    }
+}
+
 impl super::handlers::PaymentsApi for Payments {
-    /// A new URL and secret each time: the old URL stops answering.
+    /// A new URL and secret each time; the receiver it replaces keeps hearing payments for
+    /// [`GRACE`], so none on their way is lost. Where payments are heard from is as sensitive as
+    /// where Pix goes: it needs `dunning.notify` too, and an admin when a user signed in.
     async fn payment_receiver_create(
         call: Call,
         input: wire::PaymentReceiverCreateInput,
     ) -> ApiResult<Reply<wire::PaymentReceiverEnvelope>> {
+        require_receiver_rights(&call).await?;
         let internal = |e: String| ApiError::Internal(e.into());
         let (token, hash) = mint_secret(RECEIVER_PREFIX).map_err(|e| internal(e.to_string()))?;
         let sealed = call.app.key.seal(&input.secret.to_string()).map_err(|e| internal(e.to_string()))?;
-        // Who set where payments are heard from is kept; the URL and the secret are not.
-        let data = wire::PaymentReceiverEventData { created_at: Timestamp(call.now) };
-        let evt = super::event(&call, "payment_receiver.created", call.org_id(), &data);
-        call.store.set_payment_receiver(call.org_id(), &hash, &sealed, call.now, &evt).await?;
-        let data = wire::PaymentReceiver {
-            url: format!("{}{RECEIVER_PATH}{token}", call.app.public_url.trim_end_matches('/')),
-            created_at: Timestamp(call.now),
+        let replaced = call.store.active_payment_receiver(call.org_id()).await?;
+        let (actor_type, actor_id) = call.principal.actor();
+        let receiver = PaymentReceiver {
+            id: new_id("rcv"),
+            organization_id: call.org_id().to_string(),
+            secret_sealed: sealed,
+            created_at: call.now,
+            created_by: (actor_type.to_string(), actor_id.to_string()),
+            retires_at: None,
+            revoked_at: None,
+            version: 1,
+            updated_at: call.now,
         };
-        Ok(Reply::new(wire::PaymentReceiverEnvelope { data }))
+        let retires_at = call.now + GRACE;
+        // Who set where payments are heard from is kept; the URL and the secret are not.
+        let data = wire::PaymentReceiverEventData {
+            id: receiver.id.clone(),
+            created_at: Timestamp(call.now),
+            replaced_id: replaced.as_ref().map(|r| r.id.clone()),
+            retires_at: replaced.as_ref().map(|_| Timestamp(retires_at)),
+            revoked_at: None,
+        };
+        let evt = super::event(&call, "payment_receiver.created", &receiver.id, &data);
+        call.store.insert_payment_receiver(&receiver, &hash, retires_at, &[evt]).await?;
+        let url = format!("{}{RECEIVER_PATH}{token}", call.app.public_url.trim_end_matches('/'));
+        Ok(Reply::new(wire::PaymentReceiverEnvelope { data: receiver_view(&receiver, Some(url), call.now) }))
+    }
+
+    async fn payment_receivers_list(
+        call: Call,
+        input: wire::PaymentReceiversListInput,
+    ) -> ApiResult<Reply<wire::PaymentReceiverList>> {
+        let (window, pager) = ListArgs::plain(input.page, input.per_page, None).page(call.zone());
+        let (rows, total) = call.store.payment_receivers(call.org_id(), window.limit, window.offset).await?;
+        Ok(Reply::new(wire::PaymentReceiverList {
+            data: rows.iter().map(|r| receiver_view(r, None, call.now)).collect(),
+            meta: pager.meta(total),
+        }))
+    }
+
+    async fn payment_receivers_get(
+        call: Call,
+        input: wire::PaymentReceiversGetInput,
+    ) -> ApiResult<Reply<wire::PaymentReceiverEnvelope>> {
+        let receiver = load_receiver(&call, &input.id).await?;
+        Ok(Reply::new(wire::PaymentReceiverEnvelope { data: receiver_view(&receiver, None, call.now) }))
+    }
+
+    /// Stops a receiver at once; a revoked one is answered as it is.
+    async fn payment_receivers_revoke(
+        call: Call,
+        input: wire::PaymentReceiversRevokeInput,
+    ) -> ApiResult<Reply<wire::PaymentReceiverEnvelope>> {
+        require_receiver_rights(&call).await?;
+        let before = load_receiver(&call, &input.id).await?;
+        call.check_if_match(before.version)?;
+        let mut after = before.clone();
+        if after.revoke(call.now)? {
+            let data = wire::PaymentReceiverEventData {
+                id: after.id.clone(),
+                created_at: Timestamp(after.created_at),
+                replaced_id: None,
+                retires_at: after.retires_at.map(Timestamp),
+                revoked_at: after.revoked_at.map(Timestamp),
+            };
+            let evt = super::event(&call, "payment_receiver.revoked", &after.id, &data);
+            if !call.store.revoke_payment_receiver(&after, before.version, &evt).await? {
+                return Err(ApiError::Concurrent("payment receiver"));
+            }
+        }
+        Ok(Reply::new(wire::PaymentReceiverEnvelope { data: receiver_view(&after, None, call.now) }))
     }
 
     async fn payments_list(

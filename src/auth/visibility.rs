@@ -37,7 +37,7 @@ pub const KINDS: &[Kind] = &[
     // Approvals are read as their events; the organization and its receiver in `me`.
     kind("approval", None, ops::EVENTS_GET),
     kind("organization", Some("org"), ops::ME),
-    kind("payment_receiver", None, ops::ME),
+    kind("payment_receiver", Some("rcv"), ops::PAYMENT_RECEIVERS_GET),
     kind("webhook", Some("whk"), ops::WEBHOOKS_GET),
     kind("delivery", Some("dlv"), ops::WEBHOOKS_DELIVERIES_GET),
     kind("export", Some("exp"), ops::EXPORTS_GET),

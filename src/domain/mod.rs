@@ -28,6 +28,7 @@ pub mod message;
 pub mod money;
 pub mod notification;
 pub mod payment_codes;
+pub mod payment_receiver;
 pub mod phone;
 pub mod pix;
 pub mod pix_account;

@@ -66,6 +66,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(27, "0027", "webhooks"),
     migration!(28, "0028", "exports"),
     migration!(29, "0029", "engine_reads_due_work"),
+    migration!(30, "0030", "payment_receivers"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -9,14 +9,16 @@ use super::events::{NewEvent, insert_event};
 use super::listing::{plain_page, push_in};
 use super::value::{Row, Sql, args};
 use super::{Store, StoreResult};
+use crate::domain::payment_receiver::PaymentReceiver;
 use crate::domain::received_payment::{PaymentFacts, ReceivedPayment};
 use crate::types::PaymentStatus;
 
-/// A registered receiver: its organization and its sealed secret.
-#[derive(Debug, Clone)]
-pub struct ReceiverRow {
-    pub organization_id: String,
-    pub secret_sealed: String,
+/// The columns a receiver is read from.
+macro_rules! receiver_columns {
+    () => {
+        "id, organization_id, secret_sealed, created_at, created_by_type, created_by_id, retires_at, \
+         revoked_at, version, updated_at"
+    };
 }
 
 fn from_row(row: &Row) -> StoreResult<ReceivedPayment> {
@@ -116,40 +118,127 @@ impl Store {
         plain_page(&self.db, "payments", "created_at", filters, false, limit, offset, from_row).await
     }
 
-    /// Registers (or replaces) an organization's receiver, with its event.
-    pub async fn set_payment_receiver(
+    /// Registers a receiver found by `token_hash` (the hash of its URL's token), with its events:
+    /// the active one, if any, retires at `retires_at`.
+    pub async fn insert_payment_receiver(
         &self,
-        org_id: &str,
+        receiver: &PaymentReceiver,
         token_hash: &str,
-        secret_sealed: &str,
-        now: OffsetDateTime,
-        event: &NewEvent,
+        retires_at: OffsetDateTime,
+        events: &[NewEvent],
     ) -> StoreResult<()> {
-        let upsert = Step::new(
-            "INSERT INTO payment_receivers (organization_id, token_hash, secret_sealed, created_at) \
-             VALUES ($1, $2, $3, $4) ON CONFLICT (organization_id) DO UPDATE SET \
-             token_hash = excluded.token_hash, secret_sealed = excluded.secret_sealed, created_at = excluded.created_at",
-            args![org_id, token_hash, secret_sealed, timestamp_text(&now)],
+        let now = timestamp_text(&receiver.created_at);
+        let retire = Step::new(
+            "UPDATE payment_receivers SET retires_at = $1, version = version + 1, updated_at = $2 \
+             WHERE organization_id = $3 AND retires_at IS NULL AND revoked_at IS NULL",
+            args![timestamp_text(&retires_at), now.clone(), &receiver.organization_id],
         );
-        self.db.write(&[upsert, insert_event(event)]).await?;
+        let insert = Step::new(
+            "INSERT INTO payment_receivers (id, organization_id, token_hash, secret_sealed, created_at, \
+             created_by_type, created_by_id, retires_at, revoked_at, version, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, NULL, $8, $9)",
+            args![
+                &receiver.id,
+                &receiver.organization_id,
+                token_hash,
+                &receiver.secret_sealed,
+                now.clone(),
+                &receiver.created_by.0,
+                &receiver.created_by.1,
+                receiver.version,
+                now
+            ],
+        );
+        let mut steps = vec![retire, insert];
+        steps.extend(events.iter().map(insert_event));
+        self.db.write(&steps).await?;
         Ok(())
     }
 
-    /// The receiver whose URL token hashes to `token_hash`.
-    pub async fn payment_receiver(&self, token_hash: &str) -> StoreResult<Option<ReceiverRow>> {
-        let row = self
-            .db
-            .find(
-                "SELECT organization_id, secret_sealed FROM payment_receivers WHERE token_hash = $1",
-                &args![token_hash],
-            )
-            .await?;
-        row.map(|r| {
-            Ok(ReceiverRow {
-                organization_id: r.text("organization_id")?,
-                secret_sealed: r.text("secret_sealed")?,
-            })
-        })
-        .transpose()
+    /// Saves a revoked receiver if it is still at `expected_version`; false when it moved on.
+    pub async fn revoke_payment_receiver(
+        &self,
+        receiver: &PaymentReceiver,
+        expected_version: i64,
+        event: &NewEvent,
+    ) -> StoreResult<bool> {
+        let update = Step::must_change(
+            "UPDATE payment_receivers SET revoked_at = $1, version = $2, updated_at = $3 \
+             WHERE id = $4 AND organization_id = $5 AND version = $6",
+            args![
+                receiver.revoked_at.as_ref().map(timestamp_text),
+                receiver.version,
+                timestamp_text(&receiver.updated_at),
+                &receiver.id,
+                &receiver.organization_id,
+                expected_version
+            ],
+        );
+        self.db.write(&[update, insert_event(event)]).await
     }
+
+    /// The receiver whose URL token hashes to `token_hash`, whatever its state.
+    pub async fn payment_receiver_by_token(&self, token_hash: &str) -> StoreResult<Option<PaymentReceiver>> {
+        const ONE: &str =
+            concat!("SELECT ", receiver_columns!(), " FROM payment_receivers WHERE token_hash = $1");
+        self.db.find(ONE, &args![token_hash]).await?.as_ref().map(receiver_from_row).transpose()
+    }
+
+    /// One receiver of an organization.
+    pub async fn payment_receiver(&self, org_id: &str, id: &str) -> StoreResult<Option<PaymentReceiver>> {
+        const ONE: &str = concat!(
+            "SELECT ",
+            receiver_columns!(),
+            " FROM payment_receivers WHERE organization_id = $1 AND id = $2"
+        );
+        self.db.find(ONE, &args![org_id, id]).await?.as_ref().map(receiver_from_row).transpose()
+    }
+
+    /// The organization's newest receiver that is neither replaced nor revoked.
+    pub async fn active_payment_receiver(&self, org_id: &str) -> StoreResult<Option<PaymentReceiver>> {
+        const ONE: &str = concat!(
+            "SELECT ",
+            receiver_columns!(),
+            " FROM payment_receivers WHERE organization_id = $1 AND retires_at IS NULL \
+             AND revoked_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1"
+        );
+        self.db.find(ONE, &args![org_id]).await?.as_ref().map(receiver_from_row).transpose()
+    }
+
+    /// A page of an organization's receivers, newest first, and the total count.
+    pub async fn payment_receivers(
+        &self,
+        org_id: &str,
+        limit: i64,
+        offset: i64,
+    ) -> StoreResult<(Vec<PaymentReceiver>, i64)> {
+        let filters = |sql: &mut Sql| {
+            sql.push(" WHERE organization_id = ").bind(org_id);
+        };
+        plain_page(
+            &self.db,
+            "payment_receivers",
+            "created_at",
+            filters,
+            false,
+            limit,
+            offset,
+            receiver_from_row,
+        )
+        .await
+    }
+}
+
+fn receiver_from_row(row: &Row) -> StoreResult<PaymentReceiver> {
+    Ok(PaymentReceiver {
+        id: row.text("id")?,
+        organization_id: row.text("organization_id")?,
+        secret_sealed: row.text("secret_sealed")?,
+        created_at: timestamp(row, "created_at")?,
+        created_by: (row.text("created_by_type")?, row.text("created_by_id")?),
+        retires_at: optional_timestamp(row, "retires_at")?,
+        revoked_at: optional_timestamp(row, "revoked_at")?,
+        version: row.int("version")?,
+        updated_at: timestamp(row, "updated_at")?,
+    })
 }

@@ -165,6 +165,7 @@ fn the_catalogue_follows_the_tool_rules() {
             "dunning_notifications_cancel",
             "dunning_notifications_create",
             "dunning_notifications_resend",
+            "dunning_payment_receivers_revoke",
             "dunning_protests_cancel",
             "dunning_protests_create",
             "dunning_webhooks_deliveries_retry",

@@ -128,6 +128,9 @@ async fn another_organizations_ids_are_not_found() {
     let r = server.write(&a, "exports_create", json!({"kind": "charges"})).await;
     assert_eq!(r.status, 201, "{}", r.body);
     let export_id = r.data()["id"].as_str().unwrap().to_string();
+    let r = server.write(&a, "payment_receiver_create", json!({"secret": "kobana-secret-0123456789"})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let receiver_id = r.data()["id"].as_str().unwrap().to_string();
 
     let with_ids: Vec<_> = OPERATIONS.iter().filter(|op| !op.path_params.is_empty()).collect();
     assert!(with_ids.len() >= 8, "the operations with ids: {}", with_ids.len());
@@ -144,6 +147,9 @@ async fn another_organizations_ids_are_not_found() {
                     ("credit_bureau_reports", "id") => report_id.as_str(),
                     ("protests", "id") => protest_id.as_str(),
                     ("notifications", "id") => notification_id.as_str(),
+                    ("payments", "id") if op.operation_id.starts_with("payment_receivers") => {
+                        receiver_id.as_str()
+                    }
                     ("payments", "id") => payment_id.as_str(),
                     ("webhooks", "id") => webhook_id.as_str(),
                     ("webhooks", "delivery_id") => delivery_id.as_str(),

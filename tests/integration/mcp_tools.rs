@@ -497,6 +497,15 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 json!({ "charge_id": charge().await, "title_type": "DS", "document_number": "NF-77" }),
                 "“NF-77”".to_string(),
             ),
+            "payment_receivers_revoke" => {
+                let r = s
+                    .write(&token, "payment_receiver_create", json!({ "secret": "kobana-secret-0123456789" }))
+                    .await;
+                assert_eq!(r.status, 201, "{}", r.body);
+                let id = r.data()["id"].as_str().unwrap().to_owned();
+                let shown = format!("“{id}”");
+                (json!({ "id": id }), shown)
+            }
             "webhooks_delete" | "webhooks_test" | "webhooks_deliveries_retry" => {
                 let hook = json!({ "url": "https://erp.example.com/hooks", "events": ["debtor.db.created"] });
                 let r = s.write(&token, "webhooks_create", hook).await;
@@ -560,7 +569,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
         assert!(message.contains(&shown) && !message.contains("“”"), "{}: {message}", op.tool_name);
         asked += 1;
     }
-    assert_eq!(asked, 21);
+    assert_eq!(asked, 22);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

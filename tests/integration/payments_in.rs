@@ -386,3 +386,108 @@ async fn a_delivery_with_control_characters_in_its_ids_is_refused() {
         assert!(r.body.to_string().contains(&format!("object.{field}")), "{}", r.body);
     }
 }
+
+/// A token of a user signed in with `role` (as the OAuth server issues them), with every scope.
+async fn user_token(s: &TestServer, org: &str, role: &str) -> String {
+    let email = format!("pessoa.{}@example.com", uuid::Uuid::now_v7().simple());
+    let user =
+        kobana_dunning::admin::create_user(&s.app.store, org, &email, role, "uma senha longa o bastante")
+            .await
+            .expect("user");
+    let (token, token_hash) = kobana_dunning::auth::mint_token().unwrap();
+    let now = time::OffsetDateTime::now_utc();
+    let stamp = |t: time::OffsetDateTime| kobana_dunning::domain::dates::format_timestamp(t);
+    s.app
+        .store
+        .insert_token(&kobana_dunning::store::NewToken {
+            id: kobana_dunning::domain::ids::new_id("tok"),
+            token_hash,
+            organization_id: org.to_string(),
+            user_id: Some(user),
+            client_id: None,
+            scopes: kobana_dunning::auth::ALL_SCOPES.iter().map(|s| s.to_string()).collect(),
+            audience: "all".into(),
+            expires_at: stamp(now + time::Duration::hours(1)),
+            created_at: stamp(now),
+            grant_id: None,
+        })
+        .await
+        .unwrap();
+    token
+}
+
+fn receiver_path(registered: &Resp) -> String {
+    let url = registered.data()["url"].as_str().expect("the URL, shown once").to_string();
+    url[url.find("/receivers/").expect("a receiver path")..].to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_notify_right_sets_the_receiver_and_a_replaced_one_keeps_hearing_until_revoked() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    let ping = json!({ "event_code": "ping" });
+
+    // A read+write token cannot move where payments are heard from.
+    let writer = s.token(&org, "dunning.read dunning.write").await;
+    let r = s.write(&writer, "payment_receiver_create", json!({ "secret": SECRET })).await;
+    assert_eq!((r.status, r.code()), (403, "INSUFFICIENT_SCOPE"), "{}", r.body);
+    assert_eq!(r.body["error"]["details"]["required"], "dunning.notify");
+    // Nor a signed-in operator, whatever the token's scopes: only an admin.
+    let operator = user_token(&s, &org, "operator").await;
+    let r = s.write(&operator, "payment_receiver_create", json!({ "secret": SECRET })).await;
+    assert_eq!((r.status, r.code()), (403, "FORBIDDEN"), "{}", r.body);
+    assert_eq!(r.body["error"]["details"]["required_role"], "admin");
+    assert_eq!(s.read(&token, "me", "").await.data()["organization"]["payment_receiver"], Value::Null);
+
+    let admin = user_token(&s, &org, "admin").await;
+    let first = s.write(&admin, "payment_receiver_create", json!({ "secret": SECRET })).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let first_id = first.data()["id"].as_str().unwrap().to_string();
+    assert_eq!(first.data()["status"], "active");
+    assert_eq!(first.data()["created_by"]["type"], "user");
+    let first_path = receiver_path(&first);
+
+    // A second receiver: the first keeps hearing payments for 24 h, shown on it.
+    let second = s.write(&token, "payment_receiver_create", json!({ "secret": SECRET })).await;
+    assert_eq!(second.status, 201, "{}", second.body);
+    let second_id = second.data()["id"].as_str().unwrap().to_string();
+    let second_path = receiver_path(&second);
+    assert_eq!(deliver(&s, &first_path, SECRET, "ping", "p-1", &ping).await.status, 200);
+    assert_eq!(deliver(&s, &second_path, SECRET, "ping", "p-2", &ping).await.status, 200);
+    let old = s.read_id(&token, "payment_receivers_get", &first_id).await;
+    assert_eq!(old.data()["status"], "retiring", "{}", old.body);
+    assert_eq!(old.data()["url"], Value::Null, "the URL is shown once");
+    let retires = time::OffsetDateTime::parse(
+        old.data()["retires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let grace = retires - time::OffsetDateTime::now_utc();
+    assert!(grace > time::Duration::hours(23) && grace <= time::Duration::hours(24), "{grace}");
+    let me = s.read(&token, "me", "").await;
+    let shown = &me.data()["organization"]["payment_receiver"];
+    assert_eq!(
+        (shown["id"].as_str(), shown["created_by"]["type"].as_str()),
+        (Some(second_id.as_str()), Some("token"))
+    );
+    let listed = s.read(&token, "payment_receivers_list", "").await;
+    assert_eq!(crate::common::ids(&listed), [second_id.as_str(), first_id.as_str()]);
+    assert!(!listed.body.to_string().contains("kd_rcv_"), "no URL in a list: {}", listed.body);
+
+    // Revoked, the old URL stops at once; revoking again changes nothing.
+    let r = s.call(&writer, "payment_receivers_revoke", &[("id", &first_id)], "", None).await;
+    assert_eq!((r.status, r.code()), (403, "INSUFFICIENT_SCOPE"), "{}", r.body);
+    let r = s.call(&token, "payment_receivers_revoke", &[("id", &first_id)], "", None).await;
+    assert_eq!((r.status, r.data()["status"].as_str()), (200, Some("revoked")), "{}", r.body);
+    assert_eq!(deliver(&s, &first_path, SECRET, "ping", "p-3", &ping).await.status, 404);
+    assert_eq!(deliver(&s, &second_path, SECRET, "ping", "p-4", &ping).await.status, 200);
+    let again = s.call(&token, "payment_receivers_revoke", &[("id", &first_id)], "", None).await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.data()["revoked_at"], r.data()["revoked_at"]);
+    let events = s.read(&token, "events_list", "code=payment_receiver.revoked").await;
+    assert_eq!(crate::common::ids(&events).len(), 1, "{}", events.body);
+
+    // A receiver outlives the token that made it: revoking the token does not stop payments.
+    kobana_dunning::admin::revoke_token(&s.app.store, &token).await.unwrap();
+    assert_eq!(deliver(&s, &second_path, SECRET, "ping", "p-5", &ping).await.status, 200);
+}

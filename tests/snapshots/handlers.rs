@@ -477,6 +477,33 @@ pub trait PaymentsApi {
             crate::api::Reply<crate::types::PaymentReceiverEnvelope>,
         >,
     > + Send;
+    /// `payment_receivers_get`: Get a payment receiver
+    fn payment_receivers_get(
+        call: crate::api::Call,
+        input: crate::types::PaymentReceiversGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::PaymentReceiverEnvelope>,
+        >,
+    > + Send;
+    /// `payment_receivers_list`: List payment receivers
+    fn payment_receivers_list(
+        call: crate::api::Call,
+        input: crate::types::PaymentReceiversListInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::PaymentReceiverList>,
+        >,
+    > + Send;
+    /// `payment_receivers_revoke`: Revoke a payment receiver
+    fn payment_receivers_revoke(
+        call: crate::api::Call,
+        input: crate::types::PaymentReceiversRevokeInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::PaymentReceiverEnvelope>,
+        >,
+    > + Send;
     /// `payments_assign`: Assign an unmatched payment to a charge
     fn payments_assign(
         call: crate::api::Call,

@@ -338,6 +338,27 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: ["", ""],
             })
         }
+        ["", "v1", "payment_receivers"] => {
+            Some(V1Route {
+                operations: &[ops::PAYMENT_RECEIVERS_LIST],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
+        ["", "v1", "payment_receivers", p0] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::PAYMENT_RECEIVERS_GET],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
+        ["", "v1", "payment_receivers", p0, "revoke"] if !p0.is_empty() => {
+            Some(V1Route {
+                operations: &[ops::PAYMENT_RECEIVERS_REVOKE],
+                names: ["id", ""],
+                params: [*p0, ""],
+            })
+        }
         ["", "v1", "payments"] => {
             Some(V1Route {
                 operations: &[ops::PAYMENTS_LIST],
@@ -963,6 +984,33 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::payments::Payments as crate::api::handlers::PaymentsApi>::payment_receiver_create,
+                ),
+            )
+        }
+        "payment_receivers_list" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::payments::Payments as crate::api::handlers::PaymentsApi>::payment_receivers_list,
+                ),
+            )
+        }
+        "payment_receivers_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::payments::Payments as crate::api::handlers::PaymentsApi>::payment_receivers_get,
+                ),
+            )
+        }
+        "payment_receivers_revoke" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::payments::Payments as crate::api::handlers::PaymentsApi>::payment_receivers_revoke,
                 ),
             )
         }

@@ -10,6 +10,61 @@
     serde::Serialize,
     serde::Deserialize
 )]
+pub enum ActorType {
+    #[serde(rename = "user")]
+    User,
+    #[serde(rename = "client")]
+    Client,
+    #[serde(rename = "token")]
+    Token,
+    #[serde(rename = "system")]
+    System,
+}
+impl ActorType {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::User,
+        Self::Client,
+        Self::Token,
+        Self::System,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Client => "client",
+            Self::Token => "token",
+            Self::System => "system",
+        }
+    }
+}
+impl std::str::FromStr for ActorType {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for ActorType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
 pub enum AddressCountry {
     #[serde(rename = "BR")]
     Br,
@@ -1137,7 +1192,7 @@ impl std::fmt::Display for DunningStatus {
         f.write_str(self.as_str())
     }
 }
-/// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500, METHOD_NOT_ALLOWED 405).
+/// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, FORBIDDEN 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500, METHOD_NOT_ALLOWED 405).
 #[derive(
     Debug,
     Clone,
@@ -1159,6 +1214,8 @@ pub enum ErrorErrorCode {
     Unauthorized,
     #[serde(rename = "INSUFFICIENT_SCOPE")]
     InsufficientScope,
+    #[serde(rename = "FORBIDDEN")]
+    Forbidden,
     #[serde(rename = "NOT_FOUND")]
     NotFound,
     #[serde(rename = "INVALID_STATE")]
@@ -1187,6 +1244,7 @@ impl ErrorErrorCode {
         Self::BadRequest,
         Self::Unauthorized,
         Self::InsufficientScope,
+        Self::Forbidden,
         Self::NotFound,
         Self::InvalidState,
         Self::Conflict,
@@ -1205,6 +1263,7 @@ impl ErrorErrorCode {
             Self::BadRequest => "BAD_REQUEST",
             Self::Unauthorized => "UNAUTHORIZED",
             Self::InsufficientScope => "INSUFFICIENT_SCOPE",
+            Self::Forbidden => "FORBIDDEN",
             Self::NotFound => "NOT_FOUND",
             Self::InvalidState => "INVALID_STATE",
             Self::Conflict => "CONFLICT",
@@ -1687,6 +1746,62 @@ impl std::str::FromStr for PaymentMethod {
     }
 }
 impl std::fmt::Display for PaymentMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+/// active: deliveries are taken. retiring: replaced, still taken until retires_at. expired: replaced and past retires_at. revoked: stopped by payment_receivers_revoke.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum PaymentReceiverStatus {
+    #[serde(rename = "active")]
+    Active,
+    #[serde(rename = "retiring")]
+    Retiring,
+    #[serde(rename = "expired")]
+    Expired,
+    #[serde(rename = "revoked")]
+    Revoked,
+}
+impl PaymentReceiverStatus {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Active,
+        Self::Retiring,
+        Self::Expired,
+        Self::Revoked,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Retiring => "retiring",
+            Self::Expired => "expired",
+            Self::Revoked => "revoked",
+        }
+    }
+}
+impl std::str::FromStr for PaymentReceiverStatus {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for PaymentReceiverStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
@@ -2334,6 +2449,8 @@ pub enum WebhookEventCode {
     OrganizationPixUpdated,
     #[serde(rename = "payment_receiver.created")]
     PaymentReceiverCreated,
+    #[serde(rename = "payment_receiver.revoked")]
+    PaymentReceiverRevoked,
     #[serde(rename = "webhook.db.created")]
     WebhookDbCreated,
     #[serde(rename = "webhook.db.updated")]
@@ -2400,6 +2517,7 @@ impl WebhookEventCode {
         Self::ApprovalDeclined,
         Self::OrganizationPixUpdated,
         Self::PaymentReceiverCreated,
+        Self::PaymentReceiverRevoked,
         Self::WebhookDbCreated,
         Self::WebhookDbUpdated,
         Self::WebhookDbDeleted,
@@ -2465,6 +2583,7 @@ impl WebhookEventCode {
             Self::ApprovalDeclined => "approval.declined",
             Self::OrganizationPixUpdated => "organization.pix.updated",
             Self::PaymentReceiverCreated => "payment_receiver.created",
+            Self::PaymentReceiverRevoked => "payment_receiver.revoked",
             Self::WebhookDbCreated => "webhook.db.created",
             Self::WebhookDbUpdated => "webhook.db.updated",
             Self::WebhookDbDeleted => "webhook.db.deleted",
@@ -2569,6 +2688,12 @@ impl std::fmt::Display for WebhookPingPing {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
+}
+/// Who did something (user, client, token or system, and its id).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Actor {
+    pub r#type: ActorType,
+    pub id: String,
 }
 /// A Brazilian postal address, needed for letters, credit-bureau reports and protests.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4500,11 +4625,11 @@ pub struct Error {
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ErrorError {
-    /// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500, METHOD_NOT_ALLOWED 405).
+    /// Machine-readable error code; the HTTP status follows from it (VALIDATION_ERROR 422, BAD_REQUEST 400, UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, FORBIDDEN 403, NOT_FOUND 404, INVALID_STATE 409, CONFLICT 409, PRECONDITION_FAILED 412, IDEMPOTENCY_KEY_REUSED 422, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, UNAVAILABLE 503, INTERNAL 500, METHOD_NOT_ALLOWED 405).
     pub code: ErrorErrorCode,
     /// Human-readable explanation in English; never echoes secrets or tokens.
     pub message: String,
-    /// Structured detail, `{}` when there is none. VALIDATION_ERROR: `fields`, a list of `{field, message, suggestion?}` (field is the query parameter or body path, e.g. `address.zipcode`; suggestion is a "did you mean" for unknown names). INVALID_STATE: `status` (the current status) and `allowed` (the statuses that allow the action). INSUFFICIENT_SCOPE: `required` (the scope needed) and `granted` (the token's scopes). RATE_LIMITED: `retry_after` (seconds).
+    /// Structured detail, `{}` when there is none. VALIDATION_ERROR: `fields`, a list of `{field, message, suggestion?}` (field is the query parameter or body path, e.g. `address.zipcode`; suggestion is a "did you mean" for unknown names). INVALID_STATE: `status` (the current status) and `allowed` (the statuses that allow the action). INSUFFICIENT_SCOPE: `required` (the scope needed) and `granted` (the token's scopes). FORBIDDEN: `required_role` (the signed-in user's role does not allow it, whatever the scopes). RATE_LIMITED: `retry_after` (seconds).
     pub details: serde_json::Map<String, serde_json::Value>,
     /// The request's id, also in the X-Request-Id header; quote it to support.
     pub request_id: String,
@@ -4736,6 +4861,8 @@ pub struct MeOrganization {
     pub now: crate::domain::dates::Timestamp,
     /// Where Pix payments go (organization_pix_update), or null.
     pub pix: Option<PixAccount>,
+    /// The active payment receiver (who set it and when), or null when payments from Kobana are not heard.
+    pub payment_receiver: Option<PaymentReceiver>,
 }
 /// The access token used for this request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5049,9 +5176,16 @@ pub struct PaymentList {
 /// Where the organization's Kobana webhook delivers payments.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PaymentReceiver {
-    /// The URL to give the Kobana webhook; shown only when registered.
-    pub url: String,
+    /// The receiver's id (rcv_…).
+    pub id: String,
+    pub status: PaymentReceiverStatus,
+    /// The URL to give the Kobana webhook; shown only when registered, else null.
+    pub url: Option<String>,
     pub created_at: crate::domain::dates::Timestamp,
+    pub created_by: Actor,
+    /// When a replaced receiver stops taking deliveries; null while active.
+    pub retires_at: Option<crate::domain::dates::Timestamp>,
+    pub revoked_at: Option<crate::domain::dates::Timestamp>,
 }
 /// The input of `payment_receiver_create`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5060,15 +5194,20 @@ pub struct PaymentReceiverCreateInput {
     /// The secret key of the Kobana webhook, which signs its deliveries.
     pub secret: crate::domain::text::Text,
 }
-/// The receiver just registered.
+/// One receiver.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PaymentReceiverEnvelope {
     pub data: PaymentReceiver,
 }
-/// What payment_receiver.created carries: when, and nothing else (the URL and the secret are never recorded).
+/// What payment_receiver.created and .revoked carry: which receiver, when, and the one a new receiver replaced (the URL and the secret are never recorded).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PaymentReceiverEventData {
+    pub id: String,
     pub created_at: crate::domain::dates::Timestamp,
+    /// The receiver this one replaced, which retires at retires_at.
+    pub replaced_id: Option<String>,
+    pub retires_at: Option<crate::domain::dates::Timestamp>,
+    pub revoked_at: Option<crate::domain::dates::Timestamp>,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -5078,6 +5217,37 @@ pub struct PaymentReceiverInput {
     /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+}
+/// One page of payment receivers.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PaymentReceiverList {
+    pub data: Vec<PaymentReceiver>,
+    pub meta: PageMeta,
+}
+/// The input of `payment_receivers_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentReceiversGetInput {
+    /// Path parameter.
+    pub id: String,
+}
+/// The input of `payment_receivers_list`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentReceiversListInput {
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_page: Option<i64>,
+}
+/// The input of `payment_receivers_revoke`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentReceiversRevokeInput {
+    /// Path parameter.
+    pub id: String,
 }
 /// The input of `payments_assign`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
