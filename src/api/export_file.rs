@@ -11,6 +11,7 @@ use super::debtors::debtor_view;
 use super::delivery::notification_view;
 use super::escalations::{protest_view, report_view};
 use super::events::event_view;
+use crate::auth::visibility;
 use crate::domain::dates::Zone;
 use crate::domain::export::{Export, delimiter, neutralised};
 use crate::store::{ExportCursor, ExportPage, Lease, Store, StoreError};
@@ -232,10 +233,16 @@ pub async fn build(
     writer.write_record(columns).map_err(csv_error)?;
     let (mut rows, mut size, mut seq) = (0_i64, 0_i64, 0_i64);
     let mut cursor = ExportCursor::default();
+    let scopes = export.shown_for();
     loop {
-        let (page, next) =
+        let (mut page, next) =
             store.export_page(&export.organization_id, export.kind, &export.filters, &cursor, PAGE).await?;
         let last = page.len() < PAGE as usize;
+        if let ExportPage::Events(rows) = &mut page {
+            // Only the events the token that queued it could read (no webhook's URL to a token
+            // without the webhooks scope).
+            rows.retain(|e| visibility::sees_code(&scopes, &e.code));
+        }
         for object in shown(page, zone)? {
             let cells = columns.iter().map(|path| cell(&object, path, decimal_comma));
             writer.write_record(cells).map_err(csv_error)?;

@@ -47,7 +47,9 @@ impl super::handlers::ExportsApi for Exports {
     async fn exports_create(call: Call, input: wire::ExportsCreateInput) -> ApiResult<Reply<ExportEnvelope>> {
         let filters = input.filters.unwrap_or_else(no_filters);
         let separator = input.separator.unwrap_or(ExportSeparator::Comma);
-        let export = Export::queue(call.org_id(), input.kind, filters, separator, call.now)?;
+        let mut export = Export::queue(call.org_id(), input.kind, filters, separator, call.now)?;
+        // Built later, without the caller: its rows are what this token can read.
+        export.scopes = Some(call.principal.scopes.clone());
         let evt = event(
             &call,
             "export.db.created",

@@ -38,6 +38,9 @@ pub struct Export {
     pub failed_at: Option<OffsetDateTime>,
     pub expires_at: Option<OffsetDateTime>,
     pub updated_at: OffsetDateTime,
+    /// The scopes of the token that queued it: its rows are what that token could read. `None`
+    /// when queued before they were recorded.
+    pub scopes: Option<Vec<String>>,
 }
 
 /// No filter: every row of the kind.
@@ -80,7 +83,18 @@ fn is_status_of(kind: ExportKind, status: &str) -> bool {
     }
 }
 
+/// The scopes an export queued before they were recorded is built for: what queuing one needs.
+const SCOPES_OF_OLD_EXPORTS: [&str; 2] = ["dunning.read", "dunning.exports"];
+
 impl Export {
+    /// The scopes its rows are shown for.
+    pub fn shown_for(&self) -> Vec<String> {
+        match &self.scopes {
+            Some(scopes) => scopes.clone(),
+            None => SCOPES_OF_OLD_EXPORTS.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
     /// A new export, queued: every filter given must apply to its kind.
     pub fn queue(
         organization_id: &str,
@@ -133,6 +147,7 @@ impl Export {
             processed_at: None,
             failed_at: None,
             expires_at: None,
+            scopes: None,
             updated_at: now,
         })
     }

@@ -40,6 +40,7 @@ fn from_row(row: &Row) -> StoreResult<Export> {
         failed_at: optional_timestamp(row, "failed_at")?,
         expires_at: optional_timestamp(row, "expires_at")?,
         updated_at: timestamp(row, "updated_at")?,
+        scopes: row.opt_text("scopes")?.map(|s| s.split(' ').map(str::to_string).collect()),
     })
 }
 
@@ -98,7 +99,7 @@ impl Store {
             .write(&[
                 Step::new(
                     "INSERT INTO exports (id, organization_id, kind, filters, separator, status, version, created_at, \
-                     updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                     updated_at, scopes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                     args![
                         &e.id,
                         &e.organization_id,
@@ -109,6 +110,7 @@ impl Store {
                         e.version,
                         timestamp_text(&e.created_at),
                         timestamp_text(&e.updated_at),
+                        e.scopes.as_ref().map(|s| s.join(" ")),
                     ],
                 ),
                 insert_event(event),

@@ -152,9 +152,28 @@ async fn a_token_sees_no_event_of_an_object_it_could_not_get() {
     }
     assert_eq!(server.read_id(&admin, "events_get", &hook_event).await.status, 200);
 
-    // The exports scope shows export events, never webhook ones.
+    // The exports scope shows export events, never webhook ones, in a list or a file it queues.
     let r = server.read(&exporter, "events_list", "per_page=100").await;
     let seen = listed(&r);
     assert!(seen.iter().any(|(_, id)| *id == export_id), "{seen:?}");
     assert!(seen.iter().all(|(code, _)| !code.starts_with("webhook.")), "{seen:?}");
+    let r = server.write(&exporter, "exports_create", json!({ "kind": "events" })).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let file = r.data()["id"].as_str().unwrap().to_owned();
+    let r = server.write(&admin, "exports_create", json!({ "kind": "events" })).await;
+    let full_file = r.data()["id"].as_str().unwrap().to_owned();
+    kobana_dunning::engine::exports::run_once(&server.app.store, time::OffsetDateTime::now_utc())
+        .await
+        .unwrap();
+    let download = async |id: &str| {
+        let r = server.raw(reqwest::Method::GET, &format!("/v1/exports/{id}/download"));
+        let r = r.bearer_auth(&admin).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        r.text().await.unwrap()
+    };
+    let text = download(&file).await;
+    assert!(text.contains("debtor.db.created") && text.contains(&export_id), "{text}");
+    assert!(!text.contains("webhook.") && !text.contains("segredo"), "{text}");
+    let text = download(&full_file).await;
+    assert!(text.contains("webhook.db.updated") && text.contains("segredo-dois"), "{text}");
 }
