@@ -11,6 +11,7 @@
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
+use super::payments::RECEIVER_PATH;
 use poem::Response;
 use poem::http::StatusCode;
 use serde_json::{Map, Value};
@@ -114,13 +115,19 @@ impl Stored {
     }
 }
 
-/// `body` with its `data.secret` replaced by null and a note; `None` when it shows none.
+/// `body` with its secret replaced by null: a webhook's `data.secret` (with a note), or a payment
+/// receiver's `data.url`, whose token is the receiver's key; `None` when it shows neither.
 fn without_secret(body: &str) -> Option<String> {
     let mut doc: Value = serde_json::from_str(body).ok()?;
     let data = doc.get_mut("data")?.as_object_mut()?;
-    data.get("secret")?;
-    data.insert("secret".into(), Value::Null);
-    data.insert("secret_note".into(), Value::String(SECRET_NOTE.into()));
+    if data.contains_key("secret") {
+        data.insert("secret".into(), Value::Null);
+        data.insert("secret_note".into(), Value::String(SECRET_NOTE.into()));
+    } else if data.get("url").and_then(Value::as_str).is_some_and(|url| url.contains(RECEIVER_PATH)) {
+        data.insert("url".into(), Value::Null);
+    } else {
+        return None;
+    }
     serde_json::to_string(&doc).ok()
 }
 

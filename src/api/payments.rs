@@ -101,7 +101,9 @@ impl super::handlers::PaymentsApi for Payments {
         let evt = super::event(&call, "payment_receiver.created", &receiver.id, &data);
         call.store.insert_payment_receiver(&receiver, &hash, retires_at, &[evt]).await?;
         let url = format!("{}{RECEIVER_PATH}{token}", call.app.public_url.trim_end_matches('/'));
-        Ok(Reply::new(wire::PaymentReceiverEnvelope { data: receiver_view(&receiver, Some(url), call.now) }))
+        // The URL's token is the receiver's key: a replay shows it only to this token.
+        let data = receiver_view(&receiver, Some(url), call.now);
+        Ok(Reply::new(wire::PaymentReceiverEnvelope { data }).secret_for(&call.principal.token_id))
     }
 
     async fn payment_receivers_list(

@@ -39,6 +39,7 @@ async fn resources_and_templates() {
             "kobana://dunning/exports/{id}/download.csv",
             "kobana://dunning/exports/{id}",
             "kobana://dunning/notifications/{id}",
+            "kobana://dunning/payment_receivers/{id}",
             "kobana://dunning/protests/{id}",
             "kobana://dunning/webhooks/{id}/deliveries/{delivery_id}",
             "kobana://dunning/webhooks/{id}",

@@ -440,12 +440,28 @@ async fn only_the_notify_right_sets_the_receiver_and_a_replaced_one_keeps_hearin
     assert_eq!(s.read(&token, "me", "").await.data()["organization"]["payment_receiver"], Value::Null);
 
     let admin = user_token(&s, &org, "admin").await;
-    let first = s.write(&admin, "payment_receiver_create", json!({ "secret": SECRET })).await;
-    assert_eq!(first.status, 201, "{}", first.body);
-    let first_id = first.data()["id"].as_str().unwrap().to_string();
-    assert_eq!(first.data()["status"], "active");
-    assert_eq!(first.data()["created_by"]["type"], "user");
-    let first_path = receiver_path(&first);
+
+    // The URL is the receiver's key: a replay of its request shows it only to the same token.
+    let keyed = |t: &str| {
+        s.raw(Method::POST, "/v1/payment_receiver")
+            .bearer_auth(t)
+            .header("content-type", "application/json")
+            .header("idempotency-key", "receiver-once")
+            .body(json!({ "secret": SECRET }).to_string())
+    };
+    let made = send(keyed(&admin)).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made_path = receiver_path(&made);
+    let replayed = send(keyed(&admin)).await;
+    assert_eq!(receiver_path(&replayed), made_path);
+    let other = send(keyed(&token)).await;
+    assert_eq!(other.header("idempotent-replayed"), Some("true"), "{}", other.body);
+    assert_eq!(other.data()["id"], made.data()["id"]);
+    assert_eq!(other.data()["url"], Value::Null, "{}", other.body);
+    assert_eq!(made.data()["status"], "active");
+    assert_eq!(made.data()["created_by"]["type"], "user");
+    let first_id = made.data()["id"].as_str().unwrap().to_string();
+    let first_path = made_path;
 
     // A second receiver: the first keeps hearing payments for 24 h, shown on it.
     let second = s.write(&token, "payment_receiver_create", json!({ "secret": SECRET })).await;

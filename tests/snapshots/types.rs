@@ -5187,6 +5187,13 @@ pub struct PaymentReceiver {
     pub retires_at: Option<crate::domain::dates::Timestamp>,
     pub revoked_at: Option<crate::domain::dates::Timestamp>,
 }
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentReceiverAction {
+    /// Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+}
 /// The input of `payment_receiver_create`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
