@@ -709,7 +709,8 @@ fn plain_text_inputs(spec: &Value) -> Vec<(String, Value)> {
 fn every_plain_text_argument_declares_the_text_rule() {
     // The API refuses control and invisible format characters in every text it reads (free
     // text admits newlines); the spec says so with its text patterns, or with a stricter
-    // pattern of the field's own (phones, CEPs, times, filters). Idempotency keys are opaque.
+    // pattern of the field's own (phones, CEPs, times, filters). Idempotency keys are opaque
+    // text without control characters (a NUL cannot be stored by PostgreSQL).
     let spec = raw_spec();
     let line = &spec["x-text-patterns"]["line"];
     let text = &spec["x-text-patterns"]["text"];
@@ -717,7 +718,10 @@ fn every_plain_text_argument_declares_the_text_rule() {
     assert!(inputs.len() > 50, "{}", inputs.len());
     for (at, schema) in inputs {
         if at.ends_with(".idempotency_key") {
-            assert!(schema.get("pattern").is_none(), "{at}: an idempotency key is any text");
+            assert_eq!(
+                schema["pattern"], r"^[^\x00-\x1F\x7F]*$",
+                "{at}: an idempotency key is text without controls"
+            );
             continue;
         }
         let pattern = schema.get("pattern").unwrap_or_else(|| panic!("{at} declares a pattern"));
