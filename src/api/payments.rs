@@ -52,13 +52,10 @@ pub(crate) fn receiver_view(
 ) -> wire::PaymentReceiver {
     wire::PaymentReceiver {
         id: receiver.id.clone(),
-        status: receiver.status(now).as_str().parse().unwrap_or(wire::PaymentReceiverStatus::Active),
+        status: receiver.status(now),
         url,
         created_at: Timestamp(receiver.created_at),
-        created_by: wire::Actor {
-            r#type: receiver.created_by.0.parse().unwrap_or(wire::ActorType::System),
-            id: receiver.created_by.1.clone(),
-        },
+        created_by: wire::Actor { r#type: receiver.created_by.0, id: receiver.created_by.1.clone() },
         retires_at: receiver.retires_at.map(Timestamp),
         revoked_at: receiver.revoked_at.map(Timestamp),
     }
@@ -78,12 +75,15 @@ impl super::handlers::PaymentsApi for Payments {
         let sealed = call.app.key.seal(&input.secret.to_string()).map_err(|e| internal(e.to_string()))?;
         let replaced = call.store.active_payment_receiver(call.org_id()).await?;
         let (actor_type, actor_id) = call.principal.actor();
+        let actor_type = actor_type
+            .parse()
+            .map_err(|_| ApiError::Internal(format!("{actor_type} is not an actor type").into()))?;
         let receiver = PaymentReceiver {
             id: new_id("rcv"),
             organization_id: call.org_id().to_string(),
             secret_sealed: sealed,
             created_at: call.now,
-            created_by: (actor_type.to_string(), actor_id.to_string()),
+            created_by: (actor_type, actor_id.to_string()),
             retires_at: None,
             revoked_at: None,
             version: 1,

@@ -5,34 +5,10 @@
 use time::{Duration, OffsetDateTime};
 
 use super::rules::RuleError;
+use crate::types::{ActorType, PaymentReceiverStatus as ReceiverStatus};
 
 /// How long a replaced receiver keeps taking deliveries.
 pub const GRACE: Duration = Duration::hours(24);
-
-/// Whether a receiver takes deliveries, and why not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReceiverStatus {
-    /// Takes deliveries; the organization's current receiver.
-    Active,
-    /// Replaced; takes deliveries until `retires_at`.
-    Retiring,
-    /// Replaced and past `retires_at`.
-    Expired,
-    /// Stopped by a person.
-    Revoked,
-}
-
-impl ReceiverStatus {
-    /// The name the API uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Active => "active",
-            Self::Retiring => "retiring",
-            Self::Expired => "expired",
-            Self::Revoked => "revoked",
-        }
-    }
-}
 
 /// A receiver, without its URL (only its hash is kept) and with its secret sealed.
 #[derive(Debug, Clone)]
@@ -45,8 +21,8 @@ pub struct PaymentReceiver {
     pub secret_sealed: String,
     /// When it was registered.
     pub created_at: OffsetDateTime,
-    /// Who registered it: `user`, `client`, `token` or `system`, and the id.
-    pub created_by: (String, String),
+    /// Who registered it, and their id.
+    pub created_by: (ActorType, String),
     /// When a replaced receiver stops.
     pub retires_at: Option<OffsetDateTime>,
     /// When it was revoked.
@@ -80,7 +56,7 @@ impl PaymentReceiver {
             ReceiverStatus::Revoked => Ok(false),
             ReceiverStatus::Expired => Err(RuleError::InvalidState {
                 message: "an expired receiver takes no deliveries: there is nothing to revoke".into(),
-                status: ReceiverStatus::Expired.as_str(),
+                status: "expired",
                 allowed: vec!["active", "retiring"],
             }),
             ReceiverStatus::Active | ReceiverStatus::Retiring => {
@@ -106,7 +82,7 @@ mod tests {
             organization_id: "org_1".into(),
             secret_sealed: String::new(),
             created_at: at,
-            created_by: ("user".into(), "usr_1".into()),
+            created_by: (ActorType::User, "usr_1".into()),
             retires_at: None,
             revoked_at: None,
             version: 1,

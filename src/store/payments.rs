@@ -143,7 +143,7 @@ impl Store {
                 token_hash,
                 &receiver.secret_sealed,
                 now.clone(),
-                &receiver.created_by.0,
+                receiver.created_by.0.as_str(),
                 &receiver.created_by.1,
                 receiver.version,
                 now
@@ -235,7 +235,7 @@ fn receiver_from_row(row: &Row) -> StoreResult<PaymentReceiver> {
         organization_id: row.text("organization_id")?,
         secret_sealed: row.text("secret_sealed")?,
         created_at: timestamp(row, "created_at")?,
-        created_by: (row.text("created_by_type")?, row.text("created_by_id")?),
+        created_by: (enumeration(row, "created_by_type")?, row.text("created_by_id")?),
         retires_at: optional_timestamp(row, "retires_at")?,
         revoked_at: optional_timestamp(row, "revoked_at")?,
         version: row.int("version")?,
