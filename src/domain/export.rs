@@ -17,6 +17,15 @@ use crate::types::{
 /// How long a built file can be downloaded.
 pub const RETENTION: Duration = Duration::days(7);
 
+/// How many times a builder may take an export before it fails with its reason.
+pub const MAX_BUILD_ATTEMPTS: i64 = 3;
+
+/// Why an export failed when its builds kept failing: what the organization may read (the
+/// database's own words are logged, not shown).
+pub fn gave_up() -> String {
+    format!("the file could not be built after {MAX_BUILD_ATTEMPTS} attempts; create a new export")
+}
+
 /// One export.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Export {
@@ -41,6 +50,8 @@ pub struct Export {
     /// The scopes of the token that queued it: its rows are what that token could read. `None`
     /// when queued before they were recorded.
     pub scopes: Option<Vec<String>>,
+    /// How many times a builder took it.
+    pub attempts: i64,
 }
 
 /// No filter: every row of the kind.
@@ -148,15 +159,27 @@ impl Export {
             failed_at: None,
             expires_at: None,
             scopes: None,
+            attempts: 0,
             updated_at: now,
         })
     }
 
-    /// A builder took it (again, when the one before died).
+    /// A builder took it (again, when the one before died or the database failed it).
     pub fn start(&mut self, now: OffsetDateTime) {
         self.status = ExportStatus::Processing;
         self.started_at = Some(now);
+        self.attempts += 1;
         self.touch(now);
+    }
+
+    /// Whether this attempt is past the last one allowed: it fails rather than builds again.
+    pub fn out_of_attempts(&self) -> bool {
+        self.attempts > MAX_BUILD_ATTEMPTS
+    }
+
+    /// Whether this attempt is the last one allowed.
+    pub fn on_last_attempt(&self) -> bool {
+        self.attempts >= MAX_BUILD_ATTEMPTS
     }
 
     /// Its file is whole.

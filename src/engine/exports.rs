@@ -11,7 +11,7 @@ use super::engine_event;
 use crate::api::event_data::ObjectPayload;
 use crate::api::export_file::{BuildError, LEASE, build};
 use crate::api::exports::export_view;
-use crate::domain::export::Export;
+use crate::domain::export::{Export, gave_up};
 use crate::store::{Lease, Store, StoreResult};
 use crate::types as wire;
 
@@ -52,7 +52,14 @@ pub async fn run_once(store: &Store, now: OffsetDateTime) -> StoreResult<ExportR
         };
         let mut after = started.clone();
         let finished_at = OffsetDateTime::now_utc().max(now);
-        match build(store, &started, &owner, &zone).await {
+        // Builders that died, or builds the database failed, each took an attempt: past the
+        // last one the export ends failed instead of being built again for ever.
+        let built = if started.out_of_attempts() {
+            Err(BuildError::Csv(gave_up()))
+        } else {
+            build(store, &started, &owner, &zone).await
+        };
+        match built {
             Ok((rows, size)) => {
                 after.finish(rows, size, finished_at);
                 report.built += 1;
@@ -62,6 +69,12 @@ pub async fn run_once(store: &Store, now: OffsetDateTime) -> StoreResult<ExportR
                 report.failed += 1;
             }
             Err(BuildError::LeaseLost) => continue,
+            Err(BuildError::Store(e)) if started.on_last_attempt() => {
+                tracing::warn!(export = %after.id, error = %e, "an export's last build attempt failed");
+                after.fail(gave_up(), finished_at);
+                report.failed += 1;
+            }
+            // Kept leased: the next attempt starts once the lease runs out.
             Err(BuildError::Store(e)) => return Err(e),
         }
         if !store.finish_export(&after, &owner, &updated(&started, &after, finished_at)).await? {

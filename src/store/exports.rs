@@ -41,6 +41,7 @@ fn from_row(row: &Row) -> StoreResult<Export> {
         expires_at: optional_timestamp(row, "expires_at")?,
         updated_at: timestamp(row, "updated_at")?,
         scopes: row.opt_text("scopes")?.map(|s| s.split(' ').map(str::to_string).collect()),
+        attempts: row.int("attempts")?,
     })
 }
 
@@ -172,7 +173,7 @@ impl Store {
             .write(&[
                 Step::must_change(
                     "UPDATE exports SET status = $1, started_at = $2, version = $3, updated_at = $4, \
-                     lease_owner = $5, lease_until = $6 WHERE id = $7 AND version = $8",
+                     lease_owner = $5, lease_until = $6, attempts = $7 WHERE id = $8 AND version = $9",
                     args![
                         export.status.as_str(),
                         export.started_at.as_ref().map(timestamp_text),
@@ -180,6 +181,7 @@ impl Store {
                         timestamp_text(&export.updated_at),
                         &lease.owner,
                         timestamp_text(&lease.until),
+                        export.attempts,
                         &export.id,
                         expected,
                     ],

@@ -68,6 +68,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(29, "0029", "engine_reads_due_work"),
     migration!(30, "0030", "payment_receivers"),
     migration!(31, "0031", "export_scopes"),
+    migration!(32, "0032", "export_attempts"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

@@ -165,3 +165,39 @@ async fn an_export_of_thousands_of_rows_reads_every_page_once_in_order() {
     let keys: Vec<(&str, &str)> = rows.iter().map(|r| (r[created].as_str(), r[0].as_str())).collect();
     assert!(keys.windows(2).all(|w| w[0] < w[1]), "in (created_at, id) order, no repeat");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_whose_builds_keep_failing_ends_failed_with_its_reason() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Org").await;
+    server.create_debtor(&token, "Ana Tentativa", &cpf(8501)).await;
+    // Two builders died on one export: the third attempt is still made, and builds it.
+    let retried = export(&server, &token, json!({ "kind": "debtors" })).await;
+    server.execute_sql("UPDATE exports SET attempts = 2 WHERE id = $1", &[&retried]).await;
+    // Three attempts were spent on another (builders that died, builds the database failed).
+    let spent = export(&server, &token, json!({ "kind": "debtors" })).await;
+    server.execute_sql("UPDATE exports SET attempts = 3 WHERE id = $1", &[&spent]).await;
+
+    let report = run_once(&server.app.store, OffsetDateTime::now_utc()).await.unwrap();
+    assert_eq!((report.built, report.failed), (1, 1), "{report:?}");
+    let r = server.read_id(&token, "exports_get", &retried).await;
+    assert_eq!(r.data()["status"], "processed", "{}", r.body);
+    let r = server.read_id(&token, "exports_get", &spent).await;
+    assert_eq!(r.data()["status"], "failed", "{}", r.body);
+    assert_eq!(
+        r.data()["error"],
+        "the file could not be built after 3 attempts; create a new export",
+        "the reason, without the database's words"
+    );
+    let events = server.read(&token, "events_list", &format!("resource_id={spent}")).await;
+    assert!(
+        events.data().as_array().unwrap().iter().any(|e| e["data"]["object"]["status"] == "failed"),
+        "{}",
+        events.body
+    );
+    // Nothing is taken again.
+    assert_eq!(
+        run_once(&server.app.store, OffsetDateTime::now_utc()).await.unwrap(),
+        ExportReport::default()
+    );
+}

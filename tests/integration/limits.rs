@@ -145,6 +145,12 @@ async fn control_characters_are_refused_at_the_edge() {
         )
         .await;
     assert_eq!(r.status, 201, "{}", r.body);
+    // In an export's filter, which the builder would run as a query for days.
+    let r = s
+        .write(&token, "exports_create", json!({ "kind": "events", "filters": { "code": "charge.\u{0}" } }))
+        .await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert_eq!(crate::common::error_fields(&r), vec!["filters.code".to_string()]);
     // In a query value and in an idempotency key.
     let r = s.read(&token, "debtors_list", "q=a%00b").await;
     assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
