@@ -88,6 +88,26 @@ impl Schema {
                         });
                     }
                 }
+                // Every allowed value, and the nearest to what was sent: the validator's own
+                // message names two and says "or N other candidates".
+                ValidationErrorKind::Enum { options } => {
+                    let allowed: Vec<String> = options
+                        .as_array()
+                        .map(|values| {
+                            values
+                                .iter()
+                                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let field = if segments.is_empty() { "body".to_string() } else { segments.join(".") };
+                    let sent = error.instance().as_str().unwrap_or_default().to_string();
+                    errors.push(FieldError {
+                        field,
+                        message: format!("must be one of: {}", allowed.join(", ")),
+                        suggestion: suggest(&sent, &allowed),
+                    });
+                }
                 ValidationErrorKind::Required { property } => {
                     let mut path = segments.clone();
                     path.push(property.as_str().unwrap_or_default().to_string());

@@ -628,3 +628,35 @@ async fn csv_filters_are_bounded() {
     let ids = vec!["dbt_x"; 100].join(",");
     assert_eq!(s.read(&token, "charges_list", &format!("debtor_id={ids}")).await.status, 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_enum_mistake_lists_every_allowed_value_and_suggests_the_nearest() {
+    let s = crate::common::TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let r = s.read(&token, "debtors_list", "sort_by=overdue").await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    let field = crate::common::error_field(&r, "sort_by").expect("sort_by named");
+    assert_eq!(
+        field["message"], "must be one of: created_at, updated_at, name, open_amount, overdue_amount",
+        "{}",
+        r.body
+    );
+    assert_eq!(field["suggestion"], "overdue_amount");
+    // The same through a tool's arguments.
+    let r = s
+        .mcp_2025(
+            &token,
+            "tools/call",
+            serde_json::json!({ "name": "dunning_debtors_list", "arguments": { "sort_by": "nam" } }),
+        )
+        .await;
+    assert!(r.is_tool_error(), "{}", r.body);
+    let answer = r.tool_json();
+    let field = &answer["error"]["details"]["fields"][0];
+    assert_eq!(
+        (field["field"].as_str(), field["suggestion"].as_str()),
+        (Some("sort_by"), Some("name")),
+        "{answer}"
+    );
+    assert!(field["message"].as_str().unwrap().ends_with("open_amount, overdue_amount"), "{answer}");
+}
