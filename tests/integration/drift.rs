@@ -796,3 +796,75 @@ async fn nested_text_follows_the_text_rule_as_the_spec_declares() {
     let r = server.write(&token, "collection_policies_create", step("SMS", "Olá,\n{{debtor_name}}")).await;
     assert_eq!(r.status, 201, "{}", r.body);
 }
+
+/// The property names a schema (and the schemas it refers to) declares, at any depth.
+fn property_names(spec: &Value, schema: &Value, into: &mut BTreeSet<String>, depth: usize) {
+    if depth > 12 {
+        return;
+    }
+    if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+        let name = target.trim_start_matches("#/components/schemas/");
+        property_names(spec, &spec["components"]["schemas"][name], into, depth + 1);
+    }
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties {
+            into.insert(name.clone());
+            property_names(spec, property, into, depth + 1);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(inner) = schema.get(key).filter(|v| v.is_object()) {
+            property_names(spec, inner, into, depth + 1);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        for inner in schema.get(key).and_then(Value::as_array).into_iter().flatten() {
+            property_names(spec, inner, into, depth + 1);
+        }
+    }
+}
+
+#[test]
+fn a_description_names_only_arguments_its_tool_takes() {
+    // A snake_case name in a description that is another tool's argument, and neither this tool's
+    // argument nor a field of its answer, describes some other tool (a preview's due_date in a
+    // get's description).
+    let spec = raw_spec();
+    let arguments_of = |op: &operations::Operation| -> BTreeSet<String> {
+        let schema: Value = serde_json::from_str(op.input_schema).expect("input schema");
+        schema["properties"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default()
+    };
+    let every_argument: BTreeSet<String> = OPERATIONS.iter().flat_map(arguments_of).collect();
+    // Fields of the objects a tool acts on through another (a charge settled by its external_id),
+    // each named in its description as that object's, and a step kind's name.
+    const OTHER_OBJECTS: &[(&str, &str)] = &[
+        ("collection_policies_steps_create", "credit_bureau"),
+        ("credit_bureau_reports_create", "credit_bureau_blocked"),
+        ("payment_receiver_create", "external_id"),
+        ("payments_assign", "paid_amount"),
+    ];
+    let mut wrong = Vec::new();
+    for (_, methods) in spec["paths"].as_object().expect("paths") {
+        for (_, operation) in methods.as_object().into_iter().flatten() {
+            let Some(id) = operation["operationId"].as_str() else { continue };
+            let op = OPERATIONS.iter().find(|o| o.operation_id == id).expect("a generated operation");
+            let mut known = arguments_of(op);
+            for (status, response) in operation["responses"].as_object().into_iter().flatten() {
+                if status.starts_with('2') {
+                    property_names(&spec, &response["content"]["application/json"]["schema"], &mut known, 0);
+                }
+            }
+            let description = operation["description"].as_str().unwrap_or_default();
+            let words =
+                description.split(|c: char| !(c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit()));
+            for word in words.filter(|w| w.contains('_') && !w.starts_with('_') && !w.ends_with('_')) {
+                let a_tool = OPERATIONS.iter().any(|o| o.operation_id == word);
+                let elsewhere = OTHER_OBJECTS.contains(&(id, word));
+                if every_argument.contains(word) && !known.contains(word) && !a_tool && !elsewhere {
+                    wrong.push(format!("{id}: {word}"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "descriptions naming arguments their tool does not take: {wrong:#?}");
+}
