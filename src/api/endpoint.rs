@@ -419,6 +419,10 @@ pub(super) fn read_body(
             None => "the request body has no Content-Type; send it as application/json".into(),
         }));
     }
+    // Counted before it is parsed: parsing is the cost a body of many small values imposes.
+    if !json_shape::within_values(bytes, json_shape::MAX_VALUES) {
+        return Err(shape_error(&ShapeError::TooManyValues));
+    }
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ApiError::BadRequest(format!("the body is not valid JSON: {e}")))?;
     let Value::Object(map) = value else {

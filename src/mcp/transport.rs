@@ -15,6 +15,7 @@ use super::methods;
 use super::wire::{Body, INVALID_REQUEST, Message, PARSE_ERROR, RpcError, SERVER_ERROR};
 use crate::app::App;
 use crate::auth::{Audience, Refused, admit, client_address};
+use crate::domain::json_shape;
 use crate::request::{BodyError, read_body};
 
 /// Request headers a browser client may send (CORS).
@@ -24,6 +25,10 @@ const ALLOWED_HEADERS: &str =
 /// The header naming the protocol revision of an answer (built once: parsing the name and
 /// checking the value on every answer showed in the profile).
 const PROTOCOL_VERSION: HeaderName = era::PROTOCOL_VERSION;
+
+/// The most JSON values one message may hold: its envelope and a few inputs of the most one input
+/// may hold.
+const MESSAGE_VALUES: usize = 4 * json_shape::MAX_VALUES;
 
 /// One mount of the MCP endpoint.
 pub struct McpEndpoint {
@@ -199,6 +204,14 @@ impl McpEndpoint {
         if header(req.headers(), &ACCEPT).is_some_and(|a| !accepts_json(a)) {
             let message = "Accept must admit application/json";
             return Answer::refused(StatusCode::NOT_ACCEPTABLE, INVALID_REQUEST, message);
+        }
+        // Counted before it is parsed, which is the cost: the message may carry its envelope and
+        // a few inputs of the most values one may hold; tool arguments within that and over their
+        // own bound are the tool's VALIDATION_ERROR, after parsing.
+        if !json_shape::within_values(&bytes, MESSAGE_VALUES) {
+            let message =
+                format!("Invalid Request: the message holds more than {MESSAGE_VALUES} JSON values");
+            return Answer::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, &message);
         }
         let members = match Body::parse(&bytes) {
             Ok(Body::Object(members)) => members,

@@ -82,7 +82,13 @@ async fn a_body_of_many_members_is_refused_by_its_shape_before_any_field_is_read
     let fields = r.body["error"]["details"]["fields"].as_array().unwrap();
     assert_eq!(fields.len(), 1, "one error names the limit, not one a member: {}", r.body);
     assert_eq!(fields[0]["field"], "body");
-    assert!(fields[0]["message"].as_str().unwrap().contains("1000 members"), "{}", r.body);
+    assert!(fields[0]["message"].as_str().unwrap().contains("20000 JSON values"), "{}", r.body);
+
+    // One object over its members' cap, the body within the values'.
+    let r = s.write(&token, "debtors_create", serde_json::Value::Object(many_members(1_001))).await;
+    assert_eq!((r.status, r.code()), (422, "VALIDATION_ERROR"), "{}", r.body);
+    assert_eq!(crate::common::error_fields(&r), ["body"], "{}", r.body);
+    assert!(r.body.to_string().contains("1000 members"), "{}", r.body);
 
     // Within each object's cap, but more values than a request may hold.
     let items: Vec<serde_json::Value> =
@@ -101,7 +107,7 @@ async fn a_body_of_many_members_is_refused_by_its_shape_before_any_field_is_read
 async fn tool_arguments_of_many_members_are_a_validation_error_naming_the_limit() {
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
-    let arguments = serde_json::Value::Object(many_members(200_000));
+    let arguments = serde_json::Value::Object(many_members(30_000));
     let r = s
         .mcp_2025(&token, "tools/call", json!({ "name": "dunning_debtors_list", "arguments": arguments }))
         .await;
@@ -111,6 +117,14 @@ async fn tool_arguments_of_many_members_are_a_validation_error_naming_the_limit(
     assert_eq!(answer["error"]["code"], "VALIDATION_ERROR");
     assert_eq!(answer["error"]["details"]["fields"][0]["field"], "arguments");
     assert!(answer.to_string().contains("1000 members"), "{answer}");
+
+    // A message of more values than a few inputs may hold is refused before it is parsed.
+    let arguments = serde_json::Value::Object(many_members(200_000));
+    let r = s
+        .mcp_2025(&token, "tools/call", json!({ "name": "dunning_debtors_list", "arguments": arguments }))
+        .await;
+    assert_eq!((r.status, r.rpc_code()), (400, -32600), "{}", r.body);
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("80000 JSON values"), "{}", r.body);
 
     // Elsewhere in params, the same bound is an invalid params.
     let r = s
