@@ -15,32 +15,38 @@ pub struct Kind {
     /// The prefix of its ids, before `_`, when it has ids of its own.
     pub id_prefix: Option<&'static str>,
     /// The operation whose scopes a token needs to see it.
-    pub read_by: &'static Operation,
+    pub read_by: &'static [&'static Operation],
 }
 
-const fn kind(family: &'static str, id_prefix: Option<&'static str>, read_by: &'static Operation) -> Kind {
+const fn kind(
+    family: &'static str,
+    id_prefix: Option<&'static str>,
+    read_by: &'static [&'static Operation],
+) -> Kind {
     Kind { family, id_prefix, read_by }
 }
 
 /// Every kind of object an event, an export or a completion can name.
 pub const KINDS: &[Kind] = &[
-    kind("charge", Some("chg"), ops::CHARGES_GET),
-    kind("debtor", Some("dbt"), ops::DEBTORS_GET),
-    kind("collection_policy", Some("cp"), ops::COLLECTION_POLICIES_GET),
-    kind("step", Some("stp"), ops::COLLECTION_POLICIES_STEPS_GET),
-    kind("notification", Some("ntf"), ops::NOTIFICATIONS_GET),
-    kind("agreement", Some("agr"), ops::AGREEMENTS_GET),
-    kind("credit_bureau_report", Some("cbr"), ops::CREDIT_BUREAU_REPORTS_GET),
-    kind("protest", Some("prt"), ops::PROTESTS_GET),
-    kind("payment", Some("pay"), ops::PAYMENTS_LIST),
-    kind("event", Some("evt"), ops::EVENTS_GET),
+    kind("charge", Some("chg"), &[ops::CHARGES_GET]),
+    kind("debtor", Some("dbt"), &[ops::DEBTORS_GET]),
+    kind("collection_policy", Some("cp"), &[ops::COLLECTION_POLICIES_GET]),
+    kind("step", Some("stp"), &[ops::COLLECTION_POLICIES_STEPS_GET]),
+    kind("notification", Some("ntf"), &[ops::NOTIFICATIONS_GET]),
+    kind("agreement", Some("agr"), &[ops::AGREEMENTS_GET]),
+    kind("credit_bureau_report", Some("cbr"), &[ops::CREDIT_BUREAU_REPORTS_GET]),
+    kind("protest", Some("prt"), &[ops::PROTESTS_GET]),
+    kind("payment", Some("pay"), &[ops::PAYMENTS_LIST]),
+    kind("event", Some("evt"), &[ops::EVENTS_GET]),
     // Approvals are read as their events; the organization and its receiver in `me`.
-    kind("approval", None, ops::EVENTS_GET),
-    kind("organization", Some("org"), ops::ME),
-    kind("payment_receiver", Some("rcv"), ops::PAYMENT_RECEIVERS_GET),
-    kind("webhook", Some("whk"), ops::WEBHOOKS_GET),
-    kind("delivery", Some("dlv"), ops::WEBHOOKS_DELIVERIES_GET),
-    kind("export", Some("exp"), ops::EXPORTS_GET),
+    // An approval's question can name any object (a webhook's URL): it is read by whoever may read
+    // every kind.
+    kind("approval", None, &[ops::EVENTS_GET, ops::WEBHOOKS_GET, ops::EXPORTS_GET]),
+    kind("organization", Some("org"), &[ops::ME]),
+    kind("payment_receiver", Some("rcv"), &[ops::PAYMENT_RECEIVERS_GET]),
+    kind("webhook", Some("whk"), &[ops::WEBHOOKS_GET]),
+    kind("delivery", Some("dlv"), &[ops::WEBHOOKS_DELIVERIES_GET]),
+    kind("export", Some("exp"), &[ops::EXPORTS_GET]),
 ];
 
 /// The family of an event code: its first segment.
@@ -65,20 +71,25 @@ fn may_run(scopes: &[String], op: &Operation) -> bool {
     op.required_scopes().all(|needed| scopes.iter().any(|held| held == needed))
 }
 
+/// Whether `scopes` may run every operation that reads `kind`.
+fn may_read(scopes: &[String], kind: &Kind) -> bool {
+    kind.read_by.iter().all(|op| may_run(scopes, op))
+}
+
 /// Whether a token with `scopes` sees events of `code` (none of a code the table lacks).
 pub fn sees_code(scopes: &[String], code: &str) -> bool {
-    kind_of_code(code).is_some_and(|k| may_run(scopes, k.read_by))
+    kind_of_code(code).is_some_and(|k| may_read(scopes, k))
 }
 
 /// Whether a token with `scopes` sees the object `id` names. An id of no kind in the table is
 /// left to the operation that shows it.
 pub fn sees_id(scopes: &[String], id: &str) -> bool {
-    kind_of_id(id).is_none_or(|k| may_run(scopes, k.read_by))
+    kind_of_id(id).is_none_or(|k| may_read(scopes, k))
 }
 
 /// The event code families a token with `scopes` does not see: what a list of events leaves out.
 pub fn hidden_families(scopes: &[String]) -> Vec<&'static str> {
-    KINDS.iter().filter(|k| !may_run(scopes, k.read_by)).map(|k| k.family).collect()
+    KINDS.iter().filter(|k| !may_read(scopes, k)).map(|k| k.family).collect()
 }
 
 #[cfg(test)]
@@ -107,7 +118,8 @@ mod tests {
         assert!(!sees_code(&read, "webhook.db.updated") && !sees_code(&read, "export.db.created"));
         assert!(!sees_code(&read, "nothing.known"), "an unknown code is shown to nobody");
         assert!(sees_id(&read, "chg_01") && !sees_id(&read, "whk_01") && !sees_id(&read, "exp_01"));
-        assert_eq!(hidden_families(&read), ["webhook", "delivery", "export"]);
+        assert_eq!(hidden_families(&read), ["approval", "webhook", "delivery", "export"]);
+        assert!(!sees_code(&read, "approval.approved"), "an approval may be about a webhook");
         let exports = scopes("dunning.read dunning.exports");
         assert!(sees_code(&exports, "export.db.updated") && !sees_code(&exports, "webhook.db.created"));
         assert!(hidden_families(&scopes("dunning.read dunning.webhooks dunning.exports")).is_empty());
