@@ -217,8 +217,19 @@ pub struct Reply<T> {
     pub body: T,
     /// The version of the object, its ETag.
     pub version: Option<i64>,
-    /// The token a secret in `body` is shown to: a replay to any other shows it without.
-    pub secret_shown_to: Option<String>,
+    /// The secret `body` shows, and the token it is shown to: a replay to any other shows it
+    /// without.
+    pub secret_shown_to: Option<ShownSecret>,
+}
+
+/// A secret an answer shows once: the member of its `data` that holds it, and the token it is
+/// shown to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownSecret {
+    /// The member of `data` (`secret`, a receiver's `url`).
+    pub member: &'static str,
+    /// The token.
+    pub token_id: String,
 }
 
 impl<T> Reply<T> {
@@ -232,9 +243,9 @@ impl<T> Reply<T> {
         Self { body, version: Some(version), secret_shown_to: None }
     }
 
-    /// The document shows a secret (`data.secret`) once, to the token `token_id` only.
-    pub fn secret_for(mut self, token_id: &str) -> Self {
-        self.secret_shown_to = Some(token_id.to_string());
+    /// The document shows a secret (`data.<member>`) once, to the token `token_id` only.
+    pub fn secret_for(mut self, member: &'static str, token_id: &str) -> Self {
+        self.secret_shown_to = Some(ShownSecret { member, token_id: token_id.to_string() });
         self
     }
 }
@@ -270,9 +281,9 @@ pub struct Rendered {
     /// A file answered instead of JSON (only reads answer one, so it is never stored).
     #[serde(skip)]
     pub file: Option<File>,
-    /// The token the secret in `body` is shown to, if it shows one.
+    /// The secret `body` shows, if it shows one, and to which token.
     #[serde(skip)]
-    pub secret_shown_to: Option<String>,
+    pub secret_shown_to: Option<ShownSecret>,
 }
 
 /// A file a read answers (a PDF), never JSON: its media type, the name it is saved under and

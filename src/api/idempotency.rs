@@ -11,7 +11,6 @@
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
-use super::payments::RECEIVER_PATH;
 use poem::Response;
 use poem::http::StatusCode;
 use serde_json::{Map, Value};
@@ -46,6 +45,10 @@ pub struct Stored {
     /// other token shows the answer without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     shown_to: Option<String>,
+    /// The member of `data` that holds the secret; `secret` when not named (answers kept before
+    /// it was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    secret_member: Option<String>,
 }
 
 /// What a replay to another token shows in place of the secret.
@@ -56,7 +59,11 @@ impl Stored {
     /// The answer of a successful handler.
     pub fn from_rendered(rendered: Rendered) -> Self {
         let Rendered { status, etag, body, secret_shown_to, .. } = rendered;
-        Self { status, etag, body, headers: Vec::new(), shown_to: secret_shown_to }
+        let (shown_to, secret_member) = match secret_shown_to {
+            Some(shown) => (Some(shown.token_id), Some(shown.member.to_string())),
+            None => (None, None),
+        };
+        Self { status, etag, body, headers: Vec::new(), shown_to, secret_member }
     }
 
     /// The answer as the token `token_id` may see it again: a secret only to the token it was
@@ -66,7 +73,8 @@ impl Stored {
         if owner == token_id {
             return self;
         }
-        self.body = self.body.map(|body| without_secret(&body).unwrap_or(body));
+        let member = self.secret_member.as_deref().unwrap_or("secret");
+        self.body = self.body.map(|body| without_secret(&body, member).unwrap_or(body));
         self
     }
 
@@ -81,6 +89,7 @@ impl Stored {
             body: Some(err.body(request_id).to_string()),
             headers: err.headers().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
             shown_to: None,
+            secret_member: None,
         }
     }
 
@@ -115,18 +124,15 @@ impl Stored {
     }
 }
 
-/// `body` with its secret replaced by null: a webhook's `data.secret` (with a note), or a payment
-/// receiver's `data.url`, whose token is the receiver's key; `None` when it shows neither.
-fn without_secret(body: &str) -> Option<String> {
+/// `body` with its `data.<member>` replaced by null; a webhook's `secret` comes with a note to
+/// rotate it (its schema has one). `None` when it shows no such member.
+fn without_secret(body: &str, member: &str) -> Option<String> {
     let mut doc: Value = serde_json::from_str(body).ok()?;
     let data = doc.get_mut("data")?.as_object_mut()?;
-    if data.contains_key("secret") {
-        data.insert("secret".into(), Value::Null);
+    data.get(member)?;
+    data.insert(member.into(), Value::Null);
+    if member == "secret" {
         data.insert("secret_note".into(), Value::String(SECRET_NOTE.into()));
-    } else if data.get("url").and_then(Value::as_str).is_some_and(|url| url.contains(RECEIVER_PATH)) {
-        data.insert("url".into(), Value::Null);
-    } else {
-        return None;
     }
     serde_json::to_string(&doc).ok()
 }
@@ -313,6 +319,7 @@ mod tests {
             body: Some(r#"{"data":{"id":"whk_1","secret":"whsec_x"}}"#.into()),
             headers: Vec::new(),
             shown_to: Some("tok_a".into()),
+            secret_member: Some("secret".into()),
         };
         finish(unit.store(), &held, &stored, Some(&key_ring)).await.unwrap();
         unit.commit().await.unwrap();

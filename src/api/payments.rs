@@ -103,7 +103,7 @@ impl super::handlers::PaymentsApi for Payments {
         let url = format!("{}{RECEIVER_PATH}{token}", call.app.public_url.trim_end_matches('/'));
         // The URL's token is the receiver's key: a replay shows it only to this token.
         let data = receiver_view(&receiver, Some(url), call.now);
-        Ok(Reply::new(wire::PaymentReceiverEnvelope { data }).secret_for(&call.principal.token_id))
+        Ok(Reply::new(wire::PaymentReceiverEnvelope { data }).secret_for("url", &call.principal.token_id))
     }
 
     async fn payment_receivers_list(

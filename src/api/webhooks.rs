@@ -48,7 +48,7 @@ fn with_secret(call: &Call, w: &Webhook, secret: String) -> Reply<WebhookSecretE
         secret: Some(secret),
         secret_note: None,
     };
-    Reply::versioned(WebhookSecretEnvelope { data }, w.version).secret_for(&call.principal.token_id)
+    Reply::versioned(WebhookSecretEnvelope { data }, w.version).secret_for("secret", &call.principal.token_id)
 }
 
 fn reply(w: &Webhook) -> Reply<WebhookEnvelope> {
