@@ -70,8 +70,25 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
             json!({ "error": { "code": "BAD_SIGNATURE", "message": "The signature does not match the body and the registered secret." } }),
         ));
     }
-    let delivery: Value = serde_json::from_slice(&bytes)
-        .map_err(|_| ApiError::BadRequest("the delivery is not JSON".into()))?;
+    let taken = take_delivery(req, &bytes, &receiver.organization_id, app).await?;
+    // Taken (a payment, a duplicate, a ping, an event not handled): the organization's payments
+    // reach it.
+    app.store.payment_receiver_delivered(&receiver.id, &OffsetDateTime::now_utc()).await?;
+    Ok(taken)
+}
+
+/// What a signed delivery comes to: its payment kept (and its charge settled), or a ping's
+/// answer, or nothing for an event not handled.
+async fn take_delivery(
+    req: &Request,
+    bytes: &[u8],
+    org_id: &str,
+    app: &Arc<App>,
+) -> Result<Response, ApiError> {
+    let unknown = || ApiError::NotFound("receiver");
+    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
+    let delivery: Value =
+        serde_json::from_slice(bytes).map_err(|_| ApiError::BadRequest("the delivery is not JSON".into()))?;
     let code =
         header("x-kobana-event").or_else(|| delivery.get("event_code").and_then(Value::as_str)).unwrap_or("");
     let method = match code {
@@ -83,7 +100,7 @@ async fn receive(req: &Request, token: &str, body: poem::Body, app: &Arc<App>) -
     let delivery_id = header("x-kobana-delivery-id")
         .filter(|id| !id.is_empty() && id.len() <= 128 && id.bytes().all(|b| b.is_ascii_graphic()))
         .ok_or_else(|| ApiError::BadRequest("X-Kobana-Delivery-Id is missing".into()))?;
-    let org = app.store.organization(&receiver.organization_id).await?.ok_or_else(unknown)?;
+    let org = app.store.organization(org_id).await?.ok_or_else(unknown)?;
     let now = OffsetDateTime::now_utc();
     let object = delivery.get("object").unwrap_or(&Value::Null);
     let (facts, paid_at) = facts(object, &org.timezone, now)?;

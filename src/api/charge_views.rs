@@ -63,6 +63,19 @@ pub(crate) fn into_view(c: Charge, today: Date, pix_account: Option<&PixAccount>
         credit_bureau_status: c.credit_bureau_status.map(|s| s.as_str().to_string()),
         protest_status: c.protest_status.map(|s| s.as_str().to_string()),
         current_step_id: c.current_step_id,
+        pending_decision: c
+            .pending_decision
+            .filter(|_| c.dunning_status == wire::DunningStatus::AwaitingDecision)
+            .map(|p| wire::PendingDecision {
+                proposed_decision: p.proposed_decision(),
+                step_id: p.step_id,
+                step_name: p.step_name,
+                cp_id: p.cp_id,
+                action: p.action,
+                title_type: p.title_type,
+                refused: p.refused,
+                proposed_at: p.proposed_at,
+            }),
         next_action_at: c.next_action_at.map(Timestamp),
         paused_until: c.paused_until.map(Day),
         tags: c.tags,
@@ -87,8 +100,12 @@ pub(crate) async fn settle(call: &Call, before: Charge, payment: Payment) -> Api
 }
 
 /// When the régua acts next on a charge, from the policy it follows (its own, else the
-/// organization's default): none while it is paused, waits for a person or has ended.
+/// organization's default); while paused until a day, when it resumes; none while it is paused
+/// with no end, waits for a person or has ended.
 pub(crate) async fn next_action(call: &Call, charge: &Charge) -> ApiResult<Option<time::OffsetDateTime>> {
+    if let Some(resumes) = charge.resumes_at(call.zone()) {
+        return Ok(Some(resumes));
+    }
     if !charge.regua_runs() {
         return Ok(None);
     }

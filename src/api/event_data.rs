@@ -86,6 +86,7 @@ object_payloads! {
     OrganizationPixEventData(OrganizationPix, "organization") {}
     WebhookEventData(Webhook, "webhook") {}
     ExportEventData(Export, "export") {}
+    PaymentEventData(Payment, "payment") {}
 }
 
 impl Payload for wire::ApprovalEventData {

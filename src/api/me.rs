@@ -80,7 +80,10 @@ async fn answer(call: &Call, org: OrganizationRow) -> ApiResult<Reply<MeEnvelope
             timezone: org.timezone.name().to_string(),
             now: Timestamp(call.now),
             pix: org.pix_account.as_ref().map(pix_view),
-            payment_receiver: receiver.map(|r| super::payments::receiver_view(&r, None, call.now)),
+            payment_receiver: wire::MeOrganizationPaymentReceiver {
+                configured: receiver.is_some(),
+                last_delivery_at: receiver.and_then(|r| r.last_delivery_at).map(Timestamp),
+            },
         },
         user: None,
         token: wire::MeToken {

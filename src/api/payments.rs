@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::charges::settle;
+use super::event_data::ObjectPayload;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply};
 use crate::app::App;
 use crate::auth::{PrincipalData, Role, mint_secret};
@@ -58,6 +59,7 @@ pub(crate) fn receiver_view(
         created_by: wire::Actor { r#type: receiver.created_by.0, id: receiver.created_by.1.clone() },
         retires_at: receiver.retires_at.map(Timestamp),
         revoked_at: receiver.revoked_at.map(Timestamp),
+        last_delivery_at: receiver.last_delivery_at.map(Timestamp),
     }
 }
 
@@ -86,6 +88,7 @@ impl super::handlers::PaymentsApi for Payments {
             created_by: (actor_type, actor_id.to_string()),
             retires_at: None,
             revoked_at: None,
+            last_delivery_at: None,
             version: 1,
             updated_at: call.now,
         };
@@ -176,6 +179,7 @@ impl super::handlers::PaymentsApi for Payments {
             .charge(call.org_id(), &input.charge_id)
             .await?
             .ok_or_else(|| ApiError::field("charge_id", "no charge with this id exists"))?;
+        let before = view(payment.clone());
         payment.assign(&charge.id, call.now)?;
         if charge.status == ChargeStatus::Paid {
             return Err(ApiError::field("charge_id", "the charge is already paid"));
@@ -187,7 +191,9 @@ impl super::handlers::PaymentsApi for Payments {
             }
             other => other,
         })?;
-        if !call.store.save_payment(&payment).await? {
+        let data = wire::PaymentEventData::of(Some(&before), view(payment.clone()));
+        let assigned = super::event(&call, "payment.assigned", &payment.id, &data);
+        if !call.store.save_payment(&payment, &[assigned]).await? {
             return Err(ApiError::Concurrent("payment"));
         }
         Ok(Reply::new(wire::PaymentEnvelope { data: view(payment) }))
@@ -222,7 +228,7 @@ pub(crate) async fn take(
     };
     let applied = async {
         apply(&call, &mut payment, method).await?;
-        if !unit.store().save_payment(&payment).await? {
+        if !unit.store().save_payment(&payment, &heard_events(&call, &payment)).await? {
             return Err(ApiError::Concurrent("payment"));
         }
         Ok::<_, ApiError>(())
@@ -238,6 +244,17 @@ pub(crate) async fn take(
         }
     }
     Ok(Some(payment))
+}
+
+/// The events of a payment just heard: `payment.received` whatever came of it, and
+/// `payment.unmatched` too when it waits for a person.
+fn heard_events(call: &Call, payment: &ReceivedPayment) -> Vec<crate::store::NewEvent> {
+    let data = wire::PaymentEventData::of(None, view(payment.clone()));
+    let mut events = vec![super::event(call, "payment.received", &payment.id, &data)];
+    if payment.status == wire::PaymentStatus::Unmatched {
+        events.push(super::event(call, "payment.unmatched", &payment.id, &data));
+    }
+    events
 }
 
 /// The charge payment a received payment makes.

@@ -200,8 +200,13 @@ async fn seed(store: &Store, org_id: &str) -> Result<(), AdminError> {
             _ => Ok(()),
         }
         .map_err(|e| demo_error(c.description, e))?;
-        if past.awaits_decision && charge.dunning_status == DunningStatus::Active {
+        if let Some(proposal) = past.awaits_decision
+            && charge.dunning_status == DunningStatus::Active
+        {
+            // The step that stopped it, and what it proposes, as the engine would have kept them.
             charge.dunning_status = DunningStatus::AwaitingDecision;
+            charge.current_step_id = Some(proposal.step_id.clone());
+            charge.pending_decision = Some(proposal);
         }
         let settled = settling::settle(c.outcome, &mut charge, debtor, day)?;
         store

@@ -9,7 +9,7 @@ use time::{Date, Duration, OffsetDateTime};
 use crate::admin::AdminError;
 use crate::api::delivery::Actor;
 use crate::domain::calendar;
-use crate::domain::charge::Charge;
+use crate::domain::charge::{Charge, Proposal};
 use crate::domain::debtor::Debtor;
 use crate::domain::notification::{Attempt, Notification, Source};
 use crate::domain::policy::{MessageTemplate, NewPolicy, Policy, StepDraft};
@@ -101,19 +101,23 @@ fn moment(day: Date, minute: u16) -> OffsetDateTime {
 /// the messages it sent in the last [`HISTORY_DAYS`], and whether an escalation came.
 pub struct History {
     pub sent: Vec<Notification>,
-    pub awaits_decision: bool,
+    /// What the escalation step that came proposes, when one came.
+    pub awaits_decision: Option<Proposal>,
 }
 
 /// The policy's past for one charge.
 pub fn history(policy: &Policy, open: &Charge, debtor: &Debtor, today: Date) -> History {
     let created = super::zone().today(open.created_at);
-    let mut out = History { sent: Vec::new(), awaits_decision: false };
+    let mut out = History { sent: Vec::new(), awaits_decision: None };
     for (step, day) in policy.schedule(open.due_date) {
         if day >= today || day < created {
             continue;
         }
         if step.is_escalation() {
-            out.awaits_decision = true;
+            // The first escalation stopped the régua: it is the one that proposes.
+            if out.awaits_decision.is_none() {
+                out.awaits_decision = Some(step.proposal(None, moment(day, step.send_minute(policy.window))));
+            }
             continue;
         }
         let (Some(channel), Some(template)) = (step.channel, &step.template) else { continue };

@@ -20,7 +20,7 @@ use super::pix_account::PixAccount;
 use super::rules::{RuleError, Violations};
 use crate::types::{
     ChargeOrigin, ChargeStatus, CreditBureauReportStatus, Decision, DunningStatus, PaymentMethod, PersonType,
-    ProtestStatus,
+    ProtestStatus, ProtestTitleType, StepAction,
 };
 
 /// The default late fee: 2 %, the most a consumer can be fined (CDC art. 52 §1).
@@ -76,6 +76,8 @@ pub struct Charge {
     pub protest_status: Option<ProtestStatus>,
     /// The step of its policy that acted on it last (kept by the engine).
     pub current_step_id: Option<String>,
+    /// What the escalation step that stopped its régua proposes, while it awaits a decision.
+    pub pending_decision: Option<Proposal>,
     /// When the next step of its policy acts, while the régua runs (kept by the engine).
     pub next_action_at: Option<OffsetDateTime>,
     /// The day a pause ends by itself (the engine resumes the régua that day).
@@ -163,6 +165,34 @@ pub struct Decided {
     pub reason: String,
     /// When.
     pub decided_at: Timestamp,
+}
+
+/// What an escalation step that stopped a charge's régua proposes, kept on the charge as the
+/// step was then (a step edited or deleted since does not change what was proposed).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Proposal {
+    pub step_id: String,
+    pub step_name: String,
+    pub cp_id: String,
+    /// `request_decision`, `credit_bureau` or `protest`.
+    pub action: StepAction,
+    /// The title a protest step files.
+    pub title_type: Option<ProtestTitleType>,
+    /// Why a step that needs no approval could not file on its own.
+    pub refused: Option<String>,
+    /// When the step stopped the régua.
+    pub proposed_at: Timestamp,
+}
+
+impl Proposal {
+    /// The decision that carries the step out; none for a step that asks a person to choose.
+    pub fn proposed_decision(&self) -> Option<Decision> {
+        match self.action {
+            StepAction::CreditBureau => Some(Decision::CreditBureau),
+            StepAction::Protest => Some(Decision::Protest),
+            StepAction::RequestDecision | StepAction::Notify => None,
+        }
+    }
 }
 
 /// What can be done to a charge.
@@ -312,6 +342,7 @@ impl Charge {
             credit_bureau_status: None,
             protest_status: None,
             current_step_id: None,
+            pending_decision: None,
             next_action_at: None,
             paused_until: None,
             tags: new.tags.unwrap_or_default(),
@@ -378,15 +409,17 @@ impl Charge {
         true
     }
 
-    /// An escalation step came: the régua stops until a human decides; whether it changed.
-    pub fn await_decision(&mut self, step_id: &str, now: OffsetDateTime) -> bool {
+    /// An escalation step came: the régua stops until a human decides on what it proposes;
+    /// whether it changed.
+    pub fn await_decision(&mut self, proposal: Proposal, now: OffsetDateTime) -> bool {
         if !matches!(self.dunning_status, DunningStatus::NotStarted | DunningStatus::Active)
             || !OPEN.contains(&self.status)
         {
             return false;
         }
         self.dunning_status = DunningStatus::AwaitingDecision;
-        self.current_step_id = Some(step_id.to_string());
+        self.current_step_id = Some(proposal.step_id.clone());
+        self.pending_decision = Some(proposal);
         self.next_action_at = None;
         self.touch(now);
         true
@@ -783,10 +816,23 @@ impl Charge {
         }
     }
 
-    /// Marks a saved change: the next version, changed now.
+    /// Marks a saved change: the next version, changed now. A proposal outlives no decision:
+    /// once the charge no longer awaits one (decided, paid, canceled, renegotiated), it goes.
     pub fn touch(&mut self, now: OffsetDateTime) {
         self.version += 1;
         self.updated_at = now;
+        if self.dunning_status != DunningStatus::AwaitingDecision {
+            self.pending_decision = None;
+        }
+    }
+
+    /// When a pause with an end resumes the régua: the start of the day it ends, in the
+    /// organization's calendar (the engine's first pass that day); none for any other charge.
+    pub fn resumes_at(&self, zone: &Zone) -> Option<OffsetDateTime> {
+        if self.dunning_status != DunningStatus::Paused || !OPEN.contains(&self.status) {
+            return None;
+        }
+        self.paused_until.map(|day| zone.day_start(day))
     }
 }
 

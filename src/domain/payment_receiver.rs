@@ -27,6 +27,8 @@ pub struct PaymentReceiver {
     pub retires_at: Option<OffsetDateTime>,
     /// When it was revoked.
     pub revoked_at: Option<OffsetDateTime>,
+    /// When it last took a signed delivery (kept by the receiver, not a change of its own).
+    pub last_delivery_at: Option<OffsetDateTime>,
     /// Bumped by every change.
     pub version: i64,
     /// The last change.
@@ -85,6 +87,7 @@ mod tests {
             created_by: (ActorType::User, "usr_1".into()),
             retires_at: None,
             revoked_at: None,
+            last_delivery_at: None,
             version: 1,
             updated_at: at,
         }

@@ -5,8 +5,8 @@
 use time::{Date, Duration, OffsetDateTime};
 
 use super::calendar;
-use super::charge::Outcome;
-use super::dates::Zone;
+use super::charge::{Outcome, Proposal};
+use super::dates::{Timestamp, Zone};
 use super::ids::new_id;
 use super::message::Template;
 use super::rules::{RuleError, Violations};
@@ -153,6 +153,20 @@ impl Step {
     /// Whether the step stops the régua for a human (anything but a message).
     pub fn is_escalation(&self) -> bool {
         self.action != StepAction::Notify
+    }
+
+    /// What the step proposes to the person it stops a charge's régua for, at `now`;
+    /// `refused`, why it could not file on its own.
+    pub fn proposal(&self, refused: Option<String>, now: OffsetDateTime) -> Proposal {
+        Proposal {
+            step_id: self.id.clone(),
+            step_name: self.name.clone(),
+            cp_id: self.cp_id.clone(),
+            action: self.action,
+            title_type: self.title_type,
+            refused,
+            proposed_at: Timestamp(now),
+        }
     }
 
     /// The checks of a step within its policy's window, with fields named under `prefix`.
@@ -645,14 +659,18 @@ impl Policy {
     }
 
     /// When the régua next acts on `charge`, which follows this policy, as seen at `now`, counted
-    /// in the policy's zone or else `org_zone`; `None` when its régua does not run or no step is
-    /// left.
+    /// in the policy's zone or else `org_zone`; while paused until a day, when it resumes; `None`
+    /// when its régua does not run or no step is left.
     pub fn next_action_for(
         &self,
         charge: &super::charge::Charge,
         org_zone: &Zone,
         now: OffsetDateTime,
     ) -> Option<OffsetDateTime> {
+        // A pause with an end resumes in the organization's calendar, whatever the policy.
+        if let Some(resumes) = charge.resumes_at(org_zone) {
+            return Some(resumes);
+        }
         if !charge.regua_runs() || self.status != PolicyStatus::Active {
             return None;
         }

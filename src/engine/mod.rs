@@ -300,7 +300,7 @@ impl StepRun<'_> {
             escalations::Filed::Refused(why) => why,
         };
         let mut after = charge.clone();
-        if after.await_decision(&step.id, stamp) {
+        if after.await_decision(step.proposal(Some(refusal.clone()), stamp), stamp) {
             let event = self.decision_event(charge, &after, Some(refusal), stamp);
             if store.escalate_charge(&after, charge.version, &step.id, &event).await? {
                 committed();
@@ -319,7 +319,7 @@ impl StepRun<'_> {
         for charge in held {
             let stamp = self.clock.stamp(charge.updated_at);
             let mut after = charge.clone();
-            if !after.await_decision(&self.step.id, stamp) {
+            if !after.await_decision(self.step.proposal(None, stamp), stamp) {
                 continue;
             }
             let event = self.decision_event(charge, &after, None, stamp);

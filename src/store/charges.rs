@@ -78,7 +78,8 @@ macro_rules! columns {
          c.payment_method, c.fine_hundredths, c.interest_hundredths, c.paid_at, c.canceled_at, \
          c.cancellation_reason, c.written_off_at, c.agreement_id, c.credit_bureau_status, c.protest_status, \
          c.tags, c.metadata, c.version, c.created_at, c.updated_at, c.write_off_reason, c.decision, c.origin, \
-         c.current_step_id, c.next_action_at, c.paused_until, c.boleto_barcode, c.boleto_url, c.pix_emv"
+         c.current_step_id, c.pending_decision, c.next_action_at, c.paused_until, c.boleto_barcode, \
+         c.boleto_url, c.pix_emv"
     };
 }
 pub(super) const SELECT: &str =
@@ -127,6 +128,7 @@ pub(super) fn from_row(row: &Row) -> StoreResult<Charge> {
         decision: row.opt_text("decision")?.map(|d| serde_json::from_str(&d)).transpose()?,
         origin: enumeration(row, "origin")?,
         current_step_id: row.opt_text("current_step_id")?,
+        pending_decision: row.opt_text("pending_decision")?.map(|p| serde_json::from_str(&p)).transpose()?,
         next_action_at: optional_timestamp(row, "next_action_at")?,
         paused_until: optional_date(row, "paused_until")?,
         boleto: match row.opt_text("boleto_barcode")? {
@@ -149,14 +151,14 @@ pub(crate) const INSERT_COLUMNS: &str = "external_id, description, amount_cents,
      status, dunning_status, payment_method, fine_hundredths, interest_hundredths, paid_at, canceled_at, \
      cancellation_reason, written_off_at, agreement_id, credit_bureau_status, protest_status, tags, metadata, \
      version, updated_at, search_external, cp_id, write_off_reason, decision, current_step_id, next_action_at, \
-     paused_until, boleto_barcode, boleto_url, pix_emv, pix_txid, id, organization_id, debtor_id, created_at, origin, \
-     search_debtor_name, search_debtor_document";
+     paused_until, boleto_barcode, boleto_url, pix_emv, pix_txid, pending_decision, id, organization_id, debtor_id, \
+     created_at, origin, search_debtor_name, search_debtor_document";
 
 /// How many values a charge insert binds.
-pub(crate) const INSERT_WIDTH: usize = 38;
+pub(crate) const INSERT_WIDTH: usize = 39;
 
 /// The position of `debtor_id` among the values.
-const DEBTOR_ID: usize = 36;
+const DEBTOR_ID: usize = 37;
 
 /// One row of an insert whose values start at `$first`: the values, then the debtor's search
 /// keys read from its row (so they are the keys the debtor has, whoever inserts).
@@ -178,7 +180,7 @@ const UPDATE: &str = "UPDATE charges SET external_id = $1, description = $2, amo
      agreement_id = $16, credit_bureau_status = $17, protest_status = $18, tags = $19, metadata = $20, \
      version = $21, updated_at = $22, search_external = $23, cp_id = $24, write_off_reason = $25, decision = $26, \
      current_step_id = $27, next_action_at = $28, paused_until = $29, boleto_barcode = $30, boleto_url = $31, \
-     pix_emv = $32, pix_txid = $33 WHERE id = $34 AND organization_id = $35 AND version = $36";
+     pix_emv = $32, pix_txid = $33, pending_decision = $34 WHERE id = $35 AND organization_id = $36 AND version = $37";
 
 impl Store {
     /// One charge of an organization.
@@ -518,7 +520,7 @@ pub(crate) fn insert_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(params)
 }
 
-/// The mutable columns, in the order both statements list them ($1 to $33).
+/// The mutable columns, in the order both statements list them ($1 to $34).
 fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
     Ok(Vec::from(args![
         &c.external_id,
@@ -554,6 +556,7 @@ fn mutable_values(c: &Charge) -> StoreResult<Vec<Param>> {
         c.boleto.as_ref().and_then(|b| b.url.clone()),
         c.pix.as_ref().map(|p| p.emv.clone()),
         c.pix.as_ref().and_then(|p| p.txid().map(str::to_string)),
+        c.pending_decision.as_ref().map(json_text).transpose()?,
     ]))
 }
 

@@ -17,7 +17,7 @@ use crate::types::PaymentStatus;
 macro_rules! receiver_columns {
     () => {
         "id, organization_id, secret_sealed, created_at, created_by_type, created_by_id, retires_at, \
-         revoked_at, version, updated_at"
+         revoked_at, last_delivery_at, version, updated_at"
     };
 }
 
@@ -76,22 +76,23 @@ impl Store {
     /// Saves a payment's outcome (status, reason, charge, resolution) if it is still unmatched,
     /// the only state a payment leaves: false when another call resolved it first (two people
     /// assigning one payment settle one charge, on either database).
-    pub async fn save_payment(&self, p: &ReceivedPayment) -> StoreResult<bool> {
-        self.db
-            .write(&[Step::must_change(
-                "UPDATE payments SET status = $1, reason = $2, charge_id = $3, resolved_at = $4 \
+    /// Its `events` are written with it.
+    pub async fn save_payment(&self, p: &ReceivedPayment, events: &[NewEvent]) -> StoreResult<bool> {
+        let mut steps = vec![Step::must_change(
+            "UPDATE payments SET status = $1, reason = $2, charge_id = $3, resolved_at = $4 \
                  WHERE organization_id = $5 AND id = $6 AND status = $7",
-                args![
-                    p.status.as_str(),
-                    &p.reason,
-                    &p.charge_id,
-                    p.resolved_at.as_ref().map(timestamp_text),
-                    &p.organization_id,
-                    &p.id,
-                    PaymentStatus::Unmatched.as_str()
-                ],
-            )])
-            .await
+            args![
+                p.status.as_str(),
+                &p.reason,
+                &p.charge_id,
+                p.resolved_at.as_ref().map(timestamp_text),
+                &p.organization_id,
+                &p.id,
+                PaymentStatus::Unmatched.as_str()
+            ],
+        )];
+        steps.extend(events.iter().map(insert_event));
+        self.db.write(&steps).await
     }
 
     /// One payment of an organization.
@@ -177,6 +178,21 @@ impl Store {
         self.db.write(&[update, insert_event(event)]).await
     }
 
+    /// Notes that receiver `id` took a signed delivery at `at` (a later one already noted
+    /// stays): what tells an organization its payments reach it. Not a change of the receiver:
+    /// its version stays.
+    pub async fn payment_receiver_delivered(&self, id: &str, at: &OffsetDateTime) -> StoreResult<()> {
+        let at = timestamp_text(at);
+        self.db
+            .execute(
+                "UPDATE payment_receivers SET last_delivery_at = $1 \
+                 WHERE id = $2 AND (last_delivery_at IS NULL OR last_delivery_at < $1)",
+                &args![at, id],
+            )
+            .await
+            .map(drop)
+    }
+
     /// The receiver whose URL token hashes to `token_hash`, whatever its state.
     pub async fn payment_receiver_by_token(&self, token_hash: &str) -> StoreResult<Option<PaymentReceiver>> {
         const ONE: &str =
@@ -238,6 +254,7 @@ fn receiver_from_row(row: &Row) -> StoreResult<PaymentReceiver> {
         created_by: (enumeration(row, "created_by_type")?, row.text("created_by_id")?),
         retires_at: optional_timestamp(row, "retires_at")?,
         revoked_at: optional_timestamp(row, "revoked_at")?,
+        last_delivery_at: optional_timestamp(row, "last_delivery_at")?,
         version: row.int("version")?,
         updated_at: timestamp(row, "updated_at")?,
     })

@@ -266,3 +266,92 @@ async fn a_decision_to_renegotiate_makes_the_agreement_with_it() {
     );
     assert_eq!(r.data()["charge_ids"], json!([id]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_charge_awaiting_a_decision_names_the_step_that_stopped_it_and_what_it_proposes() {
+    let server = TestServer::start().await;
+    let (token, ids) = awaiting_decision(&server, 1).await;
+    let policies = server.read(&token, "collection_policies_list", "").await;
+    let cp_id = policies.data()[0]["id"].as_str().unwrap();
+    let policy = server.call(&token, "collection_policies_get", &[("cp_id", cp_id)], "", None).await;
+    let policy = policy.data();
+    let step = &policy["steps"][0];
+    let step_id = step["id"].as_str().unwrap();
+
+    let got = server.read_id(&token, "charges_get", &ids[0]).await;
+    let charge = got.data();
+    assert_eq!(charge["current_step_id"], step_id, "{charge}");
+    assert_eq!(charge["next_action_at"], Value::Null, "a person acts next: {charge}");
+    let proposal = &charge["pending_decision"];
+    assert_eq!(
+        *proposal,
+        json!({
+            "step_id": step_id,
+            "step_name": step["name"],
+            "cp_id": policy["id"],
+            "action": "credit_bureau",
+            "proposed_decision": "credit_bureau",
+            "title_type": null,
+            "refused": null,
+            "proposed_at": proposal["proposed_at"],
+        }),
+        "{charge}"
+    );
+    let at =
+        kobana_dunning::domain::dates::parse_timestamp(proposal["proposed_at"].as_str().unwrap()).unwrap();
+    assert!(
+        at >= noon(date!(2027 - 02 - 04)) && at < noon(date!(2027 - 02 - 05)),
+        "the pass's instant: {at}"
+    );
+
+    // A list row says the same.
+    let listed = server.read(&token, "charges_list", "dunning_status=awaiting_decision").await;
+    let row = &listed.data()[0];
+    assert_eq!((&row["current_step_id"], &row["pending_decision"]), (&json!(step_id), proposal), "{row}");
+
+    // Decided, nothing is proposed any more; the step stays the last that acted.
+    let r = server
+        .write_id(
+            &token,
+            "charges_decide",
+            &ids[0],
+            json!({ "decision": "restart", "reason": "Negociando." }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        (&r.data()["pending_decision"], &r.data()["current_step_id"]),
+        (&Value::Null, &json!(step_id))
+    );
+    let got = server.read_id(&token, "charges_get", &ids[0]).await;
+    assert_eq!(got.data()["pending_decision"], Value::Null, "{}", got.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_protest_step_that_cannot_file_on_its_own_proposes_its_title_and_says_why() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Protestos").await;
+    let policy = json!({ "name": "Régua com protesto", "steps": [
+        { "offset_days": 10, "action": "protest", "requires_approval": false, "title_type": "DM" } ] });
+    let r = server.write(&token, "collection_policies_create", policy).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let step_id = r.data()["steps"][0]["id"].as_str().unwrap().to_string();
+    let debtor = server.create_debtor(&token, "João Conceição", &cpf(8990)).await;
+    let charge = server.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, "2027-01-25").await;
+    let id = charge["id"].as_str().unwrap();
+
+    // No external_id: the step cannot name the debt's document, so a person decides.
+    let report =
+        run_once(&server.app.store, &server.app.providers, noon(date!(2027 - 02 - 04))).await.unwrap();
+    assert_eq!(report.awaiting_decision, 1, "{report:?}");
+    let got = server.read_id(&token, "charges_get", id).await;
+    let proposal = &got.data()["pending_decision"];
+    assert_eq!(got.data()["current_step_id"], step_id.as_str(), "{}", got.body);
+    assert_eq!(
+        (&proposal["step_id"], &proposal["action"], &proposal["proposed_decision"], &proposal["title_type"]),
+        (&json!(step_id), &json!("protest"), &json!("protest"), &json!("DM")),
+        "{}",
+        got.body
+    );
+    assert!(proposal["refused"].as_str().unwrap().contains("external_id"), "{}", got.body);
+}

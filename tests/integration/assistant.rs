@@ -514,14 +514,35 @@ async fn a_charge_says_what_it_waits_for() {
     assert_eq!(got["data"]["current_step_id"], json!(steps[0]), "{got}");
     assert_eq!(got["data"]["next_action_at"], json!(preview_instant(&schedule[1])), "{got}");
 
-    // Paused until a day: nothing is due meanwhile, and the engine resumes it that day.
-    let until = kobana_dunning::domain::dates::format_date(at.date() + time::Duration::days(2));
-    let r = s.write_id(&token, "charges_pause", &id, json!({ "until": until })).await;
+    // Paused with no end: nothing says when the régua acts again.
+    let r = s.write_id(&token, "charges_pause", &id, json!({})).await;
     assert_eq!(
         (r.data()["paused_until"].clone(), r.data()["next_action_at"].clone()),
-        (json!(until), Value::Null),
+        (Value::Null, Value::Null),
         "{}",
         r.body
+    );
+    // Paused until a day: nothing is due meanwhile, and the engine resumes it that day, which
+    // is the charge's next action (the day's start in the organization's calendar).
+    use kobana_dunning::domain::dates::{Zone, format_date, format_timestamp};
+    let resumes = at.date() + time::Duration::days(2);
+    let until = format_date(resumes);
+    let r = s.write_id(&token, "charges_pause", &id, json!({ "until": until })).await;
+    let resumes_at = json!(format_timestamp(Zone::default_zone().day_start(resumes)));
+    assert_eq!(
+        (r.data()["paused_until"].clone(), r.data()["next_action_at"].clone()),
+        (json!(until), resumes_at.clone()),
+        "{}",
+        r.body
+    );
+    let got = tool(&s, &token, "dunning_charges_get", json!({ "id": id })).await;
+    assert_eq!(got["data"]["next_action_at"], resumes_at, "{got}");
+    // A pass before that day leaves it as it is.
+    run_once(&s.app.store, &s.app.providers, at + time::Duration::hours(2)).await.unwrap();
+    let got = tool(&s, &token, "dunning_charges_get", json!({ "id": id })).await;
+    assert_eq!(
+        (&got["data"]["dunning_status"], &got["data"]["next_action_at"]),
+        (&json!("paused"), &resumes_at)
     );
     let r = s.write_id(&token, "charges_pause", &id, json!({ "until": date_in(0) })).await;
     assert_eq!(r.status, 422, "a pause ends after today: {}", r.body);

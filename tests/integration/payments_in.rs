@@ -437,7 +437,8 @@ async fn only_the_notify_right_sets_the_receiver_and_a_replaced_one_keeps_hearin
     let r = s.write(&operator, "payment_receiver_create", json!({ "secret": SECRET })).await;
     assert_eq!((r.status, r.code()), (403, "FORBIDDEN"), "{}", r.body);
     assert_eq!(r.body["error"]["details"]["required_role"], "admin");
-    assert_eq!(s.read(&token, "me", "").await.data()["organization"]["payment_receiver"], Value::Null);
+    let not_heard = json!({ "configured": false, "last_delivery_at": null });
+    assert_eq!(s.read(&token, "me", "").await.data()["organization"]["payment_receiver"], not_heard);
 
     let admin = user_token(&s, &org, "admin").await;
 
@@ -480,12 +481,14 @@ async fn only_the_notify_right_sets_the_receiver_and_a_replaced_one_keeps_hearin
     .unwrap();
     let grace = retires - time::OffsetDateTime::now_utc();
     assert!(grace > time::Duration::hours(23) && grace <= time::Duration::hours(24), "{grace}");
+    // `me` says payments are heard, and when the active receiver last took a delivery; who
+    // set it is the receiver's own.
     let me = s.read(&token, "me", "").await;
     let shown = &me.data()["organization"]["payment_receiver"];
-    assert_eq!(
-        (shown["id"].as_str(), shown["created_by"]["type"].as_str()),
-        (Some(second_id.as_str()), Some("token"))
-    );
+    let active = s.read_id(&token, "payment_receivers_get", &second_id).await;
+    assert_eq!(active.data()["created_by"]["type"], "token", "{}", active.body);
+    assert!(active.data()["last_delivery_at"].is_string(), "{}", active.body);
+    assert_eq!(*shown, json!({ "configured": true, "last_delivery_at": active.data()["last_delivery_at"] }));
     let listed = s.read(&token, "payment_receivers_list", "").await;
     assert_eq!(crate::common::ids(&listed), [second_id.as_str(), first_id.as_str()]);
     assert!(!listed.body.to_string().contains("kd_rcv_"), "no URL in a list: {}", listed.body);
@@ -506,4 +509,139 @@ async fn only_the_notify_right_sets_the_receiver_and_a_replaced_one_keeps_hearin
     // A receiver outlives the token that made it: revoking the token does not stop payments.
     kobana_dunning::admin::revoke_token(&s.app.store, &token).await.unwrap();
     assert_eq!(deliver(&s, &second_path, SECRET, "ping", "p-5", &ping).await.status, 200);
+}
+
+/// What `me` says of the organization's payment receiver.
+async fn receiver_in_me(s: &TestServer, token: &str) -> Value {
+    s.read(token, "me", "").await.data()["organization"]["payment_receiver"].clone()
+}
+
+/// The events of `code` an organization has, newest first.
+async fn events_of(s: &TestServer, token: &str, code: &str) -> Vec<Value> {
+    let r = s.read(token, "events_list", &format!("code={code}&per_page=100")).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let events = r.data().as_array().unwrap().clone();
+    for e in &events {
+        crate::common::check_event_data(code, &e["data"]);
+    }
+    events
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_payment_heard_unmatched_or_assigned_is_an_event_once_and_a_webhook_takes_it() {
+    use kobana_dunning::api::webhook_delivery::Sender;
+    use kobana_dunning::providers::{ProviderConfig, Providers};
+    let loopback = ProviderConfig { allow_insecure_targets: true, ..ProviderConfig::default() };
+    let s = TestServer::start_with_providers(Providers::new(&loopback).unwrap()).await;
+    let (_, token) = s.tenant("Org").await;
+    assert_eq!(receiver_in_me(&s, &token).await, json!({ "configured": false, "last_delivery_at": null }));
+    let (url, mut hooked) = crate::webhooks::receiver(&[]).await;
+    let r = s
+        .write(
+            &token,
+            "webhooks_create",
+            json!({ "url": url, "events": ["payment.received"], "name": "ERP" }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+
+    let registered = s.write(&token, "payment_receiver_create", json!({ "secret": SECRET })).await;
+    let path = receiver_path(&registered);
+    assert_eq!(
+        receiver_in_me(&s, &token).await,
+        json!({ "configured": true, "last_delivery_at": null }),
+        "set up, nothing heard yet"
+    );
+
+    // Received and matched: one payment.received, no payment.unmatched.
+    let (_, charge) = debtor_and_charge(&s, &token, 71, 150.0, -5).await;
+    s.write_id(&token, "charges_update", &id(&charge), json!({ "external_id": "NF-71" })).await;
+    let before = time::OffsetDateTime::now_utc();
+    let body = paid(json!({ "id": 7101, "external_id": "NF-71", "paid_amount": 150.0 }));
+    let taken = deliver(&s, &path, SECRET, "bank_billet.paid", "d-71", &body).await;
+    assert_eq!(taken.body["data"]["status"], "matched", "{}", taken.body);
+    let matched_id = taken.body["data"]["payment_id"].as_str().unwrap().to_string();
+    let heard = receiver_in_me(&s, &token).await;
+    assert_eq!(heard["configured"], true);
+    let last = time::OffsetDateTime::parse(
+        heard["last_delivery_at"].as_str().expect("a delivery was taken"),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    assert!(
+        last >= before - time::Duration::seconds(1) && last <= time::OffsetDateTime::now_utc(),
+        "{heard}"
+    );
+    // The same payment again is no new event.
+    let again = deliver(&s, &path, SECRET, "bank_billet.paid", "d-71-again", &body).await;
+    assert_eq!(again.body["data"]["duplicate"], true, "{}", again.body);
+    let received = events_of(&s, &token, "payment.received").await;
+    assert_eq!(received.len(), 1, "{received:?}");
+    let event = &received[0];
+    assert_eq!(
+        (event["resource_id"].as_str(), event["actor"]["type"].as_str()),
+        (Some(matched_id.as_str()), Some("system"))
+    );
+    let object = &event["data"]["object"];
+    assert_eq!(
+        (object["status"].as_str(), object["charge_id"].as_str(), object["amount"].as_f64()),
+        (Some("matched"), Some(id(&charge).as_str()), Some(150.0)),
+        "{event}"
+    );
+    assert!(events_of(&s, &token, "payment.unmatched").await.is_empty());
+
+    // Unmatched: payment.received and payment.unmatched, once each, with the reason.
+    let stray = paid(json!({ "id": 7102, "external_id": "NF-nowhere", "paid_amount": 60.0 }));
+    let kept = deliver(&s, &path, SECRET, "bank_billet.paid", "d-72", &stray).await;
+    assert_eq!(kept.body["data"]["status"], "unmatched", "{}", kept.body);
+    let stray_id = kept.body["data"]["payment_id"].as_str().unwrap().to_string();
+    let received = events_of(&s, &token, "payment.received").await;
+    assert_eq!(received.len(), 2, "{received:?}");
+    assert_eq!(received[0]["resource_id"], stray_id.as_str(), "newest first");
+    let unmatched = events_of(&s, &token, "payment.unmatched").await;
+    assert_eq!(unmatched.len(), 1, "{unmatched:?}");
+    let object = &unmatched[0]["data"]["object"];
+    assert_eq!(
+        (object["id"].as_str(), object["status"].as_str()),
+        (Some(stray_id.as_str()), Some("unmatched"))
+    );
+    assert!(object["reason"].as_str().unwrap().contains("external_id"), "{object}");
+    assert!(events_of(&s, &token, "payment.assigned").await.is_empty());
+
+    // Assigned by a person: payment.assigned once, with what changed, by the token.
+    let (_, open) = debtor_and_charge(&s, &token, 72, 60.0, 5).await;
+    let assigned = s.write_id(&token, "payments_assign", &stray_id, json!({ "charge_id": id(&open) })).await;
+    assert_eq!(assigned.status, 200, "{}", assigned.body);
+    let events = events_of(&s, &token, "payment.assigned").await;
+    assert_eq!(events.len(), 1, "{events:?}");
+    let event = &events[0];
+    assert_eq!(
+        (event["resource_id"].as_str(), event["actor"]["type"].as_str()),
+        (Some(stray_id.as_str()), Some("token"))
+    );
+    assert_eq!(event["data"]["object"], *assigned.data(), "{event}");
+    assert_eq!(event["data"]["changes"]["status"], json!(["unmatched", "assigned"]), "{event}");
+    assert_eq!(event["data"]["changes"]["charge_id"], json!([null, id(&open)]), "{event}");
+    assert_eq!(events_of(&s, &token, "payment.received").await.len(), 2, "assigning hears nothing new");
+
+    // The webhook took payment.received only: both payments, each once.
+    let app = &s.app;
+    let report = Sender { store: &app.store, providers: &app.providers, key: &app.key }
+        .send_due(time::OffsetDateTime::now_utc() + time::Duration::seconds(1))
+        .await
+        .unwrap();
+    assert_eq!(report.delivered, 2, "{report:?}");
+    let mut got = Vec::new();
+    while let Ok(Some(r)) = tokio::time::timeout(std::time::Duration::from_millis(300), hooked.recv()).await {
+        crate::webhooks::check_delivery(&r);
+        got.push((
+            r.header("x-kobana-event").to_string(),
+            r.json()["object"]["id"].as_str().unwrap().to_string(),
+        ));
+    }
+    got.sort();
+    let mut want =
+        vec![("payment.received".to_string(), matched_id), ("payment.received".to_string(), stray_id)];
+    want.sort();
+    assert_eq!(got, want);
 }

@@ -2447,6 +2447,12 @@ pub enum WebhookEventCode {
     ApprovalDeclined,
     #[serde(rename = "organization.pix.updated")]
     OrganizationPixUpdated,
+    #[serde(rename = "payment.received")]
+    PaymentReceived,
+    #[serde(rename = "payment.unmatched")]
+    PaymentUnmatched,
+    #[serde(rename = "payment.assigned")]
+    PaymentAssigned,
     #[serde(rename = "payment_receiver.created")]
     PaymentReceiverCreated,
     #[serde(rename = "payment_receiver.revoked")]
@@ -2516,6 +2522,9 @@ impl WebhookEventCode {
         Self::ApprovalApproved,
         Self::ApprovalDeclined,
         Self::OrganizationPixUpdated,
+        Self::PaymentReceived,
+        Self::PaymentUnmatched,
+        Self::PaymentAssigned,
         Self::PaymentReceiverCreated,
         Self::PaymentReceiverRevoked,
         Self::WebhookDbCreated,
@@ -2582,6 +2591,9 @@ impl WebhookEventCode {
             Self::ApprovalApproved => "approval.approved",
             Self::ApprovalDeclined => "approval.declined",
             Self::OrganizationPixUpdated => "organization.pix.updated",
+            Self::PaymentReceived => "payment.received",
+            Self::PaymentUnmatched => "payment.unmatched",
+            Self::PaymentAssigned => "payment.assigned",
             Self::PaymentReceiverCreated => "payment_receiver.created",
             Self::PaymentReceiverRevoked => "payment_receiver.revoked",
             Self::WebhookDbCreated => "webhook.db.created",
@@ -3128,9 +3140,11 @@ pub struct Charge {
     pub credit_bureau_status: Option<String>,
     /// Status of the charge's latest protest (requested, sent, intimated, paid, protested, withdrawn, cancellation_requested, canceled, rejected), or null if never protested.
     pub protest_status: Option<String>,
-    /// The step of its policy that acted on it last.
+    /// The step of its policy that acted on it last; while awaiting_decision, the escalation step that stopped the régua.
     pub current_step_id: Option<String>,
-    /// When the next step of its policy acts, while the régua runs; null otherwise.
+    /// What the step that stopped the régua proposes, while awaiting_decision; null otherwise.
+    pub pending_decision: Option<PendingDecision>,
+    /// When the next step of its policy acts, while the régua runs; while paused until a day, when the régua resumes (the start of paused_until in the organization's calendar); null otherwise (paused with no end, awaiting a decision, closed).
     pub next_action_at: Option<crate::domain::dates::Timestamp>,
     /// The day a pause ends and the régua resumes by itself, in the organization's calendar.
     pub paused_until: Option<crate::domain::dates::Day>,
@@ -4861,8 +4875,16 @@ pub struct MeOrganization {
     pub now: crate::domain::dates::Timestamp,
     /// Where Pix payments go (organization_pix_update), or null.
     pub pix: Option<PixAccount>,
-    /// The active payment receiver (who set it and when), or null when payments from Kobana are not heard.
-    pub payment_receiver: Option<PaymentReceiver>,
+    /// Whether payments from Kobana reach the organization: a receiver is set up, and when it last took a delivery (its details: payment_receivers_list).
+    pub payment_receiver: MeOrganizationPaymentReceiver,
+}
+/// Whether payments from Kobana reach the organization: a receiver is set up, and when it last took a delivery (its details: payment_receivers_list).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeOrganizationPaymentReceiver {
+    /// True when an active payment receiver is registered.
+    pub configured: bool,
+    /// When the active receiver last took a signed delivery (a payment or a ping); null when it never did or none is configured.
+    pub last_delivery_at: Option<crate::domain::dates::Timestamp>,
 }
 /// The access token used for this request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5167,6 +5189,12 @@ pub struct PaymentAssign {
 pub struct PaymentEnvelope {
     pub data: Payment,
 }
+/// What payment.received, payment.unmatched and payment.assigned carry: the payment and what the event changed of it. payment.received comes for every payment heard (from the receiver or a file), matched or not; payment.unmatched also comes, in the same transaction, for one left for a person to assign (its reason says why); payment.assigned when a person settles a charge with one (payments_assign).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PaymentEventData {
+    pub object: Payment,
+    pub changes: serde_json::Map<String, serde_json::Value>,
+}
 /// One page of payments.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PaymentList {
@@ -5186,6 +5214,8 @@ pub struct PaymentReceiver {
     /// When a replaced receiver stops taking deliveries; null while active.
     pub retires_at: Option<crate::domain::dates::Timestamp>,
     pub revoked_at: Option<crate::domain::dates::Timestamp>,
+    /// When it last took a signed delivery (a payment or a ping); null when it never did.
+    pub last_delivery_at: Option<crate::domain::dates::Timestamp>,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -5278,6 +5308,27 @@ pub struct PaymentsListInput {
     /// Query parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<PaymentStatus>,
+}
+/// What the escalation step that stopped a charge's régua proposes, until a person decides (charges_decide).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PendingDecision {
+    /// The step that proposed it (stp_…).
+    pub step_id: String,
+    /// The step's name when it proposed it.
+    pub step_name: String,
+    /// The collection policy the step belongs to (cp_…).
+    pub cp_id: String,
+    /// request_decision (a person chooses), credit_bureau (report the debt to a credit bureau) or protest (protest the title at a notary).
+    pub action: StepAction,
+    /// The decision that carries the step out (credit_bureau or protest); null for request_decision, where a person chooses any.
+    pub proposed_decision: Option<Decision>,
+    /// The title a protest step files, when it names one; null otherwise.
+    pub title_type: Option<ProtestTitleType>,
+    /// Why a step that needs no approval could not file on its own (a person decides instead); null when the step asks for a decision.
+    pub refused: Option<String>,
+    /// When the step stopped the régua.
+    pub proposed_at: crate::domain::dates::Timestamp,
 }
 /// The charge's Pix "copia e cola".
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
