@@ -644,4 +644,28 @@ async fn each_payment_heard_unmatched_or_assigned_is_an_event_once_and_a_webhook
         vec![("payment.received".to_string(), matched_id), ("payment.received".to_string(), stray_id)];
     want.sort();
     assert_eq!(got, want);
+
+    // An export of the events carries them too.
+    let r = s
+        .write(
+            &token,
+            "exports_create",
+            json!({ "kind": "events", "filters": { "code": "payment.received" } }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let export = id(r.data());
+    kobana_dunning::engine::exports::run_once(&s.app.store, time::OffsetDateTime::now_utc()).await.unwrap();
+    let file = s
+        .raw(Method::GET, &format!("/v1/exports/{export}/download"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(file.status(), 200);
+    let text = file.text().await.unwrap();
+    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let code = reader.headers().unwrap().iter().position(|h| h == "code").expect("a code column");
+    let codes: Vec<String> = reader.records().map(|r| r.unwrap()[code].to_string()).collect();
+    assert_eq!(codes, ["payment.received", "payment.received"], "{text}");
 }
