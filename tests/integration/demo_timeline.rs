@@ -79,6 +79,16 @@ async fn the_demo_has_a_debt_in_each_settling_state() {
     // The briefing names the charges awaiting a decision.
     let awaiting = list(&server.read(&token, "charges_list", "dunning_status=awaiting_decision").await);
     assert!(!awaiting.is_empty());
+    // Each names the escalation step that stopped it and what that step proposes.
+    for charge in &awaiting {
+        let step = charge["current_step_id"].as_str().unwrap_or_else(|| panic!("a step: {charge}"));
+        let proposal = &charge["pending_decision"];
+        assert_eq!(proposal["step_id"], step, "{charge}");
+        assert!(
+            matches!(proposal["action"].as_str(), Some("request_decision" | "credit_bureau" | "protest")),
+            "{charge}"
+        );
+    }
     let r =
         server.mcp_2026(&token, "prompts/get", json!({ "name": "dunning_daily_briefing" }), json!({})).await;
     let text = r.result()["messages"][0]["content"]["text"].as_str().unwrap_or_default().to_string();
