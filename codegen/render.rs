@@ -208,6 +208,7 @@ fn op_data(op: &Op) -> Value {
         "read_only": op.effect == Effect::Read,
         "destructive": op.effect == Effect::Destructive,
         "complete": op.complete,
+        "row_fields": op.row_fields,
         "idempotent": op.idempotent,
         "scope": op.scope,
         "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "target_id": c.target_id, "message": c.message })),

@@ -69,6 +69,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(30, "0030", "payment_receivers"),
     migration!(31, "0031", "export_scopes"),
     migration!(32, "0032", "export_attempts"),
+    migration!(33, "0033", "escalated_charges"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold
