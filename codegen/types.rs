@@ -5,9 +5,10 @@
 //! The mapping is deliberately small, because the spec is: `string` is `String` (`Day` for
 //! `format: date`, `Timestamp` for `format: date-time`, an enum when it has `enum`), `integer`
 //! is `i64`, `number` is `Hundredths` (every number of this API is money or a percentage with at
-//! most 2 decimals), `boolean` is `bool`, arrays are `Vec`, string and integer maps are `BTreeMap`, free
-//! objects are JSON maps. A nullable field is an `Option`; an optional one is skipped when absent;
-//! an optional nullable one (`PATCH` semantics: absent keeps, null clears) is `Option<Option<_>>`.
+//! most 2 decimals), `boolean` is `bool`, arrays are `Vec`, string and integer maps are
+//! `BTreeMap`, free objects are JSON maps. A nullable field is an `Option`; an optional one is
+//! skipped when absent; an optional nullable one (`PATCH` semantics: absent keeps, null clears)
+//! is `Option<Option<_>>`.
 //! In the operation inputs (not the answers), plain strings outside the path are checked text:
 //! `Text`, or `MultilineText` for properties marked `x-multiline: true`.
 //! Anything else fails the build with the schema it concerns.
@@ -378,7 +379,10 @@ fn or_null(alternatives: &[ReferenceOr<Schema>]) -> Option<&ReferenceOr<Schema>>
 /// The row of a list's `data` items, which are the row or, when `fields` cut it, a
 /// [`PARTIAL_ROW`]: the answer's type is the full row's (the cut is made on its JSON).
 fn or_partial(alternatives: &[ReferenceOr<Schema>]) -> Option<&ReferenceOr<Schema>> {
-    let is_partial = |schema: &ReferenceOr<Schema>| matches!(schema, ReferenceOr::Reference { reference } if schema_name(reference) == Some(PARTIAL_ROW));
+    let is_partial = |schema: &ReferenceOr<Schema>| match schema {
+        ReferenceOr::Reference { reference } => schema_name(reference) == Some(PARTIAL_ROW),
+        ReferenceOr::Item(_) => false,
+    };
     match alternatives {
         [only, partial] if is_partial(partial) && !is_partial(only) => Some(only),
         _ => None,

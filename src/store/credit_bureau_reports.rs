@@ -16,10 +16,12 @@ use crate::domain::credit_bureau::Report;
 /// row): columns of the outer table stay unqualified, so the list's filters apply unchanged.
 macro_rules! select {
     () => {
-        "SELECT credit_bureau_reports.*, \
-         (SELECT d.name FROM debtors d WHERE d.id = credit_bureau_reports.debtor_id) AS debtor_name, \
-         (SELECT c.description FROM charges c WHERE c.id = credit_bureau_reports.charge_id) AS charge_description \
-         FROM credit_bureau_reports"
+        concat!(
+            "SELECT credit_bureau_reports.*, ",
+            "(SELECT d.name FROM debtors d WHERE d.id = credit_bureau_reports.debtor_id) AS debtor_name, ",
+            "(SELECT c.description FROM charges c WHERE c.id = credit_bureau_reports.charge_id) ",
+            "AS charge_description FROM credit_bureau_reports"
+        )
     };
 }
 
@@ -169,8 +171,8 @@ impl Store {
             .find(
                 concat!(
                     select!(),
-                    " WHERE organization_id = $1 AND charge_id = $2 \
-                 AND status IN ('requested', 'notice_sent', 'reported', 'removal_requested')"
+                    " WHERE organization_id = $1 AND charge_id = $2 AND status IN ('requested', ",
+                    "'notice_sent', 'reported', 'removal_requested')",
                 ),
                 &args![org_id, charge_id],
             )
@@ -186,8 +188,8 @@ impl Store {
             .rows(
                 concat!(
                     select!(),
-                    " WHERE organization_id = $1 \
-                 AND status IN ('requested', 'notice_sent', 'removal_requested') ORDER BY created_at, id"
+                    " WHERE organization_id = $1 AND status IN ('requested', 'notice_sent', ",
+                    "'removal_requested') ORDER BY created_at, id",
                 ),
                 &args![org_id],
             )
@@ -236,8 +238,12 @@ impl Store {
         let rows = self
             .db
             .rows(
-                concat!(select!(), " WHERE organization_id = $1 AND status IN ('requested', 'canceled', 'removal_requested') \
-                 AND (submitted_status IS NULL OR submitted_status <> status) ORDER BY created_at, id"),
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND status IN ('requested', 'canceled', ",
+                    "'removal_requested') AND (submitted_status IS NULL OR submitted_status <> ",
+                    "status) ORDER BY created_at, id",
+                ),
                 &args![org_id],
             )
             .await?;

@@ -16,10 +16,12 @@ use crate::domain::protest::{Notary, Protest};
 /// row): columns of the outer table stay unqualified, so the list's filters apply unchanged.
 macro_rules! select {
     () => {
-        "SELECT protests.*, \
-         (SELECT d.name FROM debtors d WHERE d.id = protests.debtor_id) AS debtor_name, \
-         (SELECT c.description FROM charges c WHERE c.id = protests.charge_id) AS charge_description \
-         FROM protests"
+        concat!(
+            "SELECT protests.*, ",
+            "(SELECT d.name FROM debtors d WHERE d.id = protests.debtor_id) AS debtor_name, ",
+            "(SELECT c.description FROM charges c WHERE c.id = protests.charge_id) ",
+            "AS charge_description FROM protests"
+        )
     };
 }
 
@@ -168,8 +170,8 @@ impl Store {
             .find(
                 concat!(
                     select!(),
-                    " WHERE organization_id = $1 AND charge_id = $2 \
-                 AND status IN ('requested', 'sent', 'intimated', 'protested', 'cancellation_requested')"
+                    " WHERE organization_id = $1 AND charge_id = $2 AND status IN ('requested', ",
+                    "'sent', 'intimated', 'protested', 'cancellation_requested')",
                 ),
                 &args![org_id, charge_id],
             )
@@ -182,8 +184,11 @@ impl Store {
         let rows = self
             .db
             .rows(
-                concat!(select!(), " WHERE organization_id = $1 \
-                 AND status IN ('requested', 'sent', 'intimated', 'cancellation_requested') ORDER BY created_at, id"),
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND status IN ('requested', 'sent', 'intimated', ",
+                    "'cancellation_requested') ORDER BY created_at, id",
+                ),
                 &args![org_id],
             )
             .await?;
@@ -217,8 +222,12 @@ impl Store {
         let rows = self
             .db
             .rows(
-                concat!(select!(), " WHERE organization_id = $1 AND status IN ('requested', 'withdrawn', 'cancellation_requested') \
-                 AND (submitted_status IS NULL OR submitted_status <> status) ORDER BY created_at, id"),
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND status IN ('requested', 'withdrawn', ",
+                    "'cancellation_requested') AND (submitted_status IS NULL OR submitted_status <> ",
+                    "status) ORDER BY created_at, id",
+                ),
                 &args![org_id],
             )
             .await?;
