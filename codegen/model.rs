@@ -59,11 +59,17 @@ const CONVENTIONAL_ARGUMENTS: &[&str] = &[
     "per_page",
     "sort_by",
     "sort_order",
+    "fields",
     "idempotency_key",
     "external_id",
     "tags",
     "metadata",
 ];
+
+/// The query parameter that cuts a list's rows to the named fields; every list takes it.
+pub const FIELDS_PARAM: &str = "fields";
+/// The schema of a list row cut by `fields` (the second of its `data` items' `anyOf`).
+pub const PARTIAL_ROW: &str = "PartialRow";
 
 pub struct Api {
     pub version: String,
@@ -172,6 +178,9 @@ pub struct Op {
     pub query_schema: Value,
     /// Status code -> converted response schema, for the contract tests.
     pub response_schemas: BTreeMap<String, Value>,
+    /// A list's row fields, the names its `fields` takes (the properties of its `data` items'
+    /// schema); empty for an operation that is not a list.
+    pub row_fields: Vec<String>,
 }
 
 /// Where an input field comes from.
@@ -463,7 +472,7 @@ fn enum_values(schema: &Schema) -> Option<Vec<Value>> {
 }
 
 /// A GET that takes `page`/`per_page` is a list (DESIGN.md section 3): lists are not resources.
-fn is_list(query_params: &[QueryParam]) -> bool {
+pub fn is_list(query_params: &[QueryParam]) -> bool {
     query_params.iter().any(|p| p.name == "page" || p.name == "per_page")
 }
 
@@ -807,6 +816,15 @@ impl Op {
                 None
             };
 
+        let takes_fields = query_params.iter().any(|q| q.name == FIELDS_PARAM);
+        // That every list takes it is the generator's rule (render.rs), not the model's: `spec
+        // diff` reads specs written before it with this model.
+        let row_fields = match (is_list(&query_params), takes_fields) {
+            (_, false) => Vec::new(),
+            (true, true) => row_fields(response_type.as_deref(), components).map_err(fail)?,
+            (false, true) => return Err(fail(format!("only a list takes {FIELDS_PARAM}"))),
+        };
+
         let mut input_schema =
             json!({ "type": "object", "properties": properties, "additionalProperties": false });
         if !required.is_empty() {
@@ -844,6 +862,52 @@ impl Op {
             input_schema,
             query_schema,
             response_schemas,
+            row_fields,
         })
     }
+}
+
+/// The names `fields` takes on a list answering `response_type`: the properties of the schema
+/// of its `data` items, which are that row or a [`PARTIAL_ROW`].
+fn row_fields(
+    response_type: Option<&str>,
+    components: &Components,
+) -> std::result::Result<Vec<String>, String> {
+    let named = |name: &str| -> std::result::Result<&Schema, String> {
+        match components.schemas.get(name) {
+            Some(ReferenceOr::Item(schema)) => Ok(schema),
+            _ => Err(format!("schema {name} is not an inline schema of components/schemas")),
+        }
+    };
+    let list = response_type.ok_or("a list answers a named JSON schema")?;
+    let data = object_parts(named(list)?)
+        .and_then(|o| o.properties.into_iter().find(|(name, _)| name.as_str() == "data"))
+        .and_then(|(_, data)| data.as_item())
+        .and_then(|data| match &data.schema_kind {
+            SchemaKind::Type(Type::Array(array)) => array.items.clone(),
+            _ => None,
+        })
+        .ok_or_else(|| format!("{list}: a list answers its rows as a `data` array"))?;
+    let reference = |item: &ReferenceOr<Schema>| match item {
+        ReferenceOr::Reference { reference } => schema::schema_name(reference).map(str::to_string),
+        ReferenceOr::Item(_) => None,
+    };
+    let rows = data
+        .as_item()
+        .and_then(|items| match &items.schema_kind {
+            SchemaKind::AnyOf { any_of } => Some(any_of.as_slice()),
+            SchemaKind::Any(any) if !any.any_of.is_empty() => Some(any.any_of.as_slice()),
+            _ => None,
+        })
+        .and_then(|alternatives| match alternatives {
+            [row, partial] if reference(partial).as_deref() == Some(PARTIAL_ROW) => reference(row),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            format!(
+                "{list}: `data` items must be anyOf the row's $ref and {PARTIAL_ROW} (what `fields` cuts)"
+            )
+        })?;
+    let row = object_parts(named(&rows)?).ok_or_else(|| format!("{rows}: a list row is an object"))?;
+    Ok(row.properties.into_iter().map(|(name, _)| name.clone()).collect())
 }

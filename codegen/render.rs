@@ -4,7 +4,7 @@
 use handlebars::{Context, Handlebars, Helper, HelperResult, Output, RenderContext, RenderErrorReason};
 use serde_json::{Value, json};
 
-use crate::model::{Api, Effect, Op, ResponseKind, Result, SpecError};
+use crate::model::{Api, Effect, FIELDS_PARAM, Op, ResponseKind, Result, SpecError, is_list};
 use crate::types::{Types, doc_text, pascal};
 
 const TEMPLATES: &[(&str, &str)] = &[
@@ -20,6 +20,14 @@ pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
     registry.set_strict_mode(true);
     registry.register_escape_fn(handlebars::no_escape);
     registry.register_helper("rust_str", Box::new(rust_str));
+    for op in &api.ops {
+        if is_list(&op.query_params) && op.row_fields.is_empty() {
+            return Err(SpecError::new(format!(
+                "operation {}: a list must take the {FIELDS_PARAM} parameter (components/parameters/Fields)",
+                op.operation_id
+            )));
+        }
+    }
     let data = template_data(api)?;
     let mut files = Vec::new();
     for (name, template) in TEMPLATES {
@@ -208,6 +216,7 @@ fn op_data(op: &Op) -> Value {
         "read_only": op.effect == Effect::Read,
         "destructive": op.effect == Effect::Destructive,
         "complete": op.complete,
+        "row_fields": op.row_fields,
         "idempotent": op.idempotent,
         "scope": op.scope,
         "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "target_id": c.target_id, "message": c.message })),

@@ -5,9 +5,10 @@
 //! The mapping is deliberately small, because the spec is: `string` is `String` (`Day` for
 //! `format: date`, `Timestamp` for `format: date-time`, an enum when it has `enum`), `integer`
 //! is `i64`, `number` is `Hundredths` (every number of this API is money or a percentage with at
-//! most 2 decimals), `boolean` is `bool`, arrays are `Vec`, string maps are `BTreeMap`, free
-//! objects are JSON maps. A nullable field is an `Option`; an optional one is skipped when absent;
-//! an optional nullable one (`PATCH` semantics: absent keeps, null clears) is `Option<Option<_>>`.
+//! most 2 decimals), `boolean` is `bool`, arrays are `Vec`, string and integer maps are
+//! `BTreeMap`, free objects are JSON maps. A nullable field is an `Option`; an optional one is
+//! skipped when absent; an optional nullable one (`PATCH` semantics: absent keeps, null clears)
+//! is `Option<Option<_>>`.
 //! In the operation inputs (not the answers), plain strings outside the path are checked text:
 //! `Text`, or `MultilineText` for properties marked `x-multiline: true`.
 //! Anything else fails the build with the schema it concerns.
@@ -20,7 +21,7 @@ use openapiv3::{
 };
 use serde_json::{Value, json};
 
-use crate::model::{ObjectParts, Op, Result, Source, SpecError, object_parts, type_name};
+use crate::model::{ObjectParts, Op, PARTIAL_ROW, Result, Source, SpecError, object_parts, type_name};
 use crate::schema::schema_name;
 
 const DAY: &str = "crate::domain::dates::Day";
@@ -28,8 +29,9 @@ const TIMESTAMP: &str = "crate::domain::dates::Timestamp";
 const HUNDREDTHS: &str = "crate::domain::money::Hundredths";
 const TEXT: &str = "crate::domain::text::Text";
 const MULTILINE_TEXT: &str = "crate::domain::text::MultilineText";
-/// Consumed by the endpoint before the handler runs (it is a header as well).
-const ENDPOINT_FIELDS: &[&str] = &["idempotency_key"];
+/// Consumed by the endpoint before the handler runs: the idempotency key (a header as well), and
+/// a list's `fields` (the endpoint cuts the rows the handler answers).
+const ENDPOINT_FIELDS: &[&str] = &["idempotency_key", "fields"];
 
 /// The generated types, ready for the template.
 #[derive(Default)]
@@ -176,7 +178,7 @@ impl Types {
         alternatives: &[ReferenceOr<Schema>],
         context: &str,
     ) -> Result<String> {
-        match or_null(alternatives) {
+        match or_null(alternatives).or_else(|| or_partial(alternatives)) {
             Some(only) => self.ty(components, only, context),
             None => Err(SpecError::new(format!(
                 "{context}: anyOf/oneOf has a Rust type only as one schema or null"
@@ -232,6 +234,11 @@ impl Types {
                     if extra.as_item().and_then(type_name) == Some("string") =>
                 {
                     "std::collections::BTreeMap<String, String>".into()
+                }
+                Some(AdditionalProperties::Schema(extra))
+                    if extra.as_item().and_then(type_name) == Some("integer") =>
+                {
+                    "std::collections::BTreeMap<String, i64>".into()
                 }
                 _ => "serde_json::Map<String, serde_json::Value>".into(),
             });
@@ -365,6 +372,19 @@ fn is_nullable(schema: &ReferenceOr<Schema>) -> bool {
 fn or_null(alternatives: &[ReferenceOr<Schema>]) -> Option<&ReferenceOr<Schema>> {
     match alternatives {
         [only, null] | [null, only] if is_null_only(null) && !is_null_only(only) => Some(only),
+        _ => None,
+    }
+}
+
+/// The row of a list's `data` items, which are the row or, when `fields` cut it, a
+/// [`PARTIAL_ROW`]: the answer's type is the full row's (the cut is made on its JSON).
+fn or_partial(alternatives: &[ReferenceOr<Schema>]) -> Option<&ReferenceOr<Schema>> {
+    let is_partial = |schema: &ReferenceOr<Schema>| match schema {
+        ReferenceOr::Reference { reference } => schema_name(reference) == Some(PARTIAL_ROW),
+        ReferenceOr::Item(_) => false,
+    };
+    match alternatives {
+        [only, partial] if is_partial(partial) && !is_partial(only) => Some(only),
         _ => None,
     }
 }

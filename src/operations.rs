@@ -157,6 +157,8 @@ pub struct Operation {
     pub response: ResponseKind,
     /// The resource URI template, for GETs that read one document.
     pub resource_uri: Option<&'static str>,
+    /// A list's row fields, the names its `fields` takes (empty when it is not a list).
+    pub row_fields: &'static [&'static str],
     /// `x-mcp.complete`: (argument, operationId of the list whose ids complete it).
     pub complete: &'static [(&'static str, &'static str)],
     /// The MCP tool descriptor, as JSON.

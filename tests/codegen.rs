@@ -598,3 +598,33 @@ fn refuses_a_string_enum_with_a_value_that_is_not_a_string() {
         "{message}"
     );
 }
+
+#[test]
+fn every_list_takes_fields_and_its_names_are_its_row_schemas_properties() {
+    let api = model::Api::from_yaml(&spec().to_string()).expect("the spec reads");
+    let charges = api.ops.iter().find(|o| o.operation_id == "charges_list").unwrap();
+    let row = &spec()["components"]["schemas"]["Charge"]["properties"];
+    let names: Vec<&String> = row.as_object().unwrap().keys().collect();
+    assert_eq!(charges.row_fields.iter().collect::<Vec<_>>(), names);
+    assert!(api.ops.iter().filter(|o| o.method != "get").all(|o| o.row_fields.is_empty()));
+
+    let fields = json!({ "$ref": "#/components/parameters/Fields" });
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["parameters"].as_array_mut().unwrap().retain(|p| *p != fields);
+    let message = refused(&s);
+    assert!(
+        message.contains("charges_list") && message.contains("must take the fields parameter"),
+        "{message}"
+    );
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges/{id}", "get")["parameters"].as_array_mut().unwrap().push(fields);
+    assert!(refused(&s).contains("only a list takes fields"));
+
+    // The rows are declared as the row or the row cut, so that a cut answer agrees with the spec.
+    let mut s = spec();
+    s["components"]["schemas"]["ChargeList"]["properties"]["data"]["items"] =
+        json!({ "$ref": "#/components/schemas/Charge" });
+    let message = refused(&s);
+    assert!(message.contains("ChargeList") && message.contains("PartialRow"), "{message}");
+}

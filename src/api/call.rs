@@ -354,6 +354,16 @@ impl Rendered {
 pub trait Answer {
     /// The answer as bytes in `form` (when it is JSON), with the operation's success status.
     fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered>;
+
+    /// The same, with a list's rows cut to `fields` when the call named some (`fields.rs`):
+    /// only a JSON [`Reply`] has rows to cut.
+    fn render_cut(self, success_status: u16, form: AnswerForm, fields: Option<&[&str]>) -> ApiResult<Rendered>
+    where
+        Self: Sized,
+    {
+        let _ = fields;
+        self.render(success_status, form)
+    }
 }
 
 impl<T: Serialize> Answer for Reply<T> {
@@ -376,6 +386,18 @@ impl<T: Serialize> Answer for Reply<T> {
             file: None,
             secret_shown_to: self.secret_shown_to,
         })
+    }
+
+    fn render_cut(
+        self,
+        success_status: u16,
+        form: AnswerForm,
+        fields: Option<&[&str]>,
+    ) -> ApiResult<Rendered> {
+        let Some(fields) = fields else { return self.render(success_status, form) };
+        let body = super::fields::cut(&self.body, fields).map_err(|e| ApiError::Internal(Box::new(e)))?;
+        Reply { body, version: self.version, secret_shown_to: self.secret_shown_to }
+            .render(success_status, form)
     }
 }
 

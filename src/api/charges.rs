@@ -67,6 +67,8 @@ impl super::handlers::ChargesApi for Charges {
             debtor_ids: csv(input.debtor_id),
             due_from: input.due_date_from.map(|d| crate::domain::dates::format_date(d.0)),
             due_to: input.due_date_to.map(|d| crate::domain::dates::format_date(d.0)),
+            credit_bureau_statuses: csv(input.credit_bureau_status),
+            protest_statuses: csv(input.protest_status),
             window,
         };
         let page = call.store.charges(call.org_id(), &filter).await?;

@@ -67,6 +67,7 @@ fn debtor_summary(d: &Debtor) -> wire::DebtorSummary {
             open_amount: d.balance.open,
             overdue_amount: d.balance.overdue,
             open_charges: d.balance.open_charges,
+            overdue_count: d.balance.overdue_charges,
         },
         tags: d.tags.clone(),
         metadata: d.metadata.clone(),

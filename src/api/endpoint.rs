@@ -161,7 +161,8 @@ where
     if path.iter().any(|(_, value)| value.chars().any(char::is_control)) {
         return Err(ApiError::NotFound(op.tag.strip_suffix('s').unwrap_or(op.tag)));
     }
-    let query = read_query(op, query)?;
+    let mut query = read_query(op, query)?;
+    let fields = super::fields::asked(op, &mut query)?;
     let mut body = match body {
         InvocationBody::Unread { body, content_type } => {
             let bytes = crate::request::read_body(body).await.map_err(|e| match e {
@@ -180,7 +181,8 @@ where
     if op.effect == Effect::Read {
         let store = app.store.clone();
         let call = Call { app, store, principal, op, request_id: request_id.to_string(), if_match, now };
-        return Ok(Answered::Rendered(handler(call, input).await?.render(op.success_status, form)?));
+        let answer = handler(call, input).await?;
+        return Ok(Answered::Rendered(answer.render_cut(op.success_status, form, fields.as_deref())?));
     }
     // A write: one unit of work, which commits whole (with the key's claim and answer, when
     // keyed) or not at all. A full disk or a read-only database it meets makes /readyz say so.

@@ -10,6 +10,7 @@ mod endpoint;
 pub(crate) mod escalations;
 pub(crate) mod event_data;
 pub mod export_file;
+mod fields;
 mod idempotency;
 mod papers;
 mod routes;

@@ -112,10 +112,18 @@ impl super::handlers::NotificationsApi for Notifications {
             limit: window.limit,
             offset: window.offset,
         };
-        let (notifications, total) = call.store.notifications(call.org_id(), &filter).await?;
+        let listed = call.store.notifications(call.org_id(), &filter).await?;
+        let pages = pager.meta(listed.total);
         Ok(Reply::new(NotificationList {
-            data: notifications.iter().map(notification_summary).collect(),
-            meta: pager.meta(total),
+            data: listed.rows.iter().map(notification_summary).collect(),
+            meta: wire::NotificationListMeta {
+                total: pages.total,
+                page: pages.page,
+                per_page: pages.per_page,
+                total_pages: pages.total_pages,
+                by_channel: listed.by_channel,
+                by_status: listed.by_status,
+            },
         }))
     }
 

@@ -312,7 +312,7 @@ fn unwrap_nullable(node: &Value) -> &Value {
 const MAX_SUGGESTED_NAME: usize = 64;
 
 /// The closest known name, when it is close enough to be a likely typo.
-fn suggest(name: &str, known: &[String]) -> Option<String> {
+pub(super) fn suggest(name: &str, known: &[String]) -> Option<String> {
     // Edit distance costs the product of the lengths: a name far longer than any field's is no
     // typo of one, and is not compared.
     if name.len() > MAX_SUGGESTED_NAME {

@@ -46,6 +46,10 @@ pub struct Report {
     pub organization_id: String,
     pub charge_id: String,
     pub debtor_id: String,
+    /// The debtor's name and the charge's description, as they are now: read with the row (the
+    /// store joins them), never stored on it, so that a list names what it shows.
+    pub debtor_name: String,
+    pub charge_description: Option<String>,
     pub bureau: CreditBureau,
     pub status: Status,
     /// The charge's balance when it was reported.
@@ -118,6 +122,8 @@ impl Report {
             organization_id: charge.organization_id.clone(),
             charge_id: charge.id.clone(),
             debtor_id: charge.debtor_id.clone(),
+            debtor_name: debtor.name.clone(),
+            charge_description: charge.description.clone(),
             bureau,
             status: Status::Requested,
             amount: charge.balance(),

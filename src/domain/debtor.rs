@@ -62,6 +62,8 @@ pub struct Balance {
     pub overdue: Hundredths,
     /// Number of pending and overdue charges.
     pub open_charges: i64,
+    /// Number of overdue charges (those `overdue` sums).
+    pub overdue_charges: i64,
 }
 
 /// A change of a debtor's data: `None` keeps a field, `Some(None)` clears a nullable one.

@@ -122,6 +122,7 @@ mod tests {
         success_status: 200,
         response: ResponseKind::Binary { content_type: "application/pdf", extension: "pdf" },
         resource_uri: Some("kobana://dunning/debtors/{id}/statement.pdf"),
+        row_fields: &[],
         complete: &[],
         descriptor: "{}",
         input_schema: "{}",

@@ -141,10 +141,28 @@ fn endpoint(op: &super::model::Op) -> Endpoint {
         body_required: op.body.as_ref().map(|b| b.required),
         success_status: op.success_status,
         response_kind,
-        responses: op.response_schemas.clone(),
+        responses: whole_rows(op),
         resource_uri: op.resource_uri.clone(),
         confirm: op.confirm.as_ref().map(|c| (c.target.clone(), c.message.clone())),
     }
+}
+
+/// The answers as a caller that does not send `fields` gets them: a list's `data` items are
+/// its row, or (only when asked) the row cut to the named fields; the row is what every caller
+/// may rely on, so the comparison reads the row alone.
+fn whole_rows(op: &super::model::Op) -> BTreeMap<String, Value> {
+    let mut responses = op.response_schemas.clone();
+    if op.row_fields.is_empty() {
+        return responses;
+    }
+    if let Some(items) = responses
+        .get_mut(&op.success_status.to_string())
+        .and_then(|answer| answer.pointer_mut("/properties/data/items"))
+        && let Some(row) = items.pointer("/anyOf/0").cloned()
+    {
+        *items = row;
+    }
+    responses
 }
 
 #[cfg(test)]

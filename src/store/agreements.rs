@@ -167,6 +167,7 @@ impl Store {
         summed_page(
             &self.db,
             "agreements",
+            None,
             "created_at",
             "total_cents",
             filters,

@@ -46,6 +46,10 @@ pub struct ChargeFilter {
     pub due_from: Option<String>,
     /// Due on or before.
     pub due_to: Option<String>,
+    /// `credit_bureau_status IN (…)`.
+    pub credit_bureau_statuses: Vec<String>,
+    /// `protest_status IN (…)`.
+    pub protest_statuses: Vec<String>,
 }
 
 impl ChargeFilter {
@@ -64,6 +68,8 @@ impl ChargeFilter {
             && self.debtor_ids.is_empty()
             && self.due_from.is_none()
             && self.due_to.is_none()
+            && self.credit_bureau_statuses.is_empty()
+            && self.protest_statuses.is_empty()
     }
 }
 
@@ -573,6 +579,8 @@ fn push_filters(sql: &mut Sql, a: &str, f: &ChargeFilter) {
     push_in(sql, &format!("{a}.debtor_id"), &f.debtor_ids);
     push_cmp(sql, &format!("{a}.due_date"), ">=", f.due_from.as_ref());
     push_cmp(sql, &format!("{a}.due_date"), "<=", f.due_to.as_ref());
+    push_in(sql, &format!("{a}.credit_bureau_status"), &f.credit_bureau_statuses);
+    push_in(sql, &format!("{a}.protest_status"), &f.protest_statuses);
 }
 
 /// One way a charge matches a search: its id, external id, or debtor's name or document

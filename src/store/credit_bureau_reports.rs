@@ -12,12 +12,27 @@ use super::value::{Param, Row, args};
 use super::{Store, StoreResult};
 use crate::domain::credit_bureau::Report;
 
+/// The row with what its answers show of its charge and debtor (their primary keys, read per
+/// row): columns of the outer table stay unqualified, so the list's filters apply unchanged.
+macro_rules! select {
+    () => {
+        concat!(
+            "SELECT credit_bureau_reports.*, ",
+            "(SELECT d.name FROM debtors d WHERE d.id = credit_bureau_reports.debtor_id) AS debtor_name, ",
+            "(SELECT c.description FROM charges c WHERE c.id = credit_bureau_reports.charge_id) ",
+            "AS charge_description FROM credit_bureau_reports"
+        )
+    };
+}
+
 pub(super) fn from_row(row: &Row) -> StoreResult<Report> {
     Ok(Report {
         id: row.text("id")?,
         organization_id: row.text("organization_id")?,
         charge_id: row.text("charge_id")?,
         debtor_id: row.text("debtor_id")?,
+        debtor_name: row.text("debtor_name")?,
+        charge_description: row.opt_text("charge_description")?,
         bureau: enumeration(row, "bureau")?,
         status: enumeration(row, "status")?,
         amount: money(row, "amount_cents")?,
@@ -140,10 +155,7 @@ impl Store {
     pub async fn credit_bureau_report(&self, org_id: &str, id: &str) -> StoreResult<Option<Report>> {
         let row = self
             .db
-            .find(
-                "SELECT * FROM credit_bureau_reports WHERE organization_id = $1 AND id = $2",
-                &args![org_id, id],
-            )
+            .find(concat!(select!(), " WHERE organization_id = $1 AND id = $2"), &args![org_id, id])
             .await?;
         row.as_ref().map(from_row).transpose()
     }
@@ -157,8 +169,11 @@ impl Store {
         let row = self
             .db
             .find(
-                "SELECT * FROM credit_bureau_reports WHERE organization_id = $1 AND charge_id = $2 \
-                 AND status IN ('requested', 'notice_sent', 'reported', 'removal_requested')",
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND charge_id = $2 AND status IN ('requested', ",
+                    "'notice_sent', 'reported', 'removal_requested')",
+                ),
                 &args![org_id, charge_id],
             )
             .await?;
@@ -171,8 +186,11 @@ impl Store {
         let rows = self
             .db
             .rows(
-                "SELECT * FROM credit_bureau_reports WHERE organization_id = $1 \
-                 AND status IN ('requested', 'notice_sent', 'removal_requested') ORDER BY created_at, id",
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND status IN ('requested', 'notice_sent', ",
+                    "'removal_requested') ORDER BY created_at, id",
+                ),
                 &args![org_id],
             )
             .await?;
@@ -188,6 +206,7 @@ impl Store {
         summed_page(
             &self.db,
             "credit_bureau_reports",
+            Some(select!()),
             "created_at",
             "amount_cents",
             f.filters(org_id),
@@ -219,8 +238,12 @@ impl Store {
         let rows = self
             .db
             .rows(
-                "SELECT * FROM credit_bureau_reports WHERE organization_id = $1 AND status IN ('requested', 'canceled', 'removal_requested') \
-                 AND (submitted_status IS NULL OR submitted_status <> status) ORDER BY created_at, id",
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND status IN ('requested', 'canceled', ",
+                    "'removal_requested') AND (submitted_status IS NULL OR submitted_status <> ",
+                    "status) ORDER BY created_at, id",
+                ),
                 &args![org_id],
             )
             .await?;
@@ -240,7 +263,7 @@ impl Store {
     /// A report by its id alone, for the bureau's status callbacks (signed by the gateway, which
     /// knows no organization).
     pub async fn report_by_id(&self, id: &str) -> StoreResult<Option<Report>> {
-        let row = self.db.find("SELECT * FROM credit_bureau_reports WHERE id = $1", &args![id]).await?;
+        let row = self.db.find(concat!(select!(), " WHERE id = $1"), &args![id]).await?;
         row.as_ref().map(from_row).transpose()
     }
 }

@@ -29,14 +29,15 @@ pub struct DebtorFilter {
 pub(super) const SELECT: &str = "SELECT d.*, \
     CAST(COALESCE((SELECT SUM(c.amount_cents - c.paid_cents) FROM charges c WHERE c.debtor_id = d.id AND c.status IN ('pending', 'overdue')), 0) AS BIGINT) AS open_cents, \
     CAST(COALESCE((SELECT SUM(c.amount_cents - c.paid_cents) FROM charges c WHERE c.debtor_id = d.id AND c.status = 'overdue'), 0) AS BIGINT) AS overdue_cents, \
-    (SELECT COUNT(*) FROM charges c WHERE c.debtor_id = d.id AND c.status IN ('pending', 'overdue')) AS open_charges \
+    (SELECT COUNT(*) FROM charges c WHERE c.debtor_id = d.id AND c.status IN ('pending', 'overdue')) AS open_charges, \
+    (SELECT COUNT(*) FROM charges c WHERE c.debtor_id = d.id AND c.status = 'overdue') AS overdue_charges \
     FROM debtors d";
 
 static ONE: LazyLock<String> =
     LazyLock::new(|| format!("{SELECT} WHERE d.organization_id = $1 AND d.id = $2"));
 
 /// One debtor's row without the sums of its charges, which cost as many rows as it has charges.
-const ONE_UNSUMMED: &str = "SELECT d.*, 0 AS open_cents, 0 AS overdue_cents, 0 AS open_charges \
+const ONE_UNSUMMED: &str = "SELECT d.*, 0 AS open_cents, 0 AS overdue_cents, 0 AS open_charges, 0 AS overdue_charges \
     FROM debtors d WHERE d.organization_id = $1 AND d.id = $2";
 
 fn sort_column(sort_by: &str) -> &'static str {
@@ -82,6 +83,7 @@ pub(super) fn from_row(row: &Row) -> StoreResult<Debtor> {
             open: money(row, "open_cents")?,
             overdue: money(row, "overdue_cents")?,
             open_charges: row.int("open_charges")?,
+            overdue_charges: row.int("overdue_charges")?,
         },
     })
 }

@@ -161,16 +161,18 @@ pub(crate) async fn plain_page<T>(
     from_row: impl Fn(&Row) -> StoreResult<T>,
 ) -> StoreResult<(Vec<T>, i64)> {
     let (rows, total, _) =
-        page_and_totals(db, table, order, None, filters, ascending, limit, offset, from_row).await?;
+        page_and_totals(db, table, None, order, None, filters, ascending, limit, offset, from_row).await?;
     Ok((rows, total))
 }
 
 /// [`plain_page`] and the sum of `sum` (an integer column) over every row the filters keep,
-/// counted in the same read.
+/// counted in the same read. `select`, when given, is the SELECT … FROM of the page (the table's
+/// row with columns of its own: the count reads the table alone).
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn summed_page<T>(
     db: &Db,
     table: &str,
+    select: Option<&str>,
     order: &str,
     sum: &str,
     filters: impl Fn(&mut Sql),
@@ -179,7 +181,7 @@ pub(crate) async fn summed_page<T>(
     offset: i64,
     from_row: impl Fn(&Row) -> StoreResult<T>,
 ) -> StoreResult<(Vec<T>, i64, i64)> {
-    page_and_totals(db, table, order, Some(sum), filters, ascending, limit, offset, from_row).await
+    page_and_totals(db, table, select, order, Some(sum), filters, ascending, limit, offset, from_row).await
 }
 
 /// The page, the count and, when a column is named, its sum (0 otherwise, summing nothing).
@@ -187,6 +189,7 @@ pub(crate) async fn summed_page<T>(
 async fn page_and_totals<T>(
     db: &Db,
     table: &str,
+    select: Option<&str>,
     order: &str,
     sum: Option<&str>,
     filters: impl Fn(&mut Sql),
@@ -202,7 +205,10 @@ async fn page_and_totals<T>(
     );
     let mut count = Sql::new(&format!("SELECT COUNT(*) AS n, {summed} AS total_sum FROM {table}"));
     filters(&mut count);
-    let mut page = Sql::new(&format!("SELECT * FROM {table}"));
+    let mut page = match select {
+        Some(select) => Sql::new(select),
+        None => Sql::new(&format!("SELECT * FROM {table}")),
+    };
     filters(&mut page);
     let direction = if ascending { "ASC" } else { "DESC" };
     page.push(&format!(" ORDER BY {order} {direction}, id {direction} LIMIT "));

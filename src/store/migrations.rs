@@ -70,6 +70,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(31, "0031", "export_scopes"),
     migration!(32, "0032", "export_attempts"),
     migration!(33, "0033", "what_is_proposed_and_heard"),
+    migration!(34, "0034", "escalated_charges"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

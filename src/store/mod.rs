@@ -46,7 +46,7 @@ pub use events::{EventFilter, EventRow, NewEvent};
 pub use exports::{ExportCursor, ExportPage};
 pub use idempotency::IdempotencyRecord;
 pub use listing::{EscalationFilter, ListWindow};
-pub use notifications::{Lease, NotificationFilter};
+pub use notifications::{Lease, NotificationFilter, NotificationPage};
 pub use oauth::{ClientRow, CodeRow, GrantRow, NewCode, NewRefresh, OAuthPurged, RefreshRow};
 pub use orgs::OrganizationRow;
 pub use policies::PolicyFilter;

@@ -6,12 +6,14 @@
 //! taken over once its lease runs out. Leases count in real time, whatever instant a pass runs
 //! as.
 
+use std::collections::BTreeMap;
+
 use time::OffsetDateTime;
 
 use super::backend::Step as Statement;
 use super::columns::{enumeration, optional_timestamp, timestamp, timestamp_text};
 use super::events::{NewEvent, insert_event};
-use super::listing::{plain_page, push_cmp, push_in};
+use super::listing::{push_cmp, push_in};
 use super::value::{Param, Row, Sql, args};
 use super::{Store, StoreResult};
 use crate::domain::notification::Notification;
@@ -31,6 +33,16 @@ pub struct NotificationFilter {
     pub ascending: bool,
     pub limit: i64,
     pub offset: i64,
+}
+
+/// One page of notifications, with the total and the counts by channel and by status of every
+/// notification the filters keep.
+#[derive(Debug, Default)]
+pub struct NotificationPage {
+    pub rows: Vec<Notification>,
+    pub total: i64,
+    pub by_channel: BTreeMap<String, i64>,
+    pub by_status: BTreeMap<String, i64>,
 }
 
 pub(super) fn from_row(row: &Row) -> StoreResult<Notification> {
@@ -222,11 +234,7 @@ impl Store {
     }
 
     /// A page of notifications and the exact total.
-    pub async fn notifications(
-        &self,
-        org_id: &str,
-        f: &NotificationFilter,
-    ) -> StoreResult<(Vec<Notification>, i64)> {
+    pub async fn notifications(&self, org_id: &str, f: &NotificationFilter) -> StoreResult<NotificationPage> {
         let filters = |sql: &mut Sql| {
             sql.push(" WHERE organization_id = ").bind(org_id);
             push_in(sql, "charge_id", &f.charge_ids);
@@ -238,8 +246,31 @@ impl Store {
             push_cmp(sql, "sent_at", ">=", f.sent.0.as_ref());
             push_cmp(sql, "sent_at", "<", f.sent.1.as_ref());
         };
-        plain_page(&self.db, "notifications", "created_at", filters, f.ascending, f.limit, f.offset, from_row)
-            .await
+        // The counts by channel and status of every row the filters keep, in one grouped read
+        // beside the page's: their sum is the total, so nothing is counted twice.
+        let mut counts = Sql::new("SELECT channel, status, CAST(COUNT(*) AS BIGINT) AS n FROM notifications");
+        filters(&mut counts);
+        counts.push(" GROUP BY channel, status");
+        let mut page = Sql::new("SELECT * FROM notifications");
+        filters(&mut page);
+        let direction = if f.ascending { "ASC" } else { "DESC" };
+        page.push(&format!(" ORDER BY created_at {direction}, id {direction} LIMIT "));
+        page.bind(f.limit).push(" OFFSET ").bind(f.offset);
+        let (groups, rows) = tokio::try_join!(
+            self.db.rows(&counts.text, &counts.params),
+            self.db.rows(&page.text, &page.params)
+        )?;
+        let mut listed = NotificationPage {
+            rows: rows.iter().map(from_row).collect::<StoreResult<_>>()?,
+            ..NotificationPage::default()
+        };
+        for group in &groups {
+            let n = group.int("n")?;
+            listed.total += n;
+            *listed.by_channel.entry(group.text("channel")?).or_default() += n;
+            *listed.by_status.entry(group.text("status")?).or_default() += n;
+        }
+        Ok(listed)
     }
 
     /// Up to `limit` queued notifications, of any organization, whose next attempt is due at

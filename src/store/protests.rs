@@ -12,12 +12,27 @@ use super::{Store, StoreError, StoreResult};
 use crate::domain::money::Hundredths;
 use crate::domain::protest::{Notary, Protest};
 
+/// The row with what its answers show of its charge and debtor (their primary keys, read per
+/// row): columns of the outer table stay unqualified, so the list's filters apply unchanged.
+macro_rules! select {
+    () => {
+        concat!(
+            "SELECT protests.*, ",
+            "(SELECT d.name FROM debtors d WHERE d.id = protests.debtor_id) AS debtor_name, ",
+            "(SELECT c.description FROM charges c WHERE c.id = protests.charge_id) ",
+            "AS charge_description FROM protests"
+        )
+    };
+}
+
 pub(super) fn from_row(row: &Row) -> StoreResult<Protest> {
     Ok(Protest {
         id: row.text("id")?,
         organization_id: row.text("organization_id")?,
         charge_id: row.text("charge_id")?,
         debtor_id: row.text("debtor_id")?,
+        debtor_name: row.text("debtor_name")?,
+        charge_description: row.opt_text("charge_description")?,
         status: enumeration(row, "status")?,
         amount: money(row, "amount_cents")?,
         title_type: enumeration(row, "title_type")?,
@@ -143,7 +158,7 @@ impl Store {
     pub async fn protest(&self, org_id: &str, id: &str) -> StoreResult<Option<Protest>> {
         let row = self
             .db
-            .find("SELECT * FROM protests WHERE organization_id = $1 AND id = $2", &args![org_id, id])
+            .find(concat!(select!(), " WHERE organization_id = $1 AND id = $2"), &args![org_id, id])
             .await?;
         row.as_ref().map(from_row).transpose()
     }
@@ -153,8 +168,11 @@ impl Store {
         let row = self
             .db
             .find(
-                "SELECT * FROM protests WHERE organization_id = $1 AND charge_id = $2 \
-                 AND status IN ('requested', 'sent', 'intimated', 'protested', 'cancellation_requested')",
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND charge_id = $2 AND status IN ('requested', ",
+                    "'sent', 'intimated', 'protested', 'cancellation_requested')",
+                ),
                 &args![org_id, charge_id],
             )
             .await?;
@@ -166,8 +184,11 @@ impl Store {
         let rows = self
             .db
             .rows(
-                "SELECT * FROM protests WHERE organization_id = $1 \
-                 AND status IN ('requested', 'sent', 'intimated', 'cancellation_requested') ORDER BY created_at, id",
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND status IN ('requested', 'sent', 'intimated', ",
+                    "'cancellation_requested') ORDER BY created_at, id",
+                ),
                 &args![org_id],
             )
             .await?;
@@ -183,6 +204,7 @@ impl Store {
         summed_page(
             &self.db,
             "protests",
+            Some(select!()),
             "created_at",
             "amount_cents",
             f.filters(org_id),
@@ -200,8 +222,12 @@ impl Store {
         let rows = self
             .db
             .rows(
-                "SELECT * FROM protests WHERE organization_id = $1 AND status IN ('requested', 'withdrawn', 'cancellation_requested') \
-                 AND (submitted_status IS NULL OR submitted_status <> status) ORDER BY created_at, id",
+                concat!(
+                    select!(),
+                    " WHERE organization_id = $1 AND status IN ('requested', 'withdrawn', ",
+                    "'cancellation_requested') AND (submitted_status IS NULL OR submitted_status <> ",
+                    "status) ORDER BY created_at, id",
+                ),
                 &args![org_id],
             )
             .await?;
@@ -218,7 +244,7 @@ impl Store {
     /// A protest by its id alone, for the notary's status callbacks (signed by the gateway, which
     /// knows no organization).
     pub async fn protest_by_id(&self, id: &str) -> StoreResult<Option<Protest>> {
-        let row = self.db.find("SELECT * FROM protests WHERE id = $1", &args![id]).await?;
+        let row = self.db.find(concat!(select!(), " WHERE id = $1"), &args![id]).await?;
         row.as_ref().map(from_row).transpose()
     }
 }

@@ -8,7 +8,8 @@ between the spec and the API:
   the tool catalogue more bytes than its budget has; the error message names the range);
 - state: an idempotency key must be fresh, an If-Match must name the object's current ETag, an id
   in a body must name an object that exists, a payment at most the balance, the default policy
-  stays active, a send time within the policy's window.
+  stays active, a send time within the policy's window, a list's `fields` names fields of its
+  rows.
 
 They only touch requests schemathesis meant to be valid (positive mode), in `before_call`, so every
 phase goes through them; a negative request is sent as drawn. schemathesis revalidates a case
@@ -709,6 +710,35 @@ def existing_path_ids(case):
             case.path_parameters[name] = existing_id(collection, drawn)
 
 
+# --- State: a list's `fields` names fields of its rows ------------------------------------------
+
+
+def row_fields(case):
+    """The names a list's `fields` takes: the properties of its row schema, the first of its
+    `data` items' anyOf (the second is the row cut to the fields asked for)."""
+    spec = case.operation.schema.raw_schema
+    schemas = spec["components"]["schemas"]
+
+    def named(reference):
+        return schemas[reference.rsplit("/", 1)[-1]]
+
+    answer = case.operation.definition.raw["responses"]["200"]["content"]["application/json"]["schema"]
+    rows = named(answer["$ref"])["properties"]["data"]["items"]["anyOf"][0]
+    return list(named(rows["$ref"])["properties"])
+
+
+def known_fields(case):
+    """A drawn `fields` names nothing a row has; the names are taken from the row instead, as
+    many as the drawn value has and picked by it (so the answer's rows are cut in every way)."""
+    drawn = case.query.get("fields")
+    if not isinstance(drawn, str):
+        return
+    names = row_fields(case)
+    picks = max(1, min(len(names), len(drawn.split(","))))
+    rng = random.Random(zlib.crc32(drawn.encode()))
+    case.query["fields"] = ",".join(rng.sample(names, picks))
+
+
 DATE = re.compile(r"^(\d{4})(-\d{2}-\d{2})")
 
 
@@ -731,6 +761,7 @@ def before_call(ctx, case, kwargs):
     if case.query:
         for name, value in list(case.query.items()):
             case.query[name] = within_calendar(without_astral_format(value))
+        known_fields(case)
     if isinstance(case.body, dict):
         for name, value in list(case.body.items()):
             case.body[name] = within_calendar(without_astral_format(value))

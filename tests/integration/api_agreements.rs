@@ -156,7 +156,7 @@ async fn an_agreement_turns_the_charges_into_installments_and_canceling_reopens_
     let r = server.read_id(&token, "debtors_get", &debtor).await;
     assert_eq!(
         r.data()["summary"],
-        json!({ "open_amount": 1368.0, "overdue_amount": 0.0, "open_charges": 4 })
+        json!({ "open_amount": 1368.0, "overdue_amount": 0.0, "overdue_count": 0, "open_charges": 4 })
     );
 
     let r = server

@@ -74,7 +74,10 @@ async fn charge_create_get_update() {
 
     // The debtor's summary counts it.
     let r = server.read_id(&token, "debtors_get", &id(&debtor)).await;
-    assert_eq!(r.data()["summary"], json!({"open_amount": 1250.0, "overdue_amount": 0.0, "open_charges": 1}));
+    assert_eq!(
+        r.data()["summary"],
+        json!({"open_amount": 1250.0, "overdue_amount": 0.0, "overdue_count": 0, "open_charges": 1})
+    );
 
     let r = server.read_id(&token, "charges_get", &cid).await;
     assert_eq!(r.status, 200, "{}", r.body);
@@ -161,7 +164,7 @@ async fn a_past_due_date_creates_an_overdue_charge() {
     let r = server.read_id(&token, "debtors_get", &id(&debtor)).await;
     assert_eq!(
         r.data()["summary"],
-        json!({"open_amount": 119.9, "overdue_amount": 119.9, "open_charges": 3})
+        json!({"open_amount": 119.9, "overdue_amount": 119.9, "overdue_count": 3, "open_charges": 3})
     );
 }
 
@@ -219,7 +222,10 @@ async fn settle_partially_then_fully() {
     );
 
     let r = server.read_id(&token, "debtors_get", &id(&debtor)).await;
-    assert_eq!(r.data()["summary"], json!({"open_amount": 0.0, "overdue_amount": 0.0, "open_charges": 0}));
+    assert_eq!(
+        r.data()["summary"],
+        json!({"open_amount": 0.0, "overdue_amount": 0.0, "overdue_count": 0, "open_charges": 0})
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -59,7 +59,10 @@ async fn debtor_create_get_update_archive() {
     assert_eq!(d["address"]["zipcode"], "01310100");
     assert_eq!(d["address"]["country"], "BR");
     assert_eq!(d["version"], 1);
-    assert_eq!(d["summary"], json!({"open_amount": 0.0, "overdue_amount": 0.0, "open_charges": 0}));
+    assert_eq!(
+        d["summary"],
+        json!({"open_amount": 0.0, "overdue_amount": 0.0, "overdue_count": 0, "open_charges": 0})
+    );
     let created = event_data(&server, &org, &id, "debtor.db.created").await;
     assert!(created.get("changes").is_some(), "{created}");
     assert_eq!(created["object"]["id"], id.as_str());

@@ -31,6 +31,7 @@ mod exports;
 mod isolation;
 mod layers;
 mod limits;
+mod lists;
 mod mcp_content;
 mod mcp_edges;
 mod mcp_tools;

@@ -3534,6 +3534,12 @@ pub struct ChargesListInput {
     /// A day of the organization's calendar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_to: Option<crate::domain::dates::Day>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_bureau_status: Option<crate::domain::text::Text>,
+    /// Query parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protest_status: Option<crate::domain::text::Text>,
 }
 /// The input of `charges_notify`: path, query and body fields, flat.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -4033,6 +4039,10 @@ pub struct CreditBureauReport {
     pub id: String,
     pub charge_id: String,
     pub debtor_id: String,
+    /// The debtor's name, as it is now.
+    pub debtor_name: String,
+    /// The charge's description, as it is now.
+    pub charge_description: Option<String>,
     pub bureau: CreditBureau,
     pub status: CreditBureauReportStatus,
     /// The charge's balance when reported. BRL, at most 2 decimals.
@@ -4218,8 +4228,10 @@ pub struct DebtorArchive {
 pub struct DebtorBalance {
     /// Sum of the balances of pending and overdue charges, in reais (an agreement's installments are charges of their own).
     pub open_amount: crate::domain::money::Hundredths,
-    /// Sum of the balances of overdue charges, in reais.
+    /// Sum of the balances of overdue charges, in reais: balance_sum of charges_list with this debtor_id and status=overdue.
     pub overdue_amount: crate::domain::money::Hundredths,
+    /// Number of overdue charges (total of that same list).
+    pub overdue_count: i64,
     /// Number of pending and overdue charges.
     pub open_charges: i64,
 }
@@ -4989,7 +5001,19 @@ pub struct NotificationEventData {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NotificationList {
     pub data: Vec<NotificationSummary>,
-    pub meta: PageMeta,
+    pub meta: NotificationListMeta,
+}
+/// Pagination of a notification list, and counts over every notification the filters match (all pages).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NotificationListMeta {
+    pub total: i64,
+    pub page: i64,
+    pub per_page: i64,
+    pub total_pages: i64,
+    /// Notifications per channel (email, sms, whatsapp, letter); a channel with none is left out.
+    pub by_channel: std::collections::BTreeMap<String, i64>,
+    /// Notifications per status; a status with none is left out.
+    pub by_status: std::collections::BTreeMap<String, i64>,
 }
 /// Optional details for a resend.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -5419,6 +5443,10 @@ pub struct Protest {
     pub id: String,
     pub charge_id: String,
     pub debtor_id: String,
+    /// The debtor's name, as it is now.
+    pub debtor_name: String,
+    /// The charge's description, as it is now.
+    pub charge_description: Option<String>,
     pub status: ProtestStatus,
     /// The charge's balance when protested. BRL, at most 2 decimals.
     pub amount: crate::domain::money::Hundredths,
