@@ -111,8 +111,27 @@ pub struct Offsets {
 }
 
 impl Offsets {
-    /// The offsets of `zone`, the span around `now` worked out.
+    /// The offsets of `zone` around `now`: the last ones this thread worked out when they are
+    /// of the same zone and their span holds `now` (most requests a server answers are of a few
+    /// organizations, and looking the transitions up cost more than writing the answer's
+    /// instants), else worked out now.
     pub fn new(zone: &Zone, now: OffsetDateTime) -> Self {
+        thread_local! {
+            static LAST: std::cell::RefCell<Option<Offsets>> = const { std::cell::RefCell::new(None) };
+        }
+        let second = now.unix_timestamp();
+        let last = LAST.with_borrow(|last| {
+            last.as_ref().filter(|l| l.zone == *zone && l.span.contains(&second)).cloned()
+        });
+        last.unwrap_or_else(|| {
+            let fresh = Self::work_out(zone, now);
+            LAST.set(Some(fresh.clone()));
+            fresh
+        })
+    }
+
+    /// The offset at `now` and the span between the zone's transitions around it.
+    fn work_out(zone: &Zone, now: OffsetDateTime) -> Self {
         let exact = zone.offset_at(now);
         let span = jiff::Timestamp::from_second(now.unix_timestamp())
             .ok()
@@ -148,7 +167,7 @@ impl Offsets {
     /// An instant as written for the organization: [`format_timestamp`]'s form at its offset
     /// (`2026-12-14T09:00:00.000000-03:00`; `Z` where the offset is zero).
     pub fn format(&self, t: OffsetDateTime) -> String {
-        match shown_at(t, self.at(t)) {
+        match shown(t, Some(self)) {
             Shown::Utc(text) => text.as_str().to_owned(),
             Shown::Offset(text) => text.as_str().to_owned(),
             Shown::Far => format_timestamp(t),
@@ -315,8 +334,28 @@ fn utc_timestamp(t: OffsetDateTime) -> Option<Digits<27>> {
 
 /// [`utc_timestamp`] at a nonzero offset (whole minutes): `2026-11-29T16:32:50.123456-03:00`.
 fn offset_timestamp(t: OffsetDateTime, offset: UtcOffset) -> Option<Digits<32>> {
+    // The wall clock from the UTC one, the day moved only when the offset crosses midnight:
+    // `time`'s conversion to another offset cost as much as writing the digits.
+    let u = t.checked_to_offset(UtcOffset::UTC)?;
+    let second = i32::from(u.hour()) * 3600
+        + i32::from(u.minute()) * 60
+        + i32::from(u.second())
+        + offset.whole_seconds();
+    let date = match second {
+        ..0 => u.date().previous_day()?,
+        86_400.. => u.date().next_day()?,
+        _ => u.date(),
+    };
+    let second = second.rem_euclid(86_400).unsigned_abs();
+    let year @ 0..=9999 = u32::try_from(date.year()).ok()? else { return None };
     let mut text = OFFSET_TIMESTAMP;
-    fill_wall_clock(&mut text, t.checked_to_offset(offset)?)?;
+    text.put(0..4, year);
+    text.put(5..7, u32::from(u8::from(date.month())));
+    text.put(8..10, u32::from(date.day()));
+    text.put(11..13, second / 3600);
+    text.put(14..16, second / 60 % 60);
+    text.put(17..19, second % 60);
+    text.put(20..26, u.microsecond());
     let (hours, minutes, _) = offset.as_hms();
     text.put_sign(26, offset.is_negative());
     text.put(27..29, u32::from(hours.unsigned_abs()));
@@ -358,11 +397,14 @@ enum Shown {
     Far,
 }
 
-fn shown_at(t: OffsetDateTime, offset: UtcOffset) -> Shown {
-    let shown = if offset == UtcOffset::UTC {
-        utc_timestamp(t).map(Shown::Utc)
-    } else {
-        offset_timestamp(t, offset).map(Shown::Offset)
+/// `t` at `offsets` (in UTC without).
+fn shown(t: OffsetDateTime, offsets: Option<&Offsets>) -> Shown {
+    let shown = match offsets {
+        None => utc_timestamp(t).map(Shown::Utc),
+        Some(offsets) => match offsets.at(t) {
+            offset if offset.is_utc() => utc_timestamp(t).map(Shown::Utc),
+            offset => offset_timestamp(t, offset).map(Shown::Offset),
+        },
     };
     shown.unwrap_or(Shown::Far)
 }
@@ -443,8 +485,7 @@ pub struct Timestamp(pub OffsetDateTime);
 
 impl serde::Serialize for Timestamp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let offset = WRITING.with_borrow(|w| w.as_ref().map_or(UtcOffset::UTC, |w| w.at(self.0)));
-        match shown_at(self.0, offset) {
+        match WRITING.with_borrow(|w| shown(self.0, w.as_ref())) {
             Shown::Utc(text) => serializer.serialize_str(text.as_str()),
             Shown::Offset(text) => serializer.serialize_str(text.as_str()),
             Shown::Far => serializer.serialize_str(&format_timestamp(self.0)),
@@ -718,6 +759,44 @@ mod tests {
             assert_eq!(format_timestamp(t), expected);
             assert_eq!(format_date(t.date()), expected[..10]);
             t += step;
+        }
+    }
+
+    #[test]
+    fn writing_at_an_offset_agrees_with_converting_there() {
+        let step = time::Duration::seconds(7_919_993) + time::Duration::microseconds(123_457);
+        let offsets = [(-3, 0), (-2, 0), (5, 30), (-9, -30), (14, 0), (-12, 0), (0, 45)];
+        let mut t = datetime!(0001-01-02 00:00:00 UTC);
+        while t.year() < 9999 {
+            for (h, m) in offsets {
+                let offset = UtcOffset::from_hms(h, m, 0).unwrap();
+                let wall = t.to_offset(offset);
+                let expected = format!(
+                    "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}{}{:02}:{:02}",
+                    wall.year(),
+                    u8::from(wall.month()),
+                    wall.day(),
+                    wall.hour(),
+                    wall.minute(),
+                    wall.second(),
+                    wall.microsecond(),
+                    if offset.is_negative() { '-' } else { '+' },
+                    h.unsigned_abs(),
+                    m.unsigned_abs()
+                );
+                let text = offset_timestamp(t, offset).unwrap();
+                assert_eq!(text.as_str(), expected);
+            }
+            t += step;
+        }
+        // Leap days, year ends and centuries, either side of the epoch.
+        for day in
+            [date!(2024 - 02 - 29), date!(2000 - 03 - 01), date!(1900 - 02 - 28), date!(1969 - 12 - 31)]
+        {
+            let t = day.with_hms(1, 2, 3).unwrap().assume_utc();
+            let minus3 = UtcOffset::from_hms(-3, 0, 0).unwrap();
+            let text = offset_timestamp(t, minus3).unwrap();
+            assert_eq!(parse_timestamp(text.as_str()), Ok(t), "{day}");
         }
     }
 
