@@ -22,6 +22,7 @@ use super::validation::schemas;
 use crate::app::App;
 use crate::auth::Principal;
 use crate::domain::DomainError;
+use crate::domain::dates::Offsets;
 use crate::domain::json_numbers;
 use crate::domain::json_shape::{self, ShapeError};
 use crate::domain::money::hundredths_from_text;
@@ -180,9 +181,12 @@ where
     let now = OffsetDateTime::now_utc();
     if op.effect == Effect::Read {
         let store = app.store.clone();
+        let offsets = Offsets::new(&principal.zone, now);
         let call = Call { app, store, principal, op, request_id: request_id.to_string(), if_match, now };
         let answer = handler(call, input).await?;
-        return Ok(Answered::Rendered(answer.render_cut(op.success_status, form, fields.as_deref())?));
+        return Ok(Answered::Rendered(
+            offsets.write(|| answer.render_cut(op.success_status, form, fields.as_deref()))?,
+        ));
     }
     // A write: one unit of work, which commits whole (with the key's claim and answer, when
     // keyed) or not at all. A full disk or a read-only database it meets makes /readyz say so.
@@ -237,10 +241,12 @@ where
         }
     }
     let store = unit.store().clone();
+    let offsets = Offsets::new(&principal.zone, now);
     let call =
         Call { app: app.clone(), store, principal, op, request_id: request_id.to_string(), if_match, now };
     let form = if keyed.is_some() { AnswerForm::Rest } else { form };
-    let rendered = match handler(call, input).await.and_then(|answer| answer.render(op.success_status, form))
+    let answered = handler(call, input).await;
+    let rendered = match answered.and_then(|answer| offsets.write(|| answer.render(op.success_status, form)))
     {
         Ok(rendered) => rendered,
         Err(err) => {

@@ -12,7 +12,7 @@ use super::delivery::notification_view;
 use super::escalations::{protest_view, report_view};
 use super::events::event_view;
 use crate::auth::visibility;
-use crate::domain::dates::Zone;
+use crate::domain::dates::{Offsets, Zone};
 use crate::domain::export::{Export, delimiter, neutralised};
 use crate::store::{ExportCursor, ExportPage, Lease, Store, StoreError};
 use crate::types::ExportKind;
@@ -180,10 +180,15 @@ fn cell(object: &Value, path: &str, decimal_comma: bool) -> String {
     }
 }
 
-/// The objects of a page as the API shows them.
+/// The objects of a page as the API shows them, instants in the organization's offset.
 fn shown(page: ExportPage, zone: &Zone) -> Result<Vec<Value>, BuildError> {
+    let now = time::OffsetDateTime::now_utc();
+    let offsets = Offsets::new(zone, now);
+    offsets.clone().write(|| shown_at(page, zone.today(now), &offsets))
+}
+
+fn shown_at(page: ExportPage, today: time::Date, offsets: &Offsets) -> Result<Vec<Value>, BuildError> {
     let json = |v: Result<Value, serde_json::Error>| v.map_err(|e| BuildError::Csv(e.to_string()));
-    let today = zone.today(time::OffsetDateTime::now_utc());
     match page {
         ExportPage::Charges(rows) => {
             rows.iter().map(|c| json(serde_json::to_value(charge_event_view(c, today)))).collect()
@@ -206,7 +211,7 @@ fn shown(page: ExportPage, zone: &Zone) -> Result<Vec<Value>, BuildError> {
         ExportPage::Events(rows) => rows
             .into_iter()
             .map(|e| {
-                let view = event_view(e).map_err(|e| BuildError::Csv(e.to_string()))?;
+                let view = event_view(e, offsets).map_err(|e| BuildError::Csv(e.to_string()))?;
                 json(serde_json::to_value(view))
             })
             .collect(),

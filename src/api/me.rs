@@ -70,13 +70,15 @@ const NOTIFY: &str = "dunning.notify";
 async fn answer(call: &Call, org: OrganizationRow) -> ApiResult<Reply<MeEnvelope>> {
     let receiver = call.store.active_payment_receiver(&org.id).await?;
     let p = &call.principal;
+    let today = org.timezone.today(call.now);
     let data = wire::Me {
         organization: wire::MeOrganization {
             id: org.id,
             name: org.name,
             document: org.document,
             environment: stored(&org.environment, "environment")?,
-            today: Day(org.timezone.today(call.now)),
+            today: Day(today),
+            weekday: weekday(today.weekday()),
             timezone: org.timezone.name().to_string(),
             now: Timestamp(call.now),
             pix: org.pix_account.as_ref().map(pix_view),
@@ -94,6 +96,21 @@ async fn answer(call: &Call, org: OrganizationRow) -> ApiResult<Reply<MeEnvelope
         },
     };
     Ok(Reply::new(MeEnvelope { data }))
+}
+
+/// A day of the week as `me` names it.
+fn weekday(day: time::Weekday) -> wire::MeOrganizationWeekday {
+    use time::Weekday::*;
+    use wire::MeOrganizationWeekday as W;
+    match day {
+        Monday => W::Monday,
+        Tuesday => W::Tuesday,
+        Wednesday => W::Wednesday,
+        Thursday => W::Thursday,
+        Friday => W::Friday,
+        Saturday => W::Saturday,
+        Sunday => W::Sunday,
+    }
 }
 
 fn pix_view(a: &PixAccount) -> wire::PixAccount {

@@ -9,6 +9,7 @@ pub mod delivery;
 mod endpoint;
 pub(crate) mod escalations;
 pub(crate) mod event_data;
+pub(crate) mod event_instants;
 pub mod export_file;
 mod fields;
 mod idempotency;
@@ -46,7 +47,7 @@ pub use endpoint::{Answered, Invocation, InvocationBody, execute};
 pub use crate::error::{ApiError, ApiResult, FieldError, error_response};
 pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
 pub use routes::{V1Route, v1_route};
-pub use validation::{schemas, warm_up};
+pub use validation::schemas;
 
 use serde_json::Value;
 
@@ -54,6 +55,13 @@ use crate::error;
 use crate::operations::Operation;
 
 use crate::store::NewEvent;
+
+/// Compiles every schema and reads where each event's data holds instants now rather than on the
+/// first request.
+pub fn warm_up() {
+    validation::warm_up();
+    event_instants::warm_up();
+}
 
 /// Runs an operation for the invocation's caller, from either surface: the route table's
 /// dispatch, then a replayed answer as its caller may see it (a secret only to the token it was

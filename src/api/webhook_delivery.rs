@@ -17,7 +17,7 @@ use tokio::sync::Semaphore;
 
 use crate::app::App;
 use crate::auth::ServerKey;
-use crate::domain::dates::Timestamp;
+use crate::domain::dates::{Offsets, Timestamp, Zone, parse_timestamp};
 use crate::domain::webhook::{Attempted, Delivery, SentRequest, Trigger, Webhook};
 use crate::providers::{Providers, WebhookPost};
 use crate::store::{Lease, Store, StoreResult};
@@ -143,7 +143,10 @@ impl Sender<'_> {
             return Ok(None);
         };
         let first_try = d.attempts == 0;
-        let body = match self.body(&d, &webhook, first_try).await? {
+        let org = self.store.organization(&d.organization_id).await?;
+        let offsets =
+            Offsets::new(&org.as_ref().map_or_else(Zone::default_zone, |o| o.timezone.clone()), now);
+        let body = match self.body(&d, &webhook, first_try, &offsets).await? {
             Ok(body) => body,
             Err(why) => {
                 let request =
@@ -160,7 +163,8 @@ impl Sender<'_> {
             tracing::error!(webhook = %webhook.id, "a webhook's secret cannot be opened with this process's server key");
             return Ok(None);
         };
-        let sandbox = self.store.is_sandbox(&d.organization_id).await?;
+        // As `Store::is_sandbox`: an organization gone sends nothing real.
+        let sandbox = org.is_none_or(|o| o.environment == "sandbox");
         if d.attempts_spent() {
             // The last attempts were cut short (the process died mid-request): they counted.
             d.give_up("the last attempt was interrupted".to_owned(), now);
@@ -209,12 +213,15 @@ impl Sender<'_> {
 
     /// The JSON body of an attempt: the event's data (`x-event-payloads`) with its code, id and
     /// time and the webhook (Kobana's `{object, changes, event_code, webhook: {id, url,
-    /// first_try}}`), or the ping. The error says why there is none (the event is gone).
+    /// first_try}}`), or the ping; its instants at the organization's `offsets`, as the API
+    /// writes them (the signature is of these bytes). The error says why there is none (the
+    /// event is gone).
     async fn body(
         &self,
         d: &Delivery,
         webhook: &Webhook,
         first_try: bool,
+        offsets: &Offsets,
     ) -> StoreResult<Result<String, String>> {
         let about = wire::WebhookAbout { id: webhook.id.clone(), url: webhook.url.clone(), first_try };
         let Some(event_id) = &d.event_id else {
@@ -228,15 +235,20 @@ impl Sender<'_> {
         let Some(event) = self.store.event(&d.organization_id, event_id).await? else {
             return Ok(Err(format!("the event {event_id} is gone")));
         };
-        let data = match event.data {
+        let mut data = match event.data {
             Value::Object(map) => map,
             _ => Map::new(),
+        };
+        super::event_instants::write_at(&event.code, &mut data, offsets);
+        let occurred_at = match parse_timestamp(&event.occurred_at) {
+            Ok(at) => offsets.format(at),
+            Err(_) => event.occurred_at.clone(),
         };
         let body = EventBody {
             data,
             event_code: &event.code,
             event_id: &event.id,
-            occurred_at: &event.occurred_at,
+            occurred_at: &occurred_at,
             webhook: about,
         };
         Ok(serde_json::to_string(&body).map_err(|e| e.to_string()))

@@ -1,9 +1,11 @@
 //! Dates and timestamps on the wire.
 //!
 //! Rules: dates such as `due_date` are strict `YYYY-MM-DD` (ISO 8601 calendar dates, no time, no
-//! offset); timestamps are RFC 3339 and are written in UTC with exactly 6 fractional digits
-//! (`2026-11-29T19:32:50.123456Z`), because stored timestamps keep microseconds. Brazilian people
-//! read dates as `DD/MM/YYYY`, which [`format_date_br`] produces for notifications.
+//! offset); timestamps are RFC 3339 with exactly 6 fractional digits, because stored timestamps
+//! keep microseconds: stored in UTC (`2026-11-29T19:32:50.123456Z`), written for an organization
+//! in its zone's offset at that instant (`2026-11-29T16:32:50.123456-03:00`, [`Offsets`]).
+//! Brazilian people read dates as `DD/MM/YYYY`, which [`format_date_br`] produces for
+//! notifications.
 
 use std::sync::Arc;
 use time::format_description::well_known::Rfc3339;
@@ -91,6 +93,112 @@ impl Zone {
     pub fn day_start(&self, day: Date) -> OffsetDateTime {
         self.instant(day, Time::MIDNIGHT)
     }
+}
+
+/// The offsets everything written for an organization shows its instants in (answers, event
+/// payloads, webhook bodies, exports): its zone's offset at each instant, to the whole minute as
+/// RFC 3339 writes offsets; storage stays in UTC. The offset in force at the request's time, and
+/// the span of instants it holds for (between the zone's transitions around it), are looked up
+/// once, so writing an instant costs a comparison; one outside the span (a summer time of years
+/// ago) is looked up in the zone.
+#[derive(Clone, Debug)]
+pub struct Offsets {
+    zone: Zone,
+    /// The offset at the request's time, in whole minutes.
+    offset: UtcOffset,
+    /// The Unix seconds `offset` holds for.
+    span: std::ops::Range<i64>,
+}
+
+impl Offsets {
+    /// The offsets of `zone` around `now`: the last ones this thread worked out when they are
+    /// of the same zone and their span holds `now` (most requests a server answers are of a few
+    /// organizations, and looking the transitions up cost more than writing the answer's
+    /// instants), else worked out now.
+    pub fn new(zone: &Zone, now: OffsetDateTime) -> Self {
+        thread_local! {
+            static LAST: std::cell::RefCell<Option<Offsets>> = const { std::cell::RefCell::new(None) };
+        }
+        let second = now.unix_timestamp();
+        let last = LAST.with_borrow(|last| {
+            last.as_ref().filter(|l| l.zone == *zone && l.span.contains(&second)).cloned()
+        });
+        last.unwrap_or_else(|| {
+            let fresh = Self::work_out(zone, now);
+            LAST.set(Some(fresh.clone()));
+            fresh
+        })
+    }
+
+    /// The offset at `now` and the span between the zone's transitions around it.
+    fn work_out(zone: &Zone, now: OffsetDateTime) -> Self {
+        let exact = zone.offset_at(now);
+        let span = jiff::Timestamp::from_second(now.unix_timestamp())
+            .ok()
+            .map(|at| {
+                let since = at.checked_add(jiff::SignedDuration::from_secs(1)).unwrap_or(at);
+                let from = zone.tz.preceding(since).next().map_or(i64::MIN, |t| t.timestamp().as_second());
+                let until = zone.tz.following(at).next().map_or(i64::MAX, |t| t.timestamp().as_second());
+                from..until
+            })
+            .filter(|span| {
+                // Checked rather than trusted: a span the zone disagrees with at either end is
+                // dropped, and every instant looked up.
+                let holds = |second: i64| {
+                    OffsetDateTime::from_unix_timestamp(second).map_or(true, |t| zone.offset_at(t) == exact)
+                };
+                span.contains(&now.unix_timestamp())
+                    && (span.start == i64::MIN || holds(span.start))
+                    && (span.end == i64::MAX || holds(span.end - 1))
+            })
+            .unwrap_or(0..0);
+        Offsets { zone: zone.clone(), offset: whole_minutes(exact), span }
+    }
+
+    /// The offset an instant is written at.
+    pub fn at(&self, t: OffsetDateTime) -> UtcOffset {
+        if self.span.contains(&t.unix_timestamp()) {
+            self.offset
+        } else {
+            whole_minutes(self.zone.offset_at(t))
+        }
+    }
+
+    /// An instant as written for the organization: [`format_timestamp`]'s form at its offset
+    /// (`2026-12-14T09:00:00.000000-03:00`; `Z` where the offset is zero).
+    pub fn format(&self, t: OffsetDateTime) -> String {
+        match shown(t, Some(self)) {
+            Shown::Utc(text) => text.as_str().to_owned(),
+            Shown::Offset(text) => text.as_str().to_owned(),
+            Shown::Far => format_timestamp(t),
+        }
+    }
+
+    /// Runs `write` (which serialises an answer, synchronously) with every [`Timestamp`] it
+    /// serialises written at these offsets; elsewhere they are written in UTC.
+    pub fn write<R>(self, write: impl FnOnce() -> R) -> R {
+        /// Puts back what was written at before, even if `write` panics.
+        struct Restore(Option<Offsets>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                WRITING.set(self.0.take());
+            }
+        }
+        let _restore = Restore(WRITING.replace(Some(self)));
+        write()
+    }
+}
+
+thread_local! {
+    /// The offsets of the answer being serialised on this thread ([`Offsets::write`]).
+    static WRITING: std::cell::RefCell<Option<Offsets>> = const { std::cell::RefCell::new(None) };
+}
+
+/// An offset to the whole minute (toward zero): the local mean times of before 1914 had seconds,
+/// which RFC 3339 cannot write; the instant written stays exact.
+fn whole_minutes(offset: UtcOffset) -> UtcOffset {
+    let (hours, minutes, _) = offset.as_hms();
+    UtcOffset::from_hms(hours, minutes, 0).unwrap_or(UtcOffset::UTC)
 }
 
 impl PartialEq for Zone {
@@ -189,6 +297,11 @@ mod digits {
             super::put_digits(&mut self.0[range], n);
         }
 
+        /// Writes `-` (when `negative`) or `+` at `at`.
+        pub fn put_sign(&mut self, at: usize, negative: bool) {
+            self.0[at] = if negative { b'-' } else { b'+' };
+        }
+
         pub fn as_str(&self) -> &str {
             // `new` checked that the template is ASCII and `put` writes only `b'0'..=b'9'`
             // (`put_digits`), so this never falls back.
@@ -200,6 +313,8 @@ use digits::Digits;
 
 /// `YYYY-MM-DDThh:mm:ss.uuuuuuZ`, to be filled.
 const TIMESTAMP: Digits<27> = Digits::new(*b"0000-00-00T00:00:00.000000Z");
+/// `YYYY-MM-DDThh:mm:ss.uuuuuu±hh:mm`, to be filled.
+const OFFSET_TIMESTAMP: Digits<32> = Digits::new(*b"0000-00-00T00:00:00.000000+00:00");
 /// `YYYY-MM-DD`, to be filled.
 const DATE: Digits<10> = Digits::new(*b"0000-00-00");
 
@@ -212,17 +327,54 @@ pub fn format_date_br(d: Date) -> String {
 /// its 27 bytes: filled into a template in one go, without allocating (a push per character
 /// showed in every request's profile, and answers serialise several instants each).
 fn utc_timestamp(t: OffsetDateTime) -> Option<Digits<27>> {
-    let u = t.checked_to_offset(UtcOffset::UTC)?;
-    let year @ 0..=9999 = u32::try_from(u.year()).ok()? else { return None };
     let mut text = TIMESTAMP;
-    text.put(0..4, year);
-    text.put(5..7, u32::from(u8::from(u.month())));
-    text.put(8..10, u32::from(u.day()));
-    text.put(11..13, u32::from(u.hour()));
-    text.put(14..16, u32::from(u.minute()));
-    text.put(17..19, u32::from(u.second()));
-    text.put(20..26, u.microsecond());
+    fill_wall_clock(&mut text, t.checked_to_offset(UtcOffset::UTC)?)?;
     Some(text)
+}
+
+/// [`utc_timestamp`] at a nonzero offset (whole minutes): `2026-11-29T16:32:50.123456-03:00`.
+fn offset_timestamp(t: OffsetDateTime, offset: UtcOffset) -> Option<Digits<32>> {
+    // The wall clock from the UTC one, the day moved only when the offset crosses midnight:
+    // `time`'s conversion to another offset cost as much as writing the digits.
+    let u = t.checked_to_offset(UtcOffset::UTC)?;
+    let second = i32::from(u.hour()) * 3600
+        + i32::from(u.minute()) * 60
+        + i32::from(u.second())
+        + offset.whole_seconds();
+    let date = match second {
+        ..0 => u.date().previous_day()?,
+        86_400.. => u.date().next_day()?,
+        _ => u.date(),
+    };
+    let second = second.rem_euclid(86_400).unsigned_abs();
+    let year @ 0..=9999 = u32::try_from(date.year()).ok()? else { return None };
+    let mut text = OFFSET_TIMESTAMP;
+    text.put(0..4, year);
+    text.put(5..7, u32::from(u8::from(date.month())));
+    text.put(8..10, u32::from(date.day()));
+    text.put(11..13, second / 3600);
+    text.put(14..16, second / 60 % 60);
+    text.put(17..19, second % 60);
+    text.put(20..26, u.microsecond());
+    let (hours, minutes, _) = offset.as_hms();
+    text.put_sign(26, offset.is_negative());
+    text.put(27..29, u32::from(hours.unsigned_abs()));
+    text.put(30..32, u32::from(minutes.unsigned_abs()));
+    Some(text)
+}
+
+/// Fills the `YYYY-MM-DDThh:mm:ss.uuuuuu` a timestamp template starts with, as `wall` reads;
+/// `None` outside years 0 to 9999.
+fn fill_wall_clock<const N: usize>(text: &mut Digits<N>, wall: OffsetDateTime) -> Option<()> {
+    let year @ 0..=9999 = u32::try_from(wall.year()).ok()? else { return None };
+    text.put(0..4, year);
+    text.put(5..7, u32::from(u8::from(wall.month())));
+    text.put(8..10, u32::from(wall.day()));
+    text.put(11..13, u32::from(wall.hour()));
+    text.put(14..16, u32::from(wall.minute()));
+    text.put(17..19, u32::from(wall.second()));
+    text.put(20..26, wall.microsecond());
+    Some(())
 }
 
 /// A date in years 0 to 9999 as its 10 bytes `YYYY-MM-DD`, without allocating.
@@ -233,6 +385,28 @@ fn plain_date(d: Date) -> Option<Digits<10>> {
     text.put(5..7, u32::from(u8::from(d.month())));
     text.put(8..10, u32::from(d.day()));
     Some(text)
+}
+
+/// An instant's text at an offset, without allocating.
+enum Shown {
+    /// At offset zero: `…Z`.
+    Utc(Digits<27>),
+    /// `…±hh:mm`.
+    Offset(Digits<32>),
+    /// Outside years 0 to 9999 there: [`format_timestamp`] writes it.
+    Far,
+}
+
+/// `t` at `offsets` (in UTC without).
+fn shown(t: OffsetDateTime, offsets: Option<&Offsets>) -> Shown {
+    let shown = match offsets {
+        None => utc_timestamp(t).map(Shown::Utc),
+        Some(offsets) => match offsets.at(t) {
+            offset if offset.is_utc() => utc_timestamp(t).map(Shown::Utc),
+            offset => offset_timestamp(t, offset).map(Shown::Offset),
+        },
+    };
+    shown.unwrap_or(Shown::Far)
 }
 
 /// Drops sub-microsecond precision, so a stored timestamp equals what the API shows.
@@ -304,15 +478,17 @@ impl<'de> serde::Deserialize<'de> for Day {
     }
 }
 
-/// An instant (RFC 3339 with microseconds, in UTC, on the wire).
+/// An instant (RFC 3339 with microseconds on the wire): in the organization's offset in what is
+/// written for it ([`Offsets::write`]), in UTC anywhere else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(pub OffsetDateTime);
 
 impl serde::Serialize for Timestamp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match utc_timestamp(self.0) {
-            Some(text) => serializer.serialize_str(text.as_str()),
-            None => serializer.serialize_str(&format_timestamp(self.0)),
+        match WRITING.with_borrow(|w| shown(self.0, w.as_ref())) {
+            Shown::Utc(text) => serializer.serialize_str(text.as_str()),
+            Shown::Offset(text) => serializer.serialize_str(text.as_str()),
+            Shown::Far => serializer.serialize_str(&format_timestamp(self.0)),
         }
     }
 }
@@ -352,6 +528,81 @@ mod tests {
         // The day São Paulo's summer time began (2018-11-04) had no midnight: 00:00 is 01:00.
         let skipped = Zone::default_zone().day_start(time::macros::date!(2018 - 11 - 04));
         assert_eq!(Zone::default_zone().today(skipped), time::macros::date!(2018 - 11 - 04));
+    }
+
+    #[test]
+    fn answers_write_instants_at_the_zones_offset_and_nothing_else_does() {
+        let t = datetime!(2026-12-14 12:00:00.5 UTC);
+        let sao_paulo = Offsets::new(&Zone::default_zone(), t);
+        let written = sao_paulo.write(|| serde_json::to_value(Timestamp(t)).unwrap());
+        assert_eq!(written, serde_json::json!("2026-12-14T09:00:00.500000-03:00"));
+        assert_eq!(
+            serde_json::to_value(Timestamp(t)).unwrap(),
+            serde_json::json!("2026-12-14T12:00:00.500000Z")
+        );
+        assert_eq!(parse_timestamp(written.as_str().unwrap()), Ok(t), "the same instant");
+        // East of Greenwich, across midnight; and UTC keeps its `Z`.
+        let tokyo = Offsets::new(&Zone::named("Asia/Tokyo").unwrap(), t);
+        assert_eq!(tokyo.format(datetime!(2026-12-31 20:00 UTC)), "2027-01-01T05:00:00.000000+09:00");
+        assert_eq!(Offsets::new(&Zone::named("UTC").unwrap(), t).format(t), "2026-12-14T12:00:00.500000Z");
+        // India's half hour.
+        let kolkata = Offsets::new(&Zone::named("Asia/Kolkata").unwrap(), t);
+        assert_eq!(kolkata.format(t), "2026-12-14T17:30:00.500000+05:30");
+    }
+
+    #[test]
+    fn an_instant_outside_todays_offset_is_written_at_its_own() {
+        let now = datetime!(2026-12-14 12:00 UTC);
+        let sao_paulo = Offsets::new(&Zone::default_zone(), now);
+        // São Paulo's last summer time, and before 1914 its local mean time (−03:06:28), written
+        // to the minute with the instant kept.
+        assert_eq!(sao_paulo.format(datetime!(2018-12-01 12:00 UTC)), "2018-12-01T10:00:00.000000-02:00");
+        let lmt = datetime!(1900-01-01 12:00 UTC);
+        assert_eq!(sao_paulo.format(lmt), "1900-01-01T08:54:00.000000-03:06");
+        assert_eq!(parse_timestamp(&sao_paulo.format(lmt)), Ok(lmt));
+        // Far instants fall back to UTC rather than fail.
+        let far = datetime!(-0001-12-31 23:00:00 UTC);
+        assert_eq!(sao_paulo.format(far), format_timestamp(far));
+    }
+
+    #[test]
+    fn the_span_worked_out_once_agrees_with_the_zone_at_every_instant() {
+        let step = time::Duration::seconds(86_399 * 3 + 7);
+        for name in ["America/New_York", "America/Sao_Paulo", "Europe/London", "Australia/Lord_Howe", "UTC"] {
+            let zone = Zone::named(name).unwrap();
+            for now in [
+                datetime!(2026-03-08 06:59:59 UTC),
+                datetime!(2026-07-01 12:00 UTC),
+                datetime!(2017-12-01 00:00 UTC),
+            ] {
+                let offsets = Offsets::new(&zone, now);
+                let mut t = datetime!(2015-01-01 00:00 UTC);
+                while t.year() < 2030 {
+                    assert_eq!(offsets.at(t), whole_minutes(zone.offset_at(t)), "{name} at {t}, now {now}");
+                    t += step;
+                }
+                // Either side of each transition near `now`, to the second.
+                for edge in [offsets.span.start, offsets.span.end] {
+                    for second in [edge.saturating_sub(1), edge] {
+                        if let Ok(t) = OffsetDateTime::from_unix_timestamp(second) {
+                            assert_eq!(offsets.at(t), whole_minutes(zone.offset_at(t)), "{name} at {t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn writing_at_offsets_ends_with_the_answer_even_when_it_panics() {
+        let t = datetime!(2026-12-14 12:00 UTC);
+        let offsets = Offsets::new(&Zone::default_zone(), t);
+        let caught = std::panic::catch_unwind(|| offsets.write(|| panic!("while writing")));
+        assert!(caught.is_err());
+        assert_eq!(
+            serde_json::to_value(Timestamp(t)).unwrap(),
+            serde_json::json!("2026-12-14T12:00:00.000000Z")
+        );
     }
 
     #[test]
@@ -508,6 +759,44 @@ mod tests {
             assert_eq!(format_timestamp(t), expected);
             assert_eq!(format_date(t.date()), expected[..10]);
             t += step;
+        }
+    }
+
+    #[test]
+    fn writing_at_an_offset_agrees_with_converting_there() {
+        let step = time::Duration::seconds(7_919_993) + time::Duration::microseconds(123_457);
+        let offsets = [(-3, 0), (-2, 0), (5, 30), (-9, -30), (14, 0), (-12, 0), (0, 45)];
+        let mut t = datetime!(0001-01-02 00:00:00 UTC);
+        while t.year() < 9999 {
+            for (h, m) in offsets {
+                let offset = UtcOffset::from_hms(h, m, 0).unwrap();
+                let wall = t.to_offset(offset);
+                let expected = format!(
+                    "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}{}{:02}:{:02}",
+                    wall.year(),
+                    u8::from(wall.month()),
+                    wall.day(),
+                    wall.hour(),
+                    wall.minute(),
+                    wall.second(),
+                    wall.microsecond(),
+                    if offset.is_negative() { '-' } else { '+' },
+                    h.unsigned_abs(),
+                    m.unsigned_abs()
+                );
+                let text = offset_timestamp(t, offset).unwrap();
+                assert_eq!(text.as_str(), expected);
+            }
+            t += step;
+        }
+        // Leap days, year ends and centuries, either side of the epoch.
+        for day in
+            [date!(2024 - 02 - 29), date!(2000 - 03 - 01), date!(1900 - 02 - 28), date!(1969 - 12 - 31)]
+        {
+            let t = day.with_hms(1, 2, 3).unwrap().assume_utc();
+            let minus3 = UtcOffset::from_hms(-3, 0, 0).unwrap();
+            let text = offset_timestamp(t, minus3).unwrap();
+            assert_eq!(parse_timestamp(text.as_str()), Ok(t), "{day}");
         }
     }
 

@@ -463,13 +463,18 @@ async fn far_dates_are_a_clear_error_everywhere() {
     }
 }
 
-/// The instant a preview row says a step acts, as the API writes instants.
+/// The instant a preview row says a step acts, as the API writes instants: at the
+/// organization's offset (São Paulo's, the default zone).
 fn preview_instant(row: &Value) -> String {
     let day = kobana_dunning::domain::dates::parse_date(row["send_date"].as_str().unwrap()).unwrap();
     let (h, m) = row["send_time"].as_str().unwrap().split_once(':').unwrap();
     let time = time::Time::from_hms(h.parse().unwrap(), m.parse().unwrap(), 0).unwrap();
-    let at = kobana_dunning::domain::dates::Zone::default_zone().instant(day, time);
-    kobana_dunning::domain::dates::format_timestamp(at)
+    let zone = kobana_dunning::domain::dates::Zone::default_zone();
+    let at = zone.instant(day, time);
+    let rfc3339 = time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6][offset_hour sign:mandatory]:[offset_minute]"
+    );
+    at.to_offset(zone.offset_at(at)).format(rfc3339).unwrap()
 }
 
 /// A policy that e-mails three days before the due date and on it; its id and its steps' ids.

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod answer_offsets;
 mod api_agreements;
 mod api_charges;
 mod api_conventions;

@@ -1510,6 +1510,74 @@ impl std::fmt::Display for MeOrganizationEnvironment {
         f.write_str(self.as_str())
     }
 }
+/// The day of the week of today: "next Friday" and "this Monday" count from it.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum MeOrganizationWeekday {
+    #[serde(rename = "monday")]
+    Monday,
+    #[serde(rename = "tuesday")]
+    Tuesday,
+    #[serde(rename = "wednesday")]
+    Wednesday,
+    #[serde(rename = "thursday")]
+    Thursday,
+    #[serde(rename = "friday")]
+    Friday,
+    #[serde(rename = "saturday")]
+    Saturday,
+    #[serde(rename = "sunday")]
+    Sunday,
+}
+impl MeOrganizationWeekday {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::Monday,
+        Self::Tuesday,
+        Self::Wednesday,
+        Self::Thursday,
+        Self::Friday,
+        Self::Saturday,
+        Self::Sunday,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Monday => "monday",
+            Self::Tuesday => "tuesday",
+            Self::Wednesday => "wednesday",
+            Self::Thursday => "thursday",
+            Self::Friday => "friday",
+            Self::Saturday => "saturday",
+            Self::Sunday => "sunday",
+        }
+    }
+}
+impl std::str::FromStr for MeOrganizationWeekday {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for MeOrganizationWeekday {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// Where the token is accepted (api = /v1, mcp = the MCP endpoint, all = both).
 #[derive(
     Debug,
@@ -4676,7 +4744,7 @@ pub struct Event {
     pub data: serde_json::Map<String, serde_json::Value>,
     /// The request that caused it (X-Request-Id); null for the engine's changes.
     pub request_id: Option<String>,
-    /// When it happened (UTC).
+    /// When it happened.
     pub occurred_at: crate::domain::dates::Timestamp,
 }
 /// Who or what caused an event.
@@ -4883,7 +4951,9 @@ pub struct MeOrganization {
     pub timezone: String,
     /// Today in the organization's time zone: "yesterday", "in 15 days" and "this week" count from it (it can differ from today in UTC).
     pub today: crate::domain::dates::Day,
-    /// The server's current instant (UTC).
+    /// The day of the week of today: "next Friday" and "this Monday" count from it.
+    pub weekday: MeOrganizationWeekday,
+    /// The server's current instant, in the organization's offset.
     pub now: crate::domain::dates::Timestamp,
     /// Where Pix payments go (organization_pix_update), or null.
     pub pix: Option<PixAccount>,
