@@ -171,6 +171,11 @@ fn template_data(api: &Api) -> Result<Value> {
         "max_params": max_params,
         "scopes": scopes,
         "tags": tags,
+        "toolsets": api.toolsets.iter().map(|set| json!({
+            "name": set.name,
+            "description": set.description,
+            "tags": set.tags,
+        })).collect::<Vec<_>>(),
     });
     if let (Some(data), Value::Object(types)) = (data.as_object_mut(), types.data()) {
         data.extend(types);
@@ -210,6 +215,9 @@ fn op_data(op: &Op) -> Value {
         "complete": op.complete,
         "idempotent": op.idempotent,
         "scope": op.scope,
+        "further_scopes": op.further_scopes,
+        "conditional_scope": op.conditional_scope,
+        "toolset": op.toolset,
         "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "target_id": c.target_id, "message": c.message })),
         "path_params": op.path_params,
         "query_params": op.query_params.iter().map(|q| json!({ "name": q.name, "kind": q.kind })).collect::<Vec<_>>(),

@@ -42,6 +42,7 @@ struct Passes {
 pub fn surface(path: &str) -> &'static str {
     match path {
         "/mcp" | "/" => "mcp",
+        p if p.starts_with("/mcp/") => "mcp",
         p if p.starts_with("/v1/") || p == "/v1" => "v1",
         p if p.starts_with("/.well-known/") => "metadata",
         _ => "other",
