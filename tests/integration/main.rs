@@ -34,6 +34,7 @@ mod limits;
 mod mcp_content;
 mod mcp_edges;
 mod mcp_tools;
+mod mcp_toolsets;
 mod mcp_wire;
 mod network;
 mod oauth;
