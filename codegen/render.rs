@@ -53,6 +53,9 @@ fn sorted_ops(api: &Api) -> Vec<&Op> {
 }
 
 fn template_data(api: &Api) -> Result<Value> {
+    if api.toolsets.is_empty() {
+        return Err(SpecError::new("x-toolsets: missing: every operation belongs to a toolset"));
+    }
     let ops: Vec<Value> = sorted_ops(api).iter().map(|op| op_data(op)).collect();
     let types = Types::build(&api.components, &api.ops)?;
     let mut tags: Vec<(String, Vec<Value>)> = Vec::new();
