@@ -55,10 +55,10 @@ protesting), confirm with the user first.";
 
 /// The toolsets, one line: what each narrower path is, and what each toolset covers.
 fn toolsets_line() -> String {
-    let sets: Vec<String> = TOOLSETS.iter().map(|s| format!("{} ({})", s.name, s.description)).collect();
+    let sets: Vec<String> = TOOLSETS.iter().map(|s| format!("{}: {}", s.name, s.description)).collect();
     format!(
-        "- Narrower endpoints list fewer tools (the same tools, scopes and rules): /mcp/x/<toolset>, several as \
-/mcp/x/charges,debtors, /mcp/readonly only the tools that read, /mcp/x/<toolsets>/readonly both. Toolsets: {}.",
+        "- Narrower endpoints, same tools and rules: /mcp/x/<toolset> (several: /mcp/x/charges,debtors), \
+/mcp/readonly (reads only), /mcp/x/<toolsets>/readonly. Toolsets: {}.",
         sets.join("; ")
     )
 }

@@ -271,7 +271,7 @@ async fn the_instructions_name_the_toolsets_and_the_path() {
     let everywhere = instructions(&r);
     let line = everywhere.lines().find(|l| l.contains("Toolsets: ")).expect(&everywhere);
     for set in TOOLSETS {
-        assert!(line.contains(&format!("{} ({})", set.name, set.description)), "{line}");
+        assert!(line.contains(&format!("{}: {}", set.name, set.description)), "{line}");
     }
     assert!(line.contains("/mcp/x/<toolset>") && line.contains("/mcp/readonly"), "{line}");
     assert!(!everywhere.contains("This endpoint"), "/mcp lists every tool");

@@ -3246,37 +3246,37 @@ pub static OPERATIONS: &[Operation] = &[
 pub static TOOLSETS: &[Toolset] = &[
     Toolset {
         name: "account",
-        description: "the organization, its token and its Pix account",
+        description: "the organization, token and Pix account",
         tags: &["me"],
     },
     Toolset {
         name: "charges",
-        description: "charges and the messages sent about them",
+        description: "charges and their messages",
         tags: &["charges", "notifications"],
     },
     Toolset {
         name: "debtors",
-        description: "debtors and their statements",
+        description: "debtors and statements",
         tags: &["debtors"],
     },
     Toolset {
         name: "integrations",
-        description: "webhooks, exports and the event log",
+        description: "webhooks, exports, events",
         tags: &["webhooks", "exports", "events"],
     },
     Toolset {
         name: "payments",
-        description: "payments received and the receiver they arrive through",
+        description: "payments received and their receiver",
         tags: &["payments"],
     },
     Toolset {
         name: "regua",
-        description: "collection policies (réguas) and their steps",
+        description: "collection policies (réguas) and steps",
         tags: &["collection_policies"],
     },
     Toolset {
         name: "settlement",
-        description: "agreements, credit-bureau reports and protests",
+        description: "agreements, credit-bureau reports, protests",
         tags: &["agreements", "credit_bureau_reports", "protests"],
     },
 ];
