@@ -74,6 +74,8 @@ pub const PARTIAL_ROW: &str = "PartialRow";
 pub struct Api {
     pub version: String,
     pub ops: Vec<Op>,
+    /// `x-toolsets`, in name order: the narrower MCP endpoints (`/mcp/x/<toolset>`).
+    pub toolsets: Vec<Toolset>,
     /// `x-event-payloads`: event code -> the converted schema of what the event carries.
     pub event_payloads: BTreeMap<String, Value>,
     /// The components, for the type generator.
@@ -96,6 +98,27 @@ pub struct Confirm {
     #[serde(default)]
     pub target_id: Option<String>,
     pub message: String,
+}
+
+/// One entry of `x-toolsets`: a group of tags served alone at `/mcp/x/<name>`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Toolset {
+    /// Filled from the map's key.
+    #[serde(skip)]
+    pub name: String,
+    /// What its tools cover, for the server instructions (a phrase, lower case).
+    pub description: String,
+    /// The tags whose operations it holds.
+    pub tags: Vec<String>,
+}
+
+/// `x-mcp.scope`: one scope (or `any`), or the list of every scope the operation needs.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Scopes {
+    One(String),
+    Many(Vec<String>),
 }
 
 /// `x-mcp.effect`.
@@ -124,7 +147,11 @@ impl Effect {
 struct XMcp {
     effect: Effect,
     idempotent: bool,
-    scope: String,
+    scope: Scopes,
+    /// A scope some calls need besides, by the state of the object (the description says
+    /// when): checked by the handler from the table, not by the listing.
+    #[serde(default)]
+    conditional_scope: Option<String>,
     #[serde(default)]
     confirm: Option<Confirm>,
     #[serde(default)]
@@ -152,11 +179,20 @@ pub struct Op {
     pub title: String,
     pub description: String,
     pub tag: String,
+    /// Every tag of the operation (`tag` is the first).
+    pub tags: Vec<String>,
+    /// The `x-toolsets` entry its tags are in (set by `Api::from_yaml`).
+    pub toolset: String,
     pub method: String,
     pub path: String,
     pub effect: Effect,
     pub idempotent: bool,
+    /// The first scope of `x-mcp.scope`; `None` for `any`.
     pub scope: Option<String>,
+    /// The other scopes of `x-mcp.scope` (a list): every call needs them too.
+    pub further_scopes: Vec<String>,
+    /// `x-mcp.conditional_scope`.
+    pub conditional_scope: Option<String>,
     pub confirm: Option<Confirm>,
     pub path_params: Vec<String>,
     pub query_params: Vec<QueryParam>,
@@ -341,9 +377,71 @@ impl Api {
         check_collisions(&ops)?;
         check_confirm_targets(&ops)?;
         check_completions(&ops)?;
+        let declared: Vec<&str> = doc.tags.iter().map(|t| t.name.as_str()).collect();
+        let toolsets = toolsets(doc.extensions.get("x-toolsets"), &declared, &mut ops)?;
         let event_payloads = event_payloads(doc.extensions.get("x-event-payloads"), &components, &schemas)?;
-        Ok(Self { version: doc.info.version, ops, event_payloads, components })
+        Ok(Self { version: doc.info.version, ops, toolsets, event_payloads, components })
     }
+}
+
+/// The most toolsets there may be: an endpoint's choice of them is a bit set in a `u32`.
+pub const MAX_TOOLSETS: usize = 32;
+
+/// `x-toolsets`: every declared tag in exactly one toolset, so every operation is in exactly
+/// one; each operation's `toolset` is set here. A spec without it (one written before toolsets,
+/// which `spec diff` reads as a base) has none: the generator refuses that (`render`).
+fn toolsets(extension: Option<&Value>, declared: &[&str], ops: &mut [Op]) -> Result<Vec<Toolset>> {
+    let fail = |msg: String| SpecError::new(format!("x-toolsets: {msg}"));
+    let Some(extension) = extension else { return Ok(Vec::new()) };
+    let entries: BTreeMap<String, Toolset> =
+        BTreeMap::deserialize(extension).map_err(|e| fail(e.to_string()))?;
+    if entries.is_empty() || entries.len() > MAX_TOOLSETS {
+        return Err(fail(format!("between 1 and {MAX_TOOLSETS} toolsets, not {}", entries.len())));
+    }
+    let mut holder: BTreeMap<&str, &str> = BTreeMap::new();
+    for (name, set) in &entries {
+        // A name is one segment of a URL path and one item of a comma-separated list.
+        let well_formed = !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            && name != "readonly";
+        if !well_formed {
+            return Err(fail(format!("{name:?} is not a toolset name (snake_case, not `readonly`)")));
+        }
+        if set.tags.is_empty() || set.description.trim().is_empty() {
+            return Err(fail(format!("{name} needs tags and a description")));
+        }
+        for tag in &set.tags {
+            if !declared.contains(&tag.as_str()) {
+                return Err(fail(format!("{name} names tag {tag}, which the document does not declare")));
+            }
+            if let Some(other) = holder.insert(tag, name) {
+                return Err(fail(format!("tag {tag} is in both {other} and {name}")));
+            }
+        }
+    }
+    if let Some(tag) = declared.iter().find(|t| !holder.contains_key(*t)) {
+        return Err(fail(format!("tag {tag} is in no toolset")));
+    }
+    for op in ops.iter_mut() {
+        let mut sets: Vec<&str> = op.tags.iter().filter_map(|t| holder.get(t.as_str()).copied()).collect();
+        sets.sort_unstable();
+        sets.dedup();
+        match (sets.as_slice(), op.tags.iter().find(|t| !holder.contains_key(t.as_str()))) {
+            ([set], None) => op.toolset = set.to_string(),
+            (_, Some(tag)) => {
+                return Err(fail(format!("operation {} has tag {tag}, in no toolset", op.operation_id)));
+            }
+            _ => {
+                return Err(fail(format!(
+                    "operation {} is in {} toolsets ({}): its tags must be in one",
+                    op.operation_id,
+                    sets.len(),
+                    sets.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(entries.into_iter().map(|(name, set)| Toolset { name, ..set }).collect())
 }
 
 /// Follows a `$ref` to `#/components/<kind>/<name>` (one level), or returns the item.
@@ -603,10 +701,29 @@ impl Op {
         let x_mcp = XMcp::deserialize(x_mcp).map_err(|e| fail(format!("x-mcp: {e}")))?;
         let effect = x_mcp.effect;
         let idempotent = x_mcp.idempotent;
-        if !KNOWN_SCOPES.contains(&x_mcp.scope.as_str()) {
-            return Err(fail(format!("x-mcp.scope {} is not a known scope", x_mcp.scope)));
+        let scopes = match x_mcp.scope {
+            Scopes::One(scope) => vec![scope],
+            Scopes::Many(scopes) => scopes,
+        };
+        for (i, scope) in scopes.iter().enumerate() {
+            if !KNOWN_SCOPES.contains(&scope.as_str()) {
+                return Err(fail(format!("x-mcp.scope {scope} is not a known scope")));
+            }
+            if scopes[..i].contains(scope) {
+                return Err(fail(format!("x-mcp.scope names {scope} twice")));
+            }
         }
-        let scope = (x_mcp.scope != "any").then(|| x_mcp.scope.clone());
+        if scopes.is_empty() || (scopes.len() > 1 && scopes.iter().any(|s| s == "any")) {
+            return Err(fail("x-mcp.scope is `any`, one scope or a list of scopes".into()));
+        }
+        let scope = scopes.first().filter(|s| *s != "any").cloned();
+        let further_scopes = scopes[1..].to_vec();
+        let conditional_scope = x_mcp.conditional_scope;
+        if let Some(extra) = &conditional_scope
+            && (extra == "any" || !KNOWN_SCOPES.contains(&extra.as_str()) || scopes.contains(extra))
+        {
+            return Err(fail(format!("x-mcp.conditional_scope {extra} is not a scope the operation lacks")));
+        }
         let confirm = match x_mcp.confirm {
             None if effect == Effect::Destructive => {
                 return Err(fail("destructive operations need x-mcp.confirm".into()));
@@ -843,11 +960,15 @@ impl Op {
             title,
             description,
             tag,
+            tags: operation.tags.clone(),
+            toolset: String::new(),
             method: method.to_string(),
             path: path.to_string(),
             effect,
             idempotent,
             scope,
+            further_scopes,
+            conditional_scope,
             confirm,
             path_params,
             query_params,

@@ -61,6 +61,9 @@ fn sorted_ops(api: &Api) -> Vec<&Op> {
 }
 
 fn template_data(api: &Api) -> Result<Value> {
+    if api.toolsets.is_empty() {
+        return Err(SpecError::new("x-toolsets: missing: every operation belongs to a toolset"));
+    }
     let ops: Vec<Value> = sorted_ops(api).iter().map(|op| op_data(op)).collect();
     let types = Types::build(&api.components, &api.ops)?;
     let mut tags: Vec<(String, Vec<Value>)> = Vec::new();
@@ -179,6 +182,11 @@ fn template_data(api: &Api) -> Result<Value> {
         "max_params": max_params,
         "scopes": scopes,
         "tags": tags,
+        "toolsets": api.toolsets.iter().map(|set| json!({
+            "name": set.name,
+            "description": set.description,
+            "tags": set.tags,
+        })).collect::<Vec<_>>(),
     });
     if let (Some(data), Value::Object(types)) = (data.as_object_mut(), types.data()) {
         data.extend(types);
@@ -219,6 +227,9 @@ fn op_data(op: &Op) -> Value {
         "row_fields": op.row_fields,
         "idempotent": op.idempotent,
         "scope": op.scope,
+        "further_scopes": op.further_scopes,
+        "conditional_scope": op.conditional_scope,
+        "toolset": op.toolset,
         "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "target_id": c.target_id, "message": c.message })),
         "path_params": op.path_params,
         "query_params": op.query_params.iter().map(|q| json!({ "name": q.name, "kind": q.kind })).collect::<Vec<_>>(),

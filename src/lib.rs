@@ -37,4 +37,5 @@ pub mod server;
 pub mod spec;
 pub mod store;
 pub mod tool_text;
+pub mod toolsets;
 pub mod types;

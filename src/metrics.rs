@@ -42,6 +42,7 @@ struct Passes {
 pub fn surface(path: &str) -> &'static str {
     match path {
         "/mcp" | "/" => "mcp",
+        p if p.starts_with("/mcp/") => "mcp",
         p if p.starts_with("/v1/") || p == "/v1" => "v1",
         p if p.starts_with("/.well-known/") => "metadata",
         _ => "other",
@@ -167,6 +168,8 @@ mod tests {
         m.record("/v1/charges", "GET", 200, Duration::from_millis(3));
         m.record("/v1/charges/chg_1", "GET", 200, Duration::from_millis(30));
         m.record("/mcp", "BREW", 405, Duration::from_millis(1));
+        // A narrower MCP path is the MCP surface: no label per path.
+        m.record("/mcp/x/charges,debtors", "BREW", 405, Duration::from_millis(1));
         let deliveries = DeliveryCounts::default();
         deliveries.count("gateway", true);
         m.record_pass(Duration::from_millis(1500), 7);
@@ -182,7 +185,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(
-            "kobana_dunning_http_requests_total{surface=\"mcp\",method=\"OTHER\",status=\"405\"} 1"
+            "kobana_dunning_http_requests_total{surface=\"mcp\",method=\"OTHER\",status=\"405\"} 2"
         ));
         assert!(text.contains("duration_seconds_bucket{surface=\"v1\",le=\"0.005\"} 1"), "{text}");
         assert!(text.contains("duration_seconds_bucket{surface=\"v1\",le=\"0.05\"} 2"), "{text}");

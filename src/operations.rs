@@ -141,6 +141,13 @@ pub struct Operation {
     pub annotations: Annotations,
     /// The scope needed; `None` means any valid token.
     pub scope: Option<&'static str>,
+    /// The other scopes every call needs (`x-mcp.scope` as a list).
+    pub further_scopes: &'static [&'static str],
+    /// `x-mcp.conditional_scope`: a scope some calls need besides, by the state of the object
+    /// (an active policy); its handler checks it ([`Operation::conditional_scope`] names it).
+    pub conditional_scope: Option<&'static str>,
+    /// The toolset (`x-toolsets`) the operation's tag is in.
+    pub toolset: &'static str,
     /// Confirmation of a destructive operation.
     pub confirm: Option<Confirm>,
     /// Path parameter names, in path order.
@@ -169,6 +176,17 @@ pub struct Operation {
     pub query_schema: &'static str,
 }
 
+/// A toolset: a group of tags whose tools `/mcp/x/<name>` lists alone.
+#[derive(Debug)]
+pub struct Toolset {
+    /// Its name in the path.
+    pub name: &'static str,
+    /// What its tools cover (for the server instructions).
+    pub description: &'static str,
+    /// Its tags.
+    pub tags: &'static [&'static str],
+}
+
 include!(concat!(env!("OUT_DIR"), "/operations.rs"));
 
 /// The tool catalogue (`spec tools`), in name order, exactly as committed in
@@ -188,10 +206,13 @@ pub const READ_SCOPE: &str = "dunning.read";
 
 impl Operation {
     /// Every scope a token needs to run this operation: `dunning.read` for any operation that
-    /// has a scope, plus its own. An operation without a scope (`me`) needs none.
+    /// has a scope, plus its own (every one `x-mcp.scope` lists). An operation without a scope
+    /// (`me`) needs none. Listing, tools/call and /v1 all apply this one rule.
     pub fn required_scopes(&self) -> impl Iterator<Item = &'static str> + use<> {
-        let own = self.scope;
-        own.map(|_| READ_SCOPE).into_iter().chain(own.filter(|s| *s != READ_SCOPE))
+        let (own, further) = (self.scope, self.further_scopes);
+        own.map(|_| READ_SCOPE)
+            .into_iter()
+            .chain(own.into_iter().chain(further.iter().copied()).filter(|s| *s != READ_SCOPE))
     }
 }
 

@@ -99,7 +99,7 @@ async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> 
     let probe = matches!(path.as_str(), "/healthz" | "/readyz");
     let permit = if probe { None } else { app.load.admit() };
     let shed = !probe && permit.is_none();
-    let is_mcp = path == "/mcp" || path == "/";
+    let is_mcp = path == "/mcp" || path == "/" || path.starts_with(crate::toolsets::MCP_PREFIX);
     let too_large = declared.is_some_and(|n| n > MAX_BODY_BYTES);
     let mut response = if shed && is_mcp {
         mcp::unavailable()
@@ -117,6 +117,10 @@ async fn common<R: Endpoint>(application: &Application<R>, mut req: Request) -> 
         let answer = match path.as_str() {
             "/mcp" => Ok(application.mcp.serve(req, &request_id).await),
             "/" => Ok(application.mcp_root.serve(req, &request_id).await),
+            // The narrower endpoints (toolsets, read-only): the same endpoint with fewer tools.
+            p if p.starts_with(crate::toolsets::MCP_PREFIX) => {
+                Ok(application.mcp.serve_narrowed(req, &request_id, p).await)
+            }
             _ if path == "/v1" || path.starts_with("/v1/") => api::v1::serve(app, req, &request_id).await,
             _ => {
                 // The other paths find the request id among the request's data.

@@ -628,3 +628,60 @@ fn every_list_takes_fields_and_its_names_are_its_row_schemas_properties() {
     let message = refused(&s);
     assert!(message.contains("ChargeList") && message.contains("PartialRow"), "{message}");
 }
+
+#[test]
+fn every_operation_ends_in_exactly_one_toolset() {
+    let api = model::Api::from_yaml(&spec().to_string()).expect("the spec generates");
+    assert!(api.ops.iter().all(|op| api.toolsets.iter().filter(|s| s.name == op.toolset).count() == 1));
+
+    // A tag in no toolset leaves its operations in none.
+    let mut s = spec();
+    s["x-toolsets"]["integrations"]["tags"] = json!(["webhooks", "exports"]);
+    let message = refused(&s);
+    assert!(message.contains("x-toolsets: tag events is in no toolset"), "{message}");
+
+    // A tag in two toolsets puts its operations in two.
+    let mut s = spec();
+    s["x-toolsets"]["account"]["tags"] = json!(["me", "events"]);
+    let message = refused(&s);
+    assert!(message.contains("tag events is in both"), "{message}");
+
+    // An operation whose tags are in two toolsets.
+    let mut s = spec();
+    op(&mut s, "/v1/events", "get")["tags"] = json!(["events", "charges"]);
+    let message = refused(&s);
+    assert!(message.contains("operation events_list is in 2 toolsets"), "{message}");
+
+    // A tag the document does not declare, a name that is not a path segment, none at all.
+    let mut s = spec();
+    s["x-toolsets"]["account"]["tags"] = json!(["me", "nothing"]);
+    assert!(refused(&s).contains("names tag nothing, which the document does not declare"));
+    let mut s = spec();
+    s["x-toolsets"]["Pay ments"] = s["x-toolsets"]["payments"].take();
+    s["x-toolsets"].as_object_mut().unwrap().remove("payments");
+    assert!(refused(&s).contains("is not a toolset name"));
+    let mut s = spec();
+    s.as_object_mut().unwrap().remove("x-toolsets");
+    assert!(refused(&s).contains("x-toolsets: missing"));
+}
+
+#[test]
+fn a_scope_list_names_every_scope_and_reaches_the_table() {
+    let files = generate(&spec()).expect("the spec generates");
+    let operations = &files.iter().find(|(n, _)| *n == "operations.rs").unwrap().1;
+    let pix = operations.split("operation_id: \"organization_pix_update\"").nth(1).unwrap();
+    assert!(pix.contains("further_scopes: &[\"dunning.notify\"]"), "{}", &pix[..800]);
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["scope"] = json!(["dunning.read", "dunning.everything"]);
+    assert!(refused(&s).contains("x-mcp.scope dunning.everything is not a known scope"));
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["scope"] = json!(["dunning.read", "dunning.read"]);
+    assert!(refused(&s).contains("names dunning.read twice"));
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["scope"] = json!(["any", "dunning.read"]);
+    assert!(refused(&s).contains("`any`, one scope or a list"));
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["conditional_scope"] = json!("dunning.read");
+    assert!(refused(&s).contains("conditional_scope dunning.read is not a scope the operation lacks"));
+}

@@ -224,6 +224,34 @@ fn typescript_sdk_client() {
     );
 }
 
+/// The toolsets with the official TypeScript SDK client (`@modelcontextprotocol/client` 2.4.0),
+/// legacy and auto: `/mcp/x/charges,debtors` and `/mcp/readonly` list exactly the tools the
+/// operation table puts there (for the demo token, which has every scope), and answer a tool
+/// outside them as an unknown tool.
+#[test]
+fn typescript_sdk_client_on_the_toolset_paths() {
+    use kobana_dunning::operations::{Effect, OPERATIONS};
+    setup();
+    let scratch = Scratch::new("interop", "typescript-toolsets");
+    let server = Server::start(&scratch, None);
+    let names = |on_path: &dyn Fn(&kobana_dunning::operations::Operation) -> bool| -> Vec<&str> {
+        OPERATIONS.iter().filter(|op| on_path(op)).map(|op| op.tool_name).collect()
+    };
+    let expected = serde_json::json!({
+        "/mcp/x/charges,debtors": names(&|op| ["charges", "debtors"].contains(&op.toolset) || op.operation_id == "me"),
+        "/mcp/readonly": names(&|op| op.effect == Effect::Read),
+    });
+    let node = interop_dir().join("node_modules/.bin/node");
+    server.check_script(
+        "ts_toolsets.mjs",
+        &scratch,
+        Command::new(node)
+            .arg("ts_toolsets.mjs")
+            .arg(&server.url)
+            .env("KOBANA_DUNNING_EXPECTED", expected.to_string()),
+    );
+}
+
 /// The approval's acceptance: the TypeScript SDK 1.32.2 client (`@modelcontextprotocol/sdk`, the v1
 /// line), speaking 2025-06-18, cannot cancel a charge without approval and cancels it after the
 /// demo user approves through the link, signing in and submitting the pages' forms over HTTP.

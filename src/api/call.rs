@@ -53,9 +53,12 @@ impl Call {
         self.principal.pix_account.as_ref()
     }
 
-    /// Refuses the call unless the token also has `scope`: some changes need more than the
-    /// operation's own scope (changing what debtors are sent needs `dunning.notify`).
-    pub fn require_also(&self, scope: &'static str) -> ApiResult<()> {
+    /// Refuses the call unless the token also has the operation's `x-mcp.conditional_scope`:
+    /// some calls need more than the operation's own scopes (changing what an active policy
+    /// sends needs `dunning.notify`). The handler says when; the spec says which scope, so the
+    /// two cannot drift. An operation without one needs nothing more.
+    pub fn require_conditional_scope(&self) -> ApiResult<()> {
+        let Some(scope) = self.op.conditional_scope else { return Ok(()) };
         if self.principal.has_scope(scope) {
             return Ok(());
         }

@@ -134,13 +134,14 @@ async fn save(
 }
 
 /// Changing what the engine will send (activating a policy, or a step of an active one) needs
-/// `dunning.notify` besides `dunning.write`: a token that may not send a message must not be able
-/// to put its own text in front of every debtor under a policy.
+/// the operation's `x-mcp.conditional_scope` (`dunning.notify`) besides `dunning.write`: a token
+/// that may not send a message must not be able to put its own text in front of every debtor
+/// under a policy.
 fn check_may_send(call: &Call, policy_status: PolicyStatus) -> ApiResult<()> {
     if policy_status != PolicyStatus::Active {
         return Ok(());
     }
-    call.require_also("dunning.notify")
+    call.require_conditional_scope()
 }
 
 /// The fields of a step as sent, from either input shape.

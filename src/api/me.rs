@@ -20,12 +20,12 @@ impl super::handlers::MeApi for Me {
         answer(&call, org).await
     }
 
-    /// Where Pix payments go changes what every debtor is sent: it needs `dunning.notify` too.
+    /// Where Pix payments go changes what every debtor is sent: its `x-mcp.scope` names
+    /// `dunning.notify` too, checked with the others before the handler runs.
     async fn organization_pix_update(
         call: Call,
         input: wire::OrganizationPixUpdateInput,
     ) -> ApiResult<Reply<MeEnvelope>> {
-        call.require_also(NOTIFY)?;
         let account = match input.key {
             None => None,
             Some(key) => {
@@ -63,8 +63,6 @@ impl super::handlers::MeApi for Me {
         answer(&call, org).await
     }
 }
-
-const NOTIFY: &str = "dunning.notify";
 
 /// The organization and the token, as `me` shows them.
 async fn answer(call: &Call, org: OrganizationRow) -> ApiResult<Reply<MeEnvelope>> {

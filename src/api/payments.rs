@@ -29,10 +29,9 @@ pub const RECEIVER_PREFIX: &str = "kd_rcv_";
 /// The role a signed-in user needs to set or revoke a receiver.
 const RECEIVER_ROLE: Role = Role::Admin;
 
-/// `dunning.notify` besides the operation's scope, and the admin role when a user signed in: a
-/// receiver decides which payments settle charges.
+/// The admin role when a user signed in (the spec's `x-mcp.scope` adds `dunning.notify`, checked
+/// before any handler runs): a receiver decides which payments settle charges.
 async fn require_receiver_rights(call: &Call) -> ApiResult<()> {
-    call.require_also("dunning.notify")?;
     let Some(user_id) = &call.principal.user_id else { return Ok(()) };
     let user = call.store.user(user_id).await?;
     match user.and_then(|u| Role::parse(&u.role)) {

@@ -316,7 +316,9 @@ impl<S> Gate<S> {
         if head_len > self.limits.max_head {
             return self.refuse(Refusal::HeadTooLarge);
         }
-        self.to_mcp = matches!(request_target(&self.pending), Some(b"/mcp" | b"/"));
+        // The narrower MCP paths (`/mcp/x/charges`, `/mcp/readonly`) are the MCP endpoint too.
+        self.to_mcp = matches!(request_target(&self.pending),
+            Some(target) if target == b"/mcp" || target == b"/" || target.starts_with(b"/mcp/"));
         let framing = match framing(&self.pending[..head_len]) {
             Ok(f) => f,
             Err(refusal) => return self.refuse(refusal),

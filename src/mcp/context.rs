@@ -9,6 +9,7 @@ use super::dispatch::{Caller, Dispatcher};
 use super::era::Era;
 use super::wire::{INVALID_PARAMS, RpcError};
 use crate::operations::Operation;
+use crate::toolsets::ToolFilter;
 
 /// Everything a method needs.
 pub struct Context<'a> {
@@ -18,8 +19,11 @@ pub struct Context<'a> {
     pub era: &'a Era,
     /// The in-process /v1.
     pub dispatcher: &'a Dispatcher,
-    /// `/mcp` or ``: the protected resource named in step-up challenges.
-    pub resource_path: &'static str,
+    /// `/mcp`, `` or a narrower path (`/mcp/x/charges`): the protected resource named in
+    /// challenges.
+    pub resource_path: &'a str,
+    /// The tools this path lists and runs (every one on `/mcp`).
+    pub tools: ToolFilter,
 }
 
 /// How a result is wrapped in the 2026-07-28 era.
@@ -218,6 +222,12 @@ pub fn server_info(era: &Era) -> Value {
 /// Whether the caller may run an operation (the rule of `Principal::may_run`).
 pub fn allowed(ctx: &Context<'_>, op: &Operation) -> bool {
     ctx.caller.principal.may_run(op)
+}
+
+/// Whether the path's tool list holds an operation (a narrower path lists fewer). A tool it
+/// does not hold is, on this path, a tool that does not exist.
+pub fn on_this_path(ctx: &Context<'_>, op: &Operation) -> bool {
+    ctx.tools.admits(op)
 }
 
 /// The 403 step-up for an operation beyond the token's scopes, naming the scopes the token

@@ -72,7 +72,7 @@ fn discover(ctx: &Context<'_>) -> Outcome {
     Outcome::cacheable(json!({
         "supportedVersions": SUPPORTED,
         "capabilities": capabilities_2026(),
-        "instructions": instructions::for_caller(&ctx.caller.principal),
+        "instructions": instructions::for_caller(&ctx.caller.principal, &ctx.tools, ctx.resource_path),
     }))
 }
 
@@ -86,6 +86,6 @@ fn initialize(ctx: &Context<'_>) -> Outcome {
             "completions": {},
         },
         "serverInfo": server_info(ctx.era),
-        "instructions": instructions::for_caller(&ctx.caller.principal),
+        "instructions": instructions::for_caller(&ctx.caller.principal, &ctx.tools, ctx.resource_path),
     }))
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::arguments::{self, split};
 use super::confirm;
-use super::context::{Context, Outcome, allowed, step_up};
+use super::context::{Context, Outcome, allowed, on_this_path, step_up};
 use super::gate::Gate;
 use super::params::Params;
 use super::tool_result::{endpoint_result, error_result};
@@ -33,15 +33,16 @@ pub fn warm_up() {
     LazyLock::force(&DESCRIPTORS);
 }
 
-/// `tools/list`: the caller's tools, in name order; descriptors never depend on the caller.
-/// The answer depends only on the era and on which tools the caller's scopes allow, so it is
-/// written once per (era, set of tools) and kept (it was rebuilt from `Value` trees on
-/// every request). The cache is bounded by the eras (3) times the scope combinations.
+/// `tools/list`: the caller's tools on this path, in name order; descriptors never depend on the
+/// caller. The answer depends only on the era and on which tools are shown (the caller's
+/// scopes allow them and the path's toolsets hold them), so it is written once per (era, set of
+/// tools) and kept (it was rebuilt from `Value` trees on every request). The cache is bounded
+/// by the eras (3) times the scope combinations times the paths' tool sets.
 pub fn list(ctx: &Context<'_>) -> Outcome {
     static WRITTEN: LazyLock<RwLock<HashMap<ListKey, bytes::Bytes>>> = LazyLock::new(Default::default);
     let mut shown = vec![0u64; OPERATIONS.len().div_ceil(64)];
     for (i, op) in OPERATIONS.iter().enumerate() {
-        if allowed(ctx, op) {
+        if shown_here(ctx, op) {
             shown[i / 64] |= 1 << (i % 64);
         }
     }
@@ -54,8 +55,13 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
     Outcome::finished(text)
 }
 
-/// The era's version and a bit per operation the caller may run.
+/// The era's version and a bit per operation shown.
 type ListKey = (&'static str, Vec<u64>);
+
+/// Whether tools/list shows an operation: the path holds it and the caller may run it.
+fn shown_here(ctx: &Context<'_>, op: &Operation) -> bool {
+    on_this_path(ctx, op) && allowed(ctx, op)
+}
 
 /// `tools/list` built from the descriptors (what [`list`] keeps).
 fn build_list(ctx: &Context<'_>) -> Outcome {
@@ -66,7 +72,7 @@ fn build_list(ctx: &Context<'_>) -> Outcome {
 /// under its tool name: `x-mcp.aliases` answer tools/call but are never listed.
 fn listed<'a>(ctx: &Context<'_>, tools: impl Iterator<Item = (&'a Operation, &'a Value)>) -> Vec<Value> {
     tools
-        .filter(|(op, _)| allowed(ctx, op))
+        .filter(|(op, _)| shown_here(ctx, op))
         .map(|(_, descriptor)| {
             let mut descriptor = descriptor.clone();
             // 2025-03-26 has no top-level title: it goes where that revision shows one. Nor has
@@ -110,8 +116,11 @@ async fn call_in(
     if let Err((fault, false)) = &shape {
         return Err(RpcError::invalid_params(format!("Invalid params: {} {fault}", fault.path())));
     }
+    // A tool this path does not hold is answered as one that does not exist (whatever the
+    // token's scopes): a read-only path never runs a write.
     let op = find_tool(operations, name)
-        .ok_or_else(|| RpcError::invalid_params(format!("Unknown tool: {name}")))?;
+        .filter(|op| on_this_path(ctx, op))
+        .ok_or_else(|| unknown_tool(ctx, name))?;
     if !allowed(ctx, op) {
         return Err(step_up(ctx, op));
     }
@@ -155,6 +164,17 @@ async fn call_in(
         .call_tool(ctx.caller, op, &split.path, &split.query, split.body.as_ref(), if_match)
         .await;
     endpoint_result(ctx, op, &split, answer)
+}
+
+/// -32602 for a tool name this path does not know; a narrower path says where the rest are.
+fn unknown_tool(ctx: &Context<'_>, name: &str) -> RpcError {
+    if ctx.tools.is_all() {
+        return RpcError::invalid_params(format!("Unknown tool: {name}"));
+    }
+    RpcError::invalid_params(format!(
+        "Unknown tool: {name} (this endpoint, {}, lists fewer tools; /mcp lists every one)",
+        ctx.resource_path
+    ))
 }
 
 /// Whether a value holds a number serde_json read as a float (written with a fraction or an
@@ -221,7 +241,13 @@ mod tests {
         .into();
         let caller = Caller { app: std::sync::Arc::new(app), principal, request_id: "req_test" };
         let (era, dispatcher) = (Era::Legacy { version: V2025_06 }, Dispatcher);
-        let ctx = Context { caller: &caller, era: &era, dispatcher: &dispatcher, resource_path: "/mcp" };
+        let ctx = Context {
+            caller: &caller,
+            era: &era,
+            dispatcher: &dispatcher,
+            resource_path: "/mcp",
+            tools: crate::toolsets::ToolFilter::ALL,
+        };
 
         let names: Vec<Value> =
             listed(&ctx, renamed.iter().zip(&descriptors)).iter().map(|t| t["name"].clone()).collect();

@@ -17,6 +17,7 @@ use crate::app::App;
 use crate::auth::{Audience, Refused, admit, client_address};
 use crate::domain::json_shape;
 use crate::request::{BodyError, read_body};
+use crate::toolsets::{self, PathError, ToolFilter};
 
 /// Request headers a browser client may send (CORS).
 const ALLOWED_HEADERS: &str =
@@ -36,6 +37,17 @@ pub struct McpEndpoint {
     dispatcher: Arc<Dispatcher>,
     /// `/mcp` or `` (the `POST /` alias): names the protected resource in challenges.
     resource_path: &'static str,
+}
+
+/// 404 for a path under `/mcp/` that names no endpoint: what the paths are and the toolsets.
+fn no_such_path(err: &PathError) -> RpcError {
+    let unknown = match err {
+        PathError::UnknownToolsets(names) => json!(names),
+        PathError::NotAnEndpoint => json!([]),
+    };
+    let toolsets: Vec<&str> = crate::operations::TOOLSETS.iter().map(|s| s.name).collect();
+    RpcError::new(StatusCode::NOT_FOUND, INVALID_REQUEST, err.message())
+        .with_data(json!({ "code": "NOT_FOUND", "unknown_toolsets": unknown, "toolsets": toolsets }))
 }
 
 impl McpEndpoint {
@@ -100,13 +112,31 @@ impl Answer {
 
 impl McpEndpoint {
     /// Answers one request to the endpoint; `request_id` is the one the server gave it.
-    pub async fn serve(&self, mut req: Request, request_id: &str) -> Response {
+    pub async fn serve(&self, req: Request, request_id: &str) -> Response {
+        self.serve_at(req, request_id, self.resource_path, Ok(ToolFilter::ALL)).await
+    }
+
+    /// Answers one request to a narrower path under `/mcp/` (`/mcp/x/charges`, `/mcp/readonly`):
+    /// the same endpoint with fewer tools, the path naming the protected resource. A path that
+    /// names no endpoint is 404, whatever the request.
+    pub async fn serve_narrowed(&self, req: Request, request_id: &str, path: &str) -> Response {
+        self.serve_at(req, request_id, path, toolsets::parse(path)).await
+    }
+
+    async fn serve_at(
+        &self,
+        mut req: Request,
+        request_id: &str,
+        resource_path: &str,
+        tools: Result<ToolFilter, PathError>,
+    ) -> Response {
         let origin = req.headers().get(ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_string);
         let origin_ok = origin.as_deref().is_none_or(|o| self.app.accepts_origin(o));
-        if req.method() == Method::OPTIONS {
-            return self.preflight(origin.as_deref(), origin_ok);
-        }
-        let answer = self.answer(&mut req, origin_ok, request_id).await;
+        let answer = match tools {
+            Err(err) => Answer::error(no_such_path(&err), None, UNKNOWN_ERA),
+            Ok(_) if req.method() == Method::OPTIONS => return self.preflight(origin.as_deref(), origin_ok),
+            Ok(tools) => self.answer(&mut req, origin_ok, request_id, resource_path, tools).await,
+        };
         let mut builder = Response::builder()
             .status(answer.status)
             .header(PROTOCOL_VERSION, poem::http::HeaderValue::from_static(answer.version));
@@ -173,7 +203,14 @@ impl McpEndpoint {
         }
     }
 
-    async fn answer(&self, req: &mut Request, origin_ok: bool, request_id: &str) -> Answer {
+    async fn answer(
+        &self,
+        req: &mut Request,
+        origin_ok: bool,
+        request_id: &str,
+        resource_path: &str,
+        tools: ToolFilter,
+    ) -> Answer {
         if req.method() != Method::POST {
             let err = RpcError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -244,38 +281,37 @@ impl McpEndpoint {
             return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
         }
         let authorization = header(req.headers(), &AUTHORIZATION);
-        let principal = match admit(self.app.as_ref(), authorization, Audience::Mcp, client_address(req))
-            .await
-        {
-            Ok(p) => p,
-            Err(Refused::Unauthorized) => {
-                let challenge =
-                    self.app.challenge(self.resource_path, header(req.headers(), &AUTHORIZATION).is_some());
-                let err = RpcError::new(
-                    StatusCode::UNAUTHORIZED,
-                    INVALID_REQUEST,
-                    "Unauthorized: a valid bearer token for this server is required",
-                )
-                .with_header("WWW-Authenticate", challenge);
-                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
-            }
-            Err(Refused::RateLimited(limited)) => {
-                let mut err =
-                    RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
-                        .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
-                err.headers = limited.headers();
-                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
-            }
-            Err(Refused::Failed(e)) => {
-                tracing::error!(error = %e, "authentication failed");
-                let err = RpcError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    super::wire::INTERNAL_ERROR,
-                    "Internal error",
-                );
-                return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
-            }
-        };
+        let principal =
+            match admit(self.app.as_ref(), authorization, Audience::Mcp, client_address(req)).await {
+                Ok(p) => p,
+                Err(Refused::Unauthorized) => {
+                    let challenge =
+                        self.app.challenge(resource_path, header(req.headers(), &AUTHORIZATION).is_some());
+                    let err = RpcError::new(
+                        StatusCode::UNAUTHORIZED,
+                        INVALID_REQUEST,
+                        "Unauthorized: a valid bearer token for this server is required",
+                    )
+                    .with_header("WWW-Authenticate", challenge);
+                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+                }
+                Err(Refused::RateLimited(limited)) => {
+                    let mut err =
+                        RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
+                            .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
+                    err.headers = limited.headers();
+                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+                }
+                Err(Refused::Failed(e)) => {
+                    tracing::error!(error = %e, "authentication failed");
+                    let err = RpcError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        super::wire::INTERNAL_ERROR,
+                        "Internal error",
+                    );
+                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+                }
+            };
         let message = match Message::parse(members) {
             Ok(m) => m,
             Err(err) => return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA),
@@ -291,12 +327,7 @@ impl McpEndpoint {
             return Answer { status: StatusCode::ACCEPTED, body: None, version, headers: Vec::new() };
         };
         let caller = Caller { app: self.app.clone(), principal, request_id };
-        let ctx = Context {
-            caller: &caller,
-            era: &era,
-            dispatcher: &self.dispatcher,
-            resource_path: self.resource_path,
-        };
+        let ctx = Context { caller: &caller, era: &era, dispatcher: &self.dispatcher, resource_path, tools };
         match methods::handle(&ctx, &method, &params, &bytes).await {
             Ok(outcome) => Answer {
                 status: StatusCode::OK,

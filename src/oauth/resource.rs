@@ -1,5 +1,6 @@
 //! RFC 8707 resource indicators: the `resource` a client names becomes the audience of its
-//! tokens. `<public>/mcp` and `<public>` (the `POST /` alias) are the MCP endpoint, audience `mcp`;
+//! tokens. `<public>/mcp`, its narrower paths (`/mcp/x/<toolsets>`, `/mcp/readonly`) and
+//! `<public>` (the `POST /` alias) are the MCP endpoint, audience `mcp`;
 //! `<public>/v1` is the REST API, audience `api`. No `resource` means MCP, what clients of this
 //! server sign in for.
 
@@ -13,6 +14,8 @@ pub fn audience_of(public_url: &str, resource: Option<&str>) -> OAuthResult<&'st
     match path {
         Some("" | "/mcp") => Ok("mcp"),
         Some("/v1") => Ok("api"),
+        // The narrower MCP paths (`/mcp/x/charges`, `/mcp/readonly`) are the MCP endpoint too.
+        Some(path) if crate::toolsets::parse(path).is_ok() => Ok("mcp"),
         _ => Err(OAuthError::protocol(
             ErrorCode::InvalidTarget,
             format!("this server protects {public_url}/mcp and {public_url}/v1, not {resource}"),
@@ -32,11 +35,17 @@ mod tests {
         assert_eq!(audience_of(public, Some("https://dunning.example/")).unwrap(), "mcp");
         assert_eq!(audience_of(public, Some("https://dunning.example")).unwrap(), "mcp");
         assert_eq!(audience_of(public, Some("https://dunning.example/v1")).unwrap(), "api");
+        for narrower in ["/mcp/readonly", "/mcp/x/charges", "/mcp/x/charges,debtors/readonly"] {
+            let resource = format!("https://dunning.example{narrower}");
+            assert_eq!(audience_of(public, Some(&resource)).unwrap(), "mcp", "{narrower}");
+        }
         for other in [
             "https://dunning.example/v2",
             "https://dunning.example.evil/mcp",
             "https://other.example/mcp",
             "https://dunning.examplemcp",
+            "https://dunning.example/mcp/x/nope",
+            "https://dunning.example/mcp/other",
         ] {
             assert!(audience_of(public, Some(other)).is_err(), "{other}");
         }

@@ -60,7 +60,7 @@ pub struct Endpoint {
     pub input_schema: Value,
     /// The tool descriptor's `annotations`: hint -> value.
     pub annotations: BTreeMap<String, bool>,
-    /// The scope a token needs; `None` is any valid token.
+    /// The scopes a token needs (space-separated); `None` is any valid token.
     pub scope: Option<String>,
     /// Argument -> where /v1 takes it.
     pub sources: BTreeMap<String, Source>,
@@ -135,7 +135,11 @@ fn endpoint(op: &super::model::Op) -> Endpoint {
         description: op.description.clone(),
         input_schema: descriptor["inputSchema"].clone(),
         annotations,
-        scope: op.scope.clone(),
+        // Every scope `x-mcp.scope` lists, space-separated as in a challenge: adding one is a
+        // change of scope.
+        scope: op.scope.as_ref().map(|first| {
+            std::iter::once(first).chain(&op.further_scopes).cloned().collect::<Vec<_>>().join(" ")
+        }),
         sources,
         headers,
         body_required: op.body.as_ref().map(|b| b.required),

@@ -349,6 +349,17 @@ fn a_changed_scope_breaks() {
 }
 
 #[test]
+fn a_second_scope_breaks() {
+    let mut new = base();
+    let scopes = json!(["dunning.write", "dunning.notify"]);
+    op(&mut new, "/v1/charges/{id}/cancel", "post")["x-mcp"]["scope"] = scopes;
+    let found = of_kind(&changes(&base(), &new), Kind::ScopeChanged);
+    assert!(found[0].breaking);
+    let message = &found[0].message;
+    assert!(message.contains("dunning.write became dunning.write dunning.notify"), "{message}");
+}
+
+#[test]
 fn a_changed_success_status_breaks() {
     let mut new = base();
     let create = op(&mut new, "/v1/charges", "post");

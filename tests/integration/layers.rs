@@ -29,7 +29,7 @@ const LAYERS: &[&[&str]] = &[
     &["auth", "oauth"],
     &["http", "error", "request", "tool_text", "documents"],
     &["store", "limits", "metrics", "providers"],
-    &["domain", "types", "operations", "allocator", "priority"],
+    &["domain", "types", "operations", "toolsets", "allocator", "priority"],
 ];
 
 /// Edges forbidden although they run down: MCP gets its data through /v1, never the store.

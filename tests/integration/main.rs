@@ -36,6 +36,7 @@ mod lists;
 mod mcp_content;
 mod mcp_edges;
 mod mcp_tools;
+mod mcp_toolsets;
 mod mcp_wire;
 mod network;
 mod oauth;

@@ -133,7 +133,7 @@ async fn an_oversized_content_length_is_refused_at_once() {
     let server = TestServer::start_full(generous(), Vec::new(), quick(10, 30, 30, 1024)).await;
     let (_, token) = server.tenant("Org").await;
     let addr = server.base.trim_start_matches("http://").to_string();
-    for path in ["/mcp", "/"] {
+    for path in ["/mcp", "/", "/mcp/x/charges", "/mcp/readonly"] {
         let mut stream = connect(&server).await;
         let head = format!(
             "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
@@ -287,7 +287,7 @@ async fn a_large_chunked_body_read_in_parts_counts_once_and_one_over_the_cap_is_
     assert_eq!(r.status, 201, "{}", r.body);
 
     // Over the cap, chunked: the gate answers 413 itself, in each surface's vocabulary.
-    for (path, mcp) in [("/v1/debtors", false), ("/mcp", true)] {
+    for (path, mcp) in [("/v1/debtors", false), ("/mcp", true), ("/mcp/x/charges,debtors", true)] {
         let mut stream = connect(&server).await;
         let head = format!(
             "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\

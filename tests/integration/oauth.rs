@@ -712,6 +712,36 @@ async fn the_resource_sets_the_audience_and_a_v1_token_is_refused_at_mcp() {
     assert_eq!(server.read(&token, "me", "").await.status, 401);
 }
 
+/// A client that connects to a narrower MCP path signs in for it as its resource: the token is
+/// an MCP token, good on every MCP path and refused at /v1; a path that names no toolset is no
+/// resource.
+#[tokio::test]
+async fn a_narrower_mcp_path_is_a_resource_with_the_mcp_audience() {
+    let server = TestServer::start().await;
+    let (_org, email) = user(&server, "admin").await;
+    let client_id = client(&server).await;
+    let mut browser = Browser::new(&server);
+    let (verifier, challenge) = pkce();
+    let resource = format!("{}/mcp/x/charges,debtors", server.base);
+    let code =
+        sign_in_and_allow(&server, &mut browser, &client_id, &challenge, &email, &[("resource", &resource)])
+            .await;
+    let r = exchange(&server, &client_id, &code, &verifier).await;
+    let token = r.body["access_token"].as_str().unwrap_or_else(|| panic!("{}", r.body)).to_string();
+    let list = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {} });
+    for path in ["/mcp/x/charges,debtors", "/mcp/readonly", "/mcp"] {
+        let r = server.mcp_raw(path, Some(&token), &list, &[]).await;
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+    }
+    assert_eq!(server.read(&token, "me", "").await.status, 401, "an MCP token is not for /v1");
+
+    let target =
+        authorize_path(&client_id, &challenge, &[("resource", &format!("{}/mcp/x/nope", server.base))]);
+    let page = browser.get(&target).await;
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("invalid_target"), "{}", page.body);
+}
+
 #[tokio::test]
 async fn a_step_up_gets_a_new_grant_with_more_scopes() {
     let server = TestServer::start().await;
