@@ -38,7 +38,7 @@ unknown or malformed id is NOT_FOUND.\n\
 25; above 100 is a VALIDATION_ERROR) and answer {data, meta: {total, page, per_page, total_pages}} with the \
 exact total; the meta of lists of money also sums it over every page (amount_sum; balance_sum for charges), and list rows leave out addresses and message bodies (the get tool has them). q finds names by the \
 start of any word, documents with or without punctuation, and ids. sort_by names the sort field and sort_order is asc or desc. Filters take comma-separated values \
-(status=pending,overdue); date ranges (..._from, ..._to) include both ends.\n\
+(a charge's status=pending,overdue is what is still owed); date ranges (..._from, ..._to) include both ends.\n\
 - Writes accept idempotency_key: send the same key when you retry a write, so it is not done twice (keys last \
 24 h; the same key with other arguments is IDEMPOTENCY_KEY_REUSED).\n\
 - Updates change only the arguments sent, and null clears a nullable field. external_id is the object's id in \

@@ -76,7 +76,7 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;
-    /// `charges_decide`: Decide on a charge awaiting a decision
+    /// `charges_decide`: Decide on a charge
     fn charges_decide(
         call: crate::api::Call,
         input: crate::types::ChargesDecideInput,
@@ -134,7 +134,7 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;
-    /// `charges_settlement_letter`: A paid charge's settlement letter (PDF)
+    /// `charges_settlement_letter`: A charge's settlement letter (PDF)
     fn charges_settlement_letter(
         call: crate::api::Call,
         input: crate::types::ChargesSettlementLetterInput,
@@ -412,7 +412,7 @@ pub trait MeApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::MeEnvelope>>,
     > + Send;
-    /// `organization_pix_update`: Set the organization's Pix key
+    /// `organization_pix_update`: Set the Pix key
     fn organization_pix_update(
         call: crate::api::Call,
         input: crate::types::OrganizationPixUpdateInput,
@@ -468,7 +468,7 @@ pub trait NotificationsApi {
 }
 /// The operations tagged `payments`, implemented in `src/api/payments.rs`.
 pub trait PaymentsApi {
-    /// `payment_receiver_create`: Register the Kobana payment receiver
+    /// `payment_receiver_create`: Register a payment receiver
     fn payment_receiver_create(
         call: crate::api::Call,
         input: crate::types::PaymentReceiverCreateInput,
@@ -504,7 +504,7 @@ pub trait PaymentsApi {
             crate::api::Reply<crate::types::PaymentReceiverEnvelope>,
         >,
     > + Send;
-    /// `payments_assign`: Assign an unmatched payment to a charge
+    /// `payments_assign`: Assign a payment to a charge
     fn payments_assign(
         call: crate::api::Call,
         input: crate::types::PaymentsAssignInput,
