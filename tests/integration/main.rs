@@ -31,6 +31,7 @@ mod exports;
 mod isolation;
 mod layers;
 mod limits;
+mod mcp_catalogue;
 mod mcp_content;
 mod mcp_edges;
 mod mcp_tools;
