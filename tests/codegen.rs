@@ -441,7 +441,7 @@ fn an_alias_reaches_the_dispatch_table_and_not_the_catalogue() {
     assert!(!file("catalogue.json").contains("dunning_charges_search"), "aliases are never listed");
 }
 
-/// `_meta["com.kobana/schema_hash"]`: 16 hex digits of the SHA-256 of the canonical JSON of
+/// `_meta["com.kobana/schema_hash"]`: 8 hex digits of the SHA-256 of the canonical JSON of
 /// the tool's inputSchema and annotations; the same whatever order the spec writes keys in.
 #[test]
 fn every_tool_carries_a_stable_schema_hash() {
@@ -767,4 +767,27 @@ fn gone(full: &Value, tool: &Value, found: &mut BTreeSet<String>) {
             _ => {}
         }
     }
+}
+
+#[test]
+fn refuses_a_tool_text_that_describes_nothing_or_a_convention() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["describe"] = json!(["nonexistent"]);
+    let message = refused(&s);
+    assert!(message.contains("charges_list") && message.contains("nonexistent"), "{message}");
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["describe"] = json!(["per_page"]);
+    let message = refused(&s);
+    assert!(message.contains("per_page, which the server instructions describe"), "{message}");
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["description"] = json!("  ");
+    assert!(refused(&s).contains("x-mcp.description is empty"));
+
+    // An x-mcp-pattern stands for an enum.
+    let mut s = spec();
+    s["components"]["schemas"]["WebhookEventCode"].as_object_mut().unwrap().remove("enum");
+    let message = refused(&s);
+    assert!(message.contains("WebhookEventCode: x-mcp-pattern stands for an enum"), "{message}");
 }
