@@ -183,7 +183,7 @@ pub trait CollectionPoliciesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::NoContent>,
     > + Send;
-    /// `collection_policies_duplicate`: Duplicate a collection policy
+    /// `collection_policies_duplicate`: Copy a collection policy
     fn collection_policies_duplicate(
         call: crate::api::Call,
         input: crate::types::CollectionPoliciesDuplicateInput,
@@ -405,7 +405,7 @@ pub trait ExportsApi {
 }
 /// The operations tagged `me`, implemented in `src/api/me.rs`.
 pub trait MeApi {
-    /// `me`: Show current organization and token
+    /// `me`: Current organization and token
     fn me(
         call: crate::api::Call,
         input: crate::types::MeInput,
@@ -618,7 +618,7 @@ pub trait WebhooksApi {
             crate::api::Reply<crate::types::WebhookSecretEnvelope>,
         >,
     > + Send;
-    /// `webhooks_test`: Send a test ping to a webhook
+    /// `webhooks_test`: Ping a webhook
     fn webhooks_test(
         call: crate::api::Call,
         input: crate::types::WebhooksTestInput,
