@@ -49,10 +49,9 @@ pub const KNOWN_SCOPES: &[&str] = &[
     "dunning.exports",
 ];
 
-/// Arguments the server instructions explain once for every tool, so their descriptions are
-/// left out of tool descriptors (see `Op::descriptor`). An operation that gives one of these
-/// names another meaning must use another name. mcp_wire's instruction test checks that the
-/// instructions mention every argument whose description the descriptor drops.
+/// Arguments the server instructions explain once for every tool: `x-mcp.describe` may not
+/// name them (an operation that gives one of these names another meaning must use another
+/// name). mcp_wire's instruction test checks that the instructions name each of them.
 const CONVENTIONAL_ARGUMENTS: &[&str] = &[
     "id",
     "page",
@@ -70,6 +69,9 @@ const CONVENTIONAL_ARGUMENTS: &[&str] = &[
 pub const FIELDS_PARAM: &str = "fields";
 /// The schema of a list row cut by `fields` (the second of its `data` items' `anyOf`).
 pub const PARTIAL_ROW: &str = "PartialRow";
+/// Arguments every write takes that the server instructions describe, once, instead of every
+/// write's descriptor listing them: the server still takes and checks them.
+const INSTRUCTED_ARGUMENTS: &[&str] = &["idempotency_key"];
 
 pub struct Api {
     pub version: String,
@@ -163,6 +165,14 @@ struct XMcp {
     /// does not break clients that kept the old name.
     #[serde(default)]
     aliases: Vec<String>,
+    /// What the tool's descriptor says beyond its title and schema (the catalogue budget): what
+    /// a model must know before it calls, in a sentence. None when the title says it all.
+    #[serde(default)]
+    description: Option<String>,
+    /// The arguments whose spec description the tool's descriptor keeps: those whose meaning
+    /// neither their name, type and enum nor the server instructions tell.
+    #[serde(default)]
+    describe: Vec<String>,
 }
 
 pub enum ResponseKind {
@@ -178,6 +188,8 @@ pub struct Op {
     pub aliases: Vec<String>,
     pub title: String,
     pub description: String,
+    /// `x-mcp.description`: the tool descriptor's description, if any.
+    pub tool_description: Option<String>,
     pub tag: String,
     /// Every tag of the operation (`tag` is the first).
     pub tags: Vec<String>,
@@ -211,6 +223,8 @@ pub struct Op {
     /// The `$ref` name of the success response's JSON schema.
     pub response_type: Option<String>,
     pub input_schema: Value,
+    /// What the tool's descriptor shows of `input_schema` (`schema::for_tool`).
+    pub tool_schema: Value,
     pub query_schema: Value,
     /// Status code -> converted response schema, for the contract tests.
     pub response_schemas: BTreeMap<String, Value>,
@@ -255,22 +269,11 @@ impl Op {
         self.effect != Effect::Read && matches!(self.method.as_str(), "post" | "patch")
     }
 
-    /// The MCP tool descriptor: deterministic, caller-independent.
+    /// The MCP tool descriptor: deterministic, caller-independent. Its schema is `tool_schema`
+    /// (the catalogue budget, docs/ARCHITECTURE.md): conventions every tool shares are said
+    /// once, in the server instructions (src/mcp/instructions.rs), and the server checks every
+    /// call against the full `input_schema`.
     pub fn descriptor(&self) -> Value {
-        // The catalogue budget (DESIGN.md section 3): arguments whose meaning is a convention
-        // shared by every tool are explained once, in the server instructions
-        // (src/mcp/instructions.rs), so the descriptor drops their spec description. The
-        // validator's schema and the REST documentation keep it.
-        let mut input_schema = self.input_schema.clone();
-        if let Some(properties) = input_schema.get_mut("properties").and_then(Value::as_object_mut) {
-            for (name, property) in properties.iter_mut() {
-                if CONVENTIONAL_ARGUMENTS.contains(&name.as_str())
-                    && let Some(property) = property.as_object_mut()
-                {
-                    property.shift_remove("description");
-                }
-            }
-        }
         // No `annotations.title`: it would repeat `title` in every descriptor. Eras without
         // a top-level title get it there instead (src/mcp/tools.rs).
         let annotations = json!({
@@ -279,33 +282,24 @@ impl Op {
             "idempotentHint": self.idempotent,
             "openWorldHint": false,
         });
-        let hash = schema_hash(&input_schema, None, &annotations);
-        // A model must know before the call that a person will be asked, to tell its user.
-        let description = if self.effect == Effect::Destructive {
-            format!("{} {DESTRUCTIVE_NOTE}", self.description)
-        } else {
-            self.description.clone()
-        };
-        json!({
-            "name": self.tool_name,
-            "title": self.title,
-            "description": description,
-            "inputSchema": input_schema,
-            "annotations": annotations,
-            // Lets a client tell that a cached descriptor is stale. 2025-03-26 clients get no
-            // `_meta` (src/mcp/tools.rs removes it).
-            "_meta": { SCHEMA_HASH_KEY: hash },
-        })
+        let hash = schema_hash(&self.tool_schema, None, &annotations);
+        let mut descriptor = json!({ "name": self.tool_name, "title": self.title });
+        if let Some(description) = &self.tool_description {
+            descriptor["description"] = json!(description);
+        }
+        descriptor["inputSchema"] = self.tool_schema.clone();
+        descriptor["annotations"] = annotations;
+        // Lets a client tell that a cached descriptor is stale. 2025-03-26 clients get no
+        // `_meta` (src/mcp/tools.rs removes it).
+        descriptor["_meta"] = json!({ SCHEMA_HASH_KEY: hash });
+        descriptor
     }
 }
-
-/// The sentence every destructive tool's description ends with.
-pub const DESTRUCTIVE_NOTE: &str = "The user must approve it before it runs.";
 
 /// The `_meta` key of a tool's schema hash.
 pub const SCHEMA_HASH_KEY: &str = "com.kobana/schema_hash";
 
-/// A tool's schema hash: the first 16 hex digits of the SHA-256 of the canonical JSON (keys
+/// A tool's schema hash: the first 8 hex digits of the SHA-256 of the canonical JSON (keys
 /// sorted at every level, no spaces) of `{"annotations", "inputSchema", "outputSchema"}`, the
 /// last only when the tool has one. It changes with anything a client validates or relies on,
 /// and with nothing else: the same spec gives the same hash on every build.
@@ -317,7 +311,7 @@ pub fn schema_hash(input_schema: &Value, output_schema: Option<&Value>, annotati
     let mut text = String::new();
     canonical_json(&hashed, &mut text);
     let digest = Sha256::digest(text.as_bytes());
-    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    digest.iter().take(4).map(|b| format!("{b:02x}")).collect()
 }
 
 /// JSON with object keys in byte order and no whitespace (strings and numbers as serde_json
@@ -749,6 +743,11 @@ impl Op {
             }
         }
         let aliases = x_mcp.aliases;
+        let tool_description = x_mcp.description.map(|d| d.trim().to_string());
+        if tool_description.as_deref().is_some_and(str::is_empty) {
+            return Err(fail("x-mcp.description is empty (leave it out when the title says it all)".into()));
+        }
+        let describe = x_mcp.describe;
 
         // Parameters: path and query (headers are documentation for REST callers).
         let mut path_params = Vec::new();
@@ -947,6 +946,7 @@ impl Op {
         if !required.is_empty() {
             input_schema["required"] = json!(required);
         }
+        let tool_schema = tool_schema(&input_schema, &describe, schemas).map_err(fail)?;
         let mut query_schema =
             json!({ "type": "object", "properties": query_props, "additionalProperties": false });
         if !query_required.is_empty() {
@@ -959,6 +959,7 @@ impl Op {
             aliases,
             title,
             description,
+            tool_description,
             tag,
             tags: operation.tags.clone(),
             toolset: String::new(),
@@ -981,6 +982,7 @@ impl Op {
             input_fields,
             response_type,
             input_schema,
+            tool_schema,
             query_schema,
             response_schemas,
             row_fields,
@@ -1031,4 +1033,35 @@ fn row_fields(
         })?;
     let row = object_parts(named(&rows)?).ok_or_else(|| format!("{rows}: a list row is an object"))?;
     Ok(row.properties.into_iter().map(|(name, _)| name.clone()).collect())
+}
+
+/// The descriptor's schema of an operation's flat input: `schema::for_tool` of it, without the
+/// descriptions but those `x-mcp.describe` names and without the arguments the instructions
+/// describe for every write.
+fn tool_schema(
+    input_schema: &Value,
+    describe: &[String],
+    schemas: &Schemas,
+) -> std::result::Result<Value, String> {
+    let mut tool = schema::for_tool(input_schema, schemas);
+    let properties = tool.get_mut("properties").and_then(Value::as_object_mut).ok_or("no properties")?;
+    for name in INSTRUCTED_ARGUMENTS {
+        properties.shift_remove(*name);
+    }
+    for name in describe {
+        if CONVENTIONAL_ARGUMENTS.contains(&name.as_str()) {
+            return Err(format!("x-mcp.describe names {name}, which the server instructions describe"));
+        }
+        let description = input_schema["properties"]
+            .get(name.as_str())
+            .and_then(|p| p.get("description"))
+            .ok_or_else(|| format!("x-mcp.describe names {name}, which is not a described argument"))?;
+        let property =
+            properties.get_mut(name.as_str()).and_then(Value::as_object_mut).ok_or("unreachable")?;
+        property.insert("description".into(), description.clone());
+    }
+    if let Some(required) = tool.get_mut("required").and_then(Value::as_array_mut) {
+        required.retain(|name| !name.as_str().is_some_and(|n| INSTRUCTED_ARGUMENTS.contains(&n)));
+    }
+    Ok(tool)
 }

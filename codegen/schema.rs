@@ -10,6 +10,12 @@
 //! are dropped too: the `Text` and `MultilineText` types enforce that rule with messages that
 //! say what is wrong, and every tool would otherwise carry the same long pattern many times over
 //! (the catalogue budget). The REST spec keeps them, for the tools that read it.
+//!
+//! A tool's descriptor shows a tighter schema still ([`for_tool`]): what a model needs to write
+//! a valid call (names, types, enums, formats, what is required, what each argument means), not
+//! every bound the server checks. The operation keeps the full schema, and the server validates
+//! every call against it (tools/call's arguments, or the /v1 query and body a call becomes), so a
+//! bound left out of the descriptor is still a VALIDATION_ERROR that names the argument.
 
 use openapiv3::{Components, ReferenceOr, Schema};
 use serde_json::{Map, Value, json};
@@ -19,6 +25,8 @@ pub struct Schemas {
     named: Map<String, Value>,
     /// The values of `x-text-patterns`: patterns the text types enforce.
     text_patterns: Vec<Value>,
+    /// Named schemas with `x-mcp-pattern`: their `enum`, and the pattern a tool shows instead.
+    tool_patterns: Vec<(Value, Value)>,
 }
 
 /// Keywords OpenAPI 3.0 has and JSON Schema does not (or that only document).
@@ -40,7 +48,11 @@ impl Schemas {
             .and_then(Value::as_object)
             .map(|patterns| patterns.values().cloned().collect())
             .unwrap_or_default();
-        Ok(Self { named, text_patterns })
+        let mut tool_patterns = Vec::new();
+        for (name, schema) in &named {
+            tool_patterns_in(schema, &format!("components.schemas.{name}"), &mut tool_patterns)?;
+        }
+        Ok(Self { named, text_patterns, tool_patterns })
     }
 
     /// Whether `pattern` is one of the text rule's (`x-text-patterns`).
@@ -53,6 +65,31 @@ impl Schemas {
         let name = schema_name(reference)
             .ok_or_else(|| format!("$ref {reference} must point into {SCHEMA_PREFIX}"))?;
         self.named.get(name).ok_or_else(|| format!("$ref {reference} does not exist"))
+    }
+}
+
+/// Every `x-mcp-pattern` of a schema and the schemas inside it, with the enum it stands for.
+fn tool_patterns_in(schema: &Value, at: &str, found: &mut Vec<(Value, Value)>) -> Result<(), String> {
+    match schema {
+        Value::Object(members) => {
+            if let Some(pattern) = members.get("x-mcp-pattern") {
+                // (That the values are strings is the type generator's check.)
+                let values = members
+                    .get("enum")
+                    .filter(|values| values.is_array())
+                    .ok_or_else(|| format!("{at}: x-mcp-pattern stands for an enum"))?;
+                if !pattern.is_string() {
+                    return Err(format!("{at}: x-mcp-pattern is a regular expression"));
+                }
+                found.push((values.clone(), pattern.clone()));
+            }
+            for (key, member) in members {
+                tool_patterns_in(member, &format!("{at}.{key}"), found)?;
+            }
+            Ok(())
+        }
+        Value::Array(items) => items.iter().try_for_each(|item| tool_patterns_in(item, at, found)),
+        _ => Ok(()),
     }
 }
 
@@ -223,4 +260,82 @@ fn make_nullable(mut out: Map<String, Value>) -> Value {
             Value::Object(wrapper)
         }
     }
+}
+
+/// Keywords a tool's descriptor keeps: what a value is, not every bound it must keep.
+const TOOL_KEYWORDS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "format",
+    "pattern",
+    "required",
+    "properties",
+    "items",
+    "anyOf",
+    "oneOf",
+    "allOf",
+];
+
+/// The schema a tool's descriptor shows for a converted (validator) schema: its names, types,
+/// enums, formats and requirements, without the descriptions (the operation picks the few its
+/// tool keeps, `x-mcp.describe`) and without the bounds the server checks on every
+/// call anyway (lengths, ranges, decimals, counts, defaults, `additionalProperties: false`, the
+/// exact patterns). An enum a named schema gives an `x-mcp-pattern` (the webhook event codes,
+/// written out in full on every tool that takes them) becomes that pattern; a comma-separated
+/// filter's pattern (`^(a|b)(,(a|b))*$`) names each value once.
+pub fn for_tool(schema: &Value, schemas: &Schemas) -> Value {
+    let Some(object) = schema.as_object() else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (key, value) in object {
+        let kept = match key.as_str() {
+            "properties" => Value::Object(
+                value
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, property)| (name.clone(), for_tool(property, schemas)))
+                    .collect(),
+            ),
+            "items" => for_tool(value, schemas),
+            "anyOf" | "oneOf" | "allOf" => {
+                Value::Array(value.as_array().into_iter().flatten().map(|s| for_tool(s, schemas)).collect())
+            }
+            // A map's values keep their type (`metadata`: strings).
+            "additionalProperties" if value.is_object() => for_tool(value, schemas),
+            "enum" => match schemas.tool_patterns.iter().find(|(values, _)| values == value) {
+                Some((_, pattern)) => {
+                    out.insert("pattern".into(), pattern.clone());
+                    continue;
+                }
+                None => value.clone(),
+            },
+            // Only a comma-separated filter's pattern says something a model needs (the values
+            // it takes); the others are exact forms the server checks and the instructions or
+            // the description say in words (phones, CEPs, times).
+            "pattern" => match value.as_str().and_then(compact_list_pattern) {
+                Some(compact) => Value::String(compact),
+                None => continue,
+            },
+            other if TOOL_KEYWORDS.contains(&other) => value.clone(),
+            _ => continue,
+        };
+        out.insert(key.clone(), kept);
+    }
+    Value::Object(out)
+}
+
+/// `^(a|b)(,(a|b))*$` (a comma-separated list of some values, each written twice) as
+/// `^((a|b)(,|$))+$`, each written once. It also admits a trailing comma, which the server's
+/// exact pattern refuses.
+pub fn compact_list_pattern(pattern: &str) -> Option<String> {
+    let inner = pattern.strip_prefix("^(")?.strip_suffix(")*$")?;
+    let (values, rest) = inner.split_once(")(,(")?;
+    (rest == format!("{values})")
+        && values
+            .split('|')
+            .all(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')))
+    .then(|| format!("^(({values})(,|$))+$"))
 }

@@ -14,6 +14,8 @@ mod schema;
 #[allow(dead_code)]
 mod types;
 
+use std::collections::BTreeSet;
+
 use serde_json::{Value, json};
 
 fn spec() -> Value {
@@ -192,8 +194,12 @@ fn schemas_become_self_contained_json_schema_2020_12() {
         "a $ref or null (anyOf with a null-only member) is the $ref's schema, made nullable"
     );
     assert!(address.get("anyOf").is_none(), "{address}");
-    assert_eq!(address["additionalProperties"], false, "closed at every level");
-    assert_eq!(update["inputSchema"]["additionalProperties"], false);
+    // The server checks against the closed schema; the tool leaves that to it (the budget).
+    let api = model::Api::from_yaml(&spec().to_string()).expect("the spec generates");
+    let checked = &api.ops.iter().find(|op| op.tool_name == "dunning_debtors_update").unwrap().input_schema;
+    assert_eq!(checked["properties"]["address"]["additionalProperties"], false, "closed at every level");
+    assert_eq!(checked["additionalProperties"], false);
+    assert!(update["inputSchema"].get("additionalProperties").is_none(), "{update}");
 }
 
 #[test]
@@ -208,15 +214,12 @@ fn the_text_rule_patterns_stay_in_the_rest_spec_only() {
     for (name, text) in &files {
         assert!(!text.contains("u0600") && !text.contains('\u{600}'), "{name} carries a text pattern");
     }
-    let catalogue: Value =
-        serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
-    let create = catalogue["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "dunning_debtors_create")
-        .unwrap();
-    let properties = &create["inputSchema"]["properties"];
+    // The server's schema (the tool shows less: `a_tool_shows_a_relaxation_of_what_the_server_checks`).
+    let checked = |spec: &Value| -> Value {
+        let api = model::Api::from_yaml(&spec.to_string()).expect("the spec generates");
+        api.ops.iter().find(|op| op.tool_name == "dunning_debtors_create").unwrap().input_schema.clone()
+    };
+    let properties = &checked(&spec)["properties"];
     assert!(properties["name"].get("pattern").is_none(), "{}", properties["name"]);
     assert!(
         properties["address"]["properties"]["zipcode"]["pattern"].is_string(),
@@ -226,16 +229,7 @@ fn the_text_rule_patterns_stay_in_the_rest_spec_only() {
     // Only those: the same pattern written out on its own is kept.
     let mut other = spec.clone();
     other["x-text-patterns"] = json!({});
-    let files = generate(&other).expect("the spec generates");
-    let catalogue: Value =
-        serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
-    let create = catalogue["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "dunning_debtors_create")
-        .unwrap();
-    assert_eq!(create["inputSchema"]["properties"]["name"]["pattern"], json!(line));
+    assert_eq!(checked(&other)["properties"]["name"]["pattern"], json!(line));
 }
 
 /// Every schema object of the spec, with its JSON pointer.
@@ -447,7 +441,7 @@ fn an_alias_reaches_the_dispatch_table_and_not_the_catalogue() {
     assert!(!file("catalogue.json").contains("dunning_charges_search"), "aliases are never listed");
 }
 
-/// `_meta["com.kobana/schema_hash"]`: 16 hex digits of the SHA-256 of the canonical JSON of
+/// `_meta["com.kobana/schema_hash"]`: 8 hex digits of the SHA-256 of the canonical JSON of
 /// the tool's inputSchema and annotations; the same whatever order the spec writes keys in.
 #[test]
 fn every_tool_carries_a_stable_schema_hash() {
@@ -459,7 +453,7 @@ fn every_tool_carries_a_stable_schema_hash() {
     let hash = model::schema_hash(&input, None, &annotations);
     let canonical = r#"{"annotations":{"idempotentHint":true,"readOnlyHint":true},"inputSchema":{"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"type":"object"}}"#;
     let expected: String =
-        sha2::Sha256::digest(canonical).iter().take(8).map(|b| format!("{b:02x}")).collect();
+        sha2::Sha256::digest(canonical).iter().take(4).map(|b| format!("{b:02x}")).collect();
     assert_eq!(hash, expected);
     let reordered =
         json!({ "properties": { "a": { "type": "integer" }, "b": { "type": "string" } }, "type": "object" });
@@ -471,7 +465,7 @@ fn every_tool_carries_a_stable_schema_hash() {
         serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
     for tool in catalogue["tools"].as_array().unwrap() {
         let hash = tool["_meta"]["com.kobana/schema_hash"].as_str().unwrap_or_default();
-        assert!(hash.len() == 16 && hash.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')), "{tool}");
+        assert!(hash.len() == 8 && hash.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')), "{tool}");
         assert_eq!(hash, model::schema_hash(&tool["inputSchema"], None, &tool["annotations"]));
     }
 
@@ -684,4 +678,203 @@ fn a_scope_list_names_every_scope_and_reaches_the_table() {
     let mut s = spec();
     op(&mut s, "/v1/charges", "get")["x-mcp"]["conditional_scope"] = json!("dunning.read");
     assert!(refused(&s).contains("conditional_scope dunning.read is not a scope the operation lacks"));
+}
+
+/// The catalogue budget: every conversation carries the whole tool list, so the all-scopes
+/// catalogue (`{"tools": [...]}` as compact JSON) stays within 40,000 bytes. A tool shows what a
+/// model needs to choose and call it, once; what every tool shares is in the server instructions
+/// (src/mcp/instructions.rs) and the bounds the server checks stay in the validator's schema.
+#[test]
+fn the_catalogue_stays_within_its_budget() {
+    const BUDGET: usize = 40_000;
+    let files = generate(&spec()).expect("the spec generates");
+    let catalogue: Value =
+        serde_json::from_str(&files.iter().find(|(n, _)| *n == "catalogue.json").unwrap().1).unwrap();
+    let total = serde_json::to_string(&catalogue).unwrap().len();
+    let mut sizes: Vec<(usize, String)> = catalogue["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| (serde_json::to_string(tool).unwrap().len(), tool["name"].as_str().unwrap().to_string()))
+        .collect();
+    sizes.sort_by(|a, b| b.cmp(a));
+    let largest: Vec<String> = sizes.iter().take(10).map(|(size, name)| format!("{name} {size}")).collect();
+    assert!(
+        total <= BUDGET,
+        "the tool catalogue is {total} bytes of compact JSON ({} tools), over the budget of {BUDGET}. \
+         The ten largest tools (bytes): {}. Say what a model needs to choose and call a tool once: \
+         x-mcp.description and x-mcp.describe in openapi/v1.yaml, shared conventions in the server \
+         instructions (src/mcp/instructions.rs), a long enum behind an x-mcp-pattern.",
+        sizes.len(),
+        largest.join(", ")
+    );
+}
+
+/// A tool's descriptor shows less than the server checks, never something else: every keyword of
+/// its schema is the validator's, bar a pattern standing for an enum or a list filter's pattern
+/// written shorter; every argument keeps its type; the arguments left out are those the server
+/// instructions describe for every write.
+#[test]
+fn a_tool_shows_a_relaxation_of_what_the_server_checks() {
+    fn within(tool: &Value, full: &Value, at: &str, problems: &mut Vec<String>) {
+        let (Some(tool), Some(full)) = (tool.as_object(), full.as_object()) else {
+            if tool != full {
+                problems.push(format!("{at}: {tool} is not {full}"));
+            }
+            return;
+        };
+        if full.contains_key("type") && tool.get("type") != full.get("type") {
+            problems.push(format!(
+                "{at}: type {:?} is not the validator's {:?}",
+                tool.get("type"),
+                full.get("type")
+            ));
+        }
+        for (key, value) in tool {
+            let at = format!("{at}/{key}");
+            match key.as_str() {
+                "properties" => {
+                    for (name, property) in value.as_object().unwrap() {
+                        match full["properties"].get(name) {
+                            Some(checked) => within(property, checked, &format!("{at}/{name}"), problems),
+                            None => problems.push(format!("{at}/{name}: not an argument the server takes")),
+                        }
+                    }
+                }
+                "items" | "additionalProperties" => within(value, &full[key.as_str()], &at, problems),
+                "anyOf" | "oneOf" | "allOf" => {
+                    for (i, member) in value.as_array().unwrap().iter().enumerate() {
+                        within(member, &full[key.as_str()][i], &format!("{at}/{i}"), problems);
+                    }
+                }
+                "pattern" => {
+                    let compact =
+                        full.get("pattern").and_then(Value::as_str).and_then(schema::compact_list_pattern);
+                    if compact.as_deref() != value.as_str() && !full.contains_key("enum") {
+                        problems.push(format!("{at}: {value} stands for neither an enum nor a list pattern"));
+                    }
+                }
+                "required" => {
+                    for name in value.as_array().unwrap() {
+                        if !full["required"].as_array().is_some_and(|r| r.contains(name)) {
+                            problems.push(format!("{at}: {name} is not required by the server"));
+                        }
+                    }
+                }
+                _ if full.get(key.as_str()) != Some(value) => {
+                    problems
+                        .push(format!("{at}: {value} is not the validator's {:?}", full.get(key.as_str())));
+                }
+                _ => {}
+            }
+        }
+        // Every argument the server takes is shown, typed, bar the instructed ones.
+        if let Some(properties) = full.get("properties").and_then(Value::as_object) {
+            for name in properties.keys() {
+                if tool["properties"].get(name).is_none() && name != "idempotency_key" {
+                    problems.push(format!("{at}/properties/{name}: the tool does not show it"));
+                }
+            }
+        }
+    }
+
+    let api = model::Api::from_yaml(&spec().to_string()).expect("the spec generates");
+    let mut problems = Vec::new();
+    for op in &api.ops {
+        let descriptor = op.descriptor();
+        within(&descriptor["inputSchema"], &op.input_schema, &op.tool_name, &mut problems);
+        let mut dropped = BTreeSet::new();
+        gone(&op.input_schema, &descriptor["inputSchema"], &mut dropped);
+        for keyword in dropped {
+            assert!(
+                CHECKED_ONLY_BY_THE_SERVER.contains(&keyword.as_str()),
+                "{}: the tool leaves out {keyword}, which it should show",
+                op.tool_name
+            );
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+
+    // A comma-separated filter names each value once; anything else is left alone.
+    assert_eq!(
+        schema::compact_list_pattern("^(active|archived)(,(active|archived))*$").as_deref(),
+        Some("^((active|archived)(,|$))+$")
+    );
+    assert_eq!(schema::compact_list_pattern("^(a|b)(,(a|c))*$"), None);
+    assert_eq!(schema::compact_list_pattern("^[0-9]+$"), None);
+}
+
+/// Keywords a tool may leave to the server's check (the validator keeps each).
+const CHECKED_ONLY_BY_THE_SERVER: &[&str] = &[
+    "description",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "maxProperties",
+    "default",
+    "additionalProperties",
+    "pattern",
+    "enum",
+    "idempotency_key",
+];
+
+/// The keywords (and arguments) of `full` that `tool` does not have, anywhere.
+fn gone(full: &Value, tool: &Value, found: &mut BTreeSet<String>) {
+    let (Some(full), Some(tool)) = (full.as_object(), tool.as_object()) else { return };
+    for (key, value) in full {
+        match (key.as_str(), tool.get(key.as_str())) {
+            ("properties", Some(shown)) => {
+                for (name, property) in value.as_object().unwrap() {
+                    match shown.get(name) {
+                        Some(shown) => gone(property, shown, found),
+                        None => {
+                            found.insert(name.clone());
+                        }
+                    }
+                }
+            }
+            ("items" | "additionalProperties", Some(shown)) => gone(value, shown, found),
+            ("anyOf" | "oneOf" | "allOf", Some(shown)) => {
+                for (member, shown) in value.as_array().unwrap().iter().zip(shown.as_array().unwrap()) {
+                    gone(member, shown, found);
+                }
+            }
+            // An enum a tool shows as its pattern.
+            ("enum", None) if tool.contains_key("pattern") => {}
+            (_, None) => {
+                found.insert(key.clone());
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn refuses_a_tool_text_that_describes_nothing_or_a_convention() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["describe"] = json!(["nonexistent"]);
+    let message = refused(&s);
+    assert!(message.contains("charges_list") && message.contains("nonexistent"), "{message}");
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["describe"] = json!(["per_page"]);
+    let message = refused(&s);
+    assert!(message.contains("per_page, which the server instructions describe"), "{message}");
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges", "get")["x-mcp"]["description"] = json!("  ");
+    assert!(refused(&s).contains("x-mcp.description is empty"));
+
+    // An x-mcp-pattern stands for an enum.
+    let mut s = spec();
+    s["components"]["schemas"]["WebhookEventCode"].as_object_mut().unwrap().remove("enum");
+    let message = refused(&s);
+    assert!(message.contains("WebhookEventCode: x-mcp-pattern stands for an enum"), "{message}");
 }

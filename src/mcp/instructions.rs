@@ -8,8 +8,8 @@ use crate::toolsets::ToolFilter;
 
 /// What every tool shares is said here once, not in each tool: the catalogue budget (every
 /// conversation carries the whole tool list) leaves conventional arguments undescribed in the
-/// descriptors (codegen/model.rs, `CONVENTIONAL_ARGUMENTS`), and mcp_wire checks that this text
-/// names each of them.
+/// descriptors, idempotency_key out of them and exact forms to the server (codegen/model.rs,
+/// codegen/schema.rs `for_tool`), and mcp_wire checks that this text names each of them.
 const BASE: &str = "Tools for Kobana Dunning (debt collection): debtors (the people and companies who owe), \
 charges (what they owe, from pending to overdue to paid or canceled) and the collection (régua de cobrança) \
 that follows them, in Brazilian reais.\n\
@@ -39,11 +39,16 @@ unknown or malformed id is NOT_FOUND.\n\
 25; above 100 is a VALIDATION_ERROR) and answer {data, meta: {total, page, per_page, total_pages}} with the \
 exact total; the meta of lists of money also sums it over every page (amount_sum; balance_sum for charges; notifications count by_channel and by_status), and list rows leave out addresses and message bodies (the get tool has them). q finds names by the \
 start of any word, documents with or without punctuation, and ids. sort_by names the sort field and sort_order is asc or desc. Filters take comma-separated values \
-(status=pending,overdue); date ranges (..._from, ..._to) include both ends. Every list takes fields, the \
+(a charge's status=pending,overdue is what is still owed); date ranges (..._from, ..._to) include both ends. Every list takes fields, the \
 row fields to answer (fields=id,debtor_name,balance,due_date,status): rows keep those and always their id, \
 meta stays whole; an unknown name is a VALIDATION_ERROR that lists the row's fields.\n\
-- Writes accept idempotency_key: send the same key when you retry a write, so it is not done twice (keys last \
+- Every tool that writes, but the *_delete ones and dunning_organization_pix_update, also takes idempotency_key (a string, 1 to 255 characters; \
+not listed in the tools' schemas): send the same key when you retry a write, so it is not done twice (keys last \
 24 h; the same key with other arguments is IDEMPOTENCY_KEY_REUSED).\n\
+- Tool schemas show each argument's type, values and form; the server checks the exact rules (lengths, ranges, \
+document check digits) and names what is wrong. Phones are +55 with the area code (+5511987654321; a mobile has \
+9 after it), a CEP 8 digits (01310-100), a state its two-letter UF, a time HH:MM. Webhook event codes are listed \
+in the resource kobana://dunning/event_codes.\n\
 - Updates change only the arguments sent, and null clears a nullable field. external_id is the object's id in \
 the organization's own system; tags are free labels and metadata free string key-value pairs, and an update \
 replaces them whole ([] or {} removes them).\n\

@@ -1,4 +1,4 @@
-//! Resources: two fixed documents and the templates generated from the spec's one-object GETs,
+//! Resources: three fixed documents and the templates generated from the spec's one-object GETs,
 //! read in-process through /v1 like a tool.
 
 use base64::Engine;
@@ -15,6 +15,15 @@ use crate::operations::{OPERATIONS, Operation, ResponseKind};
 /// The guide: how the régua works, statuses, glossary.
 const GUIDE: &str = include_str!("guide.md");
 const GUIDE_URI: &str = "kobana://dunning/guide";
+/// Every webhook event code: the tools that take codes show only their pattern (the catalogue
+/// budget), and point here.
+pub const EVENT_CODES_URI: &str = "kobana://dunning/event_codes";
+
+/// The event codes document: every code a webhook can take, in the spec's order.
+fn event_codes() -> Value {
+    let codes: Vec<&str> = crate::types::WebhookEventCode::ALL.iter().map(|code| code.as_str()).collect();
+    json!({ "event_codes": codes })
+}
 
 fn with_title(ctx: &Context<'_>, mut item: Value, title: &str) -> Value {
     if ctx.era.has_titles() {
@@ -24,7 +33,7 @@ fn with_title(ctx: &Context<'_>, mut item: Value, title: &str) -> Value {
 }
 
 /// `resources/list`: the fixed documents: the spec's GETs without path parameters (`me`),
-/// filtered by scope, and the guide (any valid token reads it).
+/// filtered by scope, the guide and the event codes (any valid token reads those two).
 pub fn list(ctx: &Context<'_>) -> Outcome {
     let mut resources: Vec<Value> = OPERATIONS
         .iter()
@@ -48,6 +57,16 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
             "size": GUIDE.len(),
         }),
         "Kobana Dunning guide",
+    ));
+    resources.push(with_title(
+        ctx,
+        json!({
+            "uri": EVENT_CODES_URI,
+            "name": "event_codes",
+            "description": "Every event code a webhook can take (the events argument of the webhook tools).",
+            "mimeType": "application/json",
+        }),
+        "Webhook event codes",
     ));
     Outcome::cacheable(json!({ "resources": resources }))
 }
@@ -131,6 +150,12 @@ pub async fn read(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcErro
             json!({ "contents": [{ "uri": uri, "mimeType": "text/markdown", "text": GUIDE }] }),
         ));
     }
+    if uri == EVENT_CODES_URI {
+        let text = super::tool_result::json_text(&event_codes());
+        return Ok(Outcome::cacheable(
+            json!({ "contents": [{ "uri": uri, "mimeType": "application/json", "text": text }] }),
+        ));
+    }
     let (op, path) = resolve(uri).ok_or_else(|| not_found(ctx, uri))?;
     if !allowed(ctx, op) {
         return Err(step_up(ctx, op));
@@ -186,6 +211,21 @@ mod tests {
             ),
             Some(vec![("id", "dbt_9".to_string())])
         );
+    }
+
+    #[test]
+    fn the_event_codes_are_every_code_and_match_the_tools_pattern() {
+        let codes = event_codes();
+        let codes = codes["event_codes"].as_array().unwrap();
+        assert_eq!(codes.len(), crate::types::WebhookEventCode::ALL.len());
+        let webhooks_create: Value =
+            serde_json::from_str(crate::operations::ops::WEBHOOKS_CREATE.descriptor).unwrap();
+        let items = &webhooks_create["inputSchema"]["properties"]["events"]["items"];
+        assert!(items.get("enum").is_none(), "tools show the pattern, not every code: {items}");
+        let pattern = jsonschema::validator_for(items).unwrap();
+        for code in codes {
+            assert!(pattern.is_valid(code), "{code} does not match the tools' pattern {items}");
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What `spec diff` compares, read from a spec by the generator's own model (codegen/model.rs,
-//! the code build.rs runs): the tool exactly as tools/list shows it (`Op::descriptor`), and the
-//! /v1 operation as the routes and the contract tests see it. Both specs go through the same
+//! the code build.rs runs): the tool as tools/list shows it (`Op::descriptor`) with the arguments
+//! its calls are checked against (the descriptor shows a relaxation of them), and the /v1 operation as the routes and the contract tests see it. Both specs go through the same
 //! parser, `$ref` inlining and OpenAPI-to-JSON-Schema conversion as the generated server, so a
 //! difference here is a difference a client sees, never one of reading.
 
@@ -56,7 +56,9 @@ pub struct Endpoint {
     pub title: String,
     /// The tool descriptor's `description`.
     pub description: String,
-    /// The tool descriptor's `inputSchema`: path, query and body fields side by side.
+    /// The arguments a tool call is checked against: path, query and body fields side by side.
+    /// The descriptor's `inputSchema` shows a relaxation of it (the catalogue budget): a bound
+    /// the server checks counts whether or not the descriptor shows it.
     pub input_schema: Value,
     /// The tool descriptor's `annotations`: hint -> value.
     pub annotations: BTreeMap<String, bool>,
@@ -133,7 +135,7 @@ fn endpoint(op: &super::model::Op) -> Endpoint {
         path: op.path.clone(),
         title: op.title.clone(),
         description: op.description.clone(),
-        input_schema: descriptor["inputSchema"].clone(),
+        input_schema: op.input_schema.clone(),
         annotations,
         // Every scope `x-mcp.scope` lists, space-separated as in a challenge: adding one is a
         // change of scope.
@@ -182,7 +184,9 @@ mod tests {
         assert_eq!(endpoints.len(), tools.len());
         for (endpoint, tool) in endpoints.iter().zip(tools) {
             assert_eq!(tool["name"], endpoint.tool.as_str());
-            assert_eq!(tool["inputSchema"], endpoint.input_schema, "{}", endpoint.tool);
+            let op = crate::operations::OPERATIONS.iter().find(|op| op.tool_name == endpoint.tool).unwrap();
+            let checked: Value = serde_json::from_str(op.input_schema).unwrap();
+            assert_eq!(checked, endpoint.input_schema, "{}", endpoint.tool);
         }
         let list = endpoints.iter().find(|e| e.tool == "dunning_charges_list").unwrap();
         assert_eq!(list.sources.get("per_page"), Some(&Source::Query));

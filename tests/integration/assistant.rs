@@ -145,12 +145,21 @@ async fn a_list_says_its_sums_over_every_page() {
 async fn a_destructive_tool_says_beforehand_and_afterwards_in_plain_words_that_the_user_approves() {
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
+    // Said once, where every conversation reads it: the instructions say that a tool marked
+    // destructive needs the user's approval, and each such tool is marked (the catalogue budget
+    // leaves the sentence out of every description).
+    let r = s.mcp_2025(&token, "initialize", json!({ "protocolVersion": "2025-06-18" })).await;
+    let instructions = r.result()["instructions"].as_str().unwrap().to_string();
+    assert!(instructions.contains("Tools marked destructive need the user's approval"), "{instructions}");
     let tools = s.mcp_2026(&token, "tools/list", json!({}), json!({})).await;
-    for t in tools.result()["tools"].as_array().unwrap() {
-        let destructive = t["annotations"]["destructiveHint"] == true;
-        let says = t["description"].as_str().unwrap().contains("The user must approve it before it runs.");
-        assert_eq!(destructive, says, "{}", t["name"]);
-    }
+    let marked = tools.result()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["annotations"]["destructiveHint"] == true)
+        .count();
+    let confirmed = kobana_dunning::operations::OPERATIONS.iter().filter(|op| op.confirm.is_some()).count();
+    assert_eq!(marked, confirmed, "every tool that asks the user is marked destructive");
 
     let debtor = s.create_debtor(&token, "Maria Souza", &cpf(9401)).await;
     let charge = s.create_charge(&token, debtor["id"].as_str().unwrap(), 80.0, &date_in(20)).await;

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use kobana_dunning::api::schemas;
 use kobana_dunning::domain::{parse_cep, parse_mobile, parse_phone, text};
-use kobana_dunning::operations::{self, CATALOGUE_JSON, CONTRACT_JSON, HttpMethod, OPERATIONS};
+use kobana_dunning::operations::{self, CONTRACT_JSON, HttpMethod, OPERATIONS};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -378,11 +378,15 @@ fn numbers<'a>(schema: &'a Value, path: String, found: &mut Vec<(String, &'a Val
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn money_and_percentages_declare_two_decimals_and_mean_it() {
-    // Every number of the API is money or a percentage: the tools and the answers say so.
-    let catalogue: Value = serde_json::from_str(CATALOGUE_JSON).expect("catalogue");
+    // Every number of the API is money or a percentage: the schemas every tool call is checked
+    // against and the answers say so. (Tool descriptors leave the decimals to the server
+    // instructions, which say it once: the catalogue budget.)
+    let checked: Vec<Value> =
+        OPERATIONS.iter().map(|op| serde_json::from_str(op.input_schema).expect("input schema")).collect();
+    let checked = Value::Array(checked);
     let contract: Value = serde_json::from_str(CONTRACT_JSON).expect("contract");
     let mut found = Vec::new();
-    numbers(&catalogue, "tools".into(), &mut found);
+    numbers(&checked, "tools".into(), &mut found);
     let in_tools = found.len();
     numbers(&contract, "responses".into(), &mut found);
     assert!(in_tools >= 5 && found.len() > in_tools, "{found:?}");
@@ -854,7 +858,12 @@ fn a_description_names_only_arguments_its_tool_takes() {
                     property_names(&spec, &response["content"]["application/json"]["schema"], &mut known, 0);
                 }
             }
-            let description = operation["description"].as_str().unwrap_or_default();
+            // The REST description and the tool's own (x-mcp.description).
+            let description = format!(
+                "{} {}",
+                operation["description"].as_str().unwrap_or_default(),
+                operation["x-mcp"]["description"].as_str().unwrap_or_default()
+            );
             let words =
                 description.split(|c: char| !(c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit()));
             for word in words.filter(|w| w.contains('_') && !w.starts_with('_') && !w.ends_with('_')) {

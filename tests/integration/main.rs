@@ -33,6 +33,7 @@ mod isolation;
 mod layers;
 mod limits;
 mod lists;
+mod mcp_catalogue;
 mod mcp_content;
 mod mcp_edges;
 mod mcp_tools;

@@ -12,7 +12,7 @@ async fn resources_and_templates() {
     let r = s.mcp_2026(&token, "resources/list", json!({}), json!({})).await;
     let uris: Vec<&str> =
         r.result()["resources"].as_array().unwrap().iter().map(|x| x["uri"].as_str().unwrap()).collect();
-    assert_eq!(uris, ["kobana://dunning/me", "kobana://dunning/guide"]);
+    assert_eq!(uris, ["kobana://dunning/me", "kobana://dunning/guide", "kobana://dunning/event_codes"]);
 
     let r = s.mcp_2026(&token, "resources/templates/list", json!({}), json!({})).await;
     let templates: Vec<&str> = r.result()["resourceTemplates"]
@@ -95,7 +95,7 @@ async fn listings_follow_the_scopes() {
     let r = s.mcp_2026(&no_read, "resources/list", json!({}), json!({})).await;
     assert_eq!(
         r.result()["resources"].as_array().unwrap().len(),
-        2,
+        3,
         "the fixed resources need any valid token"
     );
     let r = s.mcp_2025(&no_read, "resources/read", json!({ "uri": "kobana://dunning/charges/chg_x" })).await;

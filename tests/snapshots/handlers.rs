@@ -76,7 +76,7 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;
-    /// `charges_decide`: Decide on a charge awaiting a decision
+    /// `charges_decide`: Decide on a charge
     fn charges_decide(
         call: crate::api::Call,
         input: crate::types::ChargesDecideInput,
@@ -134,7 +134,7 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;
-    /// `charges_settlement_letter`: A paid charge's settlement letter (PDF)
+    /// `charges_settlement_letter`: A charge's settlement letter (PDF)
     fn charges_settlement_letter(
         call: crate::api::Call,
         input: crate::types::ChargesSettlementLetterInput,
@@ -183,7 +183,7 @@ pub trait CollectionPoliciesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::NoContent>,
     > + Send;
-    /// `collection_policies_duplicate`: Duplicate a collection policy
+    /// `collection_policies_duplicate`: Copy a collection policy
     fn collection_policies_duplicate(
         call: crate::api::Call,
         input: crate::types::CollectionPoliciesDuplicateInput,
@@ -405,14 +405,14 @@ pub trait ExportsApi {
 }
 /// The operations tagged `me`, implemented in `src/api/me.rs`.
 pub trait MeApi {
-    /// `me`: Show current organization and token
+    /// `me`: Current organization and token
     fn me(
         call: crate::api::Call,
         input: crate::types::MeInput,
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::MeEnvelope>>,
     > + Send;
-    /// `organization_pix_update`: Set the organization's Pix key
+    /// `organization_pix_update`: Set the Pix key
     fn organization_pix_update(
         call: crate::api::Call,
         input: crate::types::OrganizationPixUpdateInput,
@@ -468,7 +468,7 @@ pub trait NotificationsApi {
 }
 /// The operations tagged `payments`, implemented in `src/api/payments.rs`.
 pub trait PaymentsApi {
-    /// `payment_receiver_create`: Register the Kobana payment receiver
+    /// `payment_receiver_create`: Register a payment receiver
     fn payment_receiver_create(
         call: crate::api::Call,
         input: crate::types::PaymentReceiverCreateInput,
@@ -504,7 +504,7 @@ pub trait PaymentsApi {
             crate::api::Reply<crate::types::PaymentReceiverEnvelope>,
         >,
     > + Send;
-    /// `payments_assign`: Assign an unmatched payment to a charge
+    /// `payments_assign`: Assign a payment to a charge
     fn payments_assign(
         call: crate::api::Call,
         input: crate::types::PaymentsAssignInput,
@@ -618,7 +618,7 @@ pub trait WebhooksApi {
             crate::api::Reply<crate::types::WebhookSecretEnvelope>,
         >,
     > + Send;
-    /// `webhooks_test`: Send a test ping to a webhook
+    /// `webhooks_test`: Ping a webhook
     fn webhooks_test(
         call: crate::api::Call,
         input: crate::types::WebhooksTestInput,

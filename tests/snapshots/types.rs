@@ -2399,7 +2399,7 @@ impl std::fmt::Display for WebhookDeliveryStatus {
         f.write_str(self.as_str())
     }
 }
-/// An event code a webhook can take.
+/// An event code (kobana://dunning/event_codes lists them).
 #[derive(
     Debug,
     Clone,
@@ -5663,7 +5663,7 @@ pub struct Step {
     pub cp_id: String,
     /// A label for people.
     pub name: String,
-    /// Days from the due date: negative before it, 0 on it, positive after (counted from the effective due date, the next business day when the due date is not one).
+    /// Days from the due date (the next business day when it is not one): negative before it, 0 on it, positive after.
     pub offset_days: i64,
     /// Not before this time (HH:MM) on the send day; null is the window's start.
     pub send_time: Option<String>,
@@ -5750,7 +5750,7 @@ pub struct StepSummary {
     pub cp_id: String,
     /// A label for people.
     pub name: String,
-    /// Days from the due date: negative before it, 0 on it, positive after (counted from the effective due date, the next business day when the due date is not one).
+    /// Days from the due date (the next business day when it is not one): negative before it, 0 on it, positive after.
     pub offset_days: i64,
     /// Not before this time (HH:MM) on the send day; null is the window's start.
     pub send_time: Option<String>,
