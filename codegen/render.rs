@@ -170,6 +170,7 @@ fn template_data(api: &Api) -> Result<Value> {
         "routes": routes,
         "max_params": max_params,
         "scopes": scopes,
+        "confirm_helpers": crate::confirm::HELPERS,
         "tags": tags,
     });
     if let (Some(data), Value::Object(types)) = (data.as_object_mut(), types.data()) {
@@ -210,7 +211,18 @@ fn op_data(op: &Op) -> Value {
         "complete": op.complete,
         "idempotent": op.idempotent,
         "scope": op.scope,
-        "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "target_id": c.target_id, "message": c.message })),
+        "confirm": op.confirm.as_ref().map(|c| json!({
+            "target": c.target,
+            "target_id": c.target_id,
+            "reads": c.reads.iter().map(|r| json!({
+                "name": r.name,
+                "operation": r.operation,
+                "each": r.each,
+                "limit": r.limit,
+                "arguments": r.arguments.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "message": c.message,
+        })),
         "path_params": op.path_params,
         "query_params": op.query_params.iter().map(|q| json!({ "name": q.name, "kind": q.kind })).collect::<Vec<_>>(),
         "body": op.body.as_ref().map(|b| json!({
