@@ -93,7 +93,8 @@ pub async fn gate(
         Ok(reads) => reads,
         Err(gate) => return Ok(gate),
     };
-    let facts = Facts { target, reads, now: OffsetDateTime::now_utc() };
+    let zone = ctx.caller.principal.zone.clone();
+    let facts = Facts { target, reads, now: OffsetDateTime::now_utc(), zone };
     if !can_confirm(ctx.era) {
         // Confirmed out of band instead: an approval page, as a link or a URL-mode elicitation.
         return approval::gate(ctx, op, args, split, params, &facts).await;

@@ -23,6 +23,8 @@ pub struct Facts {
     pub target: Value,
     pub reads: Map<String, Value>,
     pub now: OffsetDateTime,
+    /// The organization's, in which an instant's day is told.
+    pub zone: Zone,
 }
 
 /// The most characters of a description shown beside an id; a longer one is left out.
@@ -139,6 +141,7 @@ fn render(
     data.insert("args".into(), Value::Object(args.clone()));
     data.insert("target".into(), facts.target.clone());
     data.insert("now".into(), json!(facts.now.format(&Rfc3339).unwrap_or_default()));
+    data.insert("zone".into(), json!(facts.zone.name()));
     TEMPLATES.render(op.tool_name, &data)
 }
 
@@ -154,19 +157,22 @@ fn money_helper(
     Ok(())
 }
 
+/// A day (`2027-01-07`) or the day of an instant in the organization's zone, as dd/mm/yyyy.
 fn date_helper(
     h: &Helper,
     _: &Handlebars,
-    _: &HbContext,
+    ctx: &HbContext,
     _: &mut RenderContext,
     out: &mut dyn Output,
 ) -> HelperResult {
-    let text = h
-        .param(0)
-        .and_then(|p| p.value().as_str().map(str::to_string))
-        .and_then(|s| parse_date(s.get(..10).unwrap_or(&s)).ok())
-        .map(format_date_br)
-        .unwrap_or_default();
+    let zone =
+        ctx.data()["zone"].as_str().and_then(|z| Zone::named(z).ok()).unwrap_or_else(Zone::default_zone);
+    let day = |text: &str| match OffsetDateTime::parse(text, &Rfc3339) {
+        Ok(instant) => Some(zone.today(instant)),
+        Err(_) => parse_date(text.get(..10).unwrap_or(text)).ok(),
+    };
+    let text =
+        h.param(0).and_then(|p| p.value().as_str()).and_then(day).map(format_date_br).unwrap_or_default();
     out.write(&text)?;
     Ok(())
 }
@@ -394,7 +400,7 @@ mod tests {
         let Value::Object(reads) = reads else { panic!("reads are an object") };
         // A Sunday, 18:32 in São Paulo.
         let now = OffsetDateTime::parse("2026-12-06T21:32:00Z", &Rfc3339).unwrap();
-        Facts { target, reads, now }
+        Facts { target, reads, now, zone: Zone::default_zone() }
     }
 
     fn charge() -> Value {
