@@ -22,7 +22,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("agreements_get"),
             target_id: None,
-            message: "Cancelar o acordo {{target.id}} de {{money target.total_amount}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Cancelar o acordo {{target.id}} de {{debtor.name}} ({{debtor.document_formatted}}), de {{money target.total_amount}} em {{target.installments_count}} parcelas? As parcelas não pagas são canceladas e {{#if (eq (len target.charge_ids) 1)}}a cobrança renegociada{{else}}as {{len target.charge_ids}} cobranças renegociadas{{/if}} ({{#each target.charge_ids}}{{this}}{{#unless @last}}, {{/unless}}{{/each}}) voltam a ficar em aberto, com a régua retomada.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -60,7 +68,27 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: None,
             target_id: None,
-            message: "Criar um acordo em {{args.installments_count}} parcelas, a primeira vencendo em {{date args.first_due_date}}, renegociando as cobranças indicadas?",
+            reads: &[
+                ConfirmRead {
+                    name: "simulation",
+                    operation: "agreements_simulate",
+                    each: None,
+                    arguments: &[("*", "args")],
+                },
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "simulation.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "charges",
+                    operation: "charges_get",
+                    each: Some(("args.charge_ids", 10)),
+                    arguments: &[("id", "item")],
+                },
+            ],
+            message: "Criar um acordo com {{debtor.name}} ({{debtor.document_formatted}}) renegociando {{#if (eq (len args.charge_ids) 1)}}a cobrança{{else}}as {{len args.charge_ids}} cobranças{{/if}} {{#each charges}}{{this.id}}{{brief this.description}} (saldo de {{money this.balance}}){{#unless @last}}, {{/unless}}{{/each}}{{more args.charge_ids charges}}: {{#if simulation.down_payment_amount}}entrada de {{money simulation.down_payment_amount}} em {{date simulation.down_payment_due_date}} e {{/if}}{{installments simulation.installments}}, a primeira em {{date simulation.installments.[0].due_date}}, total de {{money simulation.total_amount}} (saldo de {{money simulation.original_amount}}{{#if simulation.fine_amount}}, multa de {{money simulation.fine_amount}}{{/if}}{{#if simulation.interest_amount}}, juros de {{money simulation.interest_amount}}{{/if}}{{#if simulation.discount_amount}}, desconto de {{money simulation.discount_amount}}{{/if}})?",
         }),
         path_params: &[],
         query_params: &[],
@@ -298,7 +326,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: None,
-            message: "Cancelar a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}}?",
+            reads: &[],
+            message: "Cancelar a cobrança {{target.id}}{{brief target.description}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}}? O saldo deixa de ser cobrado.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -386,7 +415,21 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: None,
-            message: "Decidir a cobrança {{target.id}} de {{money target.balance}}, de {{target.debtor_name}}, que aguarda uma decisão?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "simulation",
+                    operation: "agreements_simulate",
+                    each: None,
+                    arguments: &[("*", "args.agreement"), ("charge_ids", "[args.id]")],
+                },
+            ],
+            message: "Decidir a cobrança {{target.id}}{{brief target.description}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}} ({{debtor.document_formatted}}): {{#if (eq args.decision \"write_off\")}}baixá-la como perda, deixando de cobrar {{money target.balance}}?{{/if}}{{#if (eq args.decision \"restart\")}}retomar a régua na próxima etapa?{{/if}}{{#if (eq args.decision \"keep_open\")}}mantê-la em aberto, com a régua parada?{{/if}}{{#if (eq args.decision \"credit_bureau\")}}negativar o devedor no {{bureau args.credit_bureau.bureau}} por {{money target.balance}}?{{/if}}{{#if (eq args.decision \"protest\")}}levá-la a protesto por {{money target.balance}} (título {{args.protest.title_type}} nº {{args.protest.document_number}}){{#if debtor.address}} no Tabelionato de Protesto de {{debtor.address.city}}/{{debtor.address.state}}{{/if}}?{{/if}}{{#if simulation}}um acordo com {{#if simulation.down_payment_amount}}entrada de {{money simulation.down_payment_amount}} em {{date simulation.down_payment_due_date}} e {{/if}}{{installments simulation.installments}}, a primeira em {{date simulation.installments.[0].due_date}}, total de {{money simulation.total_amount}} (saldo de {{money simulation.original_amount}}{{#if simulation.fine_amount}}, multa de {{money simulation.fine_amount}}{{/if}}{{#if simulation.interest_amount}}, juros de {{money simulation.interest_amount}}{{/if}}{{#if simulation.discount_amount}}, desconto de {{money simulation.discount_amount}}{{/if}})?{{/if}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -540,7 +583,21 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: None,
-            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}} sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "policies",
+                    operation: "collection_policies_list",
+                    each: None,
+                    arguments: &[("per_page", "100")],
+                },
+            ],
+            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}}, para {{recipient debtor args.channel}}, sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?{{send_window policies target.cp_id}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -791,7 +848,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: None,
-            message: "Baixar como perda a cobrança {{target.id}} de {{money target.balance}}, de {{target.debtor_name}}?",
+            reads: &[],
+            message: "Baixar como perda a cobrança {{target.id}}{{brief target.description}} de {{target.debtor_name}}: saldo de {{money target.balance}}, que {{due target}}, deixa de ser cobrado?",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -829,7 +887,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("collection_policies_get"),
             target_id: None,
-            message: "Arquivar a régua {{target.name}}? Nenhuma de suas etapas será mais enviada.",
+            reads: &[],
+            message: "Arquivar a régua {{target.name}}{{#if target.is_default}} (a padrão da organização){{/if}}? Nenhuma de suas {{target.steps_count}} etapas será mais enviada.",
         }),
         path_params: &["cp_id"],
         query_params: &[],
@@ -910,7 +969,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("collection_policies_get"),
             target_id: None,
-            message: "Excluir definitivamente a régua {{target.name}} e suas {{target.steps_count}} etapas?",
+            reads: &[],
+            message: "Excluir definitivamente a régua {{target.name}}{{#if target.is_default}} (a padrão da organização){{/if}} e suas {{target.steps_count}} etapas?",
         }),
         path_params: &["cp_id"],
         query_params: &[],
@@ -1136,7 +1196,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("collection_policies_steps_get"),
             target_id: None,
-            message: "Excluir a etapa {{target.name}} ({{target.offset_days}} dias) da régua?",
+            reads: &[
+                ConfirmRead {
+                    name: "policy",
+                    operation: "collection_policies_get",
+                    each: None,
+                    arguments: &[("cp_id", "args.cp_id")],
+                },
+            ],
+            message: "Excluir a etapa {{target.name}} ({{#if target.channel}}{{channel target.channel}}, {{/if}}{{target.offset_days}} dias do vencimento{{#if target.send_time}}, às {{target.send_time}}{{/if}}) da régua {{policy.name}}?",
         }),
         path_params: &["cp_id", "step_id"],
         query_params: &[],
@@ -1326,9 +1394,17 @@ pub static OPERATIONS: &[Operation] = &[
         },
         scope: Some("dunning.escalate"),
         confirm: Some(Confirm {
-            target: None,
-            target_id: None,
-            message: "Negativar o devedor da cobrança {{args.charge_id}}? O registro fica no birô até a dívida ser paga ou o pedido de baixa atendido.",
+            target: Some("charges_get"),
+            target_id: Some("charge_id"),
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Negativar {{target.debtor_name}} ({{debtor.document_formatted}}) no {{bureau args.bureau}} pela cobrança {{target.id}}{{brief target.description}} de {{money target.balance}}, que {{due target}}? O registro fica no birô até a dívida ser paga ou o pedido de baixa atendido.",
         }),
         path_params: &[],
         query_params: &[],
@@ -1451,7 +1527,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("credit_bureau_reports_get"),
             target_id: None,
-            message: "Retirar a negativação {{target.id}} de {{money target.amount}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Retirar a negativação {{target.id}} de {{debtor.name}} ({{debtor.document_formatted}}) no {{bureau target.bureau}}, pela cobrança {{target.charge_id}} de {{money target.amount}}?",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -1489,7 +1573,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("debtors_get"),
             target_id: None,
-            message: "Arquivar o devedor {{target.name}} ({{target.document_formatted}})? Ele não poderá receber novas cobranças.",
+            reads: &[],
+            message: "Arquivar o devedor {{target.name}} ({{target.document_formatted}})? Ele não poderá receber novas cobranças; {{#if target.summary.open_charges}}suas {{target.summary.open_charges}} cobranças em aberto ({{money target.summary.open_amount}}) continuam como estão.{{else}}ele não tem cobranças em aberto.{{/if}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -1576,7 +1661,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("debtors_get"),
             target_id: None,
-            message: "Excluir definitivamente o devedor {{target.name}} ({{target.document_formatted}})?",
+            reads: &[],
+            message: "Excluir definitivamente o devedor {{target.name}} ({{target.document_formatted}}){{#if target.email}}, e-mail {{target.email}}{{/if}}? Seus dados não poderão ser recuperados.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2039,7 +2125,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("notifications_get"),
             target_id: None,
-            message: "Cancelar o envio da mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}?",
+            reads: &[],
+            message: "Cancelar o envio da mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}, sobre a cobrança {{target.charge_id}}, prevista para {{date target.scheduled_for}}?",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2077,7 +2164,21 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: Some("charge_id"),
-            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}} sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "policies",
+                    operation: "collection_policies_list",
+                    each: None,
+                    arguments: &[("per_page", "100")],
+                },
+            ],
+            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}}, para {{recipient debtor args.channel}}, sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?{{send_window policies target.cp_id}}",
         }),
         path_params: &[],
         query_params: &[],
@@ -2220,7 +2321,27 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("notifications_get"),
             target_id: None,
-            message: "Reenviar a mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "charge",
+                    operation: "charges_get",
+                    each: None,
+                    arguments: &[("id", "target.charge_id")],
+                },
+                ConfirmRead {
+                    name: "policies",
+                    operation: "collection_policies_list",
+                    each: None,
+                    arguments: &[("per_page", "100")],
+                },
+            ],
+            message: "Reenviar a mensagem {{target.id}} por {{channel target.channel}} a {{charge.debtor_name}}, agora para {{recipient debtor target.channel}} (o contato atual do devedor), sobre a cobrança {{charge.id}} de {{money charge.balance}}, que {{due charge}}?{{send_window policies charge.cp_id}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2395,7 +2516,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("payment_receivers_get"),
             target_id: None,
-            message: "Revogar o receptor de pagamentos {{target.id}}? Pagamentos enviados à URL dele deixarão de ser recebidos.",
+            reads: &[],
+            message: "Revogar o receptor de pagamentos {{target.id}}{{#if target.url}} ({{target.url}}){{/if}}, criado em {{date target.created_at}}? Pagamentos enviados à URL dele deixarão de ser recebidos.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2510,7 +2632,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("protests_get"),
             target_id: None,
-            message: "Cancelar o protesto {{target.id}} de {{money target.amount}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Cancelar o protesto {{target.id}} da cobrança {{target.charge_id}} de {{debtor.name}} ({{debtor.document_formatted}}), de {{money target.amount}}, no {{target.notary.name}} ({{target.notary.city}}/{{target.notary.state}})?{{#if target.costs_amount}} As custas do cartório são de {{money target.costs_amount}}.{{/if}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2546,9 +2676,17 @@ pub static OPERATIONS: &[Operation] = &[
         },
         scope: Some("dunning.escalate"),
         confirm: Some(Confirm {
-            target: None,
-            target_id: None,
-            message: "Levar a protesto a cobrança {{args.charge_id}} (título {{args.title_type}} nº {{args.document_number}})? O cartório intimará o devedor.",
+            target: Some("charges_get"),
+            target_id: Some("charge_id"),
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Levar a protesto a cobrança {{target.id}}{{brief target.description}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}} ({{debtor.document_formatted}}), título {{args.title_type}} nº {{args.document_number}}{{#if debtor.address}}, no Tabelionato de Protesto de {{debtor.address.city}}/{{debtor.address.state}}{{/if}}? O cartório intimará o devedor.",
         }),
         path_params: &[],
         query_params: &[],
@@ -2705,7 +2843,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("webhooks_get"),
             target_id: None,
-            message: "Excluir o webhook {{target.url}}? Nenhum evento será mais enviado a ele.",
+            reads: &[],
+            message: "Excluir o webhook {{target.url}}{{#if target.name}} ({{target.name}}){{/if}}? Nenhum dos seus {{len target.events}} tipos de evento será mais enviado a ele.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2816,7 +2955,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("webhooks_deliveries_get"),
             target_id: None,
-            message: "Reenviar a entrega {{target.id}} ({{target.event_code}}) para o endereço atual do webhook?",
+            reads: &[
+                ConfirmRead {
+                    name: "webhook",
+                    operation: "webhooks_get",
+                    each: None,
+                    arguments: &[("id", "args.id")],
+                },
+            ],
+            message: "Reenviar a entrega {{target.id}} ({{target.event_code}}) para o endereço atual do webhook, {{webhook.url}}?",
         }),
         path_params: &["id", "delivery_id"],
         query_params: &[],
@@ -2957,6 +3104,7 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("webhooks_get"),
             target_id: None,
+            reads: &[],
             message: "Enviar um evento de teste (ping) para {{target.url}}?",
         }),
         path_params: &["id"],
@@ -3009,6 +3157,19 @@ pub static OPERATIONS: &[Operation] = &[
         input_schema: "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The webhook's id (whk_…).\"},\"url\":{\"description\":\"The new URL (same rules as on create).\",\"type\":\"string\",\"pattern\":\"^[hH][tT][tT][pP][sS]?://[!-~]+$\",\"minLength\":8,\"maxLength\":2000},\"events\":{\"description\":\"The event codes this webhook takes from now on.\",\"type\":\"array\",\"items\":{\"description\":\"An event code a webhook can take.\",\"type\":\"string\",\"enum\":[\"charge.db.created\",\"charge.db.updated\",\"charge.paid\",\"charge.canceled\",\"charge.written_off\",\"charge.decided\",\"charge.paused\",\"charge.resumed\",\"charge.overdue\",\"charge.decision_required\",\"debtor.db.created\",\"debtor.db.updated\",\"debtor.archived\",\"debtor.db.deleted\",\"collection_policy.db.created\",\"collection_policy.db.updated\",\"collection_policy.archived\",\"collection_policy.db.deleted\",\"step.db.created\",\"step.db.updated\",\"step.db.deleted\",\"notification.db.created\",\"notification.sent\",\"notification.failed\",\"notification.retry_scheduled\",\"notification.skipped\",\"notification.canceled\",\"agreement.created\",\"agreement.canceled\",\"agreement.activated\",\"agreement.completed\",\"agreement.broken\",\"credit_bureau_report.add.requested\",\"credit_bureau_report.notice_sent\",\"credit_bureau_report.add.confirmed\",\"credit_bureau_report.add.failed\",\"credit_bureau_report.canceled\",\"credit_bureau_report.remove.requested\",\"credit_bureau_report.remove.confirmed\",\"protest.send.requested\",\"protest.send.confirmed\",\"protest.send.failed\",\"protest.intimated\",\"protest.paid\",\"protest.protested\",\"protest.withdrawn\",\"protest.cancel.requested\",\"protest.cancel.confirmed\",\"approval.approved\",\"approval.declined\",\"organization.pix.updated\",\"payment_receiver.created\",\"payment_receiver.revoked\",\"webhook.db.created\",\"webhook.db.updated\",\"webhook.db.deleted\",\"export.db.created\",\"export.db.updated\"]},\"minItems\":1,\"maxItems\":100,\"uniqueItems\":true},\"name\":{\"description\":\"A name to tell webhooks apart; null removes it.\",\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100},\"active\":{\"description\":\"Whether events are delivered.\",\"type\":\"boolean\"},\"idempotency_key\":{\"description\":\"Makes retries safe: the same key with the same body replays the first answer for 24 h. The Idempotency-Key header wins when both are sent.\",\"type\":\"string\",\"pattern\":\"^[^\\\\x00-\\\\x1F\\\\x7F]*$\",\"minLength\":1,\"maxLength\":255}},\"additionalProperties\":false,\"required\":[\"id\"]}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
+];
+/// The helpers confirmation templates may call (codegen/confirm.rs checks templates against them).
+pub const CONFIRM_HELPERS: &[&str] = &[
+    "money",
+    "date",
+    "due",
+    "channel",
+    "bureau",
+    "recipient",
+    "send_window",
+    "installments",
+    "more",
+    "brief",
 ];
 /// Every scope a token can carry (`x-mcp.scope` takes one of these, or `any`).
 pub const SCOPES: &[&str] = &[
