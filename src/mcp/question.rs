@@ -48,13 +48,21 @@ pub fn question(op: &Operation, args: &Map<String, Value>, split: &Split, facts:
     }
 }
 
-/// What a sending tool (`charges_notify`, `notifications_create`) will send, as the debtor
+/// What a sending tool (`charges_notify`, `notifications_create`, `notifications_resend`) will send, as the debtor
 /// will read it: the person approves the words, not only the act.
 fn message_sent(op: &Operation, args: &Map<String, Value>, target: &Value) -> Option<String> {
     use crate::domain::message::MessageValues;
     use crate::domain::notification::{render, standard_template};
     use crate::domain::payment_codes::{Boleto, Pix};
     use crate::domain::policy::MessageTemplate;
+    if op.operation_id == "notifications_resend" {
+        // The same words again, as they were sent.
+        let body = fence::message(target.get("body")?.as_str()?);
+        return Some(match target.get("subject").and_then(Value::as_str) {
+            Some(subject) => format!("Assunto: {}\nMensagem: {body}", fence::message(subject)),
+            None => format!("Mensagem: {body}"),
+        });
+    }
     if !matches!(op.operation_id, "charges_notify" | "notifications_create") {
         return None;
     }

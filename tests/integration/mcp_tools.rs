@@ -552,12 +552,14 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                     vec![q(&n["id"]), "por e-mail".into(), "“maria@example.com”".into(), q(&c["id"])];
                 if op.operation_id == "notifications_resend" {
                     shown.extend(about(&c));
+                    // The words sent again.
+                    shown.push(format!("Mensagem: “{}", n["body"].as_str().unwrap().lines().next().unwrap()));
                 }
                 (json!({ "id": n["id"] }), shown)
             }
             "collection_policies_archive" | "collection_policies_delete" => {
                 let p = policy(None).await;
-                (json!({ "cp_id": p["id"] }), vec!["“Janela”".into(), "1 etapas".into()])
+                (json!({ "cp_id": p["id"] }), vec!["“Janela”".into(), "sua etapa".into()])
             }
             "collection_policies_steps_delete" => {
                 let p = policy(None).await;
@@ -653,7 +655,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                     let shown = vec![q(&delivery["id"]), q(&delivery["event_code"]), url];
                     (json!({ "id": id, "delivery_id": delivery["id"] }), shown)
                 } else if op.operation_id == "webhooks_delete" {
-                    (json!({ "id": id }), vec![url, "1 tipos de evento".into()])
+                    (json!({ "id": id }), vec![url, "O tipo de evento que ele assina".into()])
                 } else {
                     (json!({ "id": id }), vec![url])
                 }
@@ -700,7 +702,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
             "debtors_archive" => {
                 let c = charge().await;
                 let mut shown = who.clone();
-                shown.push("suas 1 cobranças em aberto (R$ 1.250,00)".into());
+                shown.push("sua cobrança em aberto (R$ 1.250,00) continua".into());
                 let _ = c;
                 (json!({ "id": debtor_id }), shown)
             }
