@@ -731,6 +731,29 @@ async fn every_destructive_tool_asks_about_its_real_object() {
     assert_eq!(asked, 22);
 }
 
+/// A question stays short whatever the call: an agreement over many charges names the first ten
+/// and counts the rest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agreement_over_many_charges_names_the_first_ten_and_counts_the_rest() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let debtor = s.create_debtor(&token, "Maria Souza", "52998224725").await;
+    let id = debtor["id"].as_str().unwrap();
+    let mut ids = Vec::new();
+    for day in 0..25 {
+        ids.push(s.create_charge(&token, id, 100.0, &date_in(-5 - day)).await["id"].clone());
+    }
+    let params = json!({ "name": "dunning_agreements_create",
+                         "arguments": { "charge_ids": ids, "installments_count": 12, "first_due_date": date_in(30) } });
+    let r = s.mcp_2026(&token, "tools/call", params, elicitation()).await;
+    let message = r.result()["inputRequests"]["confirm"]["params"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("as 25 cobranças") && message.contains(" e mais 15:"), "{message}");
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(message.contains(id.as_str().unwrap()), i < 10, "charge {i}: {message}");
+    }
+    assert!(message.len() < 2_000, "{} bytes: {message}", message.len());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_only_token_never_sees_a_debtor() {
     let s = TestServer::start().await;
