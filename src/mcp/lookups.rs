@@ -60,29 +60,70 @@ pub async fn gather(
     Ok(Ok(reads))
 }
 
-/// The arguments of one read, or `None` when one it names is absent.
-fn arguments(read: &ConfirmRead, op: &Operation, names: &Map<String, Value>) -> Option<Map<String, Value>> {
-    let mut out = Map::new();
+/// The arguments of one read, and where each came from in the call's (`down_payment_amount` of
+/// a decision's simulation is its `agreement.down_payment_amount`), or `None` when one it names
+/// is absent.
+fn arguments(read: &ConfirmRead, op: &Operation, names: &Map<String, Value>) -> Option<Arguments> {
+    let mut values = Map::new();
+    let mut origins = Vec::new();
+    // The call's field an expression names (`args.agreement` -> `agreement`), if it is the call's.
+    let of_call = |expression: &str| -> Option<String> {
+        let rest = expression.strip_prefix("args")?;
+        (rest.is_empty() || rest.starts_with('.')).then(|| rest.trim_start_matches('.').to_string())
+    };
     for (argument, expression) in read.arguments {
         if *argument == "*" {
             // The fields of an object the read takes (the terms of an agreement, say).
             for (field, value) in eval(expression, names)?.as_object()? {
                 if takes(op, field) {
-                    out.insert(field.clone(), value.clone());
+                    values.insert(field.clone(), value.clone());
+                    if let Some(parent) = of_call(expression).filter(|p| !p.is_empty()) {
+                        origins.push((field.clone(), format!("{parent}.{field}")));
+                    }
                 }
             }
             continue;
         }
-        let value = match expression.strip_prefix('[').and_then(|e| e.strip_suffix(']')) {
+        let inner = expression.strip_prefix('[').and_then(|e| e.strip_suffix(']'));
+        let value = match inner {
             Some(inner) => Value::Array(vec![eval(inner, names)?.clone()]),
             None => match expression.parse::<u64>() {
                 Ok(number) => Value::from(number),
                 Err(_) => eval(expression, names)?.clone(),
             },
         };
-        out.insert((*argument).into(), value);
+        if let Some(field) = of_call(inner.unwrap_or(expression)).filter(|f| f != argument) {
+            if inner.is_some() {
+                // The one item of a list made of the call's field is that field.
+                origins.push((format!("{argument}[0]"), field.clone()));
+            }
+            origins.push(((*argument).to_string(), field));
+        }
+        values.insert((*argument).into(), value);
     }
-    Some(out)
+    Some(Arguments { values, origins })
+}
+
+/// A read's arguments, and which of the call's fields each came from when it was renamed.
+struct Arguments {
+    values: Map<String, Value>,
+    origins: Vec<(String, String)>,
+}
+
+/// A refusal of a read, its fields named as the call names them.
+fn renamed(body: &[u8], origins: &[(String, String)]) -> Option<Vec<u8>> {
+    let mut answer: Value = serde_json::from_slice(body).ok()?;
+    for field in answer.pointer_mut("/error/details/fields")?.as_array_mut()? {
+        let Some(name) = field.get("field").and_then(Value::as_str) else { continue };
+        let origin = origins.iter().find_map(|(read, call)| {
+            let rest = name.strip_prefix(read.as_str())?;
+            (rest.is_empty() || rest.starts_with(['.', '['])).then(|| format!("{call}{rest}"))
+        });
+        if let Some(origin) = origin {
+            field["field"] = Value::String(origin);
+        }
+    }
+    serde_json::to_vec(&answer).ok()
 }
 
 /// Whether `op` takes an argument named `field`.
@@ -109,11 +150,17 @@ fn eval<'a>(expression: &str, names: &'a Map<String, Value>) -> Option<&'a Value
 async fn call(
     ctx: &Context<'_>,
     op: &'static Operation,
-    arguments: &Map<String, Value>,
+    arguments: &Arguments,
 ) -> Result<Result<Value, Gate>, RpcError> {
-    let parts = split(op, arguments);
-    let answer = ctx.dispatcher.call(ctx.caller, op, &parts.path, &parts.query, parts.body.as_ref()).await;
+    let parts = split(op, &arguments.values);
+    let mut answer =
+        ctx.dispatcher.call(ctx.caller, op, &parts.path, &parts.query, parts.body.as_ref()).await;
     if !answer.status.is_success() {
+        if answer.status.is_client_error()
+            && let Some(body) = renamed(&answer.body, &arguments.origins)
+        {
+            answer.body = body;
+        }
         return endpoint_result(ctx, op, &parts, answer).map(|outcome| Err(Gate::Answer(outcome)));
     }
     Ok(Ok(answer.json().map(|j| j["data"].clone()).unwrap_or(Value::Null)))

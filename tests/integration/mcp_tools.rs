@@ -754,6 +754,30 @@ async fn an_agreement_over_many_charges_names_the_first_ten_and_counts_the_rest(
     assert!(message.len() < 2_000, "{} bytes: {message}", message.len());
 }
 
+/// Terms that cannot make an agreement are refused before anyone is asked, naming the fields as
+/// the call named them (a decision's terms sit under `agreement`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terms_the_simulation_refuses_are_refused_before_asking() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let debtor = s.create_debtor(&token, "Maria Souza", "52998224725").await;
+    let charge = s.create_charge(&token, debtor["id"].as_str().unwrap(), 100.0, &date_in(-5)).await;
+    let terms =
+        json!({ "installments_count": 2, "first_due_date": date_in(30), "down_payment_amount": 5000.0 });
+    let decide = json!({ "name": "dunning_charges_decide", "arguments": {
+        "id": charge["id"], "decision": "agreement", "reason": "Proposta.", "agreement": terms } });
+    let r = s.mcp_2026(&token, "tools/call", decide, elicitation()).await;
+    assert!(r.is_tool_error(), "{}", r.body);
+    let fields = r.tool_json()["error"]["details"]["fields"].clone();
+    assert_eq!(fields[0]["field"], "agreement.down_payment_amount", "{fields}");
+    let mut create = terms.clone();
+    create["charge_ids"] = json!([charge["id"]]);
+    let create = json!({ "name": "dunning_agreements_create", "arguments": create });
+    let r = s.mcp_2026(&token, "tools/call", create, elicitation()).await;
+    assert!(r.is_tool_error(), "{}", r.body);
+    assert_eq!(r.tool_json()["error"]["details"]["fields"][0]["field"], "down_payment_amount", "{}", r.body);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_only_token_never_sees_a_debtor() {
     let s = TestServer::start().await;
