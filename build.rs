@@ -7,6 +7,8 @@
 //!
 //! It also hands the linker the order of the functions a request runs (`link/hot-functions.txt`).
 
+#[path = "codegen/confirm.rs"]
+mod confirm;
 #[path = "codegen/model.rs"]
 mod model;
 #[path = "codegen/render.rs"]

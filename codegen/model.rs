@@ -99,6 +99,9 @@ pub struct Confirm {
     /// (a create about an existing object) rather than in its path.
     #[serde(default)]
     pub target_id: Option<String>,
+    /// More objects the question shows, read before it is asked (see `codegen/confirm.rs`).
+    #[serde(default)]
+    pub reads: Vec<ConfirmRead>,
     pub message: String,
 }
 
@@ -121,6 +124,24 @@ pub struct Toolset {
 enum Scopes {
     One(String),
     Many(Vec<String>),
+}
+
+/// One more read of `x-mcp.confirm.reads`: a read-only operation taken with arguments drawn
+/// from the call's, the target's or an earlier read's, whose answer the template sees by `name`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfirmRead {
+    pub name: String,
+    pub operation: String,
+    /// Read once per item of this list (an expression), the item named `item`, at most `limit`.
+    #[serde(default)]
+    pub each: Option<String>,
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// Argument of the read -> expression (`[expression]` for a one-item list); `*` spreads an
+    /// object's fields, those the read takes.
+    #[serde(default)]
+    pub arguments: BTreeMap<String, String>,
 }
 
 /// `x-mcp.effect`.
@@ -370,6 +391,7 @@ impl Api {
         }
         check_collisions(&ops)?;
         check_confirm_targets(&ops)?;
+        super::confirm::check(&ops)?;
         check_completions(&ops)?;
         let declared: Vec<&str> = doc.tags.iter().map(|t| t.name.as_str()).collect();
         let toolsets = toolsets(doc.extensions.get("x-toolsets"), &declared, &mut ops)?;

@@ -181,6 +181,7 @@ fn template_data(api: &Api) -> Result<Value> {
         "routes": routes,
         "max_params": max_params,
         "scopes": scopes,
+        "confirm_helpers": crate::confirm::HELPERS,
         "tags": tags,
         "toolsets": api.toolsets.iter().map(|set| json!({
             "name": set.name,
@@ -230,7 +231,18 @@ fn op_data(op: &Op) -> Value {
         "further_scopes": op.further_scopes,
         "conditional_scope": op.conditional_scope,
         "toolset": op.toolset,
-        "confirm": op.confirm.as_ref().map(|c| json!({ "target": c.target, "target_id": c.target_id, "message": c.message })),
+        "confirm": op.confirm.as_ref().map(|c| json!({
+            "target": c.target,
+            "target_id": c.target_id,
+            "reads": c.reads.iter().map(|r| json!({
+                "name": r.name,
+                "operation": r.operation,
+                "each": r.each,
+                "limit": r.limit,
+                "arguments": r.arguments.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "message": c.message,
+        })),
         "path_params": op.path_params,
         "query_params": op.query_params.iter().map(|q| json!({ "name": q.name, "kind": q.kind })).collect::<Vec<_>>(),
         "body": op.body.as_ref().map(|b| json!({

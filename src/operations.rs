@@ -63,8 +63,23 @@ pub struct Confirm {
     pub target: Option<&'static str>,
     /// The argument that names the target when it is not a path parameter.
     pub target_id: Option<&'static str>,
-    /// pt-BR handlebars template over `args` and `target`.
+    /// More objects the question shows, read in order before it is asked.
+    pub reads: &'static [ConfirmRead],
+    /// pt-BR handlebars template over `args`, `target`, `now` and each read by its name.
     pub message: &'static str,
+}
+
+/// One read of `x-mcp.confirm.reads` (checked by codegen/confirm.rs).
+#[derive(Debug, Clone, Copy)]
+pub struct ConfirmRead {
+    /// The name the template reads its answer by.
+    pub name: &'static str,
+    /// The operationId of a read-only operation.
+    pub operation: &'static str,
+    /// Taken once per item of this list (an expression), for at most this many items.
+    pub each: Option<(&'static str, usize)>,
+    /// Argument -> expression (`[expression]`: a one-item list; argument `*`: an object's fields).
+    pub arguments: &'static [(&'static str, &'static str)],
 }
 
 /// How a query parameter's text is read before validation.

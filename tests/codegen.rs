@@ -1,6 +1,9 @@
 //! The generator's refusals: every spec mistake the build must stop on, with a message that
 //! names the operation. `codegen/` is compiled here exactly as build.rs compiles it.
 
+#[path = "../codegen/confirm.rs"]
+#[allow(dead_code)]
+mod confirm;
 #[path = "../codegen/model.rs"]
 #[allow(dead_code)]
 mod model;
@@ -90,6 +93,71 @@ fn refuses_a_destructive_operation_without_confirmation() {
     op(&mut s, "/v1/charges/{id}/cancel", "post")["x-mcp"].as_object_mut().unwrap().remove("confirm");
     let message = refused(&s);
     assert!(message.contains("operation charges_cancel") && message.contains("x-mcp.confirm"), "{message}");
+}
+
+#[test]
+fn refuses_a_confirmation_naming_what_does_not_exist() {
+    let cancel =
+        |s: &mut Value| -> Value { op(s, "/v1/charges/{id}/cancel", "post")["x-mcp"]["confirm"].clone() };
+    let with = |confirm: Value| {
+        let mut s = spec();
+        op(&mut s, "/v1/charges/{id}/cancel", "post")["x-mcp"]["confirm"] = confirm;
+        refused(&s)
+    };
+    let mut base = cancel(&mut spec());
+    // A field the target does not have, even as a helper's argument.
+    base["message"] = json!("Cancelar {{money target.valor}}?");
+    let message = with(base.clone());
+    assert!(
+        message.contains("operation charges_cancel: x-mcp.confirm.message") && message.contains("valor"),
+        "{message}"
+    );
+    // A helper the server does not have.
+    base["message"] = json!("Cancelar {{moeda target.balance}}?");
+    let message = with(base.clone());
+    assert!(message.contains("x-mcp.confirm.message") && message.contains("moeda"), "{message}");
+    // A read that is not read-only, one taking an argument it does not have, one drawing on a
+    // field that does not exist, a name taken twice, an each without a limit.
+    base["message"] = json!("Cancelar?");
+    for (read, says) in [
+        (
+            json!({ "name": "x", "operation": "charges_cancel", "arguments": { "id": "target.id" } }),
+            "reads.x: charges_cancel is not read-only",
+        ),
+        (
+            json!({ "name": "x", "operation": "debtors_get", "arguments": { "cpf": "target.debtor_id" } }),
+            "reads.x: debtors_get takes no argument cpf",
+        ),
+        (
+            json!({ "name": "x", "operation": "debtors_get", "arguments": { "id": "target.devedor" } }),
+            "reads.x: arguments.id: target.devedor: there is no devedor",
+        ),
+        (
+            json!({ "name": "x", "operation": "debtors_get" }),
+            "reads.x: debtors_get needs its path parameter id",
+        ),
+        (
+            json!({ "name": "target", "operation": "debtors_get", "arguments": { "id": "target.debtor_id" } }),
+            "reads.target: the name is taken",
+        ),
+        (
+            json!({ "name": "x", "operation": "charges_get", "each": "args.id", "arguments": { "id": "item" } }),
+            "reads.x: each needs a limit",
+        ),
+    ] {
+        base["reads"] = json!([read]);
+        let message = with(base.clone());
+        assert!(
+            message.contains(&format!("operation charges_cancel: x-mcp.confirm.{says}")),
+            "{says}: {message}"
+        );
+    }
+    // A read's answer is what the template sees by its name: a field it lacks fails too.
+    base["reads"] =
+        json!([{ "name": "debtor", "operation": "debtors_get", "arguments": { "id": "target.debtor_id" } }]);
+    base["message"] = json!("Cancelar a cobrança de {{debtor.name}} ({{debtor.cpf}})?");
+    let message = with(base.clone());
+    assert!(message.contains("x-mcp.confirm.message") && message.contains("cpf"), "{message}");
 }
 
 #[test]

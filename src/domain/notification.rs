@@ -13,7 +13,7 @@ use super::message::{MessageValues, Placeholder, Template};
 use super::pix_account::PixAccount;
 use super::policy::MessageTemplate;
 use super::rules::RuleError;
-use crate::types::{Channel, ChargeStatus, NotificationOrigin, NotificationStatus};
+use crate::types::{Address, Channel, ChargeStatus, NotificationOrigin, NotificationStatus};
 
 /// The most characters a rendered subject may have; it is one line.
 pub const SUBJECT_LIMIT: usize = 200;
@@ -114,13 +114,31 @@ pub fn contact(debtor: &Debtor, channel: Channel) -> Result<String, SkipReason> 
         Channel::Whatsapp => debtor.opt_out.whatsapp,
         Channel::Letter => false,
     };
-    if opted_out {
+    let contacts = Contacts {
+        email: debtor.email.as_deref(),
+        mobile: debtor.mobile.as_deref(),
+        address: debtor.address.as_ref(),
+    };
+    reach(&contacts, channel, opted_out)
+}
+
+/// A debtor's ways to be reached, as kept.
+pub struct Contacts<'a> {
+    pub email: Option<&'a str>,
+    pub mobile: Option<&'a str>,
+    pub address: Option<&'a Address>,
+}
+
+/// The rule of [`contact`] over a debtor's contacts (also what a confirmation question shows as
+/// where a message will go).
+pub fn reach(contacts: &Contacts<'_>, channel: Channel, opted_out: bool) -> Result<String, SkipReason> {
+    if opted_out && channel != Channel::Letter {
         return Err(SkipReason::OptedOut);
     }
     let found = match channel {
-        Channel::Email => debtor.email.clone(),
-        Channel::Sms | Channel::Whatsapp => debtor.mobile.clone(),
-        Channel::Letter => debtor.address.as_ref().map(|a| {
+        Channel::Email => contacts.email.map(str::to_string),
+        Channel::Sms | Channel::Whatsapp => contacts.mobile.map(str::to_string),
+        Channel::Letter => contacts.address.map(|a| {
             let complement = a.complement.clone().flatten().map(|c| format!(", {c}")).unwrap_or_default();
             format!(
                 "{}, {}{complement} - {}, {} - {}, CEP {}",

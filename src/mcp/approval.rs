@@ -16,7 +16,7 @@ use super::context::{Context, Kind, Outcome};
 use super::era::Era;
 use super::gate::{Gate, digest, internal, principal_id};
 use super::params::Params;
-use super::question::question;
+use super::question::{Facts, question};
 use super::tool_result::error_result;
 use super::wire::RpcError;
 use crate::api::{ApiError, etag};
@@ -41,8 +41,9 @@ pub async fn gate(
     args: &Map<String, Value>,
     split: &Split,
     params: &Params,
-    target: &Value,
+    facts: &Facts,
 ) -> Result<Gate, RpcError> {
+    let target = &facts.target;
     let url_mode = wants_url(ctx.era);
     // The user's answer to the URL elicitation: declining to open the page stops here.
     let answered = params.get("inputResponses").and_then(|r| r.get(INPUT_KEY));
@@ -64,7 +65,7 @@ pub async fn gate(
     let object_id = target.get("id").and_then(Value::as_str).map(str::to_string);
     let app = ctx.caller.app.as_ref();
     let now = OffsetDateTime::now_utc();
-    let redemption = redeem_approval(app, binding, object_id, || question(op, args, split, target), now)
+    let redemption = redeem_approval(app, binding, object_id, || question(op, args, split, facts), now)
         .await
         .map_err(internal)?;
     let approval = match redemption {

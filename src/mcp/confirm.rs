@@ -15,8 +15,9 @@ use super::arguments::Split;
 use super::context::{Context, Kind, Outcome, step_up};
 use super::era::Era;
 use super::gate::{Gate, digest, internal, principal_id};
+use super::lookups;
 use super::params::Params;
-use super::question::question;
+use super::question::{Facts, question};
 use super::tool_result::{endpoint_result, error_result};
 use super::wire::RpcError;
 use crate::api::{ApiError, etag};
@@ -86,9 +87,17 @@ pub async fn gate(
         None => Value::Null,
     };
     let version = target.get("version").and_then(Value::as_i64);
+    // The other objects the question shows (the simulated agreement, the debtor a message goes
+    // to...), read now too: what is asked is what will be done.
+    let reads = match lookups::gather(ctx, &confirm, args, &target).await? {
+        Ok(reads) => reads,
+        Err(gate) => return Ok(gate),
+    };
+    let zone = ctx.caller.principal.zone.clone();
+    let facts = Facts { target, reads, now: OffsetDateTime::now_utc(), zone };
     if !can_confirm(ctx.era) {
         // Confirmed out of band instead: an approval page, as a link or a URL-mode elicitation.
-        return approval::gate(ctx, op, args, split, params, &target).await;
+        return approval::gate(ctx, op, args, split, params, &facts).await;
     }
     let expected = State {
         org: ctx.caller.principal.organization_id.clone(),
@@ -136,7 +145,7 @@ pub async fn gate(
     let mut nonce = [0u8; 16];
     getrandom::fill(&mut nonce).map_err(|e| internal(std::io::Error::other(e.to_string())))?;
     let state = State { exp: now.unix_timestamp() + VALIDITY_SECONDS, nonce: hex::encode(nonce), ..expected };
-    let message = question(op, args, split, &target);
+    let message = question(op, args, split, &facts);
     let sealed = ctx.caller.app.key.seal(&state).map_err(internal)?;
     let result = json!({
         "inputRequests": {

@@ -12,6 +12,7 @@ mod era;
 mod fence;
 mod gate;
 mod instructions;
+mod lookups;
 mod methods;
 mod params;
 mod prompts;

@@ -18,6 +18,9 @@
 //! Both specs are read by the generator's own model (codegen/model.rs, compiled here as build.rs
 //! compiles it), so they are read exactly as the server that serves them was generated.
 
+#[path = "../../codegen/confirm.rs"]
+#[allow(dead_code)]
+mod confirm;
 #[path = "../../codegen/model.rs"]
 #[allow(dead_code)]
 mod model;

@@ -478,6 +478,44 @@ async fn a_person_approves_on_the_page_and_the_retry_runs_once() {
     assert!(event["request_id"].as_str().is_some_and(|r| r.starts_with("req_")), "{event}");
 }
 
+/// The page shows the very question the form elicitation asks: for an agreement, the debtor,
+/// the charges, the down payment, the installments and the total.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_asks_what_the_elicitation_asks() {
+    let s = TestServer::start().await;
+    let (org, token) = s.tenant("Org").await;
+    let (_, email) = person(&s, &org, "operator").await;
+    let debtor = s.create_debtor(&token, "Maria Souza", "52998224725").await;
+    let id = debtor["id"].as_str().unwrap();
+    let late = s.create_charge(&token, id, 1250.0, &date_in(-10)).await;
+    let older = s.create_charge(&token, id, 300.0, &date_in(-40)).await;
+    let terms = json!({ "charge_ids": [late["id"], older["id"]], "installments_count": 6,
+                        "first_due_date": date_in(31), "down_payment_amount": 150.0 });
+    let params = call("dunning_agreements_create", terms);
+    let form = json!({ "elicitation": { "form": {} } });
+    let r = s.mcp_2026(&token, "tools/call", params.clone(), form).await;
+    let asked = r.result()["inputRequests"]["confirm"]["params"]["message"].as_str().unwrap().to_string();
+    for shown in ["“Maria Souza” (“529.982.247-25”)", "entrada de R$ 150,00", "6 parcelas", "total de R$"]
+    {
+        assert!(asked.contains(shown), "{shown}: {asked}");
+    }
+    assert!(
+        asked.contains(late["id"].as_str().unwrap()) && asked.contains(older["id"].as_str().unwrap()),
+        "{asked}"
+    );
+
+    // A client that cannot elicit is sent to the page: the same text, stored, told and shown.
+    let r = s.mcp_2025(&token, "tools/call", params).await;
+    let url = approval_url(&s, &r);
+    assert!(r.tool_json()["error"]["message"].as_str().unwrap().contains(&asked), "{}", r.body);
+    let approval = find_approval(&*s.app, approval_id(&url)).await.unwrap().unwrap();
+    assert_eq!(approval.question, asked);
+    let mut browser = Browser::new(&s);
+    let page = browser.open_signing_in(&url, &email).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains(&kobana_dunning::oauth::pages::esc(&asked)), "{}", page.body);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_declines_on_the_page_and_nothing_runs() {
     let s = TestServer::start().await;

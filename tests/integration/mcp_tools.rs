@@ -413,14 +413,66 @@ async fn a_read_write_token_can_confirm_and_bodies_are_checked_before_asking() {
     assert_eq!(r.tool_json()["data"]["status"], "canceled", "{}", r.body);
 }
 
+/// A day as the questions write it (`07/01/2027`).
+fn br(day: &str) -> String {
+    kobana_dunning::domain::dates::format_date_br(
+        kobana_dunning::domain::dates::parse_date(&day[..10]).unwrap(),
+    )
+}
+
+/// An amount as the questions write it (`R$ 1.250,00`).
+fn brl(amount: &Value) -> String {
+    kobana_dunning::domain::money::format_brl(kobana_dunning::domain::money::cents_from_json(amount).unwrap())
+}
+
+/// Quoted, as a question quotes what third parties wrote.
+fn q(text: &Value) -> String {
+    format!("“{}”", text.as_str().unwrap())
+}
+
+/// A send window that `now` (in São Paulo) is outside of, whatever the hour the test runs.
+fn closed_window() -> (&'static str, &'static str) {
+    let hour = (time::OffsetDateTime::now_utc() - time::Duration::hours(3)).hour();
+    if hour < 12 { ("20:00", "21:00") } else { ("06:00", "07:00") }
+}
+
+/// What an agreement's question must show, from the simulation of the same terms (the numbers
+/// `agreements_simulate` answers): down payment, each installment amount, first due date, total.
+fn agreement_shows(simulation: &Value) -> Vec<String> {
+    let mut shown = vec![format!("total de {}", brl(&simulation["total_amount"]))];
+    let installments = simulation["installments"].as_array().unwrap();
+    shown.push(format!("{} parcelas", installments.len()));
+    for installment in installments {
+        shown.push(brl(&installment["amount"]));
+    }
+    shown.push(format!("a primeira em {}", br(installments[0]["due_date"].as_str().unwrap())));
+    if !simulation["down_payment_amount"].is_null() {
+        shown.push(format!(
+            "entrada de {} em {}",
+            brl(&simulation["down_payment_amount"]),
+            br(simulation["down_payment_due_date"].as_str().unwrap())
+        ));
+    }
+    for (field, word) in
+        [("fine_amount", "multa"), ("interest_amount", "juros"), ("discount_amount", "desconto")]
+    {
+        if simulation[field].as_f64().unwrap() > 0.0 {
+            shown.push(format!("{word} de {}", brl(&simulation[field])));
+        }
+    }
+    shown
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_destructive_tool_asks_about_its_real_object() {
     let s = TestServer::start().await;
     let (_, token) = s.tenant("Org").await;
+    let address = json!({ "zipcode": "01310100", "street": "Av. Paulista", "number": "1000",
+                          "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" });
     let mut asked = 0;
     for op in kobana_dunning::operations::OPERATIONS.iter().filter(|op| op.confirm.is_some()) {
         // A fresh object of the kind the tool acts on (a debtor without charges can be deleted),
-        // and what the question must show of it.
+        // and everything the question must show of it: the object, each amount and date it changes.
         let r = s
             .write(
                 &token,
@@ -429,130 +481,234 @@ async fn every_destructive_tool_asks_about_its_real_object() {
             )
             .await;
         let debtor = r.data().clone();
-        let charge = || async {
-            s.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(5)).await["id"].clone()
+        let debtor_id = debtor["id"].as_str().unwrap().to_string();
+        let who = vec!["“Maria Souza”".to_string(), q(&debtor["document_formatted"])];
+        let due = date_in(5);
+        let charge = || async { s.create_charge(&token, &debtor_id, 1250.0, &due).await };
+        // A charge and all a question about it shows: id, debtor, balance, due date.
+        let about = |c: &Value| {
+            vec![
+                q(&c["id"]),
+                "“Maria Souza”".to_string(),
+                "R$ 1.250,00".to_string(),
+                br(c["due_date"].as_str().unwrap()),
+            ]
         };
-        let policy = || async {
-            let r = s
-                .write(
-                    &token,
-                    "collection_policies_create",
-                    json!({ "name": "Maria Souza", "steps": [
-                        { "name": "Lembrete", "offset_days": 0, "channel": "email", "template": { "body": "Oi" } }
-                    ] }),
-                )
-                .await;
-            r.data().clone()
-        };
-        let (arguments, shown) = match op.operation_id {
-            "charges_notify" => {
-                (json!({ "id": charge().await, "channel": "email" }), "“Maria Souza”".to_string())
+        let policy = |window: Option<(&str, &str)>| {
+            let mut body = json!({ "name": "Janela", "steps": [
+                { "name": "Lembrete", "offset_days": 0, "channel": "email", "template": { "body": "Oi" } }
+            ] });
+            if let Some((start, end)) = window {
+                body["send_window"] = json!({ "start": start, "end": end });
             }
-            "notifications_create" => {
-                let id = charge().await;
-                let shown = format!("“{}”", id.as_str().unwrap());
-                (json!({ "charge_id": id, "channel": "email" }), shown)
+            let s = &s;
+            let token = &token;
+            async move {
+                let r = s.write(token, "collection_policies_create", body).await;
+                assert_eq!(r.status, 201, "{}", r.body);
+                r.data().clone()
+            }
+        };
+        let with_address = || async {
+            let r = s.write_id(&token, "debtors_update", &debtor_id, json!({ "address": address })).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        };
+        let (arguments, shown): (Value, Vec<String>) = match op.operation_id {
+            "charges_notify" | "notifications_create" => {
+                // The charge follows a policy whose window is closed now: the message still leaves now.
+                let (start, end) = closed_window();
+                let p = policy(Some((start, end))).await;
+                let body =
+                    json!({ "debtor_id": debtor_id, "amount": 1250.0, "due_date": due, "cp_id": p["id"] });
+                let r = s.write(&token, "charges_create", body).await;
+                assert_eq!(r.status, 201, "{}", r.body);
+                let c = r.data().clone();
+                let mut shown = about(&c);
+                shown.push("por e-mail".into());
+                shown.push("para “maria@example.com”".into());
+                shown.push(format!(
+                    "está fora da janela de envio da régua “Janela” (dias úteis, {start}–{end})"
+                ));
+                shown.push("sai agora mesmo".into());
+                let arguments = if op.operation_id == "charges_notify" {
+                    json!({ "id": c["id"], "channel": "email" })
+                } else {
+                    json!({ "charge_id": c["id"], "channel": "email" })
+                };
+                (arguments, shown)
             }
             "notifications_resend" | "notifications_cancel" => {
-                let id = charge().await;
+                let c = charge().await;
                 let r = s
-                    .write_id(&token, "charges_notify", id.as_str().unwrap(), json!({ "channel": "email" }))
+                    .write_id(
+                        &token,
+                        "charges_notify",
+                        c["id"].as_str().unwrap(),
+                        json!({ "channel": "email" }),
+                    )
                     .await;
-                (json!({ "id": r.data()["id"] }), "“maria@example.com”".to_string())
+                let n = r.data().clone();
+                let mut shown =
+                    vec![q(&n["id"]), "por e-mail".into(), "“maria@example.com”".into(), q(&c["id"])];
+                if op.operation_id == "notifications_resend" {
+                    shown.extend(about(&c));
+                    // The words sent again.
+                    shown.push(format!("Mensagem: “{}", n["body"].as_str().unwrap().lines().next().unwrap()));
+                }
+                (json!({ "id": n["id"] }), shown)
             }
             "collection_policies_archive" | "collection_policies_delete" => {
-                (json!({ "cp_id": policy().await["id"] }), "“Maria Souza”".to_string())
+                let p = policy(None).await;
+                (json!({ "cp_id": p["id"] }), vec!["“Janela”".into(), "sua etapa".into()])
             }
             "collection_policies_steps_delete" => {
-                let p = policy().await;
-                (json!({ "cp_id": p["id"], "step_id": p["steps"][0]["id"] }), "“Lembrete”".to_string())
+                let p = policy(None).await;
+                let shown = vec!["“Lembrete”".into(), "e-mail, 0 dias".into(), "da régua “Janela”".into()];
+                (json!({ "cp_id": p["id"], "step_id": p["steps"][0]["id"] }), shown)
             }
             "agreements_create" => {
-                let late =
-                    s.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(-10)).await;
-                let args = json!({ "charge_ids": [late["id"]], "installments_count": 3, "first_due_date": date_in(30) });
-                (args, "“3”".to_string())
+                let late = s.create_charge(&token, &debtor_id, 1250.0, &date_in(-10)).await;
+                let other = s.create_charge(&token, &debtor_id, 300.0, &date_in(-40)).await;
+                let terms = json!({ "charge_ids": [late["id"], other["id"]], "installments_count": 3,
+                                    "first_due_date": date_in(30), "down_payment_amount": 100.0,
+                                    "discount_percentage": 5 });
+                let simulation = s.write(&token, "agreements_simulate", terms.clone()).await;
+                assert_eq!(simulation.status, 200, "{}", simulation.body);
+                let mut shown = who.clone();
+                shown.extend(agreement_shows(simulation.data()));
+                shown.push(format!("{} (saldo de R$ 1.250,00)", q(&late["id"])));
+                shown.push(format!("{} (saldo de R$ 300,00)", q(&other["id"])));
+                (terms, shown)
             }
             "agreements_cancel" => {
-                let late =
-                    s.create_charge(&token, debtor["id"].as_str().unwrap(), 1250.0, &date_in(-10)).await;
+                let late = s.create_charge(&token, &debtor_id, 1250.0, &date_in(-10)).await;
                 let args = json!({ "charge_ids": [late["id"]], "installments_count": 3, "first_due_date": date_in(30) });
                 let r = s.write(&token, "agreements_create", args).await;
-                (json!({ "id": r.data()["id"] }), "o acordo “agr_".to_string())
+                let a = r.data().clone();
+                let mut shown = who.clone();
+                shown.extend([q(&a["id"]), brl(&a["total_amount"]), "3 parcelas".into(), q(&late["id"])]);
+                (json!({ "id": a["id"] }), shown)
             }
-            "charges_write_off" => (
-                json!({ "id": charge().await, "reason": "Devedora não localizada." }),
-                "“Maria Souza”".to_string(),
-            ),
-            "charges_decide" => (
-                json!({ "id": charge().await, "decision": "keep_open", "reason": "Aguardando o comprovante." }),
-                "“Maria Souza”".to_string(),
-            ),
+            "charges_write_off" => {
+                let c = charge().await;
+                (json!({ "id": c["id"], "reason": "Devedora não localizada." }), about(&c))
+            }
+            "charges_decide" => {
+                // The richest decision: an agreement over the charge, on terms the question spells out.
+                let c = charge().await;
+                let agreement = json!({ "installments_count": 2, "first_due_date": date_in(30), "down_payment_amount": 250.0 });
+                let mut terms = agreement.clone();
+                terms["charge_ids"] = json!([c["id"]]);
+                let simulation = s.write(&token, "agreements_simulate", terms).await;
+                assert_eq!(simulation.status, 200, "{}", simulation.body);
+                let mut shown = about(&c);
+                shown.extend(who.clone());
+                shown.extend(agreement_shows(simulation.data()));
+                let arguments = json!({ "id": c["id"], "decision": "agreement", "reason": "Proposta aceita.",
+                                        "agreement": agreement });
+                (arguments, shown)
+            }
             "credit_bureau_reports_create" => {
-                let id = charge().await;
-                let shown = format!("“{}”", id.as_str().unwrap());
-                (json!({ "charge_id": id }), shown)
+                let c = charge().await;
+                let mut shown = about(&c);
+                shown.extend(who.clone());
+                shown.push("no Boa Vista".into());
+                (json!({ "charge_id": c["id"], "bureau": "boa_vista" }), shown)
             }
-            "protests_create" => (
-                json!({ "charge_id": charge().await, "title_type": "DS", "document_number": "NF-77" }),
-                "“NF-77”".to_string(),
-            ),
+            "protests_create" => {
+                with_address().await;
+                let c = charge().await;
+                let mut shown = about(&c);
+                shown.extend(who.clone());
+                shown.extend([
+                    "“DS”".into(),
+                    "“NF-77”".into(),
+                    "Tabelionato de Protesto de “São Paulo”/“SP”".into(),
+                ]);
+                (json!({ "charge_id": c["id"], "title_type": "DS", "document_number": "NF-77" }), shown)
+            }
             "payment_receivers_revoke" => {
                 let r = s
                     .write(&token, "payment_receiver_create", json!({ "secret": "kobana-secret-0123456789" }))
                     .await;
                 assert_eq!(r.status, 201, "{}", r.body);
-                let id = r.data()["id"].as_str().unwrap().to_owned();
-                let shown = format!("“{id}”");
-                (json!({ "id": id }), shown)
+                let created = r.data()["created_at"].as_str().unwrap();
+                let created =
+                    (time::OffsetDateTime::parse(created, &time::format_description::well_known::Rfc3339)
+                        .unwrap()
+                        - time::Duration::hours(3))
+                    .date();
+                let created = kobana_dunning::domain::dates::format_date_br(created);
+                let shown = vec![q(&r.data()["id"]), format!("criado em {created}")];
+                (json!({ "id": r.data()["id"] }), shown)
             }
             "webhooks_delete" | "webhooks_test" | "webhooks_deliveries_retry" => {
                 let hook = json!({ "url": "https://erp.example.com/hooks", "events": ["debtor.db.created"] });
                 let r = s.write(&token, "webhooks_create", hook).await;
                 assert_eq!(r.status, 201, "{}", r.body);
                 let id = r.data()["id"].as_str().unwrap().to_owned();
+                let url = "“https://erp.example.com/hooks”".to_string();
                 if op.operation_id == "webhooks_deliveries_retry" {
                     s.create_debtor(&token, "Rita Gancho", &crate::common::cpf(100 + asked)).await;
                     let r = s.call(&token, "webhooks_deliveries_list", &[("id", &id)], "", None).await;
-                    let delivery = r.data()[0]["id"].as_str().unwrap().to_owned();
-                    (json!({ "id": id, "delivery_id": delivery }), format!("“{delivery}”"))
+                    let delivery = &r.data()[0];
+                    let shown = vec![q(&delivery["id"]), q(&delivery["event_code"]), url];
+                    (json!({ "id": id, "delivery_id": delivery["id"] }), shown)
+                } else if op.operation_id == "webhooks_delete" {
+                    (json!({ "id": id }), vec![url, "O tipo de evento que ele assina".into()])
                 } else {
-                    (json!({ "id": id }), "“https://erp.example.com/hooks”".to_string())
+                    (json!({ "id": id }), vec![url])
                 }
             }
             "credit_bureau_reports_remove" | "protests_cancel" => {
                 // A report or protest needs an overdue charge, an address and a letter sent.
-                let id = debtor["id"].as_str().unwrap();
-                let address = json!({ "zipcode": "01310100", "street": "Av. Paulista", "number": "1000",
-                                      "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP" });
-                let r = s.write_id(&token, "debtors_update", id, json!({ "address": address })).await;
-                assert_eq!(r.status, 200, "{}", r.body);
-                let late = s.create_charge(&token, id, 1250.0, &date_in(-10)).await;
-                let late = late["id"].as_str().unwrap();
-                let r = s.write_id(&token, "charges_notify", late, json!({ "channel": "letter" })).await;
+                with_address().await;
+                let late = s.create_charge(&token, &debtor_id, 1250.0, &date_in(-10)).await;
+                let late_id = late["id"].as_str().unwrap();
+                let r = s.write_id(&token, "charges_notify", late_id, json!({ "channel": "letter" })).await;
                 assert_eq!(r.status, 201, "{}", r.body);
-                let (create, body, arguments, shown) = if op.operation_id == "protests_cancel" {
-                    let body = json!({ "charge_id": late, "title_type": "DS", "document_number": "NF-1" });
-                    ("protests_create", body, json!({}), "o protesto “prt_")
+                let (create, body, mut arguments, mut shown) = if op.operation_id == "protests_cancel" {
+                    let body = json!({ "charge_id": late_id, "title_type": "DS", "document_number": "NF-1" });
+                    (
+                        "protests_create",
+                        body,
+                        json!({}),
+                        vec!["“Tabelionato de Protesto de São Paulo”".to_string()],
+                    )
                 } else {
-                    let body = json!({ "charge_id": late });
                     (
                         "credit_bureau_reports_create",
-                        body,
+                        json!({ "charge_id": late_id }),
                         json!({ "reason": "contested" }),
-                        "a negativação “cbr_",
+                        vec!["no Serasa".to_string()],
                     )
                 };
                 let r = s.write(&token, create, body).await;
                 assert_eq!(r.status, 201, "{}", r.body);
-                let mut arguments = arguments;
                 arguments["id"] = r.data()["id"].clone();
-                (arguments, shown.to_string())
+                shown.extend(who.clone());
+                shown.extend([q(&r.data()["id"]), q(&late["id"]), brl(&r.data()["amount"])]);
+                (arguments, shown)
             }
-            _ if op.path.starts_with("/v1/charges/") => {
-                (json!({ "id": charge().await }), "“Maria Souza”".to_string())
+            "charges_cancel" => {
+                let c = charge().await;
+                (json!({ "id": c["id"] }), about(&c))
             }
-            _ => (json!({ "id": debtor["id"] }), "“Maria Souza”".to_string()),
+            "debtors_delete" => {
+                let mut shown = who.clone();
+                shown.push("“maria@example.com”".into());
+                (json!({ "id": debtor_id }), shown)
+            }
+            "debtors_archive" => {
+                let c = charge().await;
+                let mut shown = who.clone();
+                shown.push("sua cobrança em aberto (R$ 1.250,00) continua".into());
+                let _ = c;
+                (json!({ "id": debtor_id }), shown)
+            }
+            other => {
+                panic!("{other}: a destructive tool this test does not know; say what its question must show")
+            }
         };
         let params = json!({ "name": op.tool_name, "arguments": arguments });
         let r = s.mcp_2026(&token, "tools/call", params, elicitation()).await;
@@ -566,10 +722,60 @@ async fn every_destructive_tool_asks_about_its_real_object() {
             op.tool_name,
             r.body
         );
-        assert!(message.contains(&shown) && !message.contains("“”"), "{}: {message}", op.tool_name);
+        assert!(!message.contains("“”"), "{}: {message}", op.tool_name);
+        for shown in &shown {
+            assert!(message.contains(shown.as_str()), "{}: {shown} is not in: {message}", op.tool_name);
+        }
         asked += 1;
     }
     assert_eq!(asked, 22);
+}
+
+/// A question stays short whatever the call: an agreement over many charges names the first ten
+/// and counts the rest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agreement_over_many_charges_names_the_first_ten_and_counts_the_rest() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let debtor = s.create_debtor(&token, "Maria Souza", "52998224725").await;
+    let id = debtor["id"].as_str().unwrap();
+    let mut ids = Vec::new();
+    for day in 0..25 {
+        ids.push(s.create_charge(&token, id, 100.0, &date_in(-5 - day)).await["id"].clone());
+    }
+    let params = json!({ "name": "dunning_agreements_create",
+                         "arguments": { "charge_ids": ids, "installments_count": 12, "first_due_date": date_in(30) } });
+    let r = s.mcp_2026(&token, "tools/call", params, elicitation()).await;
+    let message = r.result()["inputRequests"]["confirm"]["params"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("as 25 cobranças") && message.contains(" e mais 15:"), "{message}");
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(message.contains(id.as_str().unwrap()), i < 10, "charge {i}: {message}");
+    }
+    assert!(message.len() < 2_000, "{} bytes: {message}", message.len());
+}
+
+/// Terms that cannot make an agreement are refused before anyone is asked, naming the fields as
+/// the call named them (a decision's terms sit under `agreement`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terms_the_simulation_refuses_are_refused_before_asking() {
+    let s = TestServer::start().await;
+    let (_, token) = s.tenant("Org").await;
+    let debtor = s.create_debtor(&token, "Maria Souza", "52998224725").await;
+    let charge = s.create_charge(&token, debtor["id"].as_str().unwrap(), 100.0, &date_in(-5)).await;
+    let terms =
+        json!({ "installments_count": 2, "first_due_date": date_in(30), "down_payment_amount": 5000.0 });
+    let decide = json!({ "name": "dunning_charges_decide", "arguments": {
+        "id": charge["id"], "decision": "agreement", "reason": "Proposta.", "agreement": terms } });
+    let r = s.mcp_2026(&token, "tools/call", decide, elicitation()).await;
+    assert!(r.is_tool_error(), "{}", r.body);
+    let fields = r.tool_json()["error"]["details"]["fields"].clone();
+    assert_eq!(fields[0]["field"], "agreement.down_payment_amount", "{fields}");
+    let mut create = terms.clone();
+    create["charge_ids"] = json!([charge["id"]]);
+    let create = json!({ "name": "dunning_agreements_create", "arguments": create });
+    let r = s.mcp_2026(&token, "tools/call", create, elicitation()).await;
+    assert!(r.is_tool_error(), "{}", r.body);
+    assert_eq!(r.tool_json()["error"]["details"]["fields"][0]["field"], "down_payment_amount", "{}", r.body);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -25,7 +25,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("agreements_get"),
             target_id: None,
-            message: "Cancelar o acordo {{target.id}} de {{money target.total_amount}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Cancelar o acordo {{target.id}} de {{debtor.name}} ({{debtor.document_formatted}}), de {{money target.total_amount}} em {{target.installments_count}} parcelas? As parcelas não pagas são canceladas e {{#if (eq (len target.charge_ids) 1)}}a cobrança renegociada ({{#each target.charge_ids}}{{this}}{{/each}}) volta{{else}}as {{len target.charge_ids}} cobranças renegociadas ({{#each target.charge_ids}}{{this}}{{#unless @last}}, {{/unless}}{{/each}}) voltam{{/if}} a ficar em aberto, com a régua retomada.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -67,7 +75,27 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: None,
             target_id: None,
-            message: "Criar um acordo em {{args.installments_count}} parcelas, a primeira vencendo em {{date args.first_due_date}}, renegociando as cobranças indicadas?",
+            reads: &[
+                ConfirmRead {
+                    name: "simulation",
+                    operation: "agreements_simulate",
+                    each: None,
+                    arguments: &[("*", "args")],
+                },
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "simulation.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "charges",
+                    operation: "charges_get",
+                    each: Some(("args.charge_ids", 10)),
+                    arguments: &[("id", "item")],
+                },
+            ],
+            message: "Criar um acordo com {{debtor.name}} ({{debtor.document_formatted}}) renegociando {{#if (eq (len args.charge_ids) 1)}}a cobrança{{else}}as {{len args.charge_ids}} cobranças{{/if}} {{#each charges}}{{this.id}}{{brief this.description}} (saldo de {{money this.balance}}){{#unless @last}}, {{/unless}}{{/each}}{{more args.charge_ids charges}}: {{#if simulation.down_payment_amount}}entrada de {{money simulation.down_payment_amount}} em {{date simulation.down_payment_due_date}} e {{/if}}{{installments simulation.installments}}, a primeira em {{date simulation.installments.[0].due_date}}, total de {{money simulation.total_amount}} (saldo de {{money simulation.original_amount}}{{#if simulation.fine_amount}}, multa de {{money simulation.fine_amount}}{{/if}}{{#if simulation.interest_amount}}, juros de {{money simulation.interest_amount}}{{/if}}{{#if simulation.discount_amount}}, desconto de {{money simulation.discount_amount}}{{/if}})?",
         }),
         path_params: &[],
         query_params: &[],
@@ -357,7 +385,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: None,
-            message: "Cancelar a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}}?",
+            reads: &[],
+            message: "Cancelar a cobrança {{target.id}}{{brief target.description}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}}? O saldo deixa de ser cobrado.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -453,7 +482,21 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: None,
-            message: "Decidir a cobrança {{target.id}} de {{money target.balance}}, de {{target.debtor_name}}, que aguarda uma decisão?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "simulation",
+                    operation: "agreements_simulate",
+                    each: None,
+                    arguments: &[("*", "args.agreement"), ("charge_ids", "[args.id]")],
+                },
+            ],
+            message: "Decidir a cobrança {{target.id}}{{brief target.description}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}} ({{debtor.document_formatted}}): {{#if (eq args.decision \"write_off\")}}baixá-la como perda, deixando de cobrar {{money target.balance}}?{{/if}}{{#if (eq args.decision \"restart\")}}retomar a régua na próxima etapa?{{/if}}{{#if (eq args.decision \"keep_open\")}}mantê-la em aberto, com a régua parada?{{/if}}{{#if (eq args.decision \"credit_bureau\")}}negativar o devedor no {{bureau args.credit_bureau.bureau}} por {{money target.balance}}?{{/if}}{{#if (eq args.decision \"protest\")}}levá-la a protesto por {{money target.balance}} (título {{args.protest.title_type}} nº {{args.protest.document_number}}){{#if debtor.address}} no Tabelionato de Protesto de {{debtor.address.city}}/{{debtor.address.state}}{{/if}}?{{/if}}{{#if simulation}}um acordo com {{#if simulation.down_payment_amount}}entrada de {{money simulation.down_payment_amount}} em {{date simulation.down_payment_due_date}} e {{/if}}{{installments simulation.installments}}, a primeira em {{date simulation.installments.[0].due_date}}, total de {{money simulation.total_amount}} (saldo de {{money simulation.original_amount}}{{#if simulation.fine_amount}}, multa de {{money simulation.fine_amount}}{{/if}}{{#if simulation.interest_amount}}, juros de {{money simulation.interest_amount}}{{/if}}{{#if simulation.discount_amount}}, desconto de {{money simulation.discount_amount}}{{/if}})?{{/if}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -671,7 +714,21 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: None,
-            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}} sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "policies",
+                    operation: "collection_policies_list",
+                    each: None,
+                    arguments: &[("per_page", "100")],
+                },
+            ],
+            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}}, para {{recipient debtor args.channel}}, sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?{{send_window policies target.cp_id}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -950,7 +1007,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: None,
-            message: "Baixar como perda a cobrança {{target.id}} de {{money target.balance}}, de {{target.debtor_name}}?",
+            reads: &[],
+            message: "Baixar como perda a cobrança {{target.id}}{{brief target.description}} de {{target.debtor_name}}: saldo de {{money target.balance}}, que {{due target}}, deixa de ser cobrado?",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -992,7 +1050,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("collection_policies_get"),
             target_id: None,
-            message: "Arquivar a régua {{target.name}}? Nenhuma de suas etapas será mais enviada.",
+            reads: &[],
+            message: "Arquivar a régua {{target.name}}{{#if target.is_default}} (a padrão da organização){{/if}}? {{#if (eq target.steps_count 1)}}A sua etapa não será mais enviada.{{else}}Nenhuma de suas {{target.steps_count}} etapas será mais enviada.{{/if}}",
         }),
         path_params: &["cp_id"],
         query_params: &[],
@@ -1081,7 +1140,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("collection_policies_get"),
             target_id: None,
-            message: "Excluir definitivamente a régua {{target.name}} e suas {{target.steps_count}} etapas?",
+            reads: &[],
+            message: "Excluir definitivamente a régua {{target.name}}{{#if target.is_default}} (a padrão da organização){{/if}} e {{#if (eq target.steps_count 1)}}sua etapa{{else}}suas {{target.steps_count}} etapas{{/if}}?",
         }),
         path_params: &["cp_id"],
         query_params: &[],
@@ -1348,7 +1408,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("collection_policies_steps_get"),
             target_id: None,
-            message: "Excluir a etapa {{target.name}} ({{target.offset_days}} dias) da régua?",
+            reads: &[
+                ConfirmRead {
+                    name: "policy",
+                    operation: "collection_policies_get",
+                    each: None,
+                    arguments: &[("cp_id", "args.cp_id")],
+                },
+            ],
+            message: "Excluir a etapa {{target.name}} ({{#if target.channel}}{{channel target.channel}}, {{/if}}{{target.offset_days}} dias do vencimento{{#if target.send_time}}, às {{target.send_time}}{{/if}}) da régua {{policy.name}}?",
         }),
         path_params: &["cp_id", "step_id"],
         query_params: &[],
@@ -1577,9 +1645,17 @@ pub static OPERATIONS: &[Operation] = &[
         conditional_scope: None,
         toolset: "settlement",
         confirm: Some(Confirm {
-            target: None,
-            target_id: None,
-            message: "Negativar o devedor da cobrança {{args.charge_id}}? O registro fica no birô até a dívida ser paga ou o pedido de baixa atendido.",
+            target: Some("charges_get"),
+            target_id: Some("charge_id"),
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Negativar {{target.debtor_name}} ({{debtor.document_formatted}}) no {{bureau args.bureau}} pela cobrança {{target.id}}{{brief target.description}} de {{money target.balance}}, que {{due target}}? O registro fica no birô até a dívida ser paga ou o pedido de baixa atendido.",
         }),
         path_params: &[],
         query_params: &[],
@@ -1742,7 +1818,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("credit_bureau_reports_get"),
             target_id: None,
-            message: "Retirar a negativação {{target.id}} de {{money target.amount}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Retirar a negativação {{target.id}} de {{debtor.name}} ({{debtor.document_formatted}}) no {{bureau target.bureau}}, pela cobrança {{target.charge_id}} de {{money target.amount}}?",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -1784,7 +1868,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("debtors_get"),
             target_id: None,
-            message: "Arquivar o devedor {{target.name}} ({{target.document_formatted}})? Ele não poderá receber novas cobranças.",
+            reads: &[],
+            message: "Arquivar o devedor {{target.name}} ({{target.document_formatted}})? Ele não poderá receber novas cobranças; {{#if (eq target.summary.open_charges 1)}}sua cobrança em aberto ({{money target.summary.open_amount}}) continua como está.{{else}}{{#if target.summary.open_charges}}suas {{target.summary.open_charges}} cobranças em aberto ({{money target.summary.open_amount}}) continuam como estão.{{else}}ele não tem cobranças em aberto.{{/if}}{{/if}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -1879,7 +1964,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("debtors_get"),
             target_id: None,
-            message: "Excluir definitivamente o devedor {{target.name}} ({{target.document_formatted}})?",
+            reads: &[],
+            message: "Excluir definitivamente o devedor {{target.name}} ({{target.document_formatted}}){{#if target.email}}, e-mail {{target.email}}{{/if}}? Seus dados não poderão ser recuperados.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2447,7 +2533,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("notifications_get"),
             target_id: None,
-            message: "Cancelar o envio da mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}?",
+            reads: &[],
+            message: "Cancelar o envio da mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}, sobre a cobrança {{target.charge_id}}, prevista para {{date target.scheduled_for}}?",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2489,7 +2576,21 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("charges_get"),
             target_id: Some("charge_id"),
-            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}} sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "policies",
+                    operation: "collection_policies_list",
+                    each: None,
+                    arguments: &[("per_page", "100")],
+                },
+            ],
+            message: "Enviar agora uma mensagem por {{channel args.channel}} a {{target.debtor_name}}, para {{recipient debtor args.channel}}, sobre a cobrança {{target.id}} de {{money target.balance}}, que {{due target}}?{{send_window policies target.cp_id}}",
         }),
         path_params: &[],
         query_params: &[],
@@ -2671,7 +2772,27 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("notifications_get"),
             target_id: None,
-            message: "Reenviar a mensagem {{target.id}} por {{channel target.channel}} para {{target.to}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+                ConfirmRead {
+                    name: "charge",
+                    operation: "charges_get",
+                    each: None,
+                    arguments: &[("id", "target.charge_id")],
+                },
+                ConfirmRead {
+                    name: "policies",
+                    operation: "collection_policies_list",
+                    each: None,
+                    arguments: &[("per_page", "100")],
+                },
+            ],
+            message: "Reenviar a mensagem {{target.id}} por {{channel target.channel}} a {{charge.debtor_name}}, agora para {{recipient debtor target.channel}} (o contato atual do devedor), sobre a cobrança {{charge.id}} de {{money charge.balance}}, que {{due charge}}?{{send_window policies charge.cp_id}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -2879,7 +3000,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("payment_receivers_get"),
             target_id: None,
-            message: "Revogar o receptor de pagamentos {{target.id}}? Pagamentos enviados à URL dele deixarão de ser recebidos.",
+            reads: &[],
+            message: "Revogar o receptor de pagamentos {{target.id}}{{#if target.url}} ({{target.url}}){{/if}}, criado em {{date target.created_at}}? Pagamentos enviados à URL dele deixarão de ser recebidos.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -3023,7 +3145,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("protests_get"),
             target_id: None,
-            message: "Cancelar o protesto {{target.id}} de {{money target.amount}}?",
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Cancelar o protesto {{target.id}} da cobrança {{target.charge_id}} de {{debtor.name}} ({{debtor.document_formatted}}), de {{money target.amount}}, no {{target.notary.name}} ({{target.notary.city}}/{{target.notary.state}})?{{#if target.costs_amount}} As custas do cartório são de {{money target.costs_amount}}.{{/if}}",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -3063,9 +3193,17 @@ pub static OPERATIONS: &[Operation] = &[
         conditional_scope: None,
         toolset: "settlement",
         confirm: Some(Confirm {
-            target: None,
-            target_id: None,
-            message: "Levar a protesto a cobrança {{args.charge_id}} (título {{args.title_type}} nº {{args.document_number}})? O cartório intimará o devedor.",
+            target: Some("charges_get"),
+            target_id: Some("charge_id"),
+            reads: &[
+                ConfirmRead {
+                    name: "debtor",
+                    operation: "debtors_get",
+                    each: None,
+                    arguments: &[("id", "target.debtor_id")],
+                },
+            ],
+            message: "Levar a protesto a cobrança {{target.id}}{{brief target.description}} de {{money target.balance}}, que {{due target}}, de {{target.debtor_name}} ({{debtor.document_formatted}}), título {{args.title_type}} nº {{args.document_number}}{{#if debtor.address}}, no Tabelionato de Protesto de {{debtor.address.city}}/{{debtor.address.state}}{{/if}}? O cartório intimará o devedor.",
         }),
         path_params: &[],
         query_params: &[],
@@ -3267,7 +3405,8 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("webhooks_get"),
             target_id: None,
-            message: "Excluir o webhook {{target.url}}? Nenhum evento será mais enviado a ele.",
+            reads: &[],
+            message: "Excluir o webhook {{target.url}}{{#if target.name}} ({{target.name}}){{/if}}? {{#if (eq (len target.events) 1)}}O tipo de evento que ele assina não será mais enviado a ele{{else}}Nenhum dos {{len target.events}} tipos de evento que ele assina será mais enviado a ele{{/if}}.",
         }),
         path_params: &["id"],
         query_params: &[],
@@ -3412,7 +3551,15 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("webhooks_deliveries_get"),
             target_id: None,
-            message: "Reenviar a entrega {{target.id}} ({{target.event_code}}) para o endereço atual do webhook?",
+            reads: &[
+                ConfirmRead {
+                    name: "webhook",
+                    operation: "webhooks_get",
+                    each: None,
+                    arguments: &[("id", "args.id")],
+                },
+            ],
+            message: "Reenviar a entrega {{target.id}} ({{target.event_code}}) para o endereço atual do webhook, {{webhook.url}}?",
         }),
         path_params: &["id", "delivery_id"],
         query_params: &[],
@@ -3582,6 +3729,7 @@ pub static OPERATIONS: &[Operation] = &[
         confirm: Some(Confirm {
             target: Some("webhooks_get"),
             target_id: None,
+            reads: &[],
             message: "Enviar um evento de teste (ping) para {{target.url}}?",
         }),
         path_params: &["id"],
@@ -3678,6 +3826,19 @@ pub static TOOLSETS: &[Toolset] = &[
         description: "agreements, credit-bureau reports, protests",
         tags: &["agreements", "credit_bureau_reports", "protests"],
     },
+];
+/// The helpers confirmation templates may call (codegen/confirm.rs checks templates against them).
+pub const CONFIRM_HELPERS: &[&str] = &[
+    "money",
+    "date",
+    "due",
+    "channel",
+    "bureau",
+    "recipient",
+    "send_window",
+    "installments",
+    "more",
+    "brief",
 ];
 /// Every scope a token can carry (`x-mcp.scope` takes one of these, or `any`).
 pub const SCOPES: &[&str] = &[
