@@ -479,7 +479,12 @@ fn preview_instant(row: &Value) -> String {
     let (h, m) = row["send_time"].as_str().unwrap().split_once(':').unwrap();
     let time = time::Time::from_hms(h.parse().unwrap(), m.parse().unwrap(), 0).unwrap();
     let zone = kobana_dunning::domain::dates::Zone::default_zone();
-    let at = zone.instant(day, time);
+    in_the_organization_offset(zone.instant(day, time))
+}
+
+/// An instant as answers write it: at the (default) organization zone's offset.
+fn in_the_organization_offset(at: time::OffsetDateTime) -> String {
+    let zone = kobana_dunning::domain::dates::Zone::default_zone();
     let rfc3339 = time::macros::format_description!(
         "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6][offset_hour sign:mandatory]:[offset_minute]"
     );
@@ -538,11 +543,11 @@ async fn a_charge_says_what_it_waits_for() {
     );
     // Paused until a day: nothing is due meanwhile, and the engine resumes it that day, which
     // is the charge's next action (the day's start in the organization's calendar).
-    use kobana_dunning::domain::dates::{Zone, format_date, format_timestamp};
+    use kobana_dunning::domain::dates::{Zone, format_date};
     let resumes = at.date() + time::Duration::days(2);
     let until = format_date(resumes);
     let r = s.write_id(&token, "charges_pause", &id, json!({ "until": until })).await;
-    let resumes_at = json!(format_timestamp(Zone::default_zone().day_start(resumes)));
+    let resumes_at = json!(in_the_organization_offset(Zone::default_zone().day_start(resumes)));
     assert_eq!(
         (r.data()["paused_until"].clone(), r.data()["next_action_at"].clone()),
         (json!(until), resumes_at.clone()),

@@ -18,6 +18,7 @@ mod assistant;
 mod auth;
 mod cli;
 mod contract;
+mod conversation;
 mod delivery;
 mod demo_timeline;
 mod documents;
