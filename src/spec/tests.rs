@@ -54,7 +54,7 @@ fn base() -> Value {
                     "operationId": "charges_cancel", "tags": ["charges"],
                     "summary": "Cancel a charge", "description": "Cancels a charge.",
                     "x-mcp": { "effect": "destructive", "idempotent": true, "scope": "dunning.write",
-                               "confirm": { "target": "charges_get", "message": "Cancelar {{target.id}}?" } },
+                               "confirm": { "message": "Cancelar {{args.id}}?" } },
                     "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
                     "responses": { "200": answer("Charge") },
                 },
