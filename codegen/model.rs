@@ -13,7 +13,6 @@ use serde_json::{Map, Value, json};
 
 // `super`, not `crate`: the server's `spec diff` (src/spec/) reads specs with this same model,
 // nested in a module, while build.rs and tests/codegen.rs have it at their crate root.
-use sha2::{Digest, Sha256};
 
 use super::schema::{self, Schemas};
 
@@ -209,8 +208,8 @@ pub struct Op {
     pub aliases: Vec<String>,
     pub title: String,
     pub description: String,
-    /// `x-mcp.description`: the tool descriptor's description, if any.
-    pub tool_description: Option<String>,
+    /// `x-mcp.description`: the tool descriptor's description.
+    pub tool_description: String,
     pub tag: String,
     /// Every tag of the operation (`tag` is the first).
     pub tags: Vec<String>,
@@ -303,67 +302,11 @@ impl Op {
             "idempotentHint": self.idempotent,
             "openWorldHint": false,
         });
-        let hash = schema_hash(&self.tool_schema, None, &annotations);
         let mut descriptor = json!({ "name": self.tool_name, "title": self.title });
-        if let Some(description) = &self.tool_description {
-            descriptor["description"] = json!(description);
-        }
+        descriptor["description"] = json!(self.tool_description);
         descriptor["inputSchema"] = self.tool_schema.clone();
         descriptor["annotations"] = annotations;
-        // Lets a client tell that a cached descriptor is stale. 2025-03-26 clients get no
-        // `_meta` (src/mcp/tools.rs removes it).
-        descriptor["_meta"] = json!({ SCHEMA_HASH_KEY: hash });
         descriptor
-    }
-}
-
-/// The `_meta` key of a tool's schema hash.
-pub const SCHEMA_HASH_KEY: &str = "com.kobana/schema_hash";
-
-/// A tool's schema hash: the first 8 hex digits of the SHA-256 of the canonical JSON (keys
-/// sorted at every level, no spaces) of `{"annotations", "inputSchema", "outputSchema"}`, the
-/// last only when the tool has one. It changes with anything a client validates or relies on,
-/// and with nothing else: the same spec gives the same hash on every build.
-pub fn schema_hash(input_schema: &Value, output_schema: Option<&Value>, annotations: &Value) -> String {
-    let mut hashed = json!({ "annotations": annotations, "inputSchema": input_schema });
-    if let Some(output) = output_schema {
-        hashed["outputSchema"] = output.clone();
-    }
-    let mut text = String::new();
-    canonical_json(&hashed, &mut text);
-    let digest = Sha256::digest(text.as_bytes());
-    digest.iter().take(4).map(|b| format!("{b:02x}")).collect()
-}
-
-/// JSON with object keys in byte order and no whitespace (strings and numbers as serde_json
-/// writes them), whatever order the document was written in.
-fn canonical_json(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                canonical_json(&map[key.as_str()], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical_json(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
     }
 }
 
@@ -765,9 +708,14 @@ impl Op {
             }
         }
         let aliases = x_mcp.aliases;
-        let tool_description = x_mcp.description.map(|d| d.trim().to_string());
-        if tool_description.as_deref().is_some_and(str::is_empty) {
-            return Err(fail("x-mcp.description is empty (leave it out when the title says it all)".into()));
+        // MCP clients require a tool's description (the conformance suite checks it), and it is
+        // read beside the title: it says what the title cannot, in a sentence.
+        let tool_description = x_mcp.description.map(|d| d.trim().to_string()).unwrap_or_default();
+        if tool_description.is_empty() {
+            return Err(fail("x-mcp.description is missing or empty: every tool describes itself".into()));
+        }
+        if tool_description == title {
+            return Err(fail("x-mcp.description repeats the title: say what the title cannot".into()));
         }
         let describe = x_mcp.describe;
 

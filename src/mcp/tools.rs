@@ -63,9 +63,29 @@ fn shown_here(ctx: &Context<'_>, op: &Operation) -> bool {
     on_this_path(ctx, op) && allowed(ctx, op)
 }
 
-/// `tools/list` built from the descriptors (what [`list`] keeps).
+/// `tools/list` built from the descriptors (what [`list`] keeps). Eras that have `_meta` get
+/// the list's hash there, so a client that cached the list can tell it changed without
+/// comparing every descriptor (one hash for the list rather than one a tool: the catalogue
+/// budget).
 fn build_list(ctx: &Context<'_>) -> Outcome {
-    Outcome::cacheable(json!({ "tools": listed(ctx, OPERATIONS.iter().zip(DESCRIPTORS.iter())) }))
+    let tools = listed(ctx, OPERATIONS.iter().zip(DESCRIPTORS.iter()));
+    let mut result = json!({ "tools": tools });
+    if ctx.era.has_titles() {
+        result["_meta"] = json!({ CATALOGUE_HASH_KEY: catalogue_hash(&result["tools"]) });
+    }
+    Outcome::cacheable(result)
+}
+
+/// The `_meta` key of a tools/list answer's hash.
+pub const CATALOGUE_HASH_KEY: &str = "com.kobana/catalogue_hash";
+
+/// The first 16 hex digits of the SHA-256 of the listed tools as compact JSON: the same list
+/// (descriptors are written in one order, by the generator) gives the same hash on every build
+/// and every server, and any change to a listed tool, or to which tools are listed, changes it.
+fn catalogue_hash(tools: &Value) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(tools.to_string().as_bytes());
+    hex::encode(&digest[..8])
 }
 
 /// The descriptors of the tools the caller may run, as the era shows them. One per operation,

@@ -86,12 +86,9 @@ fn the_catalogue_follows_the_tool_rules() {
             }
         }
 
-        // The schema hash lets a client tell that a cached descriptor is stale.
-        let hash = tool["_meta"]["com.kobana/schema_hash"].as_str().unwrap_or_default();
-        assert!(
-            hash.len() == 8 && hash.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')),
-            "{name}: _meta.com.kobana/schema_hash is 8 lowercase hex digits, not {hash:?}"
-        );
+        // MCP clients require a description; it says what the title cannot.
+        let description = tool["description"].as_str().unwrap_or_default();
+        assert!(!description.is_empty() && tool["title"] != description, "{name}: {tool}");
 
         let annotations = &tool["annotations"];
         assert_eq!(annotations["openWorldHint"], false, "{name}");
@@ -274,7 +271,7 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-const READ_ANY: &str = "      x-mcp:\n        effect: read\n        idempotent: true\n        scope: any\n";
+const READ_ANY: &str = "      x-mcp:\n        description: Answers pong.\n        effect: read\n        idempotent: true\n        scope: any\n";
 
 /// An operation without a handler does not compile, and the error names it.
 #[test]

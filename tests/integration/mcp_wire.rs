@@ -445,7 +445,7 @@ async fn unknown_methods_and_notifications() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn result_fields_per_era() {
     let s = TestServer::start().await;
-    let (_, token) = s.tenant("Org").await;
+    let (org, token) = s.tenant("Org").await;
     for method in ["tools/list", "resources/list", "resources/templates/list", "prompts/list"] {
         let r = s.mcp_2026(&token, method, json!({}), json!({})).await;
         assert_eq!(r.status, 200, "{method}: {}", r.body);
@@ -461,31 +461,46 @@ async fn result_fields_per_era() {
 
         let r = s.mcp_2025(&token, method, json!({})).await;
         let result = r.result();
-        for field in ["resultType", "ttlMs", "cacheScope", "_meta"] {
+        for field in ["resultType", "ttlMs", "cacheScope"] {
             assert!(result.get(field).is_none(), "{method} in 2025 has no {field}");
         }
+        // A 2025 list's `_meta` holds at most the catalogue's hash, never the 2026 fields.
+        let meta_keys: Vec<&String> =
+            result.get("_meta").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k).collect();
+        let expected: &[&str] = if method == "tools/list" { &["com.kobana/catalogue_hash"] } else { &[] };
+        assert_eq!(meta_keys, expected, "{method} in 2025");
     }
     let r =
         s.mcp_2026(&token, "tools/call", json!({ "name": "dunning_me", "arguments": {} }), json!({})).await;
     assert_eq!(r.result()["resultType"], "complete");
     assert!(r.result().get("ttlMs").is_none(), "tool results are not cacheable");
 
-    // 2025-06-18 and 2026-07-28 tools carry their schema hash in `_meta`.
-    for r in [
+    // 2025-06-18 and 2026-07-28 lists carry their hash in `_meta`: the same list, the same hash,
+    // in both eras and on every request; another list (fewer scopes), another hash.
+    let hash_of = |r: &crate::common::Resp| {
+        r.result()["_meta"]["com.kobana/catalogue_hash"].as_str().unwrap().to_string()
+    };
+    let listed = [
         s.mcp_2026(&token, "tools/list", json!({}), json!({})).await,
         s.mcp_2025(&token, "tools/list", json!({})).await,
-    ] {
-        for tool in r.result()["tools"].as_array().unwrap() {
-            let hash = tool["_meta"]["com.kobana/schema_hash"].as_str().unwrap_or_default();
-            assert_eq!(hash.len(), 8, "{tool}");
-        }
+        s.mcp_2025(&token, "tools/list", json!({})).await,
+    ];
+    let hashes: Vec<String> = listed.iter().map(hash_of).collect();
+    assert!(hashes[0].len() == 16 && hashes[0].chars().all(|c| c.is_ascii_hexdigit()), "{hashes:?}");
+    assert!(hashes.iter().all(|h| *h == hashes[0]), "{hashes:?}");
+    for tool in listed[0].result()["tools"].as_array().unwrap() {
+        assert!(tool.get("_meta").is_none(), "one hash for the list, none a tool: {tool}");
     }
+    let reader = s.token(&org, "dunning.read").await;
+    let fewer = s.mcp_2025(&reader, "tools/list", json!({})).await;
+    assert_ne!(hash_of(&fewer), hashes[0], "a list of other tools has another hash");
 
     // 2025-03-26 clients get no field that revision lacks.
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" });
     let r = s.mcp_raw("/mcp", Some(&token), &body, &[("mcp-protocol-version", "2025-03-26")]).await;
     for tool in r.result()["tools"].as_array().unwrap() {
         assert!(tool.get("title").is_none() && tool.get("_meta").is_none(), "{tool}");
+        assert!(r.result().get("_meta").is_none(), "2025-03-26 lists carry no hash");
         assert!(
             tool["annotations"]["title"].is_string(),
             "2025-03-26 shows the title in annotations: {tool}"
