@@ -190,6 +190,15 @@ async fn portfolio_figures_are_the_charge_lists_meta_and_stay_in_their_organizat
     };
     assert_eq!((channel("email"), channel("letter"), channel("sms")), ((2, 1), (0, 0), (0, 0)), "{p}");
 
+    // Over MCP: the tool and the fixed resource answer the same figures.
+    let r =
+        s.mcp_2025(&token, "tools/call", json!({ "name": "dunning_portfolio_get", "arguments": {} })).await;
+    let tool = r.tool_json();
+    assert_eq!((&tool["data"]["open"], &tool["data"]["by_age"]), (&p["open"], &p["by_age"]), "{tool}");
+    let r = s.mcp_2025(&token, "resources/read", json!({ "uri": "kobana://dunning/portfolio" })).await;
+    let read: Value = serde_json::from_str(r.result()["contents"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(read["data"], p, "{}", r.body);
+
     // The other organization sees its own figures, equal to the first's by construction.
     let r = s.read(&other, "portfolio_get", "").await;
     assert_eq!(r.data()["by_age"], p["by_age"], "{}", r.body);
