@@ -50,6 +50,13 @@ pub(crate) async fn check_policy(call: &Call, field: &str, cp_id: &str) -> ApiRe
 }
 
 impl super::handlers::ChargesApi for Charges {
+    async fn portfolio_get(
+        call: Call,
+        _input: wire::PortfolioGetInput,
+    ) -> ApiResult<Reply<wire::PortfolioEnvelope>> {
+        super::portfolio::portfolio(&call).await
+    }
+
     async fn charges_list(call: Call, input: wire::ChargesListInput) -> ApiResult<Reply<ChargeList>> {
         let (window, pager) = ListArgs {
             page: input.page,

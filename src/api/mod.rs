@@ -14,6 +14,7 @@ pub mod export_file;
 mod fields;
 mod idempotency;
 mod papers;
+mod portfolio;
 mod routes;
 mod rules;
 pub mod v1;

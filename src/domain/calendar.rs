@@ -73,6 +73,21 @@ pub fn on_or_after(day: Date) -> Date {
     day
 }
 
+/// The day itself if it is a business day, else the last one before it.
+pub fn on_or_before(day: Date) -> Date {
+    let mut day = day;
+    for _ in 0..14 {
+        if is_business_day(day) {
+            return day;
+        }
+        match day.previous_day() {
+            Some(previous) => day = previous,
+            None => return day,
+        }
+    }
+    day
+}
+
 /// When a charge due on `due` is really due: the next business day if `due` is not one.
 pub fn effective_due_date(due: Date) -> Date {
     on_or_after(due)

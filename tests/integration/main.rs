@@ -46,6 +46,7 @@ mod observability;
 mod outage;
 mod payment_codes;
 mod payments_in;
+mod portfolio;
 mod receiver;
 mod regua;
 mod replicas;

@@ -12,7 +12,15 @@ async fn resources_and_templates() {
     let r = s.mcp_2026(&token, "resources/list", json!({}), json!({})).await;
     let uris: Vec<&str> =
         r.result()["resources"].as_array().unwrap().iter().map(|x| x["uri"].as_str().unwrap()).collect();
-    assert_eq!(uris, ["kobana://dunning/me", "kobana://dunning/guide", "kobana://dunning/event_codes"]);
+    assert_eq!(
+        uris,
+        [
+            "kobana://dunning/me",
+            "kobana://dunning/portfolio",
+            "kobana://dunning/guide",
+            "kobana://dunning/event_codes"
+        ]
+    );
 
     let r = s.mcp_2026(&token, "resources/templates/list", json!({}), json!({})).await;
     let templates: Vec<&str> = r.result()["resourceTemplates"]

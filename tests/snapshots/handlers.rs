@@ -155,6 +155,15 @@ pub trait ChargesApi {
     ) -> impl std::future::Future<
         Output = crate::api::ApiResult<crate::api::Reply<crate::types::ChargeEnvelope>>,
     > + Send;
+    /// `portfolio_get`: Portfolio overview
+    fn portfolio_get(
+        call: crate::api::Call,
+        input: crate::types::PortfolioGetInput,
+    ) -> impl std::future::Future<
+        Output = crate::api::ApiResult<
+            crate::api::Reply<crate::types::PortfolioEnvelope>,
+        >,
+    > + Send;
 }
 /// The operations tagged `collection_policies`, implemented in `src/api/collection_policies.rs`.
 pub trait CollectionPoliciesApi {

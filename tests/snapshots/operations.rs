@@ -3123,6 +3123,40 @@ pub static OPERATIONS: &[Operation] = &[
         query_schema: "{\"type\":\"object\",\"properties\":{\"page\":{\"default\":1,\"type\":\"integer\",\"minimum\":1,\"maximum\":2147483647,\"description\":\"Page number, starting at 1. A page past the last one answers an empty data list with the same meta.\"},\"per_page\":{\"default\":25,\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"Items per page, 1 to 100 (above 100 is a VALIDATION_ERROR, never clamped).\"},\"fields\":{\"type\":\"string\",\"description\":\"Comma-separated names of the row fields to answer (id,debtor_name,balance): each row keeps only those, and its id always; meta is unchanged. Top-level names of the row only; an unknown name is a VALIDATION_ERROR that names it.\"},\"status\":{\"description\":\"Only payments in this state.\",\"type\":\"string\",\"enum\":[\"matched\",\"unmatched\",\"assigned\"]}},\"additionalProperties\":false}",
     },
     Operation {
+        operation_id: "portfolio_get",
+        tool_name: "dunning_portfolio_get",
+        aliases: &[],
+        title: "Portfolio overview",
+        description: "The organization's charges at a glance, in its calendar: open charges (pending and overdue) by age, charges by status and by dunning status, payments recovered this month and last, and messages sent since Monday by channel with failures. Each figure of charges is what charges_list's meta says with the filters it names.",
+        tag: "charges",
+        method: HttpMethod::Get,
+        path: "/v1/portfolio",
+        effect: Effect::Read,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        scope: Some("dunning.read"),
+        further_scopes: &[],
+        conditional_scope: None,
+        toolset: "charges",
+        confirm: None,
+        path_params: &[],
+        query_params: &[],
+        body: None,
+        accepts_idempotency_key: false,
+        success_status: 200,
+        response: ResponseKind::Json,
+        resource_uri: Some("kobana://dunning/portfolio"),
+        row_fields: &[],
+        complete: &[],
+        descriptor: "{\"name\":\"dunning_portfolio_get\",\"title\":\"Portfolio overview\",\"description\":\"Open charges by age and status, régua stages, recoveries, this week's messages.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"1924f133\"}}",
+        input_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+        query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+    },
+    Operation {
         operation_id: "protests_cancel",
         tool_name: "dunning_protests_cancel",
         aliases: &[],
@@ -3979,32 +4013,34 @@ pub mod ops {
     pub const PAYMENTS_ASSIGN: &Operation = &OPERATIONS[61];
     /// `payments_list`
     pub const PAYMENTS_LIST: &Operation = &OPERATIONS[62];
+    /// `portfolio_get`
+    pub const PORTFOLIO_GET: &Operation = &OPERATIONS[63];
     /// `protests_cancel`
-    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[63];
+    pub const PROTESTS_CANCEL: &Operation = &OPERATIONS[64];
     /// `protests_create`
-    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[64];
+    pub const PROTESTS_CREATE: &Operation = &OPERATIONS[65];
     /// `protests_get`
-    pub const PROTESTS_GET: &Operation = &OPERATIONS[65];
+    pub const PROTESTS_GET: &Operation = &OPERATIONS[66];
     /// `protests_list`
-    pub const PROTESTS_LIST: &Operation = &OPERATIONS[66];
+    pub const PROTESTS_LIST: &Operation = &OPERATIONS[67];
     /// `webhooks_create`
-    pub const WEBHOOKS_CREATE: &Operation = &OPERATIONS[67];
+    pub const WEBHOOKS_CREATE: &Operation = &OPERATIONS[68];
     /// `webhooks_delete`
-    pub const WEBHOOKS_DELETE: &Operation = &OPERATIONS[68];
+    pub const WEBHOOKS_DELETE: &Operation = &OPERATIONS[69];
     /// `webhooks_deliveries_get`
-    pub const WEBHOOKS_DELIVERIES_GET: &Operation = &OPERATIONS[69];
+    pub const WEBHOOKS_DELIVERIES_GET: &Operation = &OPERATIONS[70];
     /// `webhooks_deliveries_list`
-    pub const WEBHOOKS_DELIVERIES_LIST: &Operation = &OPERATIONS[70];
+    pub const WEBHOOKS_DELIVERIES_LIST: &Operation = &OPERATIONS[71];
     /// `webhooks_deliveries_retry`
-    pub const WEBHOOKS_DELIVERIES_RETRY: &Operation = &OPERATIONS[71];
+    pub const WEBHOOKS_DELIVERIES_RETRY: &Operation = &OPERATIONS[72];
     /// `webhooks_get`
-    pub const WEBHOOKS_GET: &Operation = &OPERATIONS[72];
+    pub const WEBHOOKS_GET: &Operation = &OPERATIONS[73];
     /// `webhooks_list`
-    pub const WEBHOOKS_LIST: &Operation = &OPERATIONS[73];
+    pub const WEBHOOKS_LIST: &Operation = &OPERATIONS[74];
     /// `webhooks_rotate_secret`
-    pub const WEBHOOKS_ROTATE_SECRET: &Operation = &OPERATIONS[74];
+    pub const WEBHOOKS_ROTATE_SECRET: &Operation = &OPERATIONS[75];
     /// `webhooks_test`
-    pub const WEBHOOKS_TEST: &Operation = &OPERATIONS[75];
+    pub const WEBHOOKS_TEST: &Operation = &OPERATIONS[76];
     /// `webhooks_update`
-    pub const WEBHOOKS_UPDATE: &Operation = &OPERATIONS[76];
+    pub const WEBHOOKS_UPDATE: &Operation = &OPERATIONS[77];
 }

@@ -373,6 +373,13 @@ pub fn v1_route(path: &str) -> Option<V1Route<'_>> {
                 params: [*p0, ""],
             })
         }
+        ["", "v1", "portfolio"] => {
+            Some(V1Route {
+                operations: &[ops::PORTFOLIO_GET],
+                names: ["", ""],
+                params: ["", ""],
+            })
+        }
         ["", "v1", "protests"] => {
             Some(V1Route {
                 operations: &[ops::PROTESTS_CREATE, ops::PROTESTS_LIST],
@@ -1029,6 +1036,15 @@ pub fn invoke<'a>(
                     op,
                     invocation,
                     <crate::api::payments::Payments as crate::api::handlers::PaymentsApi>::payments_assign,
+                ),
+            )
+        }
+        "portfolio_get" => {
+            Box::pin(
+                crate::api::execute(
+                    op,
+                    invocation,
+                    <crate::api::charges::Charges as crate::api::handlers::ChargesApi>::portfolio_get,
                 ),
             )
         }

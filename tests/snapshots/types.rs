@@ -2120,6 +2120,66 @@ impl std::fmt::Display for PolicyStatus {
         f.write_str(self.as_str())
     }
 }
+/// Days overdue: not_due (0), days_1_30, days_31_60, days_61_90, over_90.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize
+)]
+pub enum PortfolioAgeAge {
+    #[serde(rename = "not_due")]
+    NotDue,
+    #[serde(rename = "days_1_30")]
+    Days130,
+    #[serde(rename = "days_31_60")]
+    Days3160,
+    #[serde(rename = "days_61_90")]
+    Days6190,
+    #[serde(rename = "over_90")]
+    Over90,
+}
+impl PortfolioAgeAge {
+    /// Every value, in the spec's order.
+    pub const ALL: &'static [Self] = &[
+        Self::NotDue,
+        Self::Days130,
+        Self::Days3160,
+        Self::Days6190,
+        Self::Over90,
+    ];
+    /// The value as the spec writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::NotDue => "not_due",
+            Self::Days130 => "days_1_30",
+            Self::Days3160 => "days_31_60",
+            Self::Days6190 => "days_61_90",
+            Self::Over90 => "over_90",
+        }
+    }
+}
+impl std::str::FromStr for PortfolioAgeAge {
+    type Err = crate::types::UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or(crate::types::UnknownValue)
+    }
+}
+impl std::fmt::Display for PortfolioAgeAge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 /// requested (to go to the notary), sent (the title taken in, apontado), intimated (the debtor served), paid (at the notary), protested (drawn: the debtor did not pay within 3 business days), withdrawn (the creditor's desistência), cancellation_requested (carta de anuência given), canceled, rejected (refused by the notary; see failure_reason).
 #[derive(
     Debug,
@@ -5504,6 +5564,92 @@ pub struct PolicyStepCreate {
     pub title_type: Option<ProtestTitleType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
+}
+/// The organization's charges in figures, in its calendar (amounts in reais; balance is what is still owed, fine and interest not included).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Portfolio {
+    /// Today in the organization's time zone; ages and periods count from it.
+    pub today: crate::domain::dates::Day,
+    /// Pending and overdue charges (charges_list with status=pending,overdue).
+    pub open: PortfolioSums,
+    /// Open charges by days overdue (as a charge's days_overdue counts them, from its due date moved to the next business day), youngest first; each is charges_list with status=pending,overdue and its due-date range.
+    pub by_age: Vec<PortfolioAge>,
+    /// Every charge by status (charges_list with that status).
+    pub by_status: Vec<PortfolioStatus>,
+    /// Every charge by the stage of its régua (charges_list with that dunning_status).
+    pub by_dunning_status: Vec<PortfolioDunningStatus>,
+    /// Charges paid in full whose payment date falls in this month and in last month (this month first), with what was paid on them.
+    pub recovered: Vec<PortfolioRecovered>,
+    pub messages: PortfolioMessages,
+}
+/// Open charges of one age.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioAge {
+    /// Days overdue: not_due (0), days_1_30, days_31_60, days_61_90, over_90.
+    pub age: PortfolioAgeAge,
+    /// The first due date of the bucket (null for the oldest).
+    pub due_date_from: Option<crate::domain::dates::Day>,
+    /// The last due date of the bucket (null for charges not yet due).
+    pub due_date_to: Option<crate::domain::dates::Day>,
+    pub count: i64,
+    pub amount_sum: crate::domain::money::Hundredths,
+    pub balance_sum: crate::domain::money::Hundredths,
+}
+/// The charges at one stage of the régua.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioDunningStatus {
+    pub dunning_status: DunningStatus,
+    pub count: i64,
+    pub amount_sum: crate::domain::money::Hundredths,
+    pub balance_sum: crate::domain::money::Hundredths,
+}
+/// The answer of GET /v1/portfolio.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioEnvelope {
+    pub data: Portfolio,
+}
+/// The input of `portfolio_get`: path, query and body fields, flat.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortfolioGetInput {}
+/// Messages to debtors since the start of the organization's week (Monday): per channel, how many were sent (notifications_list with sent_from=since) and how many failed.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioMessages {
+    /// This week's Monday.
+    pub since: crate::domain::dates::Day,
+    pub by_channel: Vec<PortfolioMessagesByChannelItem>,
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioMessagesByChannelItem {
+    pub channel: Channel,
+    pub sent: i64,
+    pub failed: i64,
+}
+/// Charges paid in full in one calendar month of the organization.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioRecovered {
+    /// The month, YYYY-MM.
+    pub month: String,
+    /// Its first day.
+    pub from: crate::domain::dates::Day,
+    pub count: i64,
+    /// Sum of the amounts paid on them, in reais.
+    pub amount_sum: crate::domain::money::Hundredths,
+}
+/// The charges of one status.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioStatus {
+    pub status: ChargeStatus,
+    pub count: i64,
+    pub amount_sum: crate::domain::money::Hundredths,
+    pub balance_sum: crate::domain::money::Hundredths,
+}
+/// How many charges, and the sums of their amounts and balances in reais.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioSums {
+    pub count: i64,
+    pub amount_sum: crate::domain::money::Hundredths,
+    pub balance_sum: crate::domain::money::Hundredths,
 }
 /// A protest of an overdue charge at a notary (protesto em cartório).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
