@@ -3152,7 +3152,7 @@ pub static OPERATIONS: &[Operation] = &[
         resource_uri: Some("kobana://dunning/portfolio"),
         row_fields: &[],
         complete: &[],
-        descriptor: "{\"name\":\"dunning_portfolio_get\",\"title\":\"Portfolio overview\",\"description\":\"Open charges by age and status, régua stages, recoveries, this week's messages.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false},\"_meta\":{\"com.kobana/schema_hash\":\"1924f133\"}}",
+        descriptor: "{\"name\":\"dunning_portfolio_get\",\"title\":\"Portfolio overview\",\"description\":\"Open charges by age and status, régua stages, recoveries, this week's messages.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}},\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}}",
         input_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
         query_schema: "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
     },
