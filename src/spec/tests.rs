@@ -23,7 +23,7 @@ fn base() -> Value {
                 "get": {
                     "operationId": "charges_list", "tags": ["charges"],
                     "summary": "List charges", "description": "Lists the charges.",
-                    "x-mcp": { "effect": "read", "idempotent": true, "scope": "dunning.read" },
+                    "x-mcp": { "description": "For the tests.", "effect": "read", "idempotent": true, "scope": "dunning.read" },
                     "parameters": [
                         { "name": "per_page", "in": "query",
                           "schema": { "type": "integer", "minimum": 1, "maximum": 100 } },
@@ -34,7 +34,7 @@ fn base() -> Value {
                 "post": {
                     "operationId": "charges_create", "tags": ["charges"],
                     "summary": "Create a charge", "description": "Creates a charge.",
-                    "x-mcp": { "effect": "write", "idempotent": false, "scope": "dunning.write" },
+                    "x-mcp": { "description": "For the tests.", "effect": "write", "idempotent": false, "scope": "dunning.write" },
                     "requestBody": { "required": true,
                         "content": { "application/json": { "schema": charge_ref("ChargeCreate") } } },
                     "responses": { "201": answer("Charge") },
@@ -44,7 +44,7 @@ fn base() -> Value {
                 "get": {
                     "operationId": "charges_get", "tags": ["charges"],
                     "summary": "Get a charge", "description": "Reads one charge.",
-                    "x-mcp": { "effect": "read", "idempotent": true, "scope": "dunning.read" },
+                    "x-mcp": { "description": "For the tests.", "effect": "read", "idempotent": true, "scope": "dunning.read" },
                     "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
                     "responses": { "200": answer("Charge") },
                 },
@@ -53,7 +53,7 @@ fn base() -> Value {
                 "post": {
                     "operationId": "charges_cancel", "tags": ["charges"],
                     "summary": "Cancel a charge", "description": "Cancels a charge.",
-                    "x-mcp": { "effect": "destructive", "idempotent": true, "scope": "dunning.write",
+                    "x-mcp": { "description": "For the tests.", "effect": "destructive", "idempotent": true, "scope": "dunning.write",
                                "confirm": { "message": "Cancelar {{args.id}}?" } },
                     "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
                     "responses": { "200": answer("Charge") },
@@ -378,7 +378,7 @@ fn what_only_adds_is_compatible() {
     new["paths"]["/v1/charges/{id}/pause"] = json!({ "post": {
         "operationId": "charges_pause", "tags": ["charges"],
         "summary": "Pause a charge", "description": "Pauses the régua for a charge.",
-        "x-mcp": { "effect": "write", "idempotent": true, "scope": "dunning.write" },
+        "x-mcp": { "description": "For the tests.", "effect": "write", "idempotent": true, "scope": "dunning.write" },
         "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }],
         "responses": { "200": answer("Charge") },
     } });
