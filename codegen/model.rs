@@ -708,10 +708,13 @@ impl Op {
             }
         }
         let aliases = x_mcp.aliases;
-        // MCP clients require a tool's description (the conformance suite checks it), and it is
-        // read beside the title: it says what the title cannot, in a sentence.
+        // Read beside the title: it says what the title cannot, in a sentence. MCP clients
+        // require one (the conformance suite checks it), so the generator refuses a tool without
+        // it (`render`); here only an empty one is refused, since `spec diff` also reads specs
+        // written before it was required.
+        let given = x_mcp.description.is_some();
         let tool_description = x_mcp.description.map(|d| d.trim().to_string()).unwrap_or_default();
-        if tool_description.is_empty() {
+        if given && tool_description.is_empty() {
             return Err(fail("x-mcp.description is missing or empty: every tool describes itself".into()));
         }
         if tool_description == title {

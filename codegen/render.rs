@@ -64,6 +64,12 @@ fn template_data(api: &Api) -> Result<Value> {
     if api.toolsets.is_empty() {
         return Err(SpecError::new("x-toolsets: missing: every operation belongs to a toolset"));
     }
+    if let Some(op) = api.ops.iter().find(|op| op.tool_description.is_empty()) {
+        return Err(SpecError::new(format!(
+            "operation {}: x-mcp.description is missing or empty: every tool describes itself",
+            op.operation_id
+        )));
+    }
     let ops: Vec<Value> = sorted_ops(api).iter().map(|op| op_data(op)).collect();
     let types = Types::build(&api.components, &api.ops)?;
     let mut tags: Vec<(String, Vec<Value>)> = Vec::new();

@@ -457,3 +457,18 @@ fn the_text_rule_is_compared_though_the_generated_schemas_leave_it_out() {
     assert!(removed.len() == 1 && !removed[0].breaking, "{removed:#?}");
     assert_eq!(diff(&with("^a*$"), &with("^a*$")).unwrap(), []);
 }
+
+#[test]
+fn a_base_written_before_tools_described_themselves_is_read() {
+    let mut old = base();
+    for (path, method) in [
+        ("/v1/charges", "get"),
+        ("/v1/charges", "post"),
+        ("/v1/charges/{id}", "get"),
+        ("/v1/charges/{id}/cancel", "post"),
+    ] {
+        op(&mut old, path, method)["x-mcp"].as_object_mut().unwrap().remove("description");
+    }
+    let found = changes(&old, &base());
+    assert!(found.iter().all(|c| !c.breaking), "{found:?}");
+}
