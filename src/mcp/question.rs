@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use handlebars::{Context as HbContext, Handlebars, Helper, HelperResult, Output, RenderContext};
+use handlebars::{Context as HbContext, Handlebars, Helper, HelperDef, HelperResult, Output, RenderContext};
 use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -115,16 +115,16 @@ static TEMPLATES: LazyLock<Handlebars<'static>> = LazyLock::new(|| {
             !text.is_empty() && text.strip_prefix('-').unwrap_or(text).bytes().all(|b| b.is_ascii_digit());
         if number { text.to_string() } else { fence::inline(text) }
     });
-    registry.register_helper("money", Box::new(money_helper));
-    registry.register_helper("date", Box::new(date_helper));
-    registry.register_helper("due", Box::new(due_helper));
-    registry.register_helper("channel", Box::new(channel_helper));
-    registry.register_helper("bureau", Box::new(bureau_helper));
-    registry.register_helper("recipient", Box::new(recipient_helper));
-    registry.register_helper("send_window", Box::new(send_window_helper));
-    registry.register_helper("installments", Box::new(installments_helper));
-    registry.register_helper("more", Box::new(more_helper));
-    registry.register_helper("brief", Box::new(brief_helper));
+    registry.register_helper("money", writes(money_helper));
+    registry.register_helper("date", writes(date_helper));
+    registry.register_helper("due", writes(due_helper));
+    registry.register_helper("channel", writes(channel_helper));
+    registry.register_helper("bureau", writes(bureau_helper));
+    registry.register_helper("recipient", writes(recipient_helper));
+    registry.register_helper("send_window", writes(send_window_helper));
+    registry.register_helper("installments", writes(installments_helper));
+    registry.register_helper("more", writes(more_helper));
+    registry.register_helper("brief", writes(brief_helper));
     for op in OPERATIONS {
         if let Some(confirm) = op.confirm {
             registry.register_template_string(op.tool_name, confirm.message).unwrap_or_else(|e| {
@@ -140,6 +140,22 @@ pub fn warm_up() {
     LazyLock::force(&TEMPLATES);
 }
 
+/// A helper that writes the text its function makes of the call: every helper here only reads
+/// its parameters (and the data's `now` and `zone`) and writes one text.
+fn writes(text: fn(&Helper, &HbContext) -> String) -> Box<dyn HelperDef + Send + Sync> {
+    Box::new(
+        move |h: &Helper,
+              _: &Handlebars,
+              ctx: &HbContext,
+              _: &mut RenderContext,
+              out: &mut dyn Output|
+              -> HelperResult {
+            out.write(&text(h, ctx))?;
+            Ok(())
+        },
+    )
+}
+
 fn render(
     op: &Operation,
     args: &Map<String, Value>,
@@ -153,66 +169,35 @@ fn render(
     TEMPLATES.render(op.tool_name, &data)
 }
 
-fn money_helper(
-    h: &Helper,
-    _: &Handlebars,
-    _: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
-    let text = h.param(0).and_then(|p| cents_from_json(p.value()).ok()).map(format_brl).unwrap_or_default();
-    out.write(&text)?;
-    Ok(())
+fn money_helper(h: &Helper, _: &HbContext) -> String {
+    h.param(0).and_then(|p| cents_from_json(p.value()).ok()).map(format_brl).unwrap_or_default()
 }
 
 /// A day (`2027-01-07`) or the day of an instant in the organization's zone, as dd/mm/yyyy.
-fn date_helper(
-    h: &Helper,
-    _: &Handlebars,
-    ctx: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
+fn date_helper(h: &Helper, ctx: &HbContext) -> String {
     let zone =
         ctx.data()["zone"].as_str().and_then(|z| Zone::named(z).ok()).unwrap_or_else(Zone::default_zone);
     let day = |text: &str| match OffsetDateTime::parse(text, &Rfc3339) {
         Ok(instant) => Some(zone.today(instant)),
         Err(_) => parse_date(text.get(..10).unwrap_or(text)).ok(),
     };
-    let text =
-        h.param(0).and_then(|p| p.value().as_str()).and_then(day).map(format_date_br).unwrap_or_default();
-    out.write(&text)?;
-    Ok(())
+    h.param(0).and_then(|p| p.value().as_str()).and_then(day).map(format_date_br).unwrap_or_default()
 }
 
 /// A charge's due date in the tense of its state: "venceu em" once overdue, "vence em" before.
-fn due_helper(
-    h: &Helper,
-    _: &Handlebars,
-    _: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
+fn due_helper(h: &Helper, _: &HbContext) -> String {
     let charge = h.param(0).map(|p| p.value()).unwrap_or(&Value::Null);
     let day = charge["due_date"].as_str().and_then(|s| parse_date(s).ok()).map(format_date_br);
-    let text = match (charge["status"].as_str(), day) {
+    match (charge["status"].as_str(), day) {
         (_, None) => String::new(),
         (Some("overdue"), Some(day)) => format!("venceu em {day}"),
         (Some("pending"), Some(day)) => format!("vence em {day}"),
         (_, Some(day)) => format!("com vencimento em {day}"),
-    };
-    out.write(&text)?;
-    Ok(())
+    }
 }
 
 /// A channel as people say it in pt-BR ("e-mail", "WhatsApp", "carta").
-fn channel_helper(
-    h: &Helper,
-    _: &Handlebars,
-    _: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
+fn channel_helper(h: &Helper, _: &HbContext) -> String {
     let text = match h.param(0).and_then(|p| p.value().as_str()) {
         Some("email") => "e-mail",
         Some("sms") => "SMS",
@@ -220,39 +205,25 @@ fn channel_helper(
         Some("letter") => "carta",
         _ => "",
     };
-    out.write(text)?;
-    Ok(())
+    text.to_string()
 }
 
 /// A credit bureau by its name; absent, the one a report goes to by default.
-fn bureau_helper(
-    h: &Helper,
-    _: &Handlebars,
-    _: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
+fn bureau_helper(h: &Helper, _: &HbContext) -> String {
     let text = match h.param(0).and_then(|p| p.value().as_str()) {
         Some("boa_vista") => "Boa Vista",
         _ => "Serasa",
     };
-    out.write(text)?;
-    Ok(())
+    text.to_string()
 }
 
 /// Where a message on a channel reaches the debtor, by the rule delivery follows:
 /// `{{recipient debtor args.channel}}`.
-fn recipient_helper(
-    h: &Helper,
-    _: &Handlebars,
-    _: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
+fn recipient_helper(h: &Helper, _: &HbContext) -> String {
     let debtor = h.param(0).map(|p| p.value()).unwrap_or(&Value::Null);
     let channel =
         h.param(1).and_then(|p| p.value().as_str()).and_then(|c| c.parse::<crate::types::Channel>().ok());
-    let Some(channel) = channel else { return Ok(()) };
+    let Some(channel) = channel else { return String::new() };
     let address = debtor.get("address").cloned().and_then(|a| serde_json::from_value(a).ok());
     let contacts = Contacts {
         email: debtor["email"].as_str(),
@@ -260,26 +231,18 @@ fn recipient_helper(
         address: address.as_ref(),
     };
     let opted_out = debtor["opt_out"][channel.as_str()].as_bool().unwrap_or(false);
-    let text = match reach(&contacts, channel, opted_out) {
+    match reach(&contacts, channel, opted_out) {
         Ok(to) => fence::inline(&to),
         Err(SkipReason::OptedOut) => "ninguém (o devedor pediu para não receber por este canal)".into(),
         Err(_) => "ninguém (o devedor não tem contato neste canal)".into(),
-    };
-    out.write(&text)?;
-    Ok(())
+    }
 }
 
 /// When a message sent now really leaves, told when now is outside the send window of the
 /// policy the charge follows (`{{send_window policies target.cp_id}}`, a policy list and the
 /// charge's `cp_id`; null follows the default policy). A message a person sends is handed to its
 /// provider at once, whatever the window: the sentence says so rather than implying it waits.
-fn send_window_helper(
-    h: &Helper,
-    _: &Handlebars,
-    ctx: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
+fn send_window_helper(h: &Helper, ctx: &HbContext) -> String {
     let policies = h.param(0).and_then(|p| p.value().as_array()).map(Vec::as_slice).unwrap_or_default();
     let cp_id = h.param(1).and_then(|p| p.value().as_str());
     let followed = match cp_id {
@@ -287,7 +250,7 @@ fn send_window_helper(
         None => policies.iter().find(|p| p["is_default"].as_bool() == Some(true)),
     };
     let now = ctx.data()["now"].as_str().and_then(|n| OffsetDateTime::parse(n, &Rfc3339).ok());
-    let (Some(policy), Some(now)) = (followed, now) else { return Ok(()) };
+    let (Some(policy), Some(now)) = (followed, now) else { return String::new() };
     let minute = |hhmm: &str| -> Option<i64> {
         let (h, m) = hhmm.split_once(':')?;
         Some(h.parse::<i64>().ok()? * 60 + m.parse::<i64>().ok()?)
@@ -296,16 +259,16 @@ fn send_window_helper(
         policy["send_window"]["start"].as_str().and_then(minute),
         policy["send_window"]["end"].as_str().and_then(minute),
     ) else {
-        return Ok(());
+        return String::new();
     };
     let zone =
         policy["timezone"].as_str().and_then(|z| Zone::named(z).ok()).unwrap_or_else(Zone::default_zone);
     let local = zone.local(now);
     let at = i64::from(local.hour()) * 60 + i64::from(local.minute());
     if is_business_day(local.date()) && (start..end).contains(&at) {
-        return Ok(());
+        return String::new();
     }
-    let text = format!(
+    format!(
         " Agora ({}, {:02}:{:02}) está fora da janela de envio da régua {} (dias úteis, {}–{}): a \
          mensagem não espera por ela, sai agora mesmo.",
         weekday_pt(local.weekday()),
@@ -314,9 +277,7 @@ fn send_window_helper(
         fence::inline(policy["name"].as_str().unwrap_or_default()),
         policy["send_window"]["start"].as_str().unwrap_or_default(),
         policy["send_window"]["end"].as_str().unwrap_or_default(),
-    );
-    out.write(&text)?;
-    Ok(())
+    )
 }
 
 fn weekday_pt(day: time::Weekday) -> &'static str {
@@ -334,13 +295,7 @@ fn weekday_pt(day: time::Weekday) -> &'static str {
 
 /// An agreement's installments by count and amount, saying so when they differ:
 /// "6 parcelas de R$ 200,00", "6 parcelas (1 de R$ 200,05 e 5 de R$ 200,00)".
-fn installments_helper(
-    h: &Helper,
-    _: &Handlebars,
-    _: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
+fn installments_helper(h: &Helper, _: &HbContext) -> String {
     let plan = h.param(0).and_then(|p| p.value().as_array()).map(Vec::as_slice).unwrap_or_default();
     // Runs of equal amounts, in order.
     let mut runs: Vec<(usize, i64)> = Vec::new();
@@ -352,7 +307,7 @@ fn installments_helper(
     }
     let count = plan.len();
     let noun = if count == 1 { "parcela" } else { "parcelas" };
-    let text = match runs.as_slice() {
+    match runs.as_slice() {
         [] => String::new(),
         [(_, amount)] => format!("{count} {noun} de {}", format_brl(*amount)),
         runs => {
@@ -361,43 +316,27 @@ fn installments_helper(
             let (last, rest) = parts.split_last().unwrap_or((&parts[0], &[]));
             format!("{count} {noun} ({} e {last})", rest.join(", "))
         }
-    };
-    out.write(&text)?;
-    Ok(())
+    }
 }
 
 /// " e mais K" when a list (`{{more args.charge_ids charges}}`) has more items than were shown.
-fn more_helper(
-    h: &Helper,
-    _: &Handlebars,
-    _: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
+fn more_helper(h: &Helper, _: &HbContext) -> String {
     let len = |i: usize| h.param(i).and_then(|p| p.value().as_array()).map_or(0, Vec::len);
-    let left = len(0).saturating_sub(len(1));
-    if left > 0 {
-        out.write(&format!(" e mais {left}"))?;
+    match len(0).saturating_sub(len(1)) {
+        0 => String::new(),
+        left => format!(" e mais {left}"),
     }
-    Ok(())
 }
 
 /// A short text quoted after a space (` “Mensalidade de março”`); nothing when it is absent or
 /// too long to help.
-fn brief_helper(
-    h: &Helper,
-    _: &Handlebars,
-    _: &HbContext,
-    _: &mut RenderContext,
-    out: &mut dyn Output,
-) -> HelperResult {
-    if let Some(text) = h.param(0).and_then(|p| p.value().as_str()).map(str::trim)
-        && !text.is_empty()
-        && text.chars().count() <= BRIEF
-    {
-        out.write(&format!(" {}", fence::inline(text)))?;
+fn brief_helper(h: &Helper, _: &HbContext) -> String {
+    match h.param(0).and_then(|p| p.value().as_str()).map(str::trim) {
+        Some(text) if !text.is_empty() && text.chars().count() <= BRIEF => {
+            format!(" {}", fence::inline(text))
+        }
+        _ => String::new(),
     }
-    Ok(())
 }
 
 #[cfg(test)]
