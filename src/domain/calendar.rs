@@ -59,29 +59,23 @@ pub fn is_business_day(day: Date) -> bool {
 
 /// The day itself if it is a business day, else the next one.
 pub fn on_or_after(day: Date) -> Date {
-    let mut day = day;
-    // Never more than a few days (a weekend next to a holiday); bounded for Date::MAX.
-    for _ in 0..14 {
-        if is_business_day(day) {
-            return day;
-        }
-        match day.next_day() {
-            Some(next) => day = next,
-            None => return day,
-        }
-    }
-    day
+    nearest_business_day(day, Date::next_day)
 }
 
 /// The day itself if it is a business day, else the last one before it.
 pub fn on_or_before(day: Date) -> Date {
-    let mut day = day;
+    nearest_business_day(day, Date::previous_day)
+}
+
+/// The first business day from `day` on, stepping with `step`. Never more than a few days (a
+/// weekend next to a holiday); bounded at the ends of `Date`'s range.
+fn nearest_business_day(mut day: Date, step: fn(Date) -> Option<Date>) -> Date {
     for _ in 0..14 {
         if is_business_day(day) {
             return day;
         }
-        match day.previous_day() {
-            Some(previous) => day = previous,
+        match step(day) {
+            Some(next) => day = next,
             None => return day,
         }
     }

@@ -4,25 +4,32 @@
 use super::migrations::{MIGRATIONS, Migration};
 use super::{ChargeFilter, DebtorFilter, ListWindow, Store};
 
+/// A SQLite file at `path` with the first `count` migrations applied and recorded the way
+/// sqlx's migrator recorded them.
+fn migrated_by_sqlx(path: &std::path::Path, count: usize) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, \
+         installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, \
+         checksum BLOB NOT NULL, execution_time BIGINT NOT NULL);",
+    )
+    .unwrap();
+    for m in &MIGRATIONS[..count] {
+        conn.execute_batch(m.sqlite).unwrap();
+        conn.execute(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (?1, ?2, 1, ?3, 1)",
+            rusqlite::params![m.version, m.description, Migration::checksum(m.sqlite)],
+        )
+        .unwrap();
+    }
+    conn
+}
+
 #[tokio::test]
 async fn a_database_sqlx_migrated_opens_and_is_searchable() {
     let path = std::env::temp_dir().join(format!("kd-upgrade-{}.db", uuid::Uuid::now_v7().simple()));
     {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(
-            "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, \
-             installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, \
-             checksum BLOB NOT NULL, execution_time BIGINT NOT NULL);",
-        )
-        .unwrap();
-        for m in &MIGRATIONS[..2] {
-            conn.execute_batch(m.sqlite).unwrap();
-            conn.execute(
-                "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (?1, ?2, 1, ?3, 1)",
-                rusqlite::params![m.version, m.description, Migration::checksum(m.sqlite)],
-            )
-            .unwrap();
-        }
+        let conn = migrated_by_sqlx(&path, 2);
         conn.execute_batch(
             "INSERT INTO organizations (id, name, environment, created_at) VALUES ('org_1', 'Org', 'sandbox', '2026-01-01T00:00:00.000000Z');
              INSERT INTO debtors (id, organization_id, person_type, name, document, status, created_at, updated_at)
@@ -70,21 +77,7 @@ async fn a_charge_awaiting_a_decision_before_proposals_were_kept_gets_its_step_s
     let path = std::env::temp_dir().join(format!("kd-proposal-{}.db", uuid::Uuid::now_v7().simple()));
     let before = MIGRATIONS.iter().position(|m| m.version == 33).expect("migration 33");
     {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(
-            "CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, \
-             installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, \
-             checksum BLOB NOT NULL, execution_time BIGINT NOT NULL);",
-        )
-        .unwrap();
-        for m in &MIGRATIONS[..before] {
-            conn.execute_batch(m.sqlite).unwrap();
-            conn.execute(
-                "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (?1, ?2, 1, ?3, 1)",
-                rusqlite::params![m.version, m.description, Migration::checksum(m.sqlite)],
-            )
-            .unwrap();
-        }
+        let conn = migrated_by_sqlx(&path, before);
         conn.execute_batch(
             "INSERT INTO organizations (id, name, environment, created_at) VALUES ('org_1', 'Org', 'sandbox', '2026-01-01T00:00:00.000000Z');
              INSERT INTO debtors (id, organization_id, person_type, name, document, status, created_at, updated_at)
