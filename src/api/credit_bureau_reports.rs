@@ -13,14 +13,7 @@ impl Shown for ReportDetails {
     type View = wire::CreditBureauReport;
     type Payload = wire::CreditBureauReportEventData;
     const REACHED: &'static str = "credit-bureau";
-
-    fn view(r: &Report) -> wire::CreditBureauReport {
-        report_view(r)
-    }
-
-    fn step_id(payload: &mut Self::Payload) -> &mut Option<String> {
-        &mut payload.step_id
-    }
+    const VIEW: fn(&Report) -> wire::CreditBureauReport = report_view;
 }
 
 /// The public view of a report.

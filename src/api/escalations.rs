@@ -23,14 +23,12 @@ pub(crate) trait Shown: Stored {
     /// What the server cannot reach without a gateway ("a protest").
     const REACHED: &'static str;
 
-    fn view(e: &Escalation<Self>) -> Self::View;
-    /// The step that filed it, in its event.
-    fn step_id(payload: &mut Self::Payload) -> &mut Option<String>;
+    const VIEW: fn(&Escalation<Self>) -> Self::View;
 }
 
 /// The move from `before` (none: filed) to `after`, as its event carries it.
 pub(crate) fn moved<K: Shown>(before: Option<&Escalation<K>>, after: &Escalation<K>) -> K::Payload {
-    K::Payload::of(before.map(K::view).as_ref(), K::view(after))
+    K::Payload::of(before.map(K::VIEW).as_ref(), (K::VIEW)(after))
 }
 
 /// The arguments of the report and protest lists.
@@ -73,7 +71,7 @@ pub(crate) async fn list<K: Shown>(
         offset: window.offset,
     };
     let (found, total, amount_cents) = call.store.escalations::<K>(call.org_id(), &filter).await?;
-    Ok((found.iter().map(K::view).collect(), pager.amount_meta(total, amount_cents)))
+    Ok((found.iter().map(K::VIEW).collect(), pager.amount_meta(total, amount_cents)))
 }
 
 /// One of the organization's.

@@ -13,14 +13,7 @@ impl Shown for ProtestDetails {
     type View = wire::Protest;
     type Payload = wire::ProtestEventData;
     const REACHED: &'static str = "protest";
-
-    fn view(p: &Protest) -> wire::Protest {
-        protest_view(p)
-    }
-
-    fn step_id(payload: &mut Self::Payload) -> &mut Option<String> {
-        &mut payload.step_id
-    }
+    const VIEW: fn(&Protest) -> wire::Protest = protest_view;
 }
 
 /// The public view of a protest.

@@ -13,7 +13,7 @@ use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
 use super::dates::Zone;
 use super::debtor::Debtor;
-use super::escalation::{self, Escalation, Heard, Kind, Step};
+use super::escalation::{Escalation, Heard, Kind, Step};
 #[cfg(test)]
 use super::money::Hundredths;
 use super::rules::RuleError;
@@ -167,12 +167,6 @@ impl Report {
             Ending::Agreement => RemoveReason::Agreement,
         };
         matches!(self.remove(reason, day, now), Ok(Outcome::Changed))
-    }
-}
-
-impl escalation::Status for Status {
-    fn name(self) -> &'static str {
-        self.as_str()
     }
 }
 

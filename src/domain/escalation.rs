@@ -23,6 +23,18 @@ pub trait Status: Copy + Eq + Debug + FromStr + 'static {
     fn name(self) -> &'static str;
 }
 
+/// The spec's status enums of the kinds, named as the spec writes them.
+macro_rules! statuses {
+    ($($status:ty),*) => {$(
+        impl Status for $status {
+            fn name(self) -> &'static str {
+                self.as_str()
+            }
+        }
+    )*};
+}
+statuses!(crate::types::CreditBureauReportStatus, crate::types::ProtestStatus);
+
 /// What one kind of escalation is beyond the shared life.
 pub trait Kind: Clone + Debug + PartialEq + Eq + Sized {
     type Status: Status;

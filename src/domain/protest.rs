@@ -13,7 +13,7 @@ use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
 use super::dates::Zone;
 use super::debtor::Debtor;
-use super::escalation::{self, Escalation, Heard, Kind, Step};
+use super::escalation::{Escalation, Heard, Kind, Step};
 use super::money::Hundredths;
 use super::rules::RuleError;
 use crate::types::{ProtestStatus as Status, ProtestTitleType as TitleType};
@@ -143,12 +143,6 @@ impl Protest {
     /// a title not yet protested and asks a protested one to be canceled. Whether it changed.
     pub fn debt_ended(&mut self, _ending: Ending, now: OffsetDateTime) -> bool {
         matches!(self.cancel(now), Ok(Outcome::Changed))
-    }
-}
-
-impl escalation::Status for Status {
-    fn name(self) -> &'static str {
-        self.as_str()
     }
 }
 

@@ -27,6 +27,7 @@ use crate::domain::policy::Step;
 use crate::domain::protest::{Protest, ProtestDetails};
 use crate::providers::{ProviderError, Providers};
 use crate::store::{Store, StoreResult};
+use crate::types as wire;
 
 /// What the sandbox's bureau and notary did in a pass, or what the gateway took.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -208,8 +209,14 @@ pub async fn escalate_on_its_own(
         return Ok(Filed::Skipped);
     }
     let inserted = match filed {
-        Filing::Report(report) => filed_by_step(in_unit, &report, &step.id, charge.version, now).await?,
-        Filing::Protest(protest) => filed_by_step(in_unit, &protest, &step.id, charge.version, now).await?,
+        Filing::Report(report) => {
+            let data = |d: &mut wire::CreditBureauReportEventData| d.step_id = Some(step.id.clone());
+            filed_by_step(in_unit, &report, data, charge.version, now).await?
+        }
+        Filing::Protest(protest) => {
+            let data = |d: &mut wire::ProtestEventData| d.step_id = Some(step.id.clone());
+            filed_by_step(in_unit, &protest, data, charge.version, now).await?
+        }
     };
     if !inserted {
         return Ok(Filed::Skipped);
@@ -224,12 +231,12 @@ enum Filing {
     Protest(Protest),
 }
 
-/// Inserts what step `step_id` filed, with its event; one a person filed already stands for
-/// the step. False when the charge moved on.
+/// Inserts what a step filed, with its event (`step` names the step in it); one a person filed
+/// already stands for the step. False when the charge moved on.
 async fn filed_by_step<K: Shown>(
     store: &Store,
     e: &Escalation<K>,
-    step_id: &str,
+    step: impl FnOnce(&mut K::Payload),
     charge_version: i64,
     now: time::OffsetDateTime,
 ) -> StoreResult<bool> {
@@ -237,7 +244,7 @@ async fn filed_by_step<K: Shown>(
         return Ok(true);
     }
     let mut data = moved(None, e);
-    *K::step_id(&mut data) = Some(step_id.to_string());
+    step(&mut data);
     let event = engine_event(e.event_code(), &e.id, &e.organization_id, &data, now);
     store.insert_escalation(e, charge_version, &event).await
 }
@@ -402,7 +409,7 @@ async fn heard<K: Outside>(
         }
         store.escalation_submitted::<K>(&after.id, status).await?;
     }
-    Ok(crate::api::to_json(&K::view(&after)))
+    Ok(crate::api::to_json(&(K::VIEW)(&after)))
 }
 
 /// The time zone of a production organization; `None` for a sandbox (whose escalations the
