@@ -107,7 +107,11 @@ pub fn assemble(api: &Api, files: &ViewFiles) -> Result<Vec<View>> {
         named.entry(name).or_default().push(op.tool_name.as_str());
     }
     if let Some(page) = files.pages.keys().find(|page| !named.contains_key(page.as_str())) {
-        let hint = if is_view_name(page) { "" } else { " (nor can one: a view's name is lowercase words joined by `-`)" };
+        let hint = if is_view_name(page) {
+            ""
+        } else {
+            " (nor can one: a view's name is lowercase words joined by `-`)"
+        };
         return Err(SpecError::new(format!(
             "ui/{page}.html is a view no operation names in x-mcp.view{hint}: name it from an operation, or \
              move a shared part to ui/lib/"
@@ -143,7 +147,9 @@ enum Include<'a> {
 }
 
 fn include_of(line: &str) -> Option<Include<'_>> {
-    if let Some(file) = line.strip_prefix(r#"<script src="lib/"#).and_then(|r| r.strip_suffix(r#""></script>"#)) {
+    if let Some(file) =
+        line.strip_prefix(r#"<script src="lib/"#).and_then(|r| r.strip_suffix(r#""></script>"#))
+    {
         return Some(Include::Script(file));
     }
     line.strip_prefix(r#"<link rel="stylesheet" href="lib/"#)
@@ -166,7 +172,8 @@ fn inline(page: &str, lib: &BTreeMap<String, String>) -> std::result::Result<Str
                 continue;
             }
         };
-        let content = lib.get(file).ok_or_else(|| format!("includes lib/{file}, which ui/lib/ does not have"))?;
+        let content =
+            lib.get(file).ok_or_else(|| format!("includes lib/{file}, which ui/lib/ does not have"))?;
         // The part's text ends its element if it holds the closing tag.
         if content.to_ascii_lowercase().contains(&close[..close.len() - 1]) {
             return Err(format!("lib/{file} holds {close}, which would end it early once inlined"));

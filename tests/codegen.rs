@@ -967,20 +967,26 @@ fn links_every_view_to_its_operations_and_inlines_its_shared_parts() {
     let mut ui = views::ViewFiles::default();
     ui.lib.insert("a.js".into(), "let a = 1;\n".into());
     ui.lib.insert("b.css".into(), "p { margin: 0 }".into());
-    let body = "  <link rel=\"stylesheet\" href=\"lib/b.css\">\n  <script src=\"lib/a.js\"></script>\n<p>x</p>";
+    let body =
+        "  <link rel=\"stylesheet\" href=\"lib/b.css\">\n  <script src=\"lib/a.js\"></script>\n<p>x</p>";
     for name in ["charge-timeline", "debtor-overview", "agreement-simulator", "portfolio"] {
         ui.pages.insert(name.into(), page(body));
     }
     let files = generate_with(&spec(), &ui).expect("these views generate");
     let html = &files.iter().find(|(n, _)| n == "view-portfolio.html").unwrap().1;
     assert!(
-        html.contains("  <style>\np { margin: 0 }\n  </style>\n  <script>\nlet a = 1;\n  </script>\n<p>x</p>"),
+        html.contains(
+            "  <style>\np { margin: 0 }\n  </style>\n  <script>\nlet a = 1;\n  </script>\n<p>x</p>"
+        ),
         "{html}"
     );
     // The title and the description come from the document; without a description, from its tools.
     let operations = &files.iter().find(|(n, _)| n == "operations.rs").unwrap().1;
     assert!(operations.contains(r#"title: "Portfolio""#), "{operations}");
-    assert!(operations.contains(r#"description: "Shows the result of dunning_portfolio_get.""#), "{operations}");
+    assert!(
+        operations.contains(r#"description: "Shows the result of dunning_portfolio_get.""#),
+        "{operations}"
+    );
     assert!(
         operations.contains(r#""Shows the result of dunning_debtors_get and dunning_debtors_statement.""#),
         "{operations}"
@@ -1001,7 +1007,8 @@ fn refuses_a_view_name_without_its_document() {
     op(&mut s, "/v1/charges/{id}", "get")["x-mcp"]["view"] = json!("Charge_Timeline");
     let message = refused(&s);
     assert!(
-        message.contains("operation charges_get") && message.contains("x-mcp.view Charge_Timeline is not a view name"),
+        message.contains("operation charges_get")
+            && message.contains("x-mcp.view Charge_Timeline is not a view name"),
         "{message}"
     );
 }
@@ -1056,7 +1063,10 @@ fn refuses_a_view_that_reaches_another_origin() {
         ("<script>fetch( \"https://api.example.com/x\");</script>", ""),
         ("<script>const url = `wss://example.com`;</script>", ""),
         ("<style>@import url(\"https://fonts.example.com/a.css\");</style>", ""),
-        ("<link rel=\"stylesheet\" href=\"lib/theme.css\">", "body { background: URL(https://example.com/bg.png) }"),
+        (
+            "<link rel=\"stylesheet\" href=\"lib/theme.css\">",
+            "body { background: URL(https://example.com/bg.png) }",
+        ),
     ] {
         let mut ui = real_ui();
         ui.lib.insert("theme.css".into(), css.into());
@@ -1090,7 +1100,9 @@ fn refuses_an_include_it_cannot_inline() {
     );
 
     // Not on a line of its own in the one form: it would be left to load, and find nothing.
-    for body in ["<script src=\"lib/bridge.js\" defer></script>", "<p>x</p><script src=\"lib/bridge.js\"></script>"] {
+    for body in
+        ["<script src=\"lib/bridge.js\" defer></script>", "<p>x</p><script src=\"lib/bridge.js\"></script>"]
+    {
         let mut ui = real_ui();
         ui.pages.insert("portfolio".into(), page(body));
         let message = view_refused(&ui);

@@ -169,7 +169,10 @@ async fn reading_a_view_returns_its_assembled_document() {
             let contents = r.result()["contents"].as_array().unwrap();
             assert_eq!(contents.len(), 1);
             let content = &contents[0];
-            assert_eq!((content["uri"].as_str(), content["mimeType"].as_str()), (Some(uri.as_str()), Some(MIME_TYPE)));
+            assert_eq!(
+                (content["uri"].as_str(), content["mimeType"].as_str()),
+                (Some(uri.as_str()), Some(MIME_TYPE))
+            );
             let html = content["text"].as_str().unwrap();
             assert!(html.trim_start().to_ascii_lowercase().starts_with("<!doctype html>"), "{uri}");
             assert!(html.len() <= 65_536, "{uri}: {} bytes", html.len());
@@ -227,7 +230,8 @@ async fn a_view_is_for_callers_who_see_one_of_its_tools() {
         // Paths: a toolset without any view's tools shows none; one with some shows theirs.
         assert_eq!(listed_views(&s, "/mcp/x/integrations", &token, era).await, [], "{era:?}");
         for uri in view_uris() {
-            let r = call(&s, "/mcp/x/integrations", &token, era, "resources/read", json!({ "uri": uri })).await;
+            let r =
+                call(&s, "/mcp/x/integrations", &token, era, "resources/read", json!({ "uri": uri })).await;
             assert_not_found(&r, era, &uri);
         }
         let debtors: Vec<String> =
@@ -239,7 +243,9 @@ async fn a_view_is_for_callers_who_see_one_of_its_tools() {
             .map(|(_, ui)| ui["resourceUri"].as_str().unwrap().to_string())
             .collect();
         assert_eq!(linked.into_iter().collect::<Vec<_>>(), debtors, "{era:?}");
-        let read = |uri: &'static str| call(&s, "/mcp/x/debtors", &token, era, "resources/read", json!({ "uri": uri }));
+        let read = |uri: &'static str| {
+            call(&s, "/mcp/x/debtors", &token, era, "resources/read", json!({ "uri": uri }))
+        };
         assert_eq!(read("ui://kobana-dunning/debtor-overview").await.status, 200);
         assert_not_found(&read("ui://kobana-dunning/portfolio").await, era, "ui://kobana-dunning/portfolio");
         // Every view is a read: the read-only path shows them all.
@@ -247,7 +253,9 @@ async fn a_view_is_for_callers_who_see_one_of_its_tools() {
             listed_views(&s, "/mcp/readonly", &token, era).await.into_iter().map(|(uri, _)| uri).collect();
         assert_eq!(readonly, view_uris(), "{era:?}");
         // A view that does not exist is not found either.
-        let r = call(&s, "/mcp", &token, era, "resources/read", json!({ "uri": "ui://kobana-dunning/nothing" })).await;
+        let r =
+            call(&s, "/mcp", &token, era, "resources/read", json!({ "uri": "ui://kobana-dunning/nothing" }))
+                .await;
         assert_not_found(&r, era, "ui://kobana-dunning/nothing");
     }
 }
