@@ -63,8 +63,9 @@ fn entries(dir: &Path) -> Result<Vec<(String, std::path::PathBuf)>> {
         let name = path
             .file_name()
             .and_then(|n| n.to_str())
-            .ok_or_else(|| SpecError::new(format!("{}: a file name that is not UTF-8", path.display())))?;
-        found.push((name.to_string(), path.clone()));
+            .ok_or_else(|| SpecError::new(format!("{}: a file name that is not UTF-8", path.display())))?
+            .to_string();
+        found.push((name, path));
     }
     Ok(found)
 }
@@ -140,7 +141,7 @@ pub fn assemble(api: &Api, files: &ViewFiles) -> Result<Vec<View>> {
         .collect()
 }
 
-/// A shared part a line includes: the line without its indentation, and what it includes.
+/// What an include line (without its indentation) includes: a file of `ui/lib/`.
 enum Include<'a> {
     Script(&'a str),
     Style(&'a str),
