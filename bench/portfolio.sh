@@ -10,7 +10,7 @@
 # A benchmark, not a test: kept out of .ci/run. Needs python3, curl, sqlite3 (psql with PG).
 # Environment: BIN (target/release/kobana-dunning), OUT (kept between runs: a database is
 # generated once), CHARGES, OTHERS (3), OTHER_CHARGES (100,000), N (200), ROUNDS (3), CREATES
-# (1,000), PREPARE_ONLY=1 (generate, do not measure), SERVER_CPU (0), LOAD_CPU (1).
+# (1,000), PREPARE_ONLY=1 (generate, do not measure), NO_SQLITE=1 (PostgreSQL only), SERVER_CPU (0), LOAD_CPU (1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -81,15 +81,18 @@ PY
 }
 
 measure() {
-  local url=$1 name=$2 org token port server
+  local url=$1 name=$2 org token port
   org=$(cat "$OUT/$name.org")
   token=$("$BIN" --database "$url" tokens create --org "$org" --scopes "dunning.read dunning.write" | tail -1)
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   taskset -c "$SERVER_CPU" "$BIN" --database "$url" serve --bind "127.0.0.1:$port" --no-engine \
     --rate-limit 1000000 --rate-limit-burst 1000000 >"$OUT/$name-serve.log" 2>&1 &
   server=$!
-  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+  # The binary itself in the background: killed on any exit, a failed step's too.
+  trap 'kill $server 2>/dev/null || true' EXIT
+  for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
   timed "$port" "$token" /v1/portfolio >/dev/null # warm
+  curl -sf "http://127.0.0.1:$port/v1/portfolio" -H "Authorization: Bearer $token" >"$OUT/$name-portfolio.json"
   for r in $(seq "$ROUNDS"); do
     read -r pp50 pp95 < <(timed "$port" "$token" /v1/portfolio)
     read -r fp50 fp95 < <(timed "$port" "$token" /v1/me)
@@ -107,7 +110,7 @@ def post(path, body):
     r = c.getresponse(); data = r.read()
     if r.status != 201: sys.exit(f"{path}: {r.status} {data[:300]}")
     return json.loads(data)["data"]
-c.request("GET", "/v1/debtors?per_page=20", headers=h)
+c.request("GET", "/v1/debtors?status=active&per_page=20", headers=h)
 debtors = [d["id"] for d in json.loads(c.getresponse().read())["data"]]
 def written():
     for line in open(f"/proc/{pid}/io"):
@@ -124,7 +127,7 @@ PY
   wait "$server" 2>/dev/null || true
 }
 
-prepare "sqlite://$OUT/kd.db" sqlite
+[[ -n ${NO_SQLITE:-} ]] || prepare "sqlite://$OUT/kd.db" sqlite
 if [[ -n ${PG:-} ]]; then
   pg_db="${PG%/*}/kdportfolio"
   if [[ ! -s $OUT/postgres.org ]]; then
@@ -134,5 +137,5 @@ if [[ -n ${PG:-} ]]; then
   prepare "$pg_db" postgres
 fi
 [[ -z ${PREPARE_ONLY:-} ]] || exit 0
-measure "sqlite://$OUT/kd.db" sqlite
+[[ -n ${NO_SQLITE:-} ]] || measure "sqlite://$OUT/kd.db" sqlite
 [[ -z ${PG:-} ]] || measure "$pg_db" postgres

@@ -149,7 +149,9 @@ impl Store {
 
         // Messages on (organization, sent_at) and (organization, failed_at): sent or failed
         // since the week began.
-        let mut messages = Sql::new("SELECT channel AS k, CAST(COUNT(*) AS BIGINT) AS sent, 0 AS failed FROM notifications WHERE organization_id = ");
+        let mut messages = Sql::new(
+            "SELECT channel AS k, CAST(COUNT(*) AS BIGINT) AS sent, 0 AS failed FROM notifications WHERE organization_id = ",
+        );
         messages.bind(org_id).push(" AND sent_at >= ").bind(bounds.week.as_str());
         messages.push(" GROUP BY channel UNION ALL SELECT channel AS k, 0 AS sent, CAST(COUNT(*) AS BIGINT) AS failed FROM notifications WHERE organization_id = ");
         messages.bind(org_id).push(" AND failed_at >= ").bind(bounds.week.as_str()).push(" GROUP BY channel");

@@ -289,8 +289,12 @@ async fn agrees_with_the_list(s: &TestServer, token: &str, when: &str) -> Value 
         })
         .collect();
     assert_eq!(figured, steps, "{when}: {p}");
-    let months: Vec<(i64, i64)> =
-        p["recovered"].as_array().unwrap().iter().map(|m| (m["count"].as_i64().unwrap(), cents(&m["amount_sum"]))).collect();
+    let months: Vec<(i64, i64)> = p["recovered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["count"].as_i64().unwrap(), cents(&m["amount_sum"])))
+        .collect();
     assert_eq!(months, recovered, "{when}: {p}");
     p
 }
@@ -316,7 +320,8 @@ async fn the_figures_stay_the_lists_through_every_kind_of_write() {
     }
     let stranger = s.create_debtor_by_email(&neighbour, "Vizinho", &cpf(8410), "vizinho@example.com").await;
 
-    // Generated charges: due from four months ago to next month, amounts of every size.
+    // Generated charges: due from four months ago to next month, amounts of every size; the
+    // first four on the days each step falls today.
     let mut seed: u64 = 0x5eed;
     let mut next = |below: u64| {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
@@ -324,30 +329,33 @@ async fn the_figures_stay_the_lists_through_every_kind_of_write() {
     };
     let mut charges = Vec::new();
     for i in 0..24 {
-        let due = date_in(next(150) as i64 - 120);
-        let amount = 10.0 + next(500_000) as f64 / 100.0;
+        let due = date_in([0, -5, 3, -35].get(i).copied().unwrap_or_else(|| next(150) as i64 - 120));
+        let cents = 1_000 + next(500_000);
+        let amount = cents as f64 / 100.0;
         let c = s.create_charge(&token, &debtors[i % debtors.len()], amount, &due).await;
         charges.push(c["id"].as_str().unwrap().to_string());
-        s.create_charge(&neighbour, &stranger, amount + 1.0, &due).await;
+        s.create_charge(&neighbour, &stranger, (cents + 100) as f64 / 100.0, &due).await;
     }
     agrees_with_the_list(&s, &token, "created").await;
 
-    // The engine: late charges overdue, each at the step that acted last.
-    kobana_dunning::engine::run_once(&s.app.store, &s.app.providers, time::OffsetDateTime::now_utc())
-        .await
-        .unwrap();
+    // The engine, at noon of the next business day (inside the send window): late charges
+    // overdue, each at the step that acted last.
+    let zone = Zone::default_zone();
+    let today = zone.today(OffsetDateTime::now_utc());
+    let noon = zone.instant(kobana_dunning::domain::calendar::on_or_after(today), time::macros::time!(12:00));
+    kobana_dunning::engine::run_once(&s.app.store, &s.app.providers, noon).await.unwrap();
     let p = agrees_with_the_list(&s, &token, "engine").await;
     assert!(!p["by_step"].as_array().unwrap().is_empty(), "the engine placed charges at steps: {p}");
     assert!(p["by_step"].as_array().unwrap().iter().all(|f| f["name"].is_string()), "{p}");
 
     // Edits of due date and amount.
-    let r = s.write_id(&token, "charges_update", &charges[0], json!({ "due_date": date_in(-70), "amount": 77.77 })).await;
+    let r = s
+        .write_id(&token, "charges_update", &charges[0], json!({ "due_date": date_in(20), "amount": 77.77 }))
+        .await;
     assert_eq!(r.status, 200, "{}", r.body);
     agrees_with_the_list(&s, &token, "updated").await;
 
     // Settled in full now, on the 15th of last month, and in part.
-    let zone = Zone::default_zone();
-    let today = zone.today(time::OffsetDateTime::now_utc());
     let last_month = (today.replace_day(1).unwrap() - Duration::days(1)).replace_day(15).unwrap();
     let at = format_timestamp(zone.instant(last_month, time::macros::time!(12:00)));
     for (charge, body) in [
@@ -362,7 +370,8 @@ async fn the_figures_stay_the_lists_through_every_kind_of_write() {
 
     let r = s.write_id(&token, "charges_cancel", &charges[4], json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
-    let r = s.read(&token, "charges_list", &format!("debtor_id={}&status=overdue&per_page=1", debtors[2])).await;
+    let r =
+        s.read(&token, "charges_list", &format!("debtor_id={}&status=overdue&per_page=1", debtors[2])).await;
     let overdue = r.data()[0]["id"].as_str().unwrap().to_string();
     let r = s.write_id(&token, "charges_write_off", &overdue, json!({ "reason": "Sem bens" })).await;
     assert_eq!(r.status, 200, "{}", r.body);
@@ -375,7 +384,9 @@ async fn the_figures_stay_the_lists_through_every_kind_of_write() {
     assert_eq!(r.status, 200, "{}", r.body);
 
     // An agreement: two charges of one debtor into installments, then canceled (reopened).
-    let r = s.read(&token, "charges_list", &format!("debtor_id={}&status=pending,overdue&per_page=2", debtors[1])).await;
+    let r = s
+        .read(&token, "charges_list", &format!("debtor_id={}&status=pending,overdue&per_page=2", debtors[1]))
+        .await;
     let pair: Vec<Value> = r.data().as_array().unwrap().iter().map(|c| c["id"].clone()).collect();
     assert_eq!(pair.len(), 2, "{}", r.body);
     let terms = json!({ "charge_ids": pair, "down_payment_amount": 10.0, "installments_count": 3,
