@@ -76,6 +76,18 @@ pub async fn portfolio(call: &Call) -> ApiResult<Reply<PortfolioEnvelope>> {
             }
         })
         .collect();
+    let by_step = figures
+        .by_step
+        .iter()
+        .map(|s| wire::PortfolioStep {
+            step_id: s.step_id.clone(),
+            name: s.name.clone(),
+            offset_days: s.offset_days,
+            count: s.tally.count,
+            amount_sum: Hundredths(s.tally.amount),
+            balance_sum: balance(&s.tally),
+        })
+        .collect();
     let recovered = [this_month, last_month]
         .iter()
         .zip(&figures.recovered)
@@ -103,6 +115,7 @@ pub async fn portfolio(call: &Call) -> ApiResult<Reply<PortfolioEnvelope>> {
         by_age,
         by_status,
         by_dunning_status,
+        by_step,
         recovered,
         messages: wire::PortfolioMessages { since: Day(week), by_channel },
     };

@@ -71,6 +71,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(32, "0032", "export_attempts"),
     migration!(33, "0033", "what_is_proposed_and_heard"),
     migration!(34, "0034", "escalated_charges"),
+    migration!(35, "0035", "portfolio_counters"),
 ];
 
 /// The version after which stored rows need their search keys computed (SQL cannot fold

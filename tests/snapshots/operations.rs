@@ -3190,7 +3190,7 @@ pub static OPERATIONS: &[Operation] = &[
         tool_name: "dunning_portfolio_get",
         aliases: &[],
         title: "Portfolio overview",
-        description: "The organization's charges at a glance, in its calendar: open charges (pending and overdue) by age, charges by status and by dunning status, payments recovered this month and last, and messages sent since Monday by channel with failures. Each figure of charges is what charges_list's meta says with the filters it names.",
+        description: "The organization's charges at a glance, in its calendar: open charges (pending and overdue) by age, charges by status, dunning status and current step, payments recovered this month and last, and messages sent since Monday by channel with failures. Each figure of charges is what charges_list's meta says with the filters it names.",
         tag: "charges",
         method: HttpMethod::Get,
         path: "/v1/portfolio",

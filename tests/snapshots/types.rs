@@ -5578,6 +5578,8 @@ pub struct Portfolio {
     pub by_status: Vec<PortfolioStatus>,
     /// Every charge by the stage of its régua (charges_list with that dunning_status).
     pub by_dunning_status: Vec<PortfolioDunningStatus>,
+    /// The charges whose régua is not closed, by the step that acted last on them (current_step_id), in the order of their policies' steps; charges no step has reached are not counted here.
+    pub by_step: Vec<PortfolioStep>,
     /// Charges paid in full whose payment date falls in this month and in last month (this month first), with what was paid on them.
     pub recovered: Vec<PortfolioRecovered>,
     pub messages: PortfolioMessages,
@@ -5640,6 +5642,19 @@ pub struct PortfolioRecovered {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PortfolioStatus {
     pub status: ChargeStatus,
+    pub count: i64,
+    pub amount_sum: crate::domain::money::Hundredths,
+    pub balance_sum: crate::domain::money::Hundredths,
+}
+/// The charges standing at one step of the régua.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PortfolioStep {
+    /// The step (stp_…), as the charges' current_step_id.
+    pub step_id: String,
+    /// The step's name; null when the step was removed since.
+    pub name: Option<String>,
+    /// The step's days from the due date; null when the step was removed since.
+    pub offset_days: Option<i64>,
     pub count: i64,
     pub amount_sum: crate::domain::money::Hundredths,
     pub balance_sum: crate::domain::money::Hundredths,
