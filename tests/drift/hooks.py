@@ -29,15 +29,21 @@ import random
 import re
 import uuid
 import zlib
+from pathlib import Path
 from urllib.parse import quote
 
 import requests
 import schemathesis
+import yaml
 
 BASE = os.environ.get("KD_DRIFT_BASE", "")
 TOKEN = os.environ.get("KD_DRIFT_TOKEN", "")
 _session = requests.Session()
 _session.headers["Authorization"] = f"Bearer {TOKEN}"
+
+# The spec the run checks: the lists of objects below come from it, so a new operation or
+# collection is covered without an edit here.
+SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi" / "v1.yaml").read_text())
 
 
 def get(path, **params):
@@ -650,13 +656,29 @@ def current_if_match(case):
 
 # --- State: ids in bodies name existing objects -------------------------------------------------
 
+def operations(spec):
+    """(path template, method, operation) of every operation of the spec."""
+    for template, item in spec["paths"].items():
+        for method, operation in item.items():
+            if isinstance(operation, dict) and "operationId" in operation:
+                yield template, method, operation
+
+
+def body_references(spec):
+    """Body field -> the collection that holds the objects it names: the arguments `x-mcp.complete`
+    completes from a list wherever they appear (a plain `id` names an object of many), and the
+    debtor's default policy, which no tool completes."""
+    lists = {op["operationId"]: template for template, method, op in operations(spec) if method == "get"}
+    found = {"default_cp_id": "/v1/collection_policies"}
+    for _, _, op in operations(spec):
+        for field, list_operation in (op.get("x-mcp", {}).get("complete") or {}).items():
+            if field != "id":
+                found[field] = lists[list_operation]
+    return found
+
+
 # Body field -> the collection that holds the objects it names.
-BODY_REFERENCES = {
-    "debtor_id": "/v1/debtors",
-    "charge_id": "/v1/charges",
-    "cp_id": "/v1/collection_policies",
-    "default_cp_id": "/v1/collection_policies",
-}
+BODY_REFERENCES = body_references(SPEC)
 
 
 def existing_id(collection, drawn):
@@ -682,18 +704,23 @@ def existing_references(case):
         case.body[field] = existing_id(collection, drawn)
 
 
+def path_references(spec):
+    """(path template prefix, path parameter, the collection that holds the objects it names) for
+    every parameter that names an object of a collection the spec lists and reads one by one
+    (GET <collection> and GET <collection>/{parameter}), outer parameters first."""
+    paths = spec["paths"]
+    found = set()
+    for template in paths:
+        for name in re.findall(r"\{(\w+)\}", template):
+            collection = template[: template.index("/{" + name + "}")]
+            prefix = f"{collection}/{{{name}}}"
+            if "get" in paths.get(collection, {}) and "get" in paths.get(prefix, {}):
+                found.add((prefix, name, collection))
+    return sorted(found, key=lambda reference: (len(reference[0]), reference))
+
+
 # Path template prefix -> (path parameter, the collection that holds the objects it names).
-PATH_REFERENCES = [
-    ("/v1/debtors/{id}", "id", "/v1/debtors"),
-    ("/v1/charges/{id}", "id", "/v1/charges"),
-    ("/v1/agreements/{id}", "id", "/v1/agreements"),
-    ("/v1/credit_bureau_reports/{id}", "id", "/v1/credit_bureau_reports"),
-    ("/v1/protests/{id}", "id", "/v1/protests"),
-    ("/v1/notifications/{id}", "id", "/v1/notifications"),
-    ("/v1/events/{id}", "id", "/v1/events"),
-    ("/v1/collection_policies/{cp_id}", "cp_id", "/v1/collection_policies"),
-    ("/v1/collection_policies/{cp_id}/steps/{step_id}", "step_id", "/v1/collection_policies/{cp_id}/steps"),
-]
+PATH_REFERENCES = path_references(SPEC)
 
 
 def existing_path_ids(case):

@@ -118,45 +118,22 @@ fn the_catalogue_follows_the_tool_rules() {
             );
         }
     }
-    assert_eq!(
-        destructive,
-        BTreeSet::from([
-            "dunning_agreements_cancel",
-            "dunning_agreements_create",
-            "dunning_charges_cancel",
-            "dunning_charges_decide",
-            "dunning_charges_notify",
-            "dunning_charges_write_off",
-            "dunning_collection_policies_archive",
-            "dunning_collection_policies_delete",
-            "dunning_collection_policies_steps_delete",
-            "dunning_credit_bureau_reports_create",
-            "dunning_credit_bureau_reports_remove",
-            "dunning_debtors_archive",
-            "dunning_debtors_delete",
-            "dunning_notifications_cancel",
-            "dunning_notifications_create",
-            "dunning_notifications_resend",
-            "dunning_payment_receivers_revoke",
-            "dunning_protests_cancel",
-            "dunning_protests_create",
-            "dunning_webhooks_deliveries_retry",
-            "dunning_webhooks_delete",
-            "dunning_webhooks_test",
-        ]),
-        "the destructive tools"
-    );
-    // Sending a message or a delivery twice sends it twice: these are neither safe nor idempotent.
-    for name in [
-        "dunning_charges_notify",
-        "dunning_notifications_create",
-        "dunning_notifications_resend",
-        "dunning_webhooks_test",
-        "dunning_webhooks_deliveries_retry",
-    ] {
-        let tool = tools.iter().find(|t| t["name"] == name).expect(name);
-        assert_eq!(tool["annotations"]["destructiveHint"], true, "{name}");
-        assert_eq!(tool["annotations"]["idempotentHint"], false, "{name}");
+    // The destructive tools are the operations the spec marks destructive (`x-mcp.effect`).
+    let marked = crate::spec_lists::destructive_tools();
+    assert_eq!(destructive, marked.iter().map(String::as_str).collect(), "the destructive tools");
+    // Sending a message or a delivery twice sends it twice (the spec's `x-sends`): these are
+    // neither safe nor idempotent, and a destructive tool that is not idempotent sends.
+    let sending = crate::spec_lists::sending_tools();
+    assert!(!sending.is_empty(), "the spec marks the tools that send (x-sends)");
+    for tool in &tools {
+        let name = tool["name"].as_str().unwrap();
+        let annotations = &tool["annotations"];
+        if sending.contains(name) {
+            assert_eq!(annotations["destructiveHint"], true, "{name}");
+            assert_eq!(annotations["idempotentHint"], false, "{name}");
+        } else if annotations["destructiveHint"] == true {
+            assert_eq!(annotations["idempotentHint"], true, "{name}: not idempotent, so it sends (x-sends)");
+        }
     }
     // Read-only is what the generated table says a read is (checked per tool above); every
     // read is safe to call without asking.

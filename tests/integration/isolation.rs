@@ -9,30 +9,10 @@ use serde_json::{Value, json};
 
 use crate::common::{TestServer, date_in, error_fields, ids};
 
-/// A body for calling `op` on another organization's object: valid, and one that would change
-/// the object if the call got through.
+/// A body for calling `op` on another organization's object: the spec's example request (valid,
+/// and one that would change the object if the call got through), or `{}` when it has none.
 fn body_for(op: &str) -> Value {
-    match op {
-        "debtors_update" => json!({"name": "Intruso", "email": "intruso@example.com"}),
-        "debtors_archive" => json!({"reason": "intrusion"}),
-        "charges_update" => json!({"amount": 1.0, "description": "intrusion"}),
-        "charges_settle" => json!({}),
-        "charges_cancel" => json!({}),
-        "charges_notify" => json!({"channel": "email"}),
-        "charges_write_off" => json!({"reason": "intrusion"}),
-        "agreements_cancel" => json!({"reason": "intrusion"}),
-        "credit_bureau_reports_remove" => json!({"reason": "manual"}),
-        "charges_decide" => json!({"decision": "keep_open", "reason": "intrusion"}),
-        "collection_policies_update" => json!({"name": "Intrusa"}),
-        "collection_policies_duplicate" => json!({"name": "Intrusa"}),
-        "collection_policies_steps_create" => {
-            json!({"offset_days": 1, "channel": "sms", "template": {"body": "intrusion"}})
-        }
-        "collection_policies_steps_update" => json!({"offset_days": 3}),
-        "payments_assign" => json!({"charge_id": "chg_00000000000000000000000000000000"}),
-        "webhooks_update" => json!({"active": false}),
-        _ => json!({}),
-    }
+    crate::spec_lists::body_example(op).unwrap_or_else(|| json!({}))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -139,25 +119,26 @@ async fn another_organizations_ids_are_not_found() {
             .path_params
             .iter()
             .map(|name| {
-                let value = match (op.tag, *name) {
-                    ("debtors", "id") => debtor_id.as_str(),
-                    ("charges", "id") => charge_id.as_str(),
-                    ("events", "id") => event_id.as_str(),
-                    ("agreements", "id") => agreement_id.as_str(),
-                    ("credit_bureau_reports", "id") => report_id.as_str(),
-                    ("protests", "id") => protest_id.as_str(),
-                    ("notifications", "id") => notification_id.as_str(),
-                    ("payments", "id") if op.operation_id.starts_with("payment_receivers") => {
-                        receiver_id.as_str()
-                    }
-                    ("payments", "id") => payment_id.as_str(),
-                    ("webhooks", "id") => webhook_id.as_str(),
-                    ("webhooks", "delivery_id") => delivery_id.as_str(),
-                    ("exports", "id") => export_id.as_str(),
-                    ("collection_policies", "cp_id") => policy_id.as_str(),
-                    ("collection_policies", "step_id") => step_id.as_str(),
-                    (tag, name) => panic!(
-                        "{}: no fixture for path parameter {name} of tag {tag}; add one to this test",
+                // The collection the parameter names an object of: the path up to it.
+                let placeholder = format!("/{{{name}}}");
+                let collection = &op.path[..op.path.find(&placeholder).expect("a path parameter")];
+                let value = match collection {
+                    "/v1/debtors" => debtor_id.as_str(),
+                    "/v1/charges" => charge_id.as_str(),
+                    "/v1/events" => event_id.as_str(),
+                    "/v1/agreements" => agreement_id.as_str(),
+                    "/v1/credit_bureau_reports" => report_id.as_str(),
+                    "/v1/protests" => protest_id.as_str(),
+                    "/v1/notifications" => notification_id.as_str(),
+                    "/v1/payment_receivers" => receiver_id.as_str(),
+                    "/v1/payments" => payment_id.as_str(),
+                    "/v1/webhooks" => webhook_id.as_str(),
+                    "/v1/webhooks/{id}/deliveries" => delivery_id.as_str(),
+                    "/v1/exports" => export_id.as_str(),
+                    "/v1/collection_policies" => policy_id.as_str(),
+                    "/v1/collection_policies/{cp_id}/steps" => step_id.as_str(),
+                    other => panic!(
+                        "{}: no fixture for an object of {other}; add one of its objects to this test",
                         op.operation_id
                     ),
                 };
@@ -165,8 +146,9 @@ async fn another_organizations_ids_are_not_found() {
             })
             .collect();
         let body = op.body.map(|_| body_for(op.operation_id));
-        let query = if op.operation_id == "collection_policies_preview" { "due_date=2027-02-05" } else { "" };
-        let r = server.call(&b, op.operation_id, &path, query, body).await;
+        let query = crate::spec_lists::required_query_example(op.operation_id);
+        let r = server.call(&b, op.operation_id, &path, &query, body).await;
+        // A 422 here is a body the operation refuses: give its request body an example in the spec.
         assert_eq!(r.status, 404, "{}: B reached A's object: {}", op.operation_id, r.body);
         assert_eq!(r.code(), "NOT_FOUND", "{}", op.operation_id);
     }

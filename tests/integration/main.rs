@@ -52,6 +52,7 @@ mod receiver;
 mod regua;
 mod replicas;
 mod robustness;
+mod spec_lists;
 mod targets;
 mod time_zones;
 mod webhooks;

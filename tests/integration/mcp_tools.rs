@@ -537,7 +537,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 };
                 (arguments, shown)
             }
-            "notifications_resend" | "notifications_cancel" => {
+            "notifications_resend" => {
                 let c = charge().await;
                 let r = s
                     .write_id(
@@ -550,11 +550,9 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 let n = r.data().clone();
                 let mut shown =
                     vec![q(&n["id"]), "por e-mail".into(), "“maria@example.com”".into(), q(&c["id"])];
-                if op.operation_id == "notifications_resend" {
-                    shown.extend(about(&c));
-                    // The words sent again.
-                    shown.push(format!("Mensagem: “{}", n["body"].as_str().unwrap().lines().next().unwrap()));
-                }
+                shown.extend(about(&c));
+                // The words sent again.
+                shown.push(format!("Mensagem: “{}", n["body"].as_str().unwrap().lines().next().unwrap()));
                 (json!({ "id": n["id"] }), shown)
             }
             "collection_policies_archive" | "collection_policies_delete" => {
@@ -588,10 +586,6 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 let mut shown = who.clone();
                 shown.extend([q(&a["id"]), brl(&a["total_amount"]), "3 parcelas".into(), q(&late["id"])]);
                 (json!({ "id": a["id"] }), shown)
-            }
-            "charges_write_off" => {
-                let c = charge().await;
-                (json!({ "id": c["id"], "reason": "Devedora não localizada." }), about(&c))
             }
             "charges_decide" => {
                 // The richest decision: an agreement over the charge, on terms the question spells out.
@@ -637,7 +631,7 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 let shown = vec![q(&r.data()["id"]), format!("criado em {created}")];
                 (json!({ "id": r.data()["id"] }), shown)
             }
-            "webhooks_delete" | "webhooks_test" | "webhooks_deliveries_retry" => {
+            "webhooks_delete" | "webhooks_deliveries_retry" => {
                 let hook = json!({ "url": "https://erp.example.com/hooks", "events": ["debtor.db.created"] });
                 let r = s.write(&token, "webhooks_create", hook).await;
                 assert_eq!(r.status, 201, "{}", r.body);
@@ -649,10 +643,8 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                     let delivery = &r.data()[0];
                     let shown = vec![q(&delivery["id"]), q(&delivery["event_code"]), url];
                     (json!({ "id": id, "delivery_id": delivery["id"] }), shown)
-                } else if op.operation_id == "webhooks_delete" {
-                    (json!({ "id": id }), vec![url, "O tipo de evento que ele assina".into()])
                 } else {
-                    (json!({ "id": id }), vec![url])
+                    (json!({ "id": id }), vec![url, "O tipo de evento que ele assina".into()])
                 }
             }
             "credit_bureau_reports_remove" | "protests_cancel" => {
@@ -685,10 +677,6 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 shown.extend([q(&r.data()["id"]), q(&late["id"]), brl(&r.data()["amount"])]);
                 (arguments, shown)
             }
-            "charges_cancel" => {
-                let c = charge().await;
-                (json!({ "id": c["id"] }), about(&c))
-            }
             "debtors_delete" => {
                 let mut shown = who.clone();
                 shown.push("“maria@example.com”".into());
@@ -701,8 +689,55 @@ async fn every_destructive_tool_asks_about_its_real_object() {
                 let _ = c;
                 (json!({ "id": debtor_id }), shown)
             }
-            other => {
-                panic!("{other}: a destructive tool this test does not know; say what its question must show")
+            _ => {
+                // A tool with nothing more to show than its object: a fresh object of its target
+                // (one fixture per target, whatever the tool), the spec's example arguments, and
+                // what every question about that object shows.
+                let confirm = op.confirm.expect("a destructive tool confirms");
+                let target = confirm.target.unwrap_or_else(|| {
+                    panic!("{}: no target to show; say here what its question must show", op.operation_id)
+                });
+                let (parameter, id, shown) = match target {
+                    "debtors_get" => ("id", json!(debtor_id), who.clone()),
+                    "charges_get" => {
+                        let c = charge().await;
+                        ("id", c["id"].clone(), about(&c))
+                    }
+                    "notifications_get" => {
+                        let c = charge().await;
+                        let r = s
+                            .write_id(
+                                &token,
+                                "charges_notify",
+                                c["id"].as_str().unwrap(),
+                                json!({ "channel": "email" }),
+                            )
+                            .await;
+                        assert_eq!(r.status, 201, "{}", r.body);
+                        let n = r.data().clone();
+                        let shown =
+                            vec![q(&n["id"]), "por e-mail".into(), "“maria@example.com”".into(), q(&c["id"])];
+                        ("id", n["id"].clone(), shown)
+                    }
+                    "collection_policies_get" => {
+                        let p = policy(None).await;
+                        ("cp_id", p["id"].clone(), vec!["“Janela”".into()])
+                    }
+                    "webhooks_get" => {
+                        let hook = json!({ "url": "https://erp.example.com/hooks", "events": ["debtor.db.created"] });
+                        let r = s.write(&token, "webhooks_create", hook).await;
+                        assert_eq!(r.status, 201, "{}", r.body);
+                        ("id", r.data()["id"].clone(), vec!["“https://erp.example.com/hooks”".into()])
+                    }
+                    other => panic!(
+                        "{}: no fixture for an object of {other}, its target; add one to this test",
+                        op.operation_id
+                    ),
+                };
+                let mut arguments =
+                    crate::spec_lists::body_example(op.operation_id).unwrap_or_else(|| json!({}));
+                arguments[confirm.target_id.unwrap_or(parameter)] = id;
+                (arguments, shown)
             }
         };
         let params = json!({ "name": op.tool_name, "arguments": arguments });
@@ -723,7 +758,11 @@ async fn every_destructive_tool_asks_about_its_real_object() {
         }
         asked += 1;
     }
-    assert_eq!(asked, 22);
+    assert_eq!(
+        asked as usize,
+        crate::spec_lists::destructive_tools().len(),
+        "every destructive tool was asked"
+    );
 }
 
 /// A question stays short whatever the call: an agreement over many charges names the first ten
