@@ -50,8 +50,9 @@ impl Style {
     pub const BODY: Style = Style { font: Font::Regular, size: 10.0 };
     pub const LABEL: Style = Style { font: Font::Bold, size: 10.0 };
     pub const SMALL: Style = Style { font: Font::Regular, size: 8.5 };
-    pub const TABLE: Style = Style { font: Font::Regular, size: 8.0 };
-    pub const TABLE_HEADER: Style = Style { font: Font::Bold, size: 8.0 };
+    // DejaVu Sans is wider than Helvetica: at 7 pt a charge id still fits its column whole.
+    pub const TABLE: Style = Style { font: Font::Regular, size: 7.0 };
+    pub const TABLE_HEADER: Style = Style { font: Font::Bold, size: 7.0 };
     const FOOTER: Style = Style { font: Font::Regular, size: 7.5 };
 
     fn leading(self) -> f32 {
