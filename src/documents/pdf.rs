@@ -42,7 +42,8 @@ const FIRST_FONT_OBJECT: i32 = 4;
 const FIRST_PAGE_OBJECT: i32 = FIRST_FONT_OBJECT + 5 * Font::ALL.len() as i32;
 
 /// Glyph ids and the CID system every embedded font declares: codes are glyph ids.
-const IDENTITY: SystemInfo = SystemInfo { registry: Str(b"Adobe"), ordering: Str(b"Identity"), supplement: 0 };
+const IDENTITY: SystemInfo =
+    SystemInfo { registry: Str(b"Adobe"), ordering: Str(b"Identity"), supplement: 0 };
 
 /// The glyphs of one font the pages use: each original glyph with the character it shows
 /// (the lowest, when several share a glyph), and their ids in the subset.

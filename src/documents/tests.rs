@@ -154,7 +154,8 @@ fn latin_greek_and_cyrillic_names_read_back_intact() {
     let mut data = Statement { debtor: debtor.clone(), ..sample_statement() };
     data.lines[0].description = Some("Аренда за октябрь · Ενοίκιο Οκτωβρίου".into());
     let text = pdf_text(&statement(&data).unwrap());
-    for expected in [name, "Аренда за октябрь", "Ενοίκιο Οκτωβρίου", "Extrato de débitos"] {
+    for expected in [name, "Аренда за октябрь", "Ενοίκιο Οκτωβρίου", "Extrato de débitos"]
+    {
         assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
     }
     assert!(!text.contains('?') && !text.contains('\u{FFFD}'), "{text}");

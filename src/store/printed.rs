@@ -34,7 +34,9 @@ impl Store {
     /// when empty), in id order; an empty page ends the table.
     pub async fn printed_text(&self, table: &'static str, after: &str) -> StoreResult<Vec<PrintedText>> {
         let sql = match table {
-            "organizations" => "SELECT id, id AS organization_id, name FROM organizations WHERE id > $1 ORDER BY id LIMIT $2",
+            "organizations" => {
+                "SELECT id, id AS organization_id, name FROM organizations WHERE id > $1 ORDER BY id LIMIT $2"
+            }
             "debtors" => {
                 "SELECT id, organization_id, name, address FROM debtors WHERE id > $1 ORDER BY id LIMIT $2"
             }
@@ -56,7 +58,8 @@ fn printed(table: &'static str, row: &Row) -> StoreResult<PrintedText> {
     }
     if table == "debtors" {
         // The address as stored: a JSON object; only its text lines print.
-        let address = row.opt_text("address")?.map(|a| serde_json::from_str::<serde_json::Value>(&a)).transpose()?;
+        let address =
+            row.opt_text("address")?.map(|a| serde_json::from_str::<serde_json::Value>(&a)).transpose()?;
         for (key, name) in ADDRESS_LINES {
             if let Some(text) = address.as_ref().and_then(|a| a.get(key)).and_then(|v| v.as_str()) {
                 fields.push((name, text.to_owned()));
