@@ -5,7 +5,8 @@ use time::{Duration, OffsetDateTime};
 use crate::auth::{PasswordError, Role, hash_password, mint_token, parse_scopes};
 use crate::domain::dates::{Zone, format_timestamp};
 use crate::domain::ids::new_id;
-use crate::store::{NewToken, OrganizationRow, Store, StoreError, TokenListing, UserRow};
+use crate::domain::printable;
+use crate::store::{NewToken, OrganizationRow, PrintedText, Store, StoreError, TokenListing, UserRow};
 
 /// Failures of an administrative command.
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +44,10 @@ pub async fn create_organization(
     let name = name.trim();
     if name.is_empty() {
         return Err(AdminError::Invalid("the organization needs a name".into()));
+    }
+    // The name prints on every document the organization issues.
+    if let Err(e) = printable::check(name) {
+        return Err(AdminError::Invalid(format!("name {e}")));
     }
     let org = OrganizationRow {
         id: new_id("org"),
@@ -201,4 +206,50 @@ fn now_plus(lifetime: Duration) -> Result<OffsetDateTime, AdminError> {
 /// still open live states; returns how many keys there are now.
 pub async fn rotate_keys(store: &Store) -> Result<usize, crate::auth::KeyError> {
     crate::auth::rotate_stored_key(store, OffsetDateTime::now_utc()).await
+}
+
+/// A stored field a document would print with a character its font lacks: text saved before
+/// such text was refused. It still prints, with a replacement mark for the character.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unprintable {
+    pub table: &'static str,
+    pub id: String,
+    pub organization_id: String,
+    pub field: &'static str,
+    pub character: char,
+}
+
+impl std::fmt::Display for Unprintable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Unprintable { table, id, organization_id, field, character } = self;
+        write!(f, "{organization_id} {table} {id} {field}: '{character}' (U+{:04X})", u32::from(*character))
+    }
+}
+
+/// Every stored field the documents would print with a character their font lacks, table by
+/// table in id order.
+pub async fn unprintable(store: &Store) -> Result<Vec<Unprintable>, AdminError> {
+    let mut found = Vec::new();
+    for table in ["organizations", "debtors", "charges"] {
+        let mut after = String::new();
+        loop {
+            let page: Vec<PrintedText> = store.printed_text(table, &after).await?;
+            let Some(last) = page.last() else { break };
+            after = last.id.clone();
+            for row in &page {
+                for (field, text) in &row.fields {
+                    if let Some(character) = printable::first_unprintable(text) {
+                        found.push(Unprintable {
+                            table,
+                            id: row.id.clone(),
+                            organization_id: row.organization_id.clone(),
+                            field,
+                            character,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(found)
 }

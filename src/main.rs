@@ -95,6 +95,10 @@ enum Command {
         #[command(subcommand)]
         command: ExportsCommand,
     },
+    /// Checks stored data: lists each name, address line or description a document would
+    /// print with a character its font lacks (text saved before such text was refused; it
+    /// prints with a replacement mark), one a line. Fails when it finds any.
+    Doctor,
     /// Inspects the generated API description.
     Spec {
         #[command(subcommand)]
@@ -430,6 +434,18 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!(
                 "rotated: {kept} keys open confirmation states; restart the servers to seal with the new one"
             );
+            Ok(())
+        }
+        Command::Doctor => {
+            let found = admin::unprintable(&store).await?;
+            let mut out = std::io::stdout().lock();
+            for finding in &found {
+                writeln!(out, "unprintable {finding}")?;
+            }
+            if !found.is_empty() {
+                anyhow::bail!("{} stored fields have a character the documents' font lacks", found.len());
+            }
+            writeln!(out, "documents: every stored name, address and description prints")?;
             Ok(())
         }
         Command::Exports { command: ExportsCommand::Build } => {

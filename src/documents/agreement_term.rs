@@ -14,8 +14,8 @@ const TITLE: &str = "Termo de Acordo";
 /// The renegotiated charges: a charge id (36 characters) fits its column whole, as on the
 /// statement, and a balance up to `R$ 999.999.999,99` fits on one line.
 const CHARGE_COLUMNS: [Column; 4] = [
-    Column { header: "Cobrança", weight: 166.0, align: Align::Left },
-    Column { header: "Descrição", weight: 172.0, align: Align::Left },
+    Column { header: "Cobrança", weight: 176.0, align: Align::Left },
+    Column { header: "Descrição", weight: 162.0, align: Align::Left },
     Column { header: "Vencimento", weight: 62.0, align: Align::Left },
     Column { header: "Saldo", weight: 82.0, align: Align::Right },
 ];

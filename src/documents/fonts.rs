@@ -1,24 +1,14 @@
-//! The two fonts documents are set in, Helvetica and Helvetica-Bold, and their glyph widths.
+//! The two fonts documents are set in, DejaVu Sans and DejaVu Sans Bold: each character's
+//! glyph and width, and the metrics a PDF describes the font with.
 //!
-//! Both are among the PDF standard 14 fonts: every viewer has them (or a metric-compatible
-//! substitute), so nothing is embedded and a document stays a few kilobytes. Line wrapping and
-//! right-aligned columns need each glyph's width; the tables below give it for every
-//! WinAnsiEncoding code, the encoding the documents' text is written in (see `winansi`).
-//!
-//! The widths are those of Adobe's Core 14 AFM files (Helvetica.afm and Helvetica-Bold.afm),
-//! which come with this notice:
-//!
-//! > This file and the 35 PostScript(R) AFM files it accompanies may be used, copied, and
-//! > distributed for any purpose and without charge, with or without modification, provided
-//! > that all copyright notices are retained; that the AFM files are not distributed without
-//! > this file; that all modifications to this file or any of the AFM files are prominently
-//! > noted in the modified file(s); and that this paragraph is not modified. Adobe Systems has
-//! > no responsibility or obligation to support the use of the AFM files.
-//!
-//! Modification: only the advance widths are kept, indexed by WinAnsiEncoding code; the AFM
-//! files themselves are not distributed. The files carry "Copyright (c) 1985, 1987, 1989, 1990,
-//! 1997 Adobe Systems Incorporated. All Rights Reserved. Helvetica is a trademark of
-//! Linotype-Hell AG and/or its subsidiaries."
+//! The font files (fonts/ at the repository's root: their licence, and how they were cut down
+//! to Latin, Greek and Cyrillic) are compiled in; each PDF embeds the subset of glyphs it uses
+//! (`pdf`). Widths are whole thousandths of the font size, the unit of a PDF's glyph widths, so
+//! what layout measures is what a viewer advances.
+
+use std::sync::OnceLock;
+
+use ttf_parser::{Face, GlyphId};
 
 /// A font of the documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,12 +17,34 @@ pub enum Font {
     Bold,
 }
 
+/// What a PDF's font descriptor says of a font, in thousandths of the font size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Metrics {
+    pub ascent: f32,
+    pub descent: f32,
+    pub cap_height: f32,
+    /// The box around every glyph: left, bottom, right, top.
+    pub bbox: [f32; 4],
+    /// The vertical stem's thickness (no table has it; the usual guess from the weight).
+    pub stem_v: f32,
+}
+
 impl Font {
-    /// The font's PostScript name, as the PDF names a standard 14 font.
-    pub fn base_name(self) -> &'static [u8] {
+    pub const ALL: [Font; 2] = [Font::Regular, Font::Bold];
+
+    /// The font file.
+    pub fn data(self) -> &'static [u8] {
         match self {
-            Font::Regular => b"Helvetica",
-            Font::Bold => b"Helvetica-Bold",
+            Font::Regular => include_bytes!("../../fonts/DejaVuSans.ttf"),
+            Font::Bold => include_bytes!("../../fonts/DejaVuSans-Bold.ttf"),
+        }
+    }
+
+    /// The font's PostScript name.
+    pub fn postscript_name(self) -> &'static str {
+        match self {
+            Font::Regular => "DejaVuSans",
+            Font::Bold => "DejaVuSans-Bold",
         }
     }
 
@@ -44,70 +56,88 @@ impl Font {
         }
     }
 
-    /// The width of WinAnsi-encoded text in thousandths of the font size (text units).
-    pub fn units(self, text: &[u8]) -> u64 {
-        let widths = match self {
-            Font::Regular => &REGULAR,
-            Font::Bold => &BOLD,
-        };
-        text.iter().map(|&b| u64::from(b.checked_sub(0x20).map_or(0, |i| widths[usize::from(i)]))).sum()
+    fn face(self) -> &'static Face<'static> {
+        static FACES: [OnceLock<Face<'static>>; 2] = [OnceLock::new(), OnceLock::new()];
+        FACES[self as usize]
+            .get_or_init(|| Face::parse(self.data(), 0).expect("the compiled-in font parses (tested)"))
     }
 
-    /// The width of WinAnsi-encoded text set at `size` points, in points.
-    pub fn width(self, text: &[u8], size: f32) -> f32 {
+    /// The glyph of a character, if the font has one.
+    pub fn glyph(self, c: char) -> Option<u16> {
+        self.face().glyph_index(c).map(|g| g.0)
+    }
+
+    /// A glyph's advance, in thousandths of the font size.
+    pub fn glyph_units(self, glyph: u16) -> u64 {
+        let advance = self.face().glyph_hor_advance(GlyphId(glyph)).unwrap_or(0);
+        self.thousandths(i32::from(advance)).max(0.0) as u64
+    }
+
+    /// The width of text in thousandths of the font size; a character without a glyph (which
+    /// `text::encode` never leaves) takes none.
+    pub fn units(self, text: &[char]) -> u64 {
+        text.iter().filter_map(|&c| self.glyph(c)).map(|g| self.glyph_units(g)).sum()
+    }
+
+    /// The width of text set at `size` points, in points.
+    pub fn width(self, text: &[char], size: f32) -> f32 {
         self.units(text) as f32 * size / 1000.0
     }
+
+    pub fn metrics(self) -> Metrics {
+        let face = self.face();
+        let b = face.global_bounding_box();
+        let scale = |v: i16| self.thousandths(i32::from(v));
+        Metrics {
+            ascent: scale(face.ascender()),
+            descent: scale(face.descender()),
+            // The font's OS/2 table is too old to say; the top of "H" is the cap height.
+            cap_height: scale(
+                face.capital_height()
+                    .or_else(|| face.glyph_bounding_box(face.glyph_index('H')?).map(|b| b.y_max))
+                    .unwrap_or(face.ascender()),
+            ),
+            bbox: [scale(b.x_min), scale(b.y_min), scale(b.x_max), scale(b.y_max)],
+            stem_v: match self {
+                Font::Regular => 80.0,
+                Font::Bold => 140.0,
+            },
+        }
+    }
+
+    /// Font units as whole thousandths of the font size.
+    fn thousandths(self, units: i32) -> f32 {
+        (units as f32 * 1000.0 / f32::from(self.face().units_per_em())).round()
+    }
 }
-
-/// Helvetica: widths of WinAnsi codes 0x20 to 0xFF, in thousandths of the font size (0: unused).
-#[rustfmt::skip]
-const REGULAR: [u16; 224] = [
-    /* 0x20 */  278,  278,  355,  556,  556,  889,  667,  191,  333,  333,  389,  584,  278,  333,  278,  278,
-    /* 0x30 */  556,  556,  556,  556,  556,  556,  556,  556,  556,  556,  278,  278,  584,  584,  584,  556,
-    /* 0x40 */ 1015,  667,  667,  722,  722,  667,  611,  778,  722,  278,  500,  667,  556,  833,  722,  778,
-    /* 0x50 */  667,  778,  722,  667,  611,  722,  667,  944,  667,  667,  611,  278,  278,  278,  469,  556,
-    /* 0x60 */  333,  556,  556,  500,  556,  556,  278,  556,  556,  222,  222,  500,  222,  833,  556,  556,
-    /* 0x70 */  556,  556,  333,  500,  278,  556,  500,  722,  500,  500,  500,  334,  260,  334,  584,    0,
-    /* 0x80 */    0,    0,  222,  556,  333, 1000,  556,  556,  333, 1000,  667,  333, 1000,    0,  611,    0,
-    /* 0x90 */    0,  222,  222,  333,  333,  350,  556, 1000,  333, 1000,  500,  333,  944,    0,  500,  667,
-    /* 0xA0 */  278,  333,  556,  556,  556,  556,  260,  556,  333,  737,  370,  556,  584,    0,  737,  333,
-    /* 0xB0 */  400,  584,  333,  333,  333,  556,  537,  278,  333,  333,  365,  556,  834,  834,  834,  611,
-    /* 0xC0 */  667,  667,  667,  667,  667,  667, 1000,  722,  667,  667,  667,  667,  278,  278,  278,  278,
-    /* 0xD0 */  722,  722,  778,  778,  778,  778,  778,  584,  778,  722,  722,  722,  722,  667,  667,  611,
-    /* 0xE0 */  556,  556,  556,  556,  556,  556,  889,  500,  556,  556,  556,  556,  278,  278,  278,  278,
-    /* 0xF0 */  556,  556,  556,  556,  556,  556,  556,  584,  611,  556,  556,  556,  556,  500,  556,  500,
-];
-
-/// Helvetica-Bold: widths of WinAnsi codes 0x20 to 0xFF, in thousandths of the font size (0: unused).
-#[rustfmt::skip]
-const BOLD: [u16; 224] = [
-    /* 0x20 */  278,  333,  474,  556,  556,  889,  722,  238,  333,  333,  389,  584,  278,  333,  278,  278,
-    /* 0x30 */  556,  556,  556,  556,  556,  556,  556,  556,  556,  556,  333,  333,  584,  584,  584,  611,
-    /* 0x40 */  975,  722,  722,  722,  722,  667,  611,  778,  722,  278,  556,  722,  611,  833,  722,  778,
-    /* 0x50 */  667,  778,  722,  667,  611,  722,  667,  944,  667,  667,  611,  333,  278,  333,  584,  556,
-    /* 0x60 */  333,  556,  611,  556,  611,  556,  333,  611,  611,  278,  278,  556,  278,  889,  611,  611,
-    /* 0x70 */  611,  611,  389,  556,  333,  611,  556,  778,  556,  556,  500,  389,  280,  389,  584,    0,
-    /* 0x80 */    0,    0,  278,  556,  500, 1000,  556,  556,  333, 1000,  667,  333, 1000,    0,  611,    0,
-    /* 0x90 */    0,  278,  278,  500,  500,  350,  556, 1000,  333, 1000,  556,  333,  944,    0,  500,  667,
-    /* 0xA0 */  278,  333,  556,  556,  556,  556,  280,  556,  333,  737,  370,  556,  584,    0,  737,  333,
-    /* 0xB0 */  400,  584,  333,  333,  333,  611,  556,  278,  333,  333,  365,  556,  834,  834,  834,  611,
-    /* 0xC0 */  722,  722,  722,  722,  722,  722, 1000,  722,  667,  667,  667,  667,  278,  278,  278,  278,
-    /* 0xD0 */  722,  722,  778,  778,  778,  778,  778,  584,  778,  722,  722,  722,  722,  667,  667,  611,
-    /* 0xE0 */  556,  556,  556,  556,  556,  556,  889,  556,  556,  556,  556,  556,  278,  278,  278,  278,
-    /* 0xF0 */  611,  611,  611,  611,  611,  611,  611,  584,  611,  611,  611,  611,  611,  556,  611,  556,
-];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::printable::RANGES;
 
     #[test]
-    fn widths_match_the_afm_files() {
-        // "a" 556, "ã" 556, "ç" 500 in Helvetica; "ç" 556 in Helvetica-Bold.
-        assert_eq!(Font::Regular.units(b"a\xe3\xe7"), 556 + 556 + 500);
-        assert_eq!(Font::Bold.units(b"\xe7"), 556);
-        assert_eq!(Font::Regular.width(b"  ", 10.0), 5.56);
-        // Codes below the space have no glyph and take no width.
-        assert_eq!(Font::Regular.units(b"\n\x00"), 0);
+    fn widths_are_the_fonts_own() {
+        // DejaVu Sans: "a" 1255 and "ç" 1126 units of 2048; "ç" 1214 in the bold.
+        assert_eq!(Font::Regular.units(&['a', 'ç']), 613 + 550);
+        assert_eq!(Font::Bold.units(&['ç']), 593);
+        assert_eq!(Font::Regular.width(&[' ', ' '], 10.0), 6.36);
+        assert_eq!(Font::Regular.units(&['\u{1F600}']), 0);
+    }
+
+    #[test]
+    fn what_the_domain_takes_as_printable_is_what_both_fonts_have() {
+        for font in Font::ALL {
+            let mut covered = Vec::new();
+            if let Some(cmap) = font.face().tables().cmap {
+                for subtable in cmap.subtables.into_iter().filter(|s| s.is_unicode()) {
+                    subtable.codepoints(|code| covered.push(code));
+                }
+            }
+            covered.sort_unstable();
+            covered.dedup();
+            let listed: Vec<u32> = RANGES.iter().flat_map(|&(first, last)| first..=last).collect();
+            assert_eq!(covered, listed, "{font:?}");
+        }
     }
 }

@@ -8,7 +8,7 @@
 
 use super::DocumentError;
 use super::fonts::Font;
-use super::winansi::encode;
+use super::text::encode;
 use super::wrap::{fit, wrap};
 
 /// A4, in points.
@@ -50,8 +50,9 @@ impl Style {
     pub const BODY: Style = Style { font: Font::Regular, size: 10.0 };
     pub const LABEL: Style = Style { font: Font::Bold, size: 10.0 };
     pub const SMALL: Style = Style { font: Font::Regular, size: 8.5 };
-    pub const TABLE: Style = Style { font: Font::Regular, size: 8.0 };
-    pub const TABLE_HEADER: Style = Style { font: Font::Bold, size: 8.0 };
+    // DejaVu Sans is wider than Helvetica: at 7 pt a charge id still fits its column whole.
+    pub const TABLE: Style = Style { font: Font::Regular, size: 7.0 };
+    pub const TABLE_HEADER: Style = Style { font: Font::Bold, size: 7.0 };
     const FOOTER: Style = Style { font: Font::Regular, size: 7.5 };
 
     fn leading(self) -> f32 {
@@ -69,8 +70,8 @@ pub enum Align {
 /// One thing drawn on a page, in PDF coordinates (points, origin at the bottom left).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
-    /// WinAnsi-encoded text with its baseline starting at (`x`, `y`).
-    Text { x: f32, y: f32, style: Style, gray: f32, text: Vec<u8> },
+    /// Text (characters the fonts have, `text::encode`) with its baseline starting at (`x`, `y`).
+    Text { x: f32, y: f32, style: Style, gray: f32, text: Vec<char> },
     /// A straight line.
     Line { from: (f32, f32), to: (f32, f32), width: f32, gray: f32 },
     /// A filled rectangle; (`x`, `y`) is its bottom left corner.
@@ -142,7 +143,7 @@ impl Layout {
 
     /// Labels in bold on the left, their values wrapped beside them: `Nome  João Conceição`.
     pub fn fields(&mut self, fields: &[(&str, &str)]) {
-        let labels: Vec<Vec<u8>> = fields.iter().map(|(label, _)| encode(label)).collect();
+        let labels: Vec<Vec<char>> = fields.iter().map(|(label, _)| encode(label)).collect();
         let widest = labels.iter().map(|l| Style::LABEL.font.width(l, Style::LABEL.size)).fold(0.0, f32::max);
         let label_width = (widest + 12.0).min(CONTENT_WIDTH * 0.4);
         let value_width = CONTENT_WIDTH - label_width;
@@ -279,7 +280,7 @@ impl Layout {
         self.y = PAGE_HEIGHT - MARGIN_TOP;
     }
 
-    fn draw_text(&mut self, x: f32, y: f32, style: Style, gray: f32, text: Vec<u8>) {
+    fn draw_text(&mut self, x: f32, y: f32, style: Style, gray: f32, text: Vec<char>) {
         if !text.is_empty() {
             self.page.ops.push(Op::Text { x, y, style, gray, text });
         }
@@ -304,7 +305,7 @@ impl Layout {
 
     /// A row, moved whole to the next page when it does not fit here but fits on a page, and
     /// split line by line when it would not fit on any.
-    fn table_row(&mut self, table: &Table, cells: &[Vec<Vec<u8>>]) {
+    fn table_row(&mut self, table: &Table, cells: &[Vec<Vec<char>>]) {
         let style = Style::TABLE;
         let lines = cells.iter().map(Vec::len).max().unwrap_or(0).max(1);
         let height = lines as f32 * style.leading() + 2.0 * CELL_PADDING_Y;
@@ -356,7 +357,7 @@ impl Layout {
     fn draw_cells(
         &mut self,
         table: &Table,
-        cells: &[Vec<Vec<u8>>],
+        cells: &[Vec<Vec<char>>],
         range: std::ops::Range<usize>,
         style: Style,
     ) {
@@ -380,7 +381,7 @@ impl Layout {
 struct Table<'a> {
     columns: &'a [Column],
     widths: &'a [f32],
-    header: Vec<Vec<Vec<u8>>>,
+    header: Vec<Vec<Vec<char>>>,
 }
 
 impl Table<'_> {
@@ -391,7 +392,7 @@ impl Table<'_> {
 }
 
 /// Each cell's text wrapped to its column.
-fn cells(row: &[String], widths: &[f32], style: Style) -> Vec<Vec<Vec<u8>>> {
+fn cells(row: &[String], widths: &[f32], style: Style) -> Vec<Vec<Vec<char>>> {
     widths
         .iter()
         .enumerate()
@@ -403,7 +404,7 @@ fn cells(row: &[String], widths: &[f32], style: Style) -> Vec<Vec<Vec<u8>>> {
 }
 
 /// Where a line starts so that it sits as `align` says in the box from `x`, `width` wide.
-fn aligned_x(line: &[u8], style: Style, x: f32, width: f32, align: Align) -> f32 {
+fn aligned_x(line: &[char], style: Style, x: f32, width: f32, align: Align) -> f32 {
     let slack = (width - style.font.width(line, style.size)).max(0.0);
     match align {
         Align::Left => x,

@@ -3,15 +3,16 @@
 //! dívida), rendered in-process from plain data.
 //!
 //! Each document is a function of its input alone: the same data gives the same bytes (no
-//! clock, no random id), so a file can be hashed, cached and compared. The text is pt-BR with
-//! its accents, in Helvetica written with WinAnsiEncoding, so nothing is embedded, files stay
-//! small and the text extracts and searches as written. No input makes rendering panic: long
+//! clock, no random id), so a file can be hashed, cached and compared. The text is pt-BR, and
+//! names and descriptions may be in any Latin, Greek or Cyrillic script: it is set in DejaVu
+//! Sans, of which each file embeds the glyphs it uses, and extracts and searches as written.
+//! No input makes rendering panic: long
 //! text wraps or is cut, long lists flow onto more pages, and the few inputs that cannot make
 //! an honest document are a [`DocumentError`].
 //!
 //! Files, one concern each: `statement`, `settlement` and `agreement_term` say what each
 //! document shows, `sections` holds what they share (the parties, a signature), `layout` places
-//! blocks on pages, `wrap` breaks lines, `winansi` and `fonts` turn text into glyphs and measure
+//! blocks on pages, `wrap` breaks lines, `text` and `fonts` turn text into glyphs and measure
 //! them, and `pdf` writes the file. A further document adds one file beside these three.
 
 mod agreement_term;
@@ -22,7 +23,7 @@ pub mod qr;
 mod sections;
 mod settlement;
 mod statement;
-mod winansi;
+mod text;
 mod wrap;
 
 #[cfg(test)]
@@ -171,6 +172,10 @@ pub enum DocumentError {
     /// term says `expected_cents` (its original amount or its total).
     #[error("the agreement's {sum} come to {sum_cents} centavos, not {expected_cents}")]
     AgreementMismatch { sum: AgreementSum, sum_cents: i64, expected_cents: i64 },
+    /// The compiled-in font could not be cut to the document's glyphs (a fault of the font or
+    /// of the subsetter, never of the data).
+    #[error("the document's font could not be embedded: {0}")]
+    Font(String),
 }
 
 /// The debtor's statement as a PDF file.

@@ -3,9 +3,18 @@
 //! The file is a pure function of its pages and metadata: no clock, no random id. The creation
 //! date is the document's own date (the day it was issued), and the file identifier, which
 //! PDF readers use to tell files apart, is a hash of everything the file shows.
+//!
+//! Each font is embedded as the subset of glyphs the pages use (subsetter renumbers them in
+//! ascending order of the original glyphs, so the same text gives the same file), written as
+//! a CID font whose codes are the subset's glyph ids, with a ToUnicode map so the text
+//! extracts and searches as written.
 
-use pdf_writer::{Content, Date, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
+use std::collections::BTreeMap;
+
+use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
+use pdf_writer::{Content, Date, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 use sha2::{Digest, Sha256};
+use subsetter::GlyphRemapper;
 
 use super::DocumentError;
 use super::fonts::Font;
@@ -26,10 +35,105 @@ const CREATOR: &str = "Kobana Dunning";
 const CATALOG: Ref = Ref::new(1);
 const PAGE_TREE: Ref = Ref::new(2);
 const INFO: Ref = Ref::new(3);
-const FONT_REGULAR: Ref = Ref::new(4);
-const FONT_BOLD: Ref = Ref::new(5);
+/// The first of each font's five objects: the font, its CID font, descriptor, file and
+/// ToUnicode map.
+const FIRST_FONT_OBJECT: i32 = 4;
 /// The first of each page's two objects (the page and its content stream).
-const FIRST_PAGE_OBJECT: i32 = 6;
+const FIRST_PAGE_OBJECT: i32 = FIRST_FONT_OBJECT + 5 * Font::ALL.len() as i32;
+
+/// Glyph ids and the CID system every embedded font declares: codes are glyph ids.
+const IDENTITY: SystemInfo =
+    SystemInfo { registry: Str(b"Adobe"), ordering: Str(b"Identity"), supplement: 0 };
+
+/// The glyphs of one font the pages use: each original glyph with the character it shows
+/// (the lowest, when several share a glyph), and their ids in the subset.
+struct Subset {
+    font: Font,
+    glyphs: BTreeMap<u16, char>,
+    remapper: GlyphRemapper,
+}
+
+impl Subset {
+    fn of(font: Font, pages: &[Page]) -> Subset {
+        let mut glyphs = BTreeMap::new();
+        for op in pages.iter().flat_map(|page| &page.ops) {
+            if let Op::Text { style, text, .. } = op
+                && style.font == font
+            {
+                for &c in text {
+                    let entry = glyphs.entry(font.glyph(c).unwrap_or(0)).or_insert(c);
+                    *entry = (*entry).min(c);
+                }
+            }
+        }
+        let ids: Vec<u16> = glyphs.keys().copied().collect();
+        Subset { font, glyphs, remapper: GlyphRemapper::new_from_glyphs_sorted(&ids) }
+    }
+
+    /// Text as the subset's two-byte glyph codes.
+    fn codes(&self, text: &[char]) -> Vec<u8> {
+        text.iter()
+            .map(|&c| self.font.glyph(c).and_then(|g| self.remapper.get(g)).unwrap_or(0))
+            .flat_map(u16::to_be_bytes)
+            .collect()
+    }
+
+    /// The PostScript name with the subset's tag (six capitals), made from its glyphs.
+    fn base_name(&self) -> String {
+        let mut hash = Sha256::new();
+        for glyph in self.glyphs.keys() {
+            hash.update(glyph.to_be_bytes());
+        }
+        let tag: String = hash.finalize()[..6].iter().map(|b| char::from(b'A' + b % 26)).collect();
+        format!("{tag}+{}", self.font.postscript_name())
+    }
+
+    /// The font's objects from `first` on.
+    fn write(&self, pdf: &mut Pdf, first: Ref) -> Result<(), DocumentError> {
+        let [cid, descriptor, file, cmap] = [1, 2, 3, 4].map(|i| Ref::new(first.get() + i));
+        let name = self.base_name();
+        let name = Name(name.as_bytes());
+        pdf.type0_font(first)
+            .base_font(name)
+            .encoding_predefined(Name(b"Identity-H"))
+            .descendant_font(cid)
+            .to_unicode(cmap);
+
+        let mut cid_font = pdf.cid_font(cid);
+        cid_font.subtype(CidFontType::Type2).base_font(name).system_info(IDENTITY);
+        cid_font.font_descriptor(descriptor).cid_to_gid_map_predefined(Name(b"Identity"));
+        let widths = self.remapper.remapped_gids().map(|g| self.font.glyph_units(g) as f32);
+        cid_font.widths().consecutive(0, widths);
+        cid_font.finish();
+
+        let metrics = self.font.metrics();
+        let [left, bottom, right, top] = metrics.bbox;
+        pdf.font_descriptor(descriptor)
+            .name(name)
+            .flags(FontFlags::NON_SYMBOLIC)
+            .bbox(Rect::new(left, bottom, right, top))
+            .italic_angle(0.0)
+            .ascent(metrics.ascent)
+            .descent(metrics.descent)
+            .cap_height(metrics.cap_height)
+            .stem_v(metrics.stem_v)
+            .font_file2(file);
+
+        let data = subsetter::subset(self.font.data(), 0, &self.remapper)
+            .map_err(|e| DocumentError::Font(e.to_string()))?;
+        let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&data, 6);
+        pdf.stream(file, &compressed).filter(Filter::FlateDecode);
+
+        let mut unicode = UnicodeCmap::new(Name(b"Custom"), IDENTITY);
+        for (glyph, &c) in &self.glyphs {
+            if let Some(code) = self.remapper.get(*glyph).filter(|&code| code != 0) {
+                unicode.pair(code, c);
+            }
+        }
+        pdf.cmap(cmap, &unicode.finish());
+        Ok(())
+    }
+}
 
 /// The PDF file of `pages`, at most [`MAX_PAGES`] of them (which keeps every object number
 /// well within what a PDF can count).
@@ -45,20 +149,23 @@ pub fn write(pages: &[Page], metadata: &Metadata) -> Result<Vec<u8>, DocumentErr
 
     pdf.catalog(CATALOG).pages(PAGE_TREE).lang(TextStr("pt-BR"));
     pdf.pages(PAGE_TREE).kids(page_refs.iter().map(|&(page, _)| page)).count(page_refs.len() as i32);
-    for (font, id) in [(Font::Regular, FONT_REGULAR), (Font::Bold, FONT_BOLD)] {
-        pdf.type1_font(id).base_font(Name(font.base_name())).encoding_predefined(Name(b"WinAnsiEncoding"));
+    let subsets = Font::ALL.map(|font| Subset::of(font, pages));
+    let font_refs = [0, 1].map(|i| Ref::new(FIRST_FONT_OBJECT + 5 * i));
+    for (subset, &id) in subsets.iter().zip(&font_refs) {
+        subset.write(&mut pdf, id)?;
     }
 
     for (page, &(page_id, content_id)) in pages.iter().zip(&page_refs) {
-        let content = content_stream(page);
+        let content = content_stream(page, &subsets);
         fingerprint.update((content.len() as u64).to_be_bytes());
         fingerprint.update(&content);
         let mut writer = pdf.page(page_id);
         writer.parent(PAGE_TREE).media_box(Rect::new(0.0, 0.0, PAGE_WIDTH, PAGE_HEIGHT)).contents(content_id);
         let mut resources = writer.resources();
         let mut fonts = resources.fonts();
-        fonts.pair(Name(Font::Regular.resource_name()), FONT_REGULAR);
-        fonts.pair(Name(Font::Bold.resource_name()), FONT_BOLD);
+        for (font, &id) in Font::ALL.iter().zip(&font_refs) {
+            fonts.pair(Name(font.resource_name()), id);
+        }
         fonts.finish();
         resources.finish();
         writer.finish();
@@ -83,7 +190,7 @@ pub fn write(pages: &[Page], metadata: &Metadata) -> Result<Vec<u8>, DocumentErr
 
 /// A page's drawing operations as a content stream. Text runs share one text object and set
 /// the font and gray only when they change.
-fn content_stream(page: &Page) -> Vec<u8> {
+fn content_stream(page: &Page, subsets: &[Subset]) -> Vec<u8> {
     let mut content = Content::new();
     let mut in_text = false;
     let mut font = None;
@@ -104,7 +211,8 @@ fn content_stream(page: &Page) -> Vec<u8> {
                     fill_gray = *gray;
                 }
                 content.set_text_matrix([1.0, 0.0, 0.0, 1.0, round(*x), round(*y)]);
-                content.show(Str(text));
+                let subset = subsets.iter().find(|s| s.font == style.font);
+                content.show(Str(&subset.map(|s| s.codes(text)).unwrap_or_default()));
             }
             Op::Line { from, to, width, gray } => {
                 if in_text {

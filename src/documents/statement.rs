@@ -14,10 +14,10 @@ const TITLE: &str = "Extrato de débitos";
 /// The weights are points of the 482 available: a charge id (36 characters) fits its column
 /// whole, and an amount up to `R$ 999.999,99` fits on one line.
 const COLUMNS: [Column; 7] = [
-    Column { header: "Cobrança", weight: 166.0, align: Align::Left },
-    Column { header: "Vencimento", weight: 52.0, align: Align::Left },
-    Column { header: "Situação", weight: 48.0, align: Align::Left },
-    Column { header: "Atraso", weight: 38.0, align: Align::Right },
+    Column { header: "Cobrança", weight: 175.0, align: Align::Left },
+    Column { header: "Vencimento", weight: 54.0, align: Align::Left },
+    Column { header: "Situação", weight: 42.0, align: Align::Left },
+    Column { header: "Atraso", weight: 34.0, align: Align::Right },
     Column { header: "Valor", weight: 59.0, align: Align::Right },
     Column { header: "Pago", weight: 59.0, align: Align::Right },
     Column { header: "Em aberto", weight: 59.0, align: Align::Right },

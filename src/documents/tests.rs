@@ -111,7 +111,7 @@ fn assert_within_margins(pages: &[Page]) {
         for op in &page.ops {
             if let Op::Text { x, y, style, text, .. } = op {
                 let right = x + style.font.width(text, style.size);
-                let shown = String::from_utf8_lossy(text);
+                let shown: String = text.iter().collect();
                 assert!(*x >= MARGIN_X - 0.01, "page {number}: {shown:?} starts at {x}");
                 assert!(right <= PAGE_WIDTH - MARGIN_X + 0.01, "page {number}: {shown:?} ends at {right}");
                 let in_body = *y >= BODY_BOTTOM && *y < PAGE_HEIGHT;
@@ -145,6 +145,24 @@ fn the_statement_reads_back_with_accents_amounts_and_dates() {
         assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
     }
     assert_eq!(page_count(&text), 1, "{text}");
+}
+
+#[test]
+fn latin_greek_and_cyrillic_names_read_back_intact() {
+    let name = "Łukasz Żółć Ørsted Ðorđe Σωκράτης Пётр";
+    let debtor = Party { name: name.into(), ..debtor() };
+    let mut data = Statement { debtor: debtor.clone(), ..sample_statement() };
+    data.lines[0].description = Some("Аренда за октябрь · Ενοίκιο Οκτωβρίου".into());
+    let text = pdf_text(&statement(&data).unwrap());
+    for expected in [name, "Аренда за октябрь", "Ενοίκιο Οκτωβρίου", "Extrato de débitos"]
+    {
+        assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+    }
+    assert!(!text.contains('?') && !text.contains('\u{FFFD}'), "{text}");
+    let letter = SettlementLetter { debtor: debtor.clone(), ..sample_letter() };
+    assert!(pdf_text(&settlement_letter(&letter).unwrap()).contains(name));
+    let term = AgreementTerm { debtor, ..sample_term() };
+    assert!(pdf_text(&agreement_term(&term).unwrap()).contains(name));
 }
 
 #[test]
@@ -213,6 +231,9 @@ fn the_same_data_gives_the_same_bytes_and_other_data_other_bytes() {
 
     // Nothing of the moment of rendering is in the file: its dates are the document's own.
     let raw = String::from_utf8_lossy(&first);
+    // The fonts are embedded, as subsets named by their glyphs.
+    assert_eq!(raw.matches("/FontFile2").count(), 2, "{raw}");
+    assert!(raw.contains("+DejaVuSans-Bold") && raw.contains("+DejaVuSans"), "{raw}");
     assert!(raw.contains("/CreationDate (D:20261020"), "{raw}");
     assert!(!raw.contains("ModDate"), "{raw}");
 }
@@ -303,7 +324,8 @@ fn odd_input_renders_without_panicking() {
         }],
     };
     let text = pdf_text(&statement(&data).unwrap());
-    assert!(text.contains("?ukasz Erdos"), "{text}");
+    // Saved before unprintable text was refused: the emoji prints as the replacement mark.
+    assert!(text.contains("\u{FFFD} Łukasz Erdős"), "{text}");
     let letter = SettlementLetter {
         creditor: odd.clone(),
         debtor: odd,
@@ -607,5 +629,5 @@ fn an_odd_term_renders_without_panicking() {
     let pages = super::agreement_term::layout(&term).unwrap();
     assert_within_margins(&pages);
     let text = pdf_text(&agreement_term(&term).unwrap());
-    assert!(text.contains("?ukasz Erdos") && text.contains("R$ 1.900,00"), "{text}");
+    assert!(text.contains("\u{FFFD} Łukasz Erdős") && text.contains("R$ 1.900,00"), "{text}");
 }

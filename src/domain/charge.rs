@@ -17,6 +17,7 @@ use super::debtor::Debtor;
 use super::money::Hundredths;
 use super::payment_codes::{Boleto, BoletoGiven, Pix, stale};
 use super::pix_account::PixAccount;
+use super::printable;
 use super::rules::{RuleError, Violations};
 use crate::types::{
     ChargeOrigin, ChargeStatus, CreditBureauReportStatus, Decision, DunningStatus, PaymentMethod, PersonType,
@@ -304,6 +305,10 @@ impl Charge {
         if issue_date > new.due_date {
             violations.push("issue_date", "must not be after due_date");
         }
+        // The description prints on the debtor's statement and letters.
+        if let Some(description) = &new.description {
+            violations.check("description", printable::check(description));
+        }
         let fine = new.fine.unwrap_or(DEFAULT_FINE);
         if debtor.person_type == PersonType::Natural && fine > CONSUMER_MAX_FINE {
             violations.push("fine_percentage", "must be at most 2 for consumers (CDC art. 52 §1)");
@@ -541,6 +546,9 @@ impl Charge {
             self.cp_id = v;
         }
         if let Some(v) = edit.description {
+            if let Some(description) = &v {
+                violations.check("description", printable::check(description));
+            }
             self.description = v;
         }
         if let Some(v) = edit.external_id {

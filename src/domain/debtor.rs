@@ -10,6 +10,7 @@ use super::email::parse_email;
 use super::error::DomainError;
 use super::money::Hundredths;
 use super::phone::{parse_mobile, parse_phone};
+use super::printable;
 use super::rules::{RuleError, Violations};
 use super::text;
 use crate::types::{Address, AddressCountry, DebtorStatus};
@@ -147,6 +148,8 @@ impl Debtor {
             } else if !text::has_letter(name) {
                 // Only punctuation or digits names nobody a statement could be addressed to.
                 violations.push("name", DomainError::NoLetter.to_string());
+            } else if let Err(e) = printable::check(name) {
+                violations.push("name", e.to_string());
             }
             self.name = name.to_string();
         }
@@ -242,7 +245,8 @@ fn normalised_address(mut address: Address, violations: &mut Violations) -> Opti
     ];
     let mut clean = true;
     for (field, value) in lines {
-        if let Some(Err(e)) = value.map(|v| text::check(v, false)) {
+        // Each line prints on the debtor's documents.
+        if let Some(Err(e)) = value.map(|v| text::check(v, false).and_then(|()| printable::check(v))) {
             violations.push(field, e.to_string());
             clean = false;
         }
@@ -294,6 +298,16 @@ mod tests {
     }
 
     #[test]
+    fn a_name_the_documents_cannot_print_is_refused_naming_the_character() {
+        assert_eq!(name_refusal("Łukasz Żółć Ørsted Ðorđe Σωκράτης Пётр"), None);
+        assert_eq!(
+            name_refusal("Maria 日本"),
+            Some("contains '日' (U+65E5), which the documents' font cannot print".into())
+        );
+        assert!(name_refusal("Maria 😀").is_some_and(|m| m.contains("U+1F600")));
+    }
+
+    #[test]
     fn address_lines_are_checked_text() {
         let address = Address {
             zipcode: "01310-100".into(),
@@ -301,7 +315,7 @@ mod tests {
             number: "1000".into(),
             complement: Some(Some("a\u{200b}".into())),
             neighborhood: "Bela Vista".into(),
-            city: "São Paulo".into(),
+            city: "São Paulo 東京".into(),
             state: crate::types::AddressState::Sp,
             country: None,
         };
@@ -311,6 +325,7 @@ mod tests {
             ..DebtorEdit::default()
         });
         let fields: Vec<&str> = found.iter().map(|v| v.field.as_str()).collect();
-        assert_eq!(fields, ["address.street", "address.complement"]);
+        assert_eq!(fields, ["address.street", "address.complement", "address.city"]);
+        assert!(found[2].message.contains("'東' (U+6771)"), "{found:?}");
     }
 }

@@ -102,6 +102,10 @@ pub enum DomainError {
     /// A name without any letter (only punctuation, digits or invisible characters).
     #[error("must contain a letter")]
     NoLetter,
+    /// A character the documents' font has no glyph for (outside Latin, Greek and Cyrillic),
+    /// which a PDF would print as a box. The character is named so the caller can find it.
+    #[error("contains '{0}' (U+{code:04X}), which the documents' font cannot print", code = u32::from(*.0))]
+    Unprintable(char),
 
     // --- Dates ----------------------------------------------------------------------------
     /// Not a calendar date in the strict `YYYY-MM-DD` form.

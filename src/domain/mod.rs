@@ -34,6 +34,7 @@ pub mod phone;
 pub mod pix;
 pub mod pix_account;
 pub mod policy;
+pub mod printable;
 pub mod portfolio;
 pub mod protest;
 pub mod received_payment;
