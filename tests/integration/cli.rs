@@ -242,6 +242,29 @@ fn only_line(output: &Output) -> String {
     lines[0].to_string()
 }
 
+/// `doctor` reports text saved before the documents' font rule that a document could not print
+/// (here an organization's name changed behind the server's back), naming the row, the field and
+/// the character, and fails; it passes once every stored text prints.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_names_stored_text_the_documents_cannot_print() {
+    let db = TempDb::file();
+    let org = only_line(&run(&db, &["orgs", "create", "--name", "Credora Ltda"]));
+    let healthy = run(&db, &["doctor"]);
+    assert!(String::from_utf8_lossy(&healthy.stdout).contains("every stored name"), "{healthy:?}");
+
+    let conn = rusqlite::Connection::open(&db.0).expect("the test database opens");
+    conn.execute("UPDATE organizations SET name = 'Credora 日本' WHERE id = ?1", [&org]).expect("renamed");
+    drop(conn);
+    let output = Command::new(BIN)
+        .args(["--database", &db.url(), "doctor"])
+        .env_remove("KOBANA_DUNNING_DATABASE")
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!output.status.success(), "doctor fails on an unprintable row: {stdout}");
+    assert!(stdout.contains(&org) && stdout.contains("name") && stdout.contains('日'), "{stdout}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn orgs_and_tokens_create_print_only_the_id_and_the_token() {
     let db = TempDb::new().await;

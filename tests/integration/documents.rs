@@ -83,6 +83,60 @@ async fn the_statement_shows_every_charge_in_portuguese_and_is_the_same_bytes_tw
     assert_eq!(r.status().as_u16(), 404);
 }
 
+/// A name in Latin, Greek and Cyrillic letters prints as written: the documents embed a font that
+/// has them, never a "?" in its place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_in_any_european_script_prints_intact() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Credora Ltda").await;
+    let name = "Łukasz Żółć Ørsted Ðorđe Σωκράτης Пётр";
+    let r = server.write(&token, "debtors_create", json!({ "name": name, "document": cpf(9102) })).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let debtor = r.data()["id"].as_str().unwrap().to_string();
+    server.create_charge(&token, &debtor, 310.0, "2026-10-05").await;
+
+    let text = pdf_text(&pdf(&server, &token, &format!("/v1/debtors/{debtor}/statement")).await);
+    assert!(text.contains(name), "{name} in the statement:\n{text}");
+    assert!(!text.contains('?') && !text.contains('\u{FFFD}'), "no character replaced:\n{text}");
+}
+
+/// A character the documents' font lacks is refused when the text is saved, naming the field
+/// and the character, on create and on update, so no document prints a replacement for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_character_the_documents_cannot_print_is_refused_naming_the_field() {
+    let server = TestServer::start().await;
+    let (_, token) = server.tenant("Credora Ltda").await;
+    let r =
+        server.write(&token, "debtors_create", json!({ "name": "Maria 日本", "document": cpf(9103) })).await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(r.code(), "VALIDATION_ERROR");
+    let field = &r.body["error"]["details"]["fields"][0];
+    assert_eq!(field["field"], "name", "{}", r.body);
+    assert!(field["message"].as_str().unwrap().contains("'日' (U+65E5)"), "{}", r.body);
+
+    let (debtor, charge) = debtor_with_charge(&server, &token).await;
+    let r = server
+        .write_id(
+            &token,
+            "debtors_update",
+            &debtor,
+            json!({ "address": { "zipcode": "01310100",
+            "street": "Av. Paulista", "number": "1000", "neighborhood": "Bela Vista",
+            "city": "São Paulo 東", "state": "SP" } }),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(r.body["error"]["details"]["fields"][0]["field"], "address.city", "{}", r.body);
+    let r = server.write_id(&token, "charges_update", &charge, json!({ "description": "Plano 😀" })).await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(r.body["error"]["details"]["fields"][0]["field"], "description", "{}", r.body);
+    assert!(
+        r.body["error"]["details"]["fields"][0]["message"].as_str().unwrap().contains("U+1F600"),
+        "{}",
+        r.body
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_a_paid_charge_has_a_settlement_letter() {
     let server = TestServer::start().await;
