@@ -324,10 +324,10 @@ async fn a_server_killed_under_keyed_load_keeps_one_charge_per_key_and_every_ack
     assert_one_charge_per_key(&found, &retried);
 }
 
-/// The `charge.created` events of a charge.
+/// The `charge.db.created` events of a charge.
 async fn created_events(client: &reqwest::Client, base: &str, token: &str, charge_id: &str) -> usize {
     let events: Value = client
-        .get(format!("{base}/v1/events?resource_id={charge_id}&code=charge.created"))
+        .get(format!("{base}/v1/events?resource_id={charge_id}&code=charge.db.created"))
         .bearer_auth(token)
         .send()
         .await
