@@ -20,8 +20,7 @@ fn written_bytes() -> u64 {
     std::fs::read_to_string("/proc/self/io")
         .ok()
         .and_then(|io| {
-            io.lines()
-                .find_map(|line| line.strip_prefix("write_bytes: ").and_then(|n| n.trim().parse().ok()))
+            io.lines().find_map(|line| line.strip_prefix("write_bytes: ").and_then(|n| n.trim().parse().ok()))
         })
         .unwrap_or(0)
 }
@@ -47,8 +46,7 @@ fn sqlite(path: &str, seconds: Duration) -> Result<(u64, f64), rusqlite::Error> 
 }
 
 async fn postgres(url: &str, connections: u32, seconds: Duration) -> Result<(u64, f64), sqlx::Error> {
-    let pool =
-        sqlx::postgres::PgPoolOptions::new().max_connections(connections).connect(url).await?;
+    let pool = sqlx::postgres::PgPoolOptions::new().max_connections(connections).connect(url).await?;
     sqlx::query("DROP TABLE IF EXISTS commit_floor").execute(&pool).await?;
     sqlx::query("CREATE TABLE commit_floor (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL)")
         .execute(&pool)
@@ -60,7 +58,10 @@ async fn postgres(url: &str, connections: u32, seconds: Duration) -> Result<(u64
             let mut commits = 0u64;
             while started.elapsed() < seconds {
                 let mut tx = pool.begin().await?;
-                sqlx::query("INSERT INTO commit_floor (body) VALUES ($1)").bind(ROW).execute(&mut *tx).await?;
+                sqlx::query("INSERT INTO commit_floor (body) VALUES ($1)")
+                    .bind(ROW)
+                    .execute(&mut *tx)
+                    .await?;
                 tx.commit().await?;
                 commits += 1;
             }

@@ -434,7 +434,10 @@ async fn a_server_killed_while_group_commits_hold_several_units_leaves_each_key_
         }
         retried.insert(key.clone(), r);
     }
-    println!("{} keys: {acknowledged} acknowledged, {whole} whole after the kill, {absent} absent", heard.len());
+    println!(
+        "{} keys: {acknowledged} acknowledged, {whole} whole after the kill, {absent} absent",
+        heard.len()
+    );
     let found = charges_by_description(&client, &server.base, &server.token, &debtor_id).await;
     assert_one_charge_per_key(&found, &retried);
 }
