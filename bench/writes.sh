@@ -70,10 +70,11 @@ start_postgres() {
 }
 
 # The CPU ticks (utime + stime) of the processes given.
-ticks() { for p in "$@"; do awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null; done | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
+ticks() { for p in "$@"; do awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || true; done | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 # The bytes the processes given wrote to disk.
 written() {
-  for p in "$@"; do awk '/^write_bytes/ { print $2 }' "/proc/$p/io" 2>/dev/null; done | awk '{ s += $1 } END { printf "%.0f\n", s }'
+  # A process gone meanwhile (a PostgreSQL backend) counts nothing.
+  for p in "$@"; do awk '/^write_bytes/ { print $2 }' "/proc/$p/io" 2>/dev/null || true; done | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 # The processes whose disk writes count: the server's, and on PostgreSQL the cluster's.
 writers() {
