@@ -33,6 +33,8 @@ mod value;
 mod webhooks;
 
 #[cfg(test)]
+mod group_commit_tests;
+#[cfg(test)]
 mod upgrade_tests;
 
 use std::time::Duration;

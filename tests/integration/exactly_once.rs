@@ -323,3 +323,121 @@ async fn a_server_killed_under_keyed_load_keeps_one_charge_per_key_and_every_ack
     let found = charges_by_description(&client, &server.base, &server.token, &debtor_id).await;
     assert_one_charge_per_key(&found, &retried);
 }
+
+/// The `charge.db.created` events of a charge.
+async fn created_events(client: &reqwest::Client, base: &str, token: &str, charge_id: &str) -> usize {
+    let events: Value = client
+        .get(format!("{base}/v1/events?resource_id={charge_id}&code=charge.db.created"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("events")
+        .json()
+        .await
+        .expect("JSON");
+    events["data"].as_array().expect("a list").len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_while_group_commits_hold_several_units_leaves_each_key_whole_or_absent() {
+    // SQLite's writer commits the units that queued behind one another together: with 32
+    // clients the kill finds batches of several released units not yet durable.
+    let db = fresh_database().await;
+    let server = Served::start(&db.url);
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap();
+    let debtor: Value = client
+        .post(format!("{}/v1/debtors", server.base))
+        .bearer_auth(&server.token)
+        .json(&json!({ "name": "Carla Agrupada", "document": cpf(8803), "email": "carla@example.com.br" }))
+        .send()
+        .await
+        .expect("debtor")
+        .json()
+        .await
+        .expect("JSON");
+    let debtor_id = debtor["data"]["id"].as_str().expect("debtor id").to_string();
+
+    let dead = Arc::new(AtomicBool::new(false));
+    let mut clients = Vec::new();
+    for c in 0..32 {
+        let (client, base, token, debtor_id, dead) =
+            (client.clone(), server.base.clone(), server.token.clone(), debtor_id.clone(), dead.clone());
+        clients.push(tokio::spawn(async move {
+            let mut heard = Vec::new();
+            for n in 0.. {
+                if dead.load(Ordering::SeqCst) {
+                    break;
+                }
+                let key = format!("group-{c}-{n}");
+                let sent = client
+                    .post(format!("{base}/v1/charges"))
+                    .bearer_auth(&token)
+                    .header("Idempotency-Key", &key)
+                    .json(&charge_body(&debtor_id, &key))
+                    .send()
+                    .await;
+                let outcome = match sent {
+                    Ok(resp) if resp.status().as_u16() == 201 => match resp.json::<Value>().await {
+                        Ok(v) => Heard::Created(v["data"]["id"].as_str().unwrap().to_string()),
+                        Err(_) => Heard::Unknown,
+                    },
+                    _ => Heard::Unknown,
+                };
+                let broke = matches!(outcome, Heard::Unknown);
+                heard.push((key, outcome));
+                if broke {
+                    break;
+                }
+            }
+            heard
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    dead.store(true, Ordering::SeqCst);
+    server.kill();
+    let mut heard = Vec::new();
+    for c in clients {
+        heard.extend(c.await.unwrap());
+    }
+    let acknowledged = heard.iter().filter(|(_, h)| matches!(h, Heard::Created(_))).count();
+    assert!(acknowledged > 20, "the load ran before the kill: {acknowledged} acknowledged");
+    let in_flight = heard.len() - acknowledged;
+    assert!(in_flight > 1, "the kill caught several units in flight: {in_flight}");
+
+    // What the database kept, before any retry: a key's charge with its event, or nothing.
+    let server = Served::start(&db.url);
+    let kept = charges_by_description(&client, &server.base, &server.token, &debtor_id).await;
+    for ids in kept.values() {
+        for id in ids {
+            assert_eq!(created_events(&client, &server.base, &server.token, id).await, 1, "charge {id}");
+        }
+    }
+    let (mut whole, mut absent) = (0, 0);
+    let mut retried = HashMap::new();
+    for (key, first) in &heard {
+        let before = kept.get(key).cloned();
+        let r = retry_to_completion(&client, &server.base, &server.token, key, &charge_body(&debtor_id, key))
+            .await;
+        match before {
+            // Fully there: the retry replays the charge the key committed with.
+            Some(ids) => {
+                assert_eq!(ids, vec![r.id.clone()], "key {key}");
+                assert!(r.replayed, "key {key} committed, so its retry is a replay");
+                whole += 1;
+            }
+            // Fully absent: no charge, no key; the retry runs it for the first time.
+            None => {
+                assert!(!r.replayed, "key {key} had no charge, yet its retry replayed {}", r.id);
+                assert!(matches!(first, Heard::Unknown), "key {key} was acknowledged and lost");
+                absent += 1;
+            }
+        }
+        retried.insert(key.clone(), r);
+    }
+    println!(
+        "{} keys: {acknowledged} acknowledged, {whole} whole after the kill, {absent} absent",
+        heard.len()
+    );
+    let found = charges_by_description(&client, &server.base, &server.token, &debtor_id).await;
+    assert_one_charge_per_key(&found, &retried);
+}

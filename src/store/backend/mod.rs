@@ -176,7 +176,7 @@ impl Tx {
     /// Commits.
     pub async fn commit(self) -> StoreResult<()> {
         match self {
-            Tx::Sqlite(tx) => tx.commit(),
+            Tx::Sqlite(tx) => tx.commit().await,
             Tx::Postgres(tx) => Box::pin(tx.commit()).await,
         }
     }
@@ -202,10 +202,7 @@ impl Tx {
     /// Rolls back and waits for it.
     pub async fn rollback(self) -> StoreResult<()> {
         match self {
-            Tx::Sqlite(tx) => {
-                drop(tx);
-                Ok(())
-            }
+            Tx::Sqlite(tx) => tx.rollback().await,
             Tx::Postgres(tx) => tx.rollback().await,
         }
     }

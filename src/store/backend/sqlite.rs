@@ -21,7 +21,9 @@ use crate::store::migrations::{MIGRATIONS, Migration};
 use crate::store::value::{Param, Row, RowBytes};
 use crate::store::{Outage, StoreError, StoreResult};
 
+mod group;
 mod reader;
+use group::{Joining, WriterConn};
 use reader::Readers;
 
 /// Readers in the pool: enough for the cores this server is meant for.
@@ -38,7 +40,9 @@ const BULK_CACHE_KIB: i64 = 1024 * 1024;
 /// An open SQLite database.
 pub struct Sqlite {
     /// Shared with the unit of work that holds it ([`Tx`]) for as long as the unit lasts.
-    writer: Arc<tokio::sync::Mutex<Connection>>,
+    writer: Arc<tokio::sync::Mutex<WriterConn>>,
+    /// Units of work waiting for the writer (group commit: `group.rs`).
+    joining: Arc<Joining>,
     /// The longest wait for the writer (held by another request's unit of work) or for
     /// another process's write lock; past it the database is busy (503).
     wait: Duration,
@@ -104,16 +108,28 @@ impl Sqlite {
             Some(Readers::new(connections, reader::generation_of(Path::new(path)), wait))
         };
         Ok(Self {
-            writer: Arc::new(tokio::sync::Mutex::new(writer)),
+            writer: Arc::new(tokio::sync::Mutex::new(WriterConn::new(writer))),
+            joining: Arc::default(),
             wait,
             readers,
             before_bulk: Mutex::new(None),
         })
     }
 
-    /// The writer, waited for at most [`Self::wait`]. A connection left inside a transaction
-    /// (a rollback that failed) is rolled back first, so no one writes into another's work.
+    /// The writer, waited for at most [`Self::wait`], outside any transaction: an open batch of
+    /// units is committed first, and a transaction left open otherwise (a rollback that failed)
+    /// is rolled back, so no one writes into another's work.
     async fn writer(&self) -> StoreResult<Writer> {
+        let mut writer = self.lock_writer().await?;
+        writer.conn.end(self.readers.as_deref());
+        if !writer.is_autocommit() {
+            writer.execute_batch("ROLLBACK")?;
+        }
+        Ok(writer)
+    }
+
+    /// The writer as its last holder left it, waited for at most [`Self::wait`].
+    async fn lock_writer(&self) -> StoreResult<Writer> {
         let asked = Instant::now();
         let conn = match self.writer.clone().try_lock_owned() {
             Ok(conn) => conn,
@@ -127,20 +143,23 @@ impl Sqlite {
         };
         // SQLite's busy handler (another process's write lock) gets what is left of the wait,
         // so the two waits together stay within it.
-        conn.busy_timeout(self.wait.saturating_sub(asked.elapsed()))?;
-        let writer = Writer { conn, _held: crate::priority::holding() };
-        if !writer.is_autocommit() {
-            writer.execute_batch("ROLLBACK")?;
-        }
-        Ok(writer)
+        conn.conn.busy_timeout(self.wait.saturating_sub(asked.elapsed()))?;
+        Ok(Writer { conn, _held: crate::priority::holding() })
     }
 
-    /// Opens a unit of work: an IMMEDIATE transaction on the writer, held until it commits or
-    /// is dropped (which rolls it back).
+    /// Opens a unit of work: a savepoint in the writer's batch (an IMMEDIATE transaction,
+    /// begun if none is open), holding the writer until the unit ends (`group.rs`).
     pub async fn begin(&self) -> StoreResult<Tx> {
-        let conn = self.writer().await?;
-        in_place(|| conn.execute_batch("BEGIN IMMEDIATE"))?;
-        Ok(Tx { conn, readers: self.readers.clone(), open: true })
+        let waiting = self.joining.wait();
+        let mut conn = self.lock_writer().await?;
+        drop(waiting);
+        conn.conn.begin_unit(self.readers.as_deref())?;
+        Ok(Tx {
+            conn: Some(conn),
+            writer: self.writer.clone(),
+            joining: self.joining.clone(),
+            readers: self.readers.clone(),
+        })
     }
 
     /// Sets the writer up for a bulk load (`on`) or back as it was. For the load: a large page
@@ -231,7 +250,7 @@ impl Sqlite {
 /// The writer, held; on the background thread it also holds the priority a waiting request may
 /// lift (`crate::priority`), until it is let go.
 struct Writer {
-    conn: OwnedMutexGuard<Connection>,
+    conn: OwnedMutexGuard<WriterConn>,
     _held: Option<crate::priority::Held>,
 }
 
@@ -239,40 +258,49 @@ impl std::ops::Deref for Writer {
     type Target = Connection;
 
     fn deref(&self) -> &Connection {
-        &self.conn
+        &self.conn.conn
     }
 }
 
 impl std::ops::DerefMut for Writer {
     fn deref_mut(&mut self) -> &mut Connection {
-        &mut self.conn
+        &mut self.conn.conn
     }
 }
 
-/// A unit of work on the writer: an open IMMEDIATE transaction, which holds SQLite's write
-/// lock (and this process's writer) until it commits or is dropped, which rolls it back.
+/// A unit of work on the writer: a savepoint in the writer's batch, holding the writer (and
+/// SQLite's write lock) until the unit ends; dropped, it is rolled back.
 pub struct Tx {
-    conn: Writer,
+    /// Taken when the unit ends.
+    conn: Option<Writer>,
+    writer: Arc<tokio::sync::Mutex<WriterConn>>,
+    joining: Arc<Joining>,
     readers: Option<Arc<Readers>>,
-    open: bool,
 }
 
 impl Tx {
+    fn conn(&self) -> StoreResult<&Writer> {
+        self.conn.as_ref().ok_or(StoreError::UnitEnded)
+    }
+
     /// The rows of a query, inside the transaction (so it sees the unit's own writes).
     pub fn rows(&self, sql: &str, params: &[Param]) -> StoreResult<Vec<Row>> {
-        in_place(|| query(&self.conn, sql, params))
+        let conn = self.conn()?;
+        in_place(|| query(conn, sql, params))
     }
 
     /// Runs one statement inside the transaction.
     pub fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
-        in_place(|| execute(&self.conn, sql, params))
+        let conn = self.conn()?;
+        in_place(|| execute(conn, sql, params))
     }
 
     /// Runs the steps under a savepoint: false, and the steps undone (the rest of the unit
     /// kept), when a `must_change` step changed nothing.
     pub fn write(&mut self, steps: &[Step]) -> StoreResult<bool> {
+        let conn = self.conn.as_mut().ok_or(StoreError::UnitEnded)?;
         in_place(|| {
-            let savepoint = self.conn.savepoint()?;
+            let savepoint = conn.savepoint()?;
             if !run_steps(&savepoint, steps)? {
                 // Dropping the savepoint rolls back to it.
                 return Ok(false);
@@ -282,14 +310,81 @@ impl Tx {
         })
     }
 
-    /// Commits the unit; the readers' older snapshots are done.
-    pub fn commit(mut self) -> StoreResult<()> {
-        let committed = in_place(|| self.conn.execute_batch("COMMIT"));
-        self.open = committed.is_err() && !self.conn.is_autocommit();
-        if let Some(readers) = &self.readers {
-            readers.wrote();
+    /// Commits the unit: it joins the batch, and this returns once the batch committed.
+    pub async fn commit(mut self) -> StoreResult<()> {
+        match self.end(true)? {
+            Some(done) => group::outcome(done).await,
+            None => Err(StoreError::UnitEnded),
         }
-        committed.map_err(commit_failed)
+    }
+
+    /// Rolls the unit back. When it ran after other units of its batch (and may have read
+    /// their writes) this returns once that batch committed, so no answer rests on writes
+    /// that are not yet durable.
+    pub async fn rollback(mut self) -> StoreResult<()> {
+        match self.end(false)? {
+            Some(done) => group::outcome(done).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Ends the unit: its savepoint released into the batch (`keep`) or undone. Then the batch
+    /// commits at once if no unit waits for the writer; otherwise the writer passes to them,
+    /// and the batch's first member queues a flusher behind them. The receiver hears the
+    /// batch's outcome when the unit kept its work or the batch holds others' work.
+    fn end(&mut self, keep: bool) -> StoreResult<Option<tokio::sync::watch::Receiver<group::Outcome>>> {
+        let Some(mut writer) = self.conn.take() else { return Ok(None) };
+        let readers = self.readers.as_deref();
+        let conn = &mut *writer.conn;
+        let mut failed = None;
+        if keep && let Err(err) = in_place(|| conn.conn.execute_batch(group::RELEASE_UNIT)) {
+            failed = Some(StoreError::from(err));
+        }
+        if (!keep || failed.is_some())
+            && !conn.conn.is_autocommit()
+            && conn.conn.execute_batch(group::UNDO_UNIT).is_err()
+        {
+            // The unit's writes cannot be told from the batch's: none of it commits.
+            let _ = conn.conn.execute_batch("ROLLBACK");
+        }
+        if conn.conn.is_autocommit() {
+            // SQLite ended the transaction on an error: the batch is gone, and its members
+            // hear it.
+            conn.end(readers);
+            return failed.map_or(Ok(None), Err);
+        }
+        let Some(batch) = conn.batch.as_mut() else { return failed.map_or(Ok(None), Err) };
+        let (done, first) = match (keep && failed.is_none(), batch.members) {
+            (true, _) => (Some(batch.join()), batch.members == 1),
+            (false, 0) => (None, false),
+            (false, _) => (Some(batch.watch()), false),
+        };
+        let number = batch.number;
+        let members = batch.members;
+        if members == 0 || !self.joining.any() {
+            conn.end(readers);
+        } else if first {
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => {
+                    runtime.spawn(flush(self.writer.clone(), number, self.readers.clone()));
+                }
+                Err(_) => conn.end(readers),
+            }
+        }
+        drop(writer);
+        match failed {
+            Some(err) => Err(err),
+            None => Ok(done),
+        }
+    }
+}
+
+/// Commits batch `number` once the writer is free of the units that joined it, unless it
+/// ended already.
+async fn flush(writer: Arc<tokio::sync::Mutex<WriterConn>>, number: u64, readers: Option<Arc<Readers>>) {
+    let mut conn = writer.lock_owned().await;
+    if conn.batch.as_ref().is_some_and(|batch| batch.number == number) {
+        conn.end(readers.as_deref());
     }
 }
 
@@ -304,11 +399,9 @@ pub fn commit_failed(err: rusqlite::Error) -> StoreError {
 
 impl Drop for Tx {
     fn drop(&mut self) {
-        if self.open && !self.conn.is_autocommit() {
-            // Nothing of the unit stays; a failure here leaves the transaction open, and the
-            // next taker of the writer rolls it back (`Sqlite::writer`).
-            let _ = self.conn.execute_batch("ROLLBACK");
-        }
+        // Nothing of the unit stays; should undoing it fail, the batch is rolled back whole and
+        // its members hear it.
+        let _ = self.end(false);
     }
 }
 
