@@ -266,6 +266,19 @@ async function noLayoutShift(frame, name) {
   ok(`${name}: cumulative layout shift ${total.toFixed(3)} while the data arrived`);
 }
 
+// The host has sized the frame to the view's content (its size-changed), and both painted.
+async function settled(page, frame) {
+  const painted = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  for (let i = 0; i < 50; i++) {
+    await frame.evaluate(painted);
+    const wanted = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    const given = await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
+    if (Math.abs(wanted - given) <= 1) return page.evaluate(painted);
+    await page.waitForTimeout(50);
+  }
+  throw new CheckFailed('the host never sized the view to its content (ui/notifications/size-changed)');
+}
+
 const shots = [];
 
 // Both themes at both widths; the view fits each width without horizontal scrolling.
@@ -275,14 +288,18 @@ async function screenshots(page, frame, name, dir) {
     await frame.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
-      await page.evaluate((w) => window.kdLog.sizes.push(`w${w}`), width);
       await frame.waitForFunction((w) => document.documentElement.clientWidth === w, width);
-      await page.waitForTimeout(150);
+      await settled(page, frame);
       const overflow = await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       check(overflow <= 0, `${name} at ${width} px scrolls sideways by ${overflow} px`);
       if (width === 1024) await axe(frame, `${name} (${theme})`);
+      // The window as tall as the page, so the screenshot needs no resize while it is taken
+      // (which can leave the view's frame unpainted).
+      const height = Math.max(800, Math.ceil(await page.evaluate(() => document.documentElement.scrollHeight)));
+      await page.setViewportSize({ width, height });
+      await settled(page, frame);
       const path = join(dir, `view-${name}-${theme}-${width}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await page.screenshot({ path });
       shots.push(path);
     }
   }
@@ -396,7 +413,12 @@ async function agreementSimulator(page, mcp, dir) {
 
   // 6 → 10 installments: the view asks the server again and shows its answer.
   await page.evaluate(() => { window.kdLog.calls = []; });
-  await frame.getByRole('spinbutton', { name: 'Parcelas' }).fill('10');
+  check((await frame.getByRole('textbox', { name: 'Primeiro vencimento' }).inputValue()) === ddmmyyyy(first), 'the first due date reads DD/MM/AAAA');
+  // By keyboard, as a person would: focus the field, replace 6 with 10.
+  const installments = frame.getByRole('spinbutton', { name: 'Parcelas' });
+  await installments.focus();
+  await installments.selectText();
+  await page.keyboard.type('10');
   await frame.waitForFunction(() => document.querySelectorAll('#schedule tbody tr').length === 10);
   const resimulated = await page.evaluate(() => window.kdLog.calls.filter((c) => c.name === 'dunning_agreements_simulate'));
   check(resimulated.length >= 1 && resimulated.at(-1).arguments.installments_count === 10, `re-simulated through the host: ${JSON.stringify(resimulated.map((c) => c.arguments))}`);

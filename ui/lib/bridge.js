@@ -110,8 +110,11 @@ const bridge = (() => {
   function watchSize() {
     let last = '';
     const send = () => {
-      const width = Math.ceil(document.documentElement.scrollWidth);
-      const height = Math.ceil(document.documentElement.scrollHeight);
+      // The document's own box: scrollHeight never drops below the frame's height, so a view
+      // that got shorter could never say so.
+      const box = document.documentElement.getBoundingClientRect();
+      const width = Math.ceil(box.width);
+      const height = Math.ceil(box.height);
       const key = `${width}x${height}`;
       if (key === last) return;
       last = key;

@@ -129,5 +129,26 @@ const fmt = (() => {
     return (LABELS[kind] && LABELS[kind][code]) || String(code).replace(/_/g, ' ');
   }
 
-  return { brl, number, date, instant, day, month, label };
+  // What a person types back into ISO: "17/12/2026" → "2026-12-17"; null when it is no date.
+  function parseDate(text) {
+    const match = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text || '');
+    if (!match) return null;
+    const iso = `${match[3]}-${match[2].padStart(2, '0')}-${match[1].padStart(2, '0')}`;
+    const check = new Date(`${iso}T12:00:00Z`);
+    return Number.isNaN(check.getTime()) || check.toISOString().slice(0, 10) !== iso ? null : iso;
+  }
+
+  // "1.234,56" or "1234.56" or "R$ 300" → a number; null when it is none.
+  function parseMoney(text) {
+    let t = String(text || '').replace(/R\$|\s/g, '');
+    if (t === '') return 0;
+    if (t.includes(',')) t = t.replace(/\./g, '').replace(',', '.');
+    return /^\d+(\.\d{1,2})?$/.test(t) ? Number(t) : null;
+  }
+
+  function moneyInput(value) {
+    return typeof value === 'number' && value > 0 ? value.toFixed(2).replace('.', ',') : '';
+  }
+
+  return { brl, number, date, instant, day, month, label, parseDate, parseMoney, moneyInput };
 })();
