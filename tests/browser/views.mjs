@@ -14,8 +14,9 @@
 //   KOBANA_DUNNING_TOKEN=kd_at_... node views.mjs http://127.0.0.1:PORT SCREENSHOT_DIR
 // KOBANA_DUNNING_CHROMIUM names the browser (default /usr/bin/chromium).
 //
-// Prints one line per check (`ok   ...`), one `screenshot: <path>` per file, `calls: <name>` for
-// each tools/call the views sent, and exits non-zero at the first failed check, naming it.
+// Prints one line per check (`ok   ...`), `confirming: <charge>` and `approval: <url>` for the
+// notification the server asked to confirm, `paused: <charge>` for the one the view paused, one
+// `screenshot: <path>` per file, and exits non-zero at the first failed check, naming it.
 
 import { readFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -345,6 +346,7 @@ async function chargeTimeline(page, mcp, dir) {
   await frame.getByRole('button', { name: 'Abrir a aprovação' }).click();
   await page.waitForFunction((url) => window.kdLog.links.includes(url), refusal.details.approval_url);
   ok(`charge-timeline: "Notificar devedor" sent tools/call dunning_charges_notify; the server answered CONFIRMATION_REQUIRED and the view opened ${refusal.details.approval_url} through the host`);
+  console.log(`confirming: ${id}`);
   console.log(`approval: ${refusal.details.approval_url}`);
 
   // An ordinary action on a charge whose régua runs: it runs, and the view shows the charge as
