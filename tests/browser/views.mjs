@@ -450,6 +450,10 @@ async function portfolio(page, mcp, dir) {
   for (const expected of [brl(p.open.balance_sum), brl(overdue.balance_sum), ddmmyyyy(p.today), 'Mais de 90 dias', 'WhatsApp', brl(p.recovered[0].amount_sum)]) {
     check(seen.includes(expected), `portfolio shows ${JSON.stringify(expected)}:\n${seen}`);
   }
+  // The charges per step of the régua, when the answer has them.
+  for (const step of p.by_step ?? []) {
+    check(seen.includes(step.name ?? 'Etapa removida'), `portfolio shows the step ${JSON.stringify(step.name)}:\n${seen}`);
+  }
   const bars = await frame.locator('#ages svg.bar').count();
   check(bars === p.by_age.length, `one bar per age bucket: ${bars}`);
   check((await frame.locator('#recovered svg polyline').count()) === 1, 'a line of recoveries');
