@@ -359,7 +359,8 @@ async function chargeTimeline(page, mcp, dir) {
   await running.getByRole('button', { name: 'Retomar régua' }).waitFor();
   const paused = await text(running);
   check(paused.includes('Régua pausada'), `after pausing, the view shows the pause: ${paused}`);
-  check((await running.evaluate(() => document.activeElement?.id)) === 'announce', 'after the action, the keyboard focus is on what it says happened');
+  // Once the view has reloaded the charge, the keyboard is on what it says happened.
+  await running.waitForFunction(() => document.activeElement?.id === 'announce', null, { timeout: 10000 });
   ok(`charge-timeline: next step "${upcoming.split('\n')[0]}"; "Pausar régua" paused the charge through the host and the view, reloaded, offers "Retomar régua"`);
   console.log(`paused: ${active}`);
 }
