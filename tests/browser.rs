@@ -296,7 +296,11 @@ fn shows_the_views_in_a_sandboxed_host_with_real_results_in_headless_chromium() 
     let approval_url = *lines_of(&output, "approval:").first().expect("the script names the approval_url");
     assert!(approval_url.starts_with(&format!("{}/approvals/", server.url)), "{approval_url}");
     let notifications = server.get(&format!("/v1/notifications?charge_id={confirming}&per_page=100"));
-    let manual: Vec<&Value> =
-        notifications["data"].as_array().expect("notifications").iter().filter(|n| n["origin"] == "manual").collect();
+    let manual: Vec<&Value> = notifications["data"]
+        .as_array()
+        .expect("notifications")
+        .iter()
+        .filter(|n| n["origin"] == "manual")
+        .collect();
     assert!(manual.is_empty(), "no message went out before the approval: {manual:?}");
 }
