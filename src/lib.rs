@@ -4,7 +4,7 @@
 //! Flow of a request: HTTP (`server`) -> auth -> REST handler (`api`) -> `domain` -> `store`; an
 //! MCP request goes HTTP -> `mcp` (transport, era, method) -> in-process call of the same REST
 //! handler. How the code is built and why is in `docs/ARCHITECTURE.md`; how to run it and what
-//! each option does, in `README.md`.
+//! each option does, in `README.md` and `docs/CONFIGURATION.md`.
 
 // Unsafe code only where a module says why (the allocator, the descriptor limit).
 #![deny(unsafe_code)]
