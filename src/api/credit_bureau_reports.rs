@@ -1,23 +1,52 @@
 //! /v1/credit_bureau_reports: overdue charges reported to a credit bureau (negativações).
 
-use super::escalations::{escalated_charge, file_report, list_filter, list_input, report_view, save_report};
-use super::{ApiError, ApiResult, Call, Reply};
-use crate::domain::charge::Outcome;
-use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report};
+use super::escalations::{Shown, escalated_charge, file_report, list, list_input, load, take_back};
+use super::{ApiResult, Call, Reply};
+use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report, ReportDetails};
+use crate::domain::dates::{Day, Timestamp};
 use crate::types::{self as wire, CreditBureauReportEnvelope, CreditBureauReportList};
 
 /// The handlers of the `credit_bureau_reports` tag.
 pub struct CreditBureauReports;
 
-fn reply(r: &Report) -> Reply<CreditBureauReportEnvelope> {
-    Reply::versioned(CreditBureauReportEnvelope { data: report_view(r) }, r.version)
+impl Shown for ReportDetails {
+    type View = wire::CreditBureauReport;
+    type Payload = wire::CreditBureauReportEventData;
+    const REACHED: &'static str = "credit-bureau";
+    const VIEW: fn(&Report) -> wire::CreditBureauReport = report_view;
 }
 
-async fn load(call: &Call, id: &str) -> ApiResult<Report> {
-    call.store
-        .credit_bureau_report(call.org_id(), id)
-        .await?
-        .ok_or(ApiError::NotFound("credit-bureau report"))
+/// The public view of a report.
+pub(crate) fn report_view(r: &Report) -> wire::CreditBureauReport {
+    wire::CreditBureauReport {
+        id: r.id.clone(),
+        charge_id: r.charge_id.clone(),
+        debtor_id: r.debtor_id.clone(),
+        debtor_name: r.debtor_name.clone(),
+        charge_description: r.charge_description.clone(),
+        bureau: r.bureau,
+        status: r.status,
+        amount: r.amount,
+        nature: r.nature.clone(),
+        notice_notification_id: r.notice_notification_id.clone(),
+        requested_at: Timestamp(r.requested_at),
+        notice_sent_at: r.notice_sent_at.map(Timestamp),
+        included_at: r.included_at.map(Timestamp),
+        removal_requested_at: r.removal_requested_at.map(Timestamp),
+        removal_due_by: r.removal_due_by.map(Day),
+        removed_at: r.removed_at.map(Timestamp),
+        canceled_at: r.canceled_at.map(Timestamp),
+        remove_reason: r.remove_reason,
+        failure_reason: r.failure_reason.clone(),
+        external_protocol: r.external_protocol.clone(),
+        version: r.version,
+        created_at: Timestamp(r.created_at),
+        updated_at: Timestamp(r.updated_at),
+    }
+}
+
+fn reply(r: &Report) -> Reply<CreditBureauReportEnvelope> {
+    Reply::versioned(CreditBureauReportEnvelope { data: report_view(r) }, r.version)
 }
 
 impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
@@ -42,12 +71,8 @@ impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
         call: Call,
         input: wire::CreditBureauReportsListInput,
     ) -> ApiResult<Reply<CreditBureauReportList>> {
-        let (filter, meta) = list_filter(list_input!(input), call.zone());
-        let (reports, total, amount) = call.store.credit_bureau_reports(call.org_id(), &filter).await?;
-        Ok(Reply::new(CreditBureauReportList {
-            data: reports.iter().map(report_view).collect(),
-            meta: meta(total, amount),
-        }))
+        let (data, meta) = list::<ReportDetails>(&call, list_input!(input)).await?;
+        Ok(Reply::new(CreditBureauReportList { data, meta }))
     }
 
     /// Before the inclusion the report is canceled; once reported its removal is requested.
@@ -55,13 +80,8 @@ impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
         call: Call,
         input: wire::CreditBureauReportsRemoveInput,
     ) -> ApiResult<Reply<CreditBureauReportEnvelope>> {
-        let before = load(&call, &input.id).await?;
-        call.check_if_match(before.version)?;
-        let mut after = before.clone();
-        if after.remove(input.reason, call.today(), call.now)? == Outcome::Unchanged {
-            return Ok(reply(&before));
-        }
-        save_report(&call, &before, &after).await?;
-        Ok(reply(&after))
+        let today = call.today();
+        let report = take_back(&call, &input.id, |r: &mut Report| r.remove(input.reason, today, call.now));
+        Ok(reply(&report.await?))
     }
 }

@@ -7,10 +7,11 @@ use serde_json::Value;
 
 use super::agreements::agreement_view;
 use super::charge_views::charge_event_view;
+use super::credit_bureau_reports::report_view;
 use super::debtors::debtor_view;
 use super::delivery::notification_view;
-use super::escalations::{protest_view, report_view};
 use super::events::event_view;
+use super::protests::protest_view;
 use crate::auth::visibility;
 use crate::domain::dates::{Offsets, Zone};
 use crate::domain::export::{Export, delimiter, neutralised};

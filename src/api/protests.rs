@@ -1,22 +1,57 @@
 //! /v1/protests: overdue charges sent to protest at a notary (protestos).
 
-use super::escalations::{
-    escalated_charge, file_protest, list_filter, list_input, protest_view, save_protest,
-};
-use super::{ApiError, ApiResult, Call, Reply};
-use crate::domain::charge::Outcome;
-use crate::domain::protest::Protest;
+use super::escalations::{Shown, escalated_charge, file_protest, list, list_input, load, take_back};
+use super::{ApiResult, Call, Reply};
+use crate::domain::dates::Timestamp;
+use crate::domain::protest::{Protest, ProtestDetails};
 use crate::types::{self as wire, ProtestEnvelope, ProtestList};
 
 /// The handlers of the `protests` tag.
 pub struct Protests;
 
-fn reply(p: &Protest) -> Reply<ProtestEnvelope> {
-    Reply::versioned(ProtestEnvelope { data: protest_view(p) }, p.version)
+impl Shown for ProtestDetails {
+    type View = wire::Protest;
+    type Payload = wire::ProtestEventData;
+    const REACHED: &'static str = "protest";
+    const VIEW: fn(&Protest) -> wire::Protest = protest_view;
 }
 
-async fn load(call: &Call, id: &str) -> ApiResult<Protest> {
-    call.store.protest(call.org_id(), id).await?.ok_or(ApiError::NotFound("protest"))
+/// The public view of a protest.
+pub(crate) fn protest_view(p: &Protest) -> wire::Protest {
+    wire::Protest {
+        id: p.id.clone(),
+        charge_id: p.charge_id.clone(),
+        debtor_id: p.debtor_id.clone(),
+        debtor_name: p.debtor_name.clone(),
+        charge_description: p.charge_description.clone(),
+        status: p.status,
+        amount: p.amount,
+        title_type: p.title_type,
+        document_number: p.document_number.clone(),
+        notary: wire::Notary {
+            name: p.notary.name.clone(),
+            city: p.notary.city.clone(),
+            state: p.notary.state.clone(),
+        },
+        protocol_number: p.protocol_number.clone(),
+        requested_at: Timestamp(p.requested_at),
+        sent_at: p.sent_at.map(Timestamp),
+        intimated_at: p.intimated_at.map(Timestamp),
+        protested_at: p.protested_at.map(Timestamp),
+        paid_at: p.paid_at.map(Timestamp),
+        withdrawn_at: p.withdrawn_at.map(Timestamp),
+        cancellation_requested_at: p.cancellation_requested_at.map(Timestamp),
+        canceled_at: p.canceled_at.map(Timestamp),
+        costs_amount: p.costs_amount,
+        failure_reason: p.failure_reason.clone(),
+        version: p.version,
+        created_at: Timestamp(p.created_at),
+        updated_at: Timestamp(p.updated_at),
+    }
+}
+
+fn reply(p: &Protest) -> Reply<ProtestEnvelope> {
+    Reply::versioned(ProtestEnvelope { data: protest_view(p) }, p.version)
 }
 
 impl super::handlers::ProtestsApi for Protests {
@@ -33,12 +68,8 @@ impl super::handlers::ProtestsApi for Protests {
     }
 
     async fn protests_list(call: Call, input: wire::ProtestsListInput) -> ApiResult<Reply<ProtestList>> {
-        let (filter, meta) = list_filter(list_input!(input), call.zone());
-        let (protests, total, amount) = call.store.protests(call.org_id(), &filter).await?;
-        Ok(Reply::new(ProtestList {
-            data: protests.iter().map(protest_view).collect(),
-            meta: meta(total, amount),
-        }))
+        let (data, meta) = list::<ProtestDetails>(&call, list_input!(input)).await?;
+        Ok(Reply::new(ProtestList { data, meta }))
     }
 
     /// A title not yet protested is withdrawn; a protested one gets its cancellation requested.
@@ -46,13 +77,7 @@ impl super::handlers::ProtestsApi for Protests {
         call: Call,
         input: wire::ProtestsCancelInput,
     ) -> ApiResult<Reply<ProtestEnvelope>> {
-        let before = load(&call, &input.id).await?;
-        call.check_if_match(before.version)?;
-        let mut after = before.clone();
-        if after.cancel(call.now)? == Outcome::Unchanged {
-            return Ok(reply(&before));
-        }
-        save_protest(&call, &before, &after).await?;
-        Ok(reply(&after))
+        let protest = take_back(&call, &input.id, |p: &mut Protest| p.cancel(call.now));
+        Ok(reply(&protest.await?))
     }
 }

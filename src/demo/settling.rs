@@ -10,7 +10,7 @@ use super::demo_error;
 use crate::admin::AdminError;
 use crate::api::agreements::agreement_view;
 use crate::api::charges::charge_event_view;
-use crate::api::escalations::{protest_view, report_view};
+use crate::api::escalations::moved;
 use crate::api::event_data::ObjectPayload;
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Terms};
 use crate::domain::calendar;
@@ -221,16 +221,16 @@ pub async fn record(
         store.insert_agreement(&agreement, &listed, &event).await?;
     }
     if let Some(report) = s.report {
-        let data = wire::CreditBureauReportEventData::of(None, report_view(&report));
-        let event = super::system_event(org_id, report.event_code(), &report.id, &data, stamp);
-        if !store.insert_credit_bureau_report(&report, charge.version, &event).await? {
+        let event =
+            super::system_event(org_id, report.event_code(), &report.id, &moved(None, &report), stamp);
+        if !store.insert_escalation(&report, charge.version, &event).await? {
             return Err(changed());
         }
     }
     if let Some(protest) = s.protest {
-        let data = wire::ProtestEventData::of(None, protest_view(&protest));
-        let event = super::system_event(org_id, protest.event_code(), &protest.id, &data, stamp);
-        if !store.insert_protest(&protest, charge.version, &event).await? {
+        let event =
+            super::system_event(org_id, protest.event_code(), &protest.id, &moved(None, &protest), stamp);
+        if !store.insert_escalation(&protest, charge.version, &event).await? {
             return Err(changed());
         }
     }

@@ -11,8 +11,10 @@ use time::{Date, OffsetDateTime};
 
 use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
+use super::dates::Zone;
 use super::debtor::Debtor;
-use super::ids::new_id;
+use super::escalation::{Escalation, Heard, Kind, Step};
+#[cfg(test)]
 use super::money::Hundredths;
 use super::rules::RuleError;
 use crate::types::{
@@ -39,26 +41,14 @@ pub const REMOVAL_DUE_DAYS: u32 = 5;
 pub const LIVE: &[Status] =
     &[Status::Requested, Status::NoticeSent, Status::Reported, Status::RemovalRequested];
 
-/// One report of one charge.
+/// What a report is beyond the life every escalation shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Report {
-    pub id: String,
-    pub organization_id: String,
-    pub charge_id: String,
-    pub debtor_id: String,
-    /// The debtor's name and the charge's description, as they are now: read with the row (the
-    /// store joins them), never stored on it, so that a list names what it shows.
-    pub debtor_name: String,
-    pub charge_description: Option<String>,
+pub struct ReportDetails {
     pub bureau: CreditBureau,
-    pub status: Status,
-    /// The charge's balance when it was reported.
-    pub amount: Hundredths,
     /// The nature of the debt as the bureau records it (e.g. "duplicata").
     pub nature: String,
     /// The `letter` notification that gave the prior written notice.
     pub notice_notification_id: String,
-    pub requested_at: OffsetDateTime,
     /// When the bureau mailed its own notice.
     pub notice_sent_at: Option<OffsetDateTime>,
     /// When the debtor was included in the bureau's records.
@@ -67,17 +57,13 @@ pub struct Report {
     /// The last day the removal may take (5 business days after the debt ended).
     pub removal_due_by: Option<Date>,
     pub removed_at: Option<OffsetDateTime>,
-    pub canceled_at: Option<OffsetDateTime>,
     pub remove_reason: Option<RemoveReason>,
-    pub failure_reason: Option<String>,
     /// The bureau's protocol for the inclusion.
     pub external_protocol: Option<String>,
-    /// The last status the bureau was told of or told us (production, through the gateway).
-    pub submitted_status: Option<Status>,
-    pub version: i64,
-    pub created_at: OffsetDateTime,
-    pub updated_at: OffsetDateTime,
 }
+
+/// One report of one charge.
+pub type Report = Escalation<ReportDetails>;
 
 /// Why a report cannot be filed: each a state of the charge or debtor that a person can fix.
 fn refusal(message: &str, status: &'static str, allowed: &'static str) -> RuleError {
@@ -117,33 +103,19 @@ impl Report {
                 "letter_sent",
             ));
         };
-        Ok(Self {
-            id: new_id("cbr"),
-            organization_id: charge.organization_id.clone(),
-            charge_id: charge.id.clone(),
-            debtor_id: charge.debtor_id.clone(),
-            debtor_name: debtor.name.clone(),
-            charge_description: charge.description.clone(),
+        let details = ReportDetails {
             bureau,
-            status: Status::Requested,
-            amount: charge.balance(),
             nature,
             notice_notification_id: notice_id.to_string(),
-            requested_at: now,
             notice_sent_at: None,
             included_at: None,
             removal_requested_at: None,
             removal_due_by: None,
             removed_at: None,
-            canceled_at: None,
             remove_reason: None,
-            failure_reason: None,
             external_protocol: None,
-            submitted_status: None,
-            version: 1,
-            created_at: now,
-            updated_at: now,
-        })
+        };
+        Ok(Self::new(charge, debtor, details, now))
     }
 
     /// Takes the report back: before the inclusion it is canceled, once included its removal is
@@ -160,11 +132,7 @@ impl Report {
                 self.status = Status::Canceled;
                 self.canceled_at = Some(now);
             }
-            Status::Reported => {
-                self.status = Status::RemovalRequested;
-                self.removal_requested_at = Some(now);
-                self.removal_due_by = Some(calendar::add_business_days(today, REMOVAL_DUE_DAYS));
-            }
+            Status::Reported => self.removal_requested(today, now),
             Status::RemovalRequested | Status::Removed | Status::Canceled => return Ok(Outcome::Unchanged),
             Status::Failed => {
                 return Err(RuleError::InvalidState {
@@ -183,6 +151,13 @@ impl Report {
         Ok(Outcome::Changed)
     }
 
+    /// The removal asked `now`, due 5 business days after `today`.
+    fn removal_requested(&mut self, today: Date, now: OffsetDateTime) {
+        self.status = Status::RemovalRequested;
+        self.removal_requested_at = Some(now);
+        self.removal_due_by = Some(calendar::add_business_days(today, REMOVAL_DUE_DAYS));
+    }
+
     /// The debt behind the report ended on `day`: the report is withdrawn as [`Report::remove`]
     /// does, its removal due 5 business days after that day. Whether it changed.
     pub fn debt_ended(&mut self, ending: Ending, day: Date, now: OffsetDateTime) -> bool {
@@ -193,121 +168,18 @@ impl Report {
         };
         matches!(self.remove(reason, day, now), Ok(Outcome::Changed))
     }
+}
 
-    /// The bureau's next step as the sandbox plays it on `today`: the notice a business day after
-    /// the request, the inclusion 10 days after the notice, the removal a business day after it
-    /// was asked. Whether it changed.
-    pub fn advance_sandbox(&mut self, today: Date, now: OffsetDateTime, zone: &super::dates::Zone) -> bool {
-        let day = |t: OffsetDateTime| zone.today(t);
-        match self.status {
-            Status::Requested
-                if calendar::add_business_days(day(self.requested_at), SANDBOX_NOTICE_DAYS) <= today =>
-            {
-                self.status = Status::NoticeSent;
-                self.notice_sent_at = Some(now);
-            }
-            Status::NoticeSent
-                if self
-                    .notice_sent_at
-                    .is_some_and(|t| day(t) + time::Duration::days(SANDBOX_NOTICE_PERIOD_DAYS) <= today) =>
-            {
-                self.status = Status::Reported;
-                self.included_at = Some(now);
-                self.external_protocol = Some(format!("SBX-{}", self.id.trim_start_matches("cbr_")));
-            }
-            Status::RemovalRequested
-                if self
-                    .removal_requested_at
-                    .is_some_and(|t| calendar::add_business_days(day(t), SANDBOX_REMOVAL_DAYS) <= today) =>
-            {
-                self.status = Status::Removed;
-                self.removed_at = Some(now);
-            }
-            _ => return false,
-        }
-        self.touch(now);
-        true
-    }
+impl Kind for ReportDetails {
+    type Status = Status;
+    const PREFIX: &'static str = "cbr";
+    const NOUN: &'static str = "report";
+    const REQUESTED: Status = Status::Requested;
+    const REFUSED: Status = Status::Failed;
+    const FILE_REQUEST: &'static str = "credit_bureau_report.add";
 
-    /// What the bureau must still be told (the gateway request's kind), if anything: a new
-    /// report, or the removal of one it knows of.
-    pub fn owed_to_bureau(&self) -> Option<&'static str> {
-        match (self.status, self.submitted_status) {
-            (now, Some(told)) if now == told => None,
-            (Status::Requested, None) => Some("credit_bureau_report.add"),
-            (Status::Canceled, Some(Status::Requested | Status::NoticeSent)) => {
-                Some("credit_bureau_report.remove")
-            }
-            (Status::RemovalRequested, _) => Some("credit_bureau_report.remove"),
-            _ => None,
-        }
-    }
-
-    /// A step the bureau reports (a status callback): its notice, the inclusion, a refusal, the
-    /// removal done. The same status again changes nothing; a step the report cannot take from
-    /// where it is is refused. A report taken back before the bureau heard of it is still
-    /// taken back: included anyway, its removal is requested (due 5 business days from
-    /// `today`); a notice or refusal changes nothing; a removal closes it.
-    pub fn bureau_says(
-        &mut self,
-        status: Status,
-        protocol: Option<String>,
-        failure_reason: Option<String>,
-        today: Date,
-        now: OffsetDateTime,
-    ) -> Result<Outcome, RuleError> {
-        if status == self.status {
-            return Ok(Outcome::Unchanged);
-        }
-        let next = match (self.status, status) {
-            (Status::Requested, Status::NoticeSent) => {
-                self.notice_sent_at = Some(now);
-                status
-            }
-            (Status::Requested | Status::NoticeSent, Status::Reported) => {
-                self.included_at = Some(now);
-                self.external_protocol = protocol.or(self.external_protocol.take());
-                status
-            }
-            (Status::Requested | Status::NoticeSent, Status::Failed) => {
-                self.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the bureau".into()));
-                status
-            }
-            (Status::RemovalRequested | Status::Canceled, Status::Removed) => {
-                self.removed_at = Some(now);
-                status
-            }
-            (Status::Canceled, Status::Reported) => {
-                self.included_at = Some(now);
-                self.external_protocol = protocol.or(self.external_protocol.take());
-                self.removal_requested_at = Some(now);
-                self.removal_due_by = Some(calendar::add_business_days(today, REMOVAL_DUE_DAYS));
-                Status::RemovalRequested
-            }
-            (Status::Canceled, Status::NoticeSent | Status::Failed) => return Ok(Outcome::Unchanged),
-            _ => {
-                return Err(RuleError::InvalidState {
-                    message: format!("a {} report cannot become {}", self.status.as_str(), status.as_str()),
-                    status: self.status.as_str(),
-                    allowed: match self.status {
-                        Status::Requested => vec!["notice_sent", "reported", "failed"],
-                        Status::NoticeSent => vec!["reported", "failed"],
-                        Status::RemovalRequested => vec!["removed"],
-                        Status::Canceled => vec!["notice_sent", "reported", "failed", "removed"],
-                        _ => Vec::new(),
-                    },
-                });
-            }
-        };
-        self.status = next;
-        self.submitted_status = Some(status);
-        self.touch(now);
-        Ok(Outcome::Changed)
-    }
-
-    /// The event code of the step the report just took.
-    pub fn event_code(&self) -> &'static str {
-        match self.status {
+    fn event_code(status: Status) -> &'static str {
+        match status {
             Status::Requested => "credit_bureau_report.add.requested",
             Status::NoticeSent => "credit_bureau_report.notice_sent",
             Status::Reported => "credit_bureau_report.add.confirmed",
@@ -318,10 +190,83 @@ impl Report {
         }
     }
 
-    /// Marks a saved change.
-    pub fn touch(&mut self, now: OffsetDateTime) {
-        self.version += 1;
-        self.updated_at = now;
+    /// A new report, or the removal of one the bureau knows of.
+    fn owed(status: Status, told: Option<Status>) -> Option<&'static str> {
+        match (status, told) {
+            (Status::Requested, None) => Some(Self::FILE_REQUEST),
+            (Status::Canceled, Some(Status::Requested | Status::NoticeSent))
+            | (Status::RemovalRequested, _) => Some("credit_bureau_report.remove"),
+            _ => None,
+        }
+    }
+
+    /// The bureau's notice, the inclusion, a refusal, the removal done. A report taken back
+    /// before the bureau heard of it is still taken back: included anyway, its removal is
+    /// requested (due 5 business days from the day heard); a notice or refusal changes
+    /// nothing; a removal closes it.
+    fn take(r: &mut Report, heard: Heard<Status>, now: OffsetDateTime) -> Step<Status> {
+        let Heard { status, protocol, failure_reason, today, .. } = heard;
+        match (r.status, status) {
+            (Status::Requested, Status::NoticeSent) => r.notice_sent_at = Some(now),
+            (Status::Requested | Status::NoticeSent | Status::Canceled, Status::Reported) => {
+                r.included_at = Some(now);
+                r.external_protocol = protocol.or(r.external_protocol.take());
+                if r.status == Status::Canceled {
+                    r.removal_requested(today, now);
+                    return Step::To(Status::RemovalRequested);
+                }
+            }
+            (Status::Requested | Status::NoticeSent, Status::Failed) => {
+                r.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the bureau".into()));
+            }
+            (Status::RemovalRequested | Status::Canceled, Status::Removed) => r.removed_at = Some(now),
+            (Status::Canceled, Status::NoticeSent | Status::Failed) => return Step::Ignored,
+            (from, _) => {
+                return Step::Refused(match from {
+                    Status::Requested => &["notice_sent", "reported", "failed"],
+                    Status::NoticeSent => &["reported", "failed"],
+                    Status::RemovalRequested => &["removed"],
+                    Status::Canceled => &["notice_sent", "reported", "failed", "removed"],
+                    _ => &[],
+                });
+            }
+        }
+        Step::To(status)
+    }
+
+    /// The notice a business day after the request, the inclusion 10 days after the notice,
+    /// the removal a business day after it was asked.
+    fn sandbox_step(r: &mut Report, today: Date, now: OffsetDateTime, zone: &Zone) -> bool {
+        let day = |t: OffsetDateTime| zone.today(t);
+        match r.status {
+            Status::Requested
+                if calendar::add_business_days(day(r.requested_at), SANDBOX_NOTICE_DAYS) <= today =>
+            {
+                r.status = Status::NoticeSent;
+                r.notice_sent_at = Some(now);
+            }
+            Status::NoticeSent
+                if r.notice_sent_at
+                    .is_some_and(|t| day(t) + time::Duration::days(SANDBOX_NOTICE_PERIOD_DAYS) <= today) =>
+            {
+                r.status = Status::Reported;
+                r.included_at = Some(now);
+                r.external_protocol = Some(format!("SBX-{}", r.id.trim_start_matches("cbr_")));
+            }
+            Status::RemovalRequested
+                if r.removal_requested_at
+                    .is_some_and(|t| calendar::add_business_days(day(t), SANDBOX_REMOVAL_DAYS) <= today) =>
+            {
+                r.status = Status::Removed;
+                r.removed_at = Some(now);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn debt_ended(r: &mut Report, ending: Ending, day: Date, now: OffsetDateTime) -> bool {
+        r.debt_ended(ending, day, now)
     }
 }
 

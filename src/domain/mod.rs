@@ -20,6 +20,7 @@ pub mod debtor;
 pub mod document;
 pub mod email;
 pub mod error;
+pub mod escalation;
 pub mod export;
 pub mod ids;
 pub mod json_numbers;

@@ -11,8 +11,9 @@ use time::{Date, OffsetDateTime};
 
 use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
+use super::dates::Zone;
 use super::debtor::Debtor;
-use super::ids::new_id;
+use super::escalation::{Escalation, Heard, Kind, Step};
 use super::money::Hundredths;
 use super::rules::RuleError;
 use crate::types::{ProtestStatus as Status, ProtestTitleType as TitleType};
@@ -39,43 +40,27 @@ pub struct Notary {
     pub state: String,
 }
 
-/// One protest of one charge.
+/// What a protest is beyond the life every escalation shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Protest {
-    pub id: String,
-    pub organization_id: String,
-    pub charge_id: String,
-    pub debtor_id: String,
-    /// The debtor's name and the charge's description, as they are now: read with the row (the
-    /// store joins them), never stored on it, so that a list names what it shows.
-    pub debtor_name: String,
-    pub charge_description: Option<String>,
-    pub status: Status,
-    /// The charge's balance when the title was sent.
-    pub amount: Hundredths,
+pub struct ProtestDetails {
     pub title_type: TitleType,
     /// The number of the debt document behind the title.
     pub document_number: String,
     pub notary: Notary,
     /// The notary's protocol, once the title is taken in.
     pub protocol_number: Option<String>,
-    pub requested_at: OffsetDateTime,
     pub sent_at: Option<OffsetDateTime>,
     pub intimated_at: Option<OffsetDateTime>,
     pub protested_at: Option<OffsetDateTime>,
     pub paid_at: Option<OffsetDateTime>,
     pub withdrawn_at: Option<OffsetDateTime>,
     pub cancellation_requested_at: Option<OffsetDateTime>,
-    pub canceled_at: Option<OffsetDateTime>,
     /// What the notary charges, once known (paid by the debtor, or by the creditor who withdraws).
     pub costs_amount: Option<Hundredths>,
-    pub failure_reason: Option<String>,
-    /// The last status the notary was told of or told us (production, through the gateway).
-    pub submitted_status: Option<Status>,
-    pub version: i64,
-    pub created_at: OffsetDateTime,
-    pub updated_at: OffsetDateTime,
 }
+
+/// One protest of one charge.
+pub type Protest = Escalation<ProtestDetails>;
 
 impl Protest {
     /// A protest of `charge` (overdue, its own: not an agreement's installment) on the title
@@ -95,15 +80,7 @@ impl Protest {
                 allowed: vec!["address_complete"],
             });
         };
-        Ok(Self {
-            id: new_id("prt"),
-            organization_id: charge.organization_id.clone(),
-            charge_id: charge.id.clone(),
-            debtor_id: charge.debtor_id.clone(),
-            debtor_name: debtor.name.clone(),
-            charge_description: charge.description.clone(),
-            status: Status::Requested,
-            amount: charge.balance(),
+        let details = ProtestDetails {
             title_type,
             document_number,
             notary: Notary {
@@ -112,21 +89,15 @@ impl Protest {
                 state: address.state.as_str().to_string(),
             },
             protocol_number: None,
-            requested_at: now,
             sent_at: None,
             intimated_at: None,
             protested_at: None,
             paid_at: None,
             withdrawn_at: None,
             cancellation_requested_at: None,
-            canceled_at: None,
             costs_amount: None,
-            failure_reason: None,
-            submitted_status: None,
-            version: 1,
-            created_at: now,
-            updated_at: now,
-        })
+        };
+        Ok(Self::new(charge, debtor, details, now))
     }
 
     /// The creditor takes the protest back: a title not yet protested is withdrawn (desistência),
@@ -173,135 +144,18 @@ impl Protest {
     pub fn debt_ended(&mut self, _ending: Ending, now: OffsetDateTime) -> bool {
         matches!(self.cancel(now), Ok(Outcome::Changed))
     }
+}
 
-    /// The notary's next step as the sandbox plays it on `today`: the apontamento a business
-    /// day after the request, the intimação a business day later, the protest drawn 3 business
-    /// days after the intimação, a cancellation done 2 business days after the anuência.
-    /// Whether it changed.
-    pub fn advance_sandbox(&mut self, today: Date, now: OffsetDateTime, zone: &super::dates::Zone) -> bool {
-        let after = |t: Option<OffsetDateTime>, days: u32| {
-            t.is_some_and(|t| calendar::add_business_days(zone.today(t), days) <= today)
-        };
-        match self.status {
-            Status::Requested if after(Some(self.requested_at), SANDBOX_SEND_DAYS) => {
-                self.status = Status::Sent;
-                self.sent_at = Some(now);
-                self.protocol_number = Some(format!("SBX-{}", self.id.trim_start_matches("prt_")));
-            }
-            Status::Sent if after(self.sent_at, SANDBOX_INTIMATION_DAYS) => {
-                self.status = Status::Intimated;
-                self.intimated_at = Some(now);
-            }
-            Status::Intimated if after(self.intimated_at, PAYMENT_DAYS) => {
-                self.status = Status::Protested;
-                self.protested_at = Some(now);
-            }
-            Status::CancellationRequested
-                if after(self.cancellation_requested_at, SANDBOX_CANCELLATION_DAYS) =>
-            {
-                self.status = Status::Canceled;
-                self.canceled_at = Some(now);
-            }
-            _ => return false,
-        }
-        self.touch(now);
-        true
-    }
+impl Kind for ProtestDetails {
+    type Status = Status;
+    const PREFIX: &'static str = "prt";
+    const NOUN: &'static str = "protest";
+    const REQUESTED: Status = Status::Requested;
+    const REFUSED: Status = Status::Rejected;
+    const FILE_REQUEST: &'static str = "protest.send";
 
-    /// What the notary must still be told (the gateway request's kind), if anything: a new
-    /// title, the withdrawal of one it holds, the anuência for a drawn one.
-    pub fn owed_to_notary(&self) -> Option<&'static str> {
-        match (self.status, self.submitted_status) {
-            (now, Some(told)) if now == told => None,
-            (Status::Requested, None) => Some("protest.send"),
-            (Status::Withdrawn, Some(Status::Requested | Status::Sent | Status::Intimated)) => {
-                Some("protest.withdraw")
-            }
-            (Status::CancellationRequested, _) => Some("protest.cancel"),
-            _ => None,
-        }
-    }
-
-    /// A step the notary reports (a status callback): the title taken in, refused, the debtor
-    /// served, paid at the notary, the protest drawn, its cancellation done; with the notary's
-    /// protocol and costs when it gives them. The same status again changes nothing; a step the
-    /// protest cannot take from where it is is refused. A title withdrawn before the notary
-    /// heard of it is still taken back: drawn anyway, its cancellation is requested; paid at the
-    /// notary, it is paid; taken in, served or refused, it stays withdrawn.
-    pub fn notary_says(
-        &mut self,
-        status: Status,
-        protocol: Option<String>,
-        failure_reason: Option<String>,
-        costs: Option<Hundredths>,
-        now: OffsetDateTime,
-    ) -> Result<Outcome, RuleError> {
-        if status == self.status {
-            return Ok(Outcome::Unchanged);
-        }
-        let next = match (self.status, status) {
-            (Status::Requested, Status::Sent) => {
-                self.sent_at = Some(now);
-                status
-            }
-            (Status::Requested | Status::Sent, Status::Rejected) => {
-                self.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the notary".into()));
-                status
-            }
-            (Status::Sent, Status::Intimated) => {
-                self.intimated_at = Some(now);
-                status
-            }
-            (Status::Intimated | Status::Withdrawn, Status::Paid) => {
-                self.paid_at = Some(now);
-                status
-            }
-            (Status::Intimated, Status::Protested) => {
-                self.protested_at = Some(now);
-                status
-            }
-            (Status::Withdrawn, Status::Protested) => {
-                self.protested_at = Some(now);
-                self.cancellation_requested_at = Some(now);
-                Status::CancellationRequested
-            }
-            (Status::CancellationRequested, Status::Canceled) => {
-                self.canceled_at = Some(now);
-                status
-            }
-            (Status::Withdrawn, Status::Sent | Status::Intimated | Status::Rejected) => {
-                return Ok(Outcome::Unchanged);
-            }
-            _ => {
-                return Err(RuleError::InvalidState {
-                    message: format!("a {} protest cannot become {}", self.status.as_str(), status.as_str()),
-                    status: self.status.as_str(),
-                    allowed: match self.status {
-                        Status::Requested => vec!["sent", "rejected"],
-                        Status::Sent => vec!["intimated", "rejected"],
-                        Status::Intimated => vec!["paid", "protested"],
-                        Status::Withdrawn => vec!["sent", "intimated", "rejected", "paid", "protested"],
-                        Status::CancellationRequested => vec!["canceled"],
-                        _ => Vec::new(),
-                    },
-                });
-            }
-        };
-        if protocol.is_some() {
-            self.protocol_number = protocol;
-        }
-        if costs.is_some() {
-            self.costs_amount = costs;
-        }
-        self.status = next;
-        self.submitted_status = Some(status);
-        self.touch(now);
-        Ok(Outcome::Changed)
-    }
-
-    /// The event code of the step the protest just took.
-    pub fn event_code(&self) -> &'static str {
-        match self.status {
+    fn event_code(status: Status) -> &'static str {
+        match status {
             Status::Requested => "protest.send.requested",
             Status::Sent => "protest.send.confirmed",
             Status::Rejected => "protest.send.failed",
@@ -314,10 +168,110 @@ impl Protest {
         }
     }
 
-    /// Marks a saved change.
-    pub fn touch(&mut self, now: OffsetDateTime) {
-        self.version += 1;
-        self.updated_at = now;
+    /// A new title, the withdrawal of one the notary holds, the anuência for a drawn one.
+    fn owed(status: Status, told: Option<Status>) -> Option<&'static str> {
+        match (status, told) {
+            (Status::Requested, None) => Some(Self::FILE_REQUEST),
+            (Status::Withdrawn, Some(Status::Requested | Status::Sent | Status::Intimated)) => {
+                Some("protest.withdraw")
+            }
+            (Status::CancellationRequested, _) => Some("protest.cancel"),
+            _ => None,
+        }
+    }
+
+    /// The title taken in, refused, the debtor served, paid at the notary, the protest drawn,
+    /// its cancellation done; with the notary's protocol and costs when it gives them. A title
+    /// withdrawn before the notary heard of it is still taken back: drawn anyway, its
+    /// cancellation is requested; paid at the notary, it is paid; taken in, served or refused,
+    /// it stays withdrawn.
+    fn take(p: &mut Protest, heard: Heard<Status>, now: OffsetDateTime) -> Step<Status> {
+        let Heard { status, protocol, failure_reason, costs, .. } = heard;
+        let next = match (p.status, status) {
+            (Status::Requested, Status::Sent) => {
+                p.sent_at = Some(now);
+                status
+            }
+            (Status::Requested | Status::Sent, Status::Rejected) => {
+                p.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the notary".into()));
+                status
+            }
+            (Status::Sent, Status::Intimated) => {
+                p.intimated_at = Some(now);
+                status
+            }
+            (Status::Intimated | Status::Withdrawn, Status::Paid) => {
+                p.paid_at = Some(now);
+                status
+            }
+            (Status::Intimated | Status::Withdrawn, Status::Protested) => {
+                p.protested_at = Some(now);
+                if p.status == Status::Intimated {
+                    status
+                } else {
+                    p.cancellation_requested_at = Some(now);
+                    Status::CancellationRequested
+                }
+            }
+            (Status::CancellationRequested, Status::Canceled) => {
+                p.canceled_at = Some(now);
+                status
+            }
+            (Status::Withdrawn, Status::Sent | Status::Intimated | Status::Rejected) => return Step::Ignored,
+            (from, _) => {
+                return Step::Refused(match from {
+                    Status::Requested => &["sent", "rejected"],
+                    Status::Sent => &["intimated", "rejected"],
+                    Status::Intimated => &["paid", "protested"],
+                    Status::Withdrawn => &["sent", "intimated", "rejected", "paid", "protested"],
+                    Status::CancellationRequested => &["canceled"],
+                    _ => &[],
+                });
+            }
+        };
+        if protocol.is_some() {
+            p.protocol_number = protocol;
+        }
+        if costs.is_some() {
+            p.costs_amount = costs;
+        }
+        Step::To(next)
+    }
+
+    /// The apontamento a business day after the request, the intimação a business day later,
+    /// the protest drawn 3 business days after the intimação, a cancellation done 2 business
+    /// days after the anuência.
+    fn sandbox_step(p: &mut Protest, today: Date, now: OffsetDateTime, zone: &Zone) -> bool {
+        let after = |t: Option<OffsetDateTime>, days: u32| {
+            t.is_some_and(|t| calendar::add_business_days(zone.today(t), days) <= today)
+        };
+        match p.status {
+            Status::Requested if after(Some(p.requested_at), SANDBOX_SEND_DAYS) => {
+                p.status = Status::Sent;
+                p.sent_at = Some(now);
+                p.protocol_number = Some(format!("SBX-{}", p.id.trim_start_matches("prt_")));
+            }
+            Status::Sent if after(p.sent_at, SANDBOX_INTIMATION_DAYS) => {
+                p.status = Status::Intimated;
+                p.intimated_at = Some(now);
+            }
+            Status::Intimated if after(p.intimated_at, PAYMENT_DAYS) => {
+                p.status = Status::Protested;
+                p.protested_at = Some(now);
+            }
+            Status::CancellationRequested
+                if after(p.cancellation_requested_at, SANDBOX_CANCELLATION_DAYS) =>
+            {
+                p.status = Status::Canceled;
+                p.canceled_at = Some(now);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn debt_ended(p: &mut Protest, ending: Ending, _day: Date, now: OffsetDateTime) -> bool {
+        p.debt_ended(ending, now)
     }
 }
 

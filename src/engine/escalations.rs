@@ -11,17 +11,20 @@
 //!   pass until the gateway takes it (2xx; a refusal of a new one fails it with the reason); the
 //!   steps they take come back as signed status callbacks ([`callback`]).
 
+use std::future::Future;
+
 use serde_json::{Value, json};
 
 use super::{PassClock, committed, engine_event};
 use crate::api::ApiError;
-use crate::api::escalations::{protest_view, report_view};
-use crate::api::event_data::ObjectPayload;
-use crate::domain::charge::{Charge, Outcome};
-use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report};
-use crate::domain::dates::format_timestamp;
+use crate::api::escalations::{Shown, moved, taken_back};
+use crate::domain::charge::{Charge, Ending, Outcome};
+use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report, ReportDetails};
+use crate::domain::dates::{Zone, format_timestamp};
+use crate::domain::escalation::{Escalation, Heard, Kind};
+use crate::domain::money::Hundredths;
 use crate::domain::policy::Step;
-use crate::domain::protest::Protest;
+use crate::domain::protest::{Protest, ProtestDetails};
 use crate::providers::{ProviderError, Providers};
 use crate::store::{Store, StoreResult};
 use crate::types as wire;
@@ -45,14 +48,78 @@ pub enum Filed {
     Refused(String),
 }
 
-/// A report's move, as its event carries it.
-fn report_moved(before: &Report, after: &Report) -> wire::CreditBureauReportEventData {
-    wire::CreditBureauReportEventData::of(Some(&report_view(before)), report_view(after))
+/// What one kind tells the outside through the gateway, and what a step it hears does beyond
+/// the escalation itself.
+trait Outside: Shown {
+    /// What the gateway gets for `kind` of `e`.
+    fn request(
+        store: &Store,
+        e: &Escalation<Self>,
+        kind: &str,
+    ) -> impl Future<Output = StoreResult<Value>> + Send;
+    /// What a step heard from the outside does to the rest, before `e` is saved.
+    fn heard_beyond(
+        store: &Store,
+        e: &Escalation<Self>,
+        now: time::OffsetDateTime,
+        zone: &Zone,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send;
 }
 
-/// A protest's move, as its event carries it.
-fn protest_moved(before: &Protest, after: &Protest) -> wire::ProtestEventData {
-    wire::ProtestEventData::of(Some(&protest_view(before)), protest_view(after))
+impl Outside for ReportDetails {
+    async fn request(store: &Store, r: &Report, kind: &str) -> StoreResult<Value> {
+        let mut body = json!({
+            "kind": kind, "id": r.id, "organization_id": r.organization_id, "charge_id": r.charge_id,
+            "bureau": r.bureau.as_str(),
+        });
+        if kind == Self::FILE_REQUEST {
+            let due_date =
+                store.charge(&r.organization_id, &r.charge_id).await?.map(|c| format_date_value(c.due_date));
+            body["amount"] = json!(r.amount);
+            body["nature"] = json!(r.nature);
+            body["due_date"] = due_date.unwrap_or(Value::Null);
+            body["notice_notification_id"] = json!(r.notice_notification_id);
+            body["debtor"] = debtor_part(store, &r.organization_id, &r.debtor_id).await?;
+        } else {
+            body["reason"] = json!(r.remove_reason.map(|reason| reason.as_str()));
+            body["removal_due_by"] = json!(r.removal_due_by.map(format_date_value));
+        }
+        Ok(body)
+    }
+
+    async fn heard_beyond(_: &Store, _: &Report, _: time::OffsetDateTime, _: &Zone) -> Result<(), ApiError> {
+        Ok(())
+    }
+}
+
+impl Outside for ProtestDetails {
+    async fn request(store: &Store, p: &Protest, kind: &str) -> StoreResult<Value> {
+        let mut body = json!({
+            "kind": kind, "id": p.id, "organization_id": p.organization_id, "charge_id": p.charge_id,
+            "protocol_number": p.protocol_number,
+        });
+        if kind == Self::FILE_REQUEST {
+            body["amount"] = json!(p.amount);
+            body["title_type"] = json!(p.title_type.as_str());
+            body["document_number"] = json!(p.document_number);
+            body["notary"] = json!({ "name": p.notary.name, "city": p.notary.city, "state": p.notary.state });
+            body["debtor"] = debtor_part(store, &p.organization_id, &p.debtor_id).await?;
+        }
+        Ok(body)
+    }
+
+    /// Paid at the notary: the charge is paid.
+    async fn heard_beyond(
+        store: &Store,
+        p: &Protest,
+        now: time::OffsetDateTime,
+        zone: &Zone,
+    ) -> Result<(), ApiError> {
+        if p.status == crate::types::ProtestStatus::Paid {
+            paid_at_the_notary(store, p, now, zone).await?;
+        }
+        Ok(())
+    }
 }
 
 /// Plays the next step of a sandbox organization's reports and protests that wait on the bureau
@@ -67,38 +134,32 @@ pub async fn follow(
     let mut moved = Moved::default();
     if !sandbox {
         if providers.has_gateway() {
-            moved.submitted = submit(store, providers, org_id, clock).await?;
+            let reports = submit::<ReportDetails>(store, providers, org_id, clock).await?;
+            moved.submitted = reports + submit::<ProtestDetails>(store, providers, org_id, clock).await?;
         }
         return Ok(moved);
     }
-    let today = clock.today();
-    for report in store.moving_credit_bureau_reports(org_id).await? {
-        let stamp = clock.stamp(report.updated_at);
-        let mut after = report.clone();
-        if !after.advance_sandbox(today, stamp, &clock.zone) {
-            continue;
-        }
-        let event =
-            engine_event(after.event_code(), &after.id, org_id, &report_moved(&report, &after), stamp);
-        if store.update_credit_bureau_report(&after, report.version, &event).await? {
-            committed();
-            moved.reports += 1;
-        }
-    }
-    for protest in store.moving_protests(org_id).await? {
-        let stamp = clock.stamp(protest.updated_at);
-        let mut after = protest.clone();
-        if !after.advance_sandbox(today, stamp, &clock.zone) {
-            continue;
-        }
-        let event =
-            engine_event(after.event_code(), &after.id, org_id, &protest_moved(&protest, &after), stamp);
-        if store.update_protest(&after, protest.version, &event).await? {
-            committed();
-            moved.protests += 1;
-        }
-    }
+    moved.reports = play::<ReportDetails>(store, org_id, clock).await?;
+    moved.protests = play::<ProtestDetails>(store, org_id, clock).await?;
     Ok(moved)
+}
+
+/// Plays the outside's next step of a sandbox organization's of one kind; how many moved.
+async fn play<K: Shown>(store: &Store, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
+    let mut played = 0;
+    for before in store.moving_escalations::<K>(org_id).await? {
+        let stamp = clock.stamp(before.updated_at);
+        let mut after = before.clone();
+        if !after.advance_sandbox(clock.today(), stamp, &clock.zone) {
+            continue;
+        }
+        let event = engine_event(after.event_code(), &after.id, org_id, &moved(Some(&before), &after), stamp);
+        if store.update_escalation(&after, before.version, &event).await? {
+            committed();
+            played += 1;
+        }
+    }
+    Ok(played)
 }
 
 /// Files the report or protest a `credit_bureau` or `protest` step that needs no approval
@@ -132,40 +193,30 @@ pub async fn escalate_on_its_own(
                     "the charge has no external_id: a protest needs the number of the debt document".into(),
                 ));
             };
-            match Protest::file(charge, &debtor, title_type, number, now) {
-                Ok(protest) => Escalation::Protest(protest),
-                Err(refused) => return Ok(Filed::Refused(refused.to_string())),
-            }
+            Protest::file(charge, &debtor, title_type, number, now).map(Filing::Protest)
         }
         _ => {
             let notice = in_unit.letter_notice(org_id, &charge.id).await?;
-            match Report::file(charge, &debtor, notice.as_deref(), DEFAULT_BUREAU, DEFAULT_NATURE.into(), now)
-            {
-                Ok(report) => Escalation::Report(report),
-                Err(refused) => return Ok(Filed::Refused(refused.to_string())),
-            }
+            let (bureau, nature) = (DEFAULT_BUREAU, DEFAULT_NATURE.into());
+            Report::file(charge, &debtor, notice.as_deref(), bureau, nature, now).map(Filing::Report)
         }
+    };
+    let filed = match filed {
+        Ok(filed) => filed,
+        Err(refused) => return Ok(Filed::Refused(refused.to_string())),
     };
     if !in_unit.record_escalation(&charge.id, &step.id, org_id, &format_timestamp(now)).await? {
         return Ok(Filed::Skipped);
     }
-    // One a person filed already stands for the step.
     let inserted = match filed {
-        Escalation::Report(report)
-            if in_unit.live_credit_bureau_report(org_id, &charge.id).await?.is_none() =>
-        {
-            let mut data = wire::CreditBureauReportEventData::of(None, report_view(&report));
-            data.step_id = Some(step.id.clone());
-            let event = engine_event(report.event_code(), &report.id, org_id, &data, now);
-            in_unit.insert_credit_bureau_report(&report, charge.version, &event).await?
+        Filing::Report(report) => {
+            let data = |d: &mut wire::CreditBureauReportEventData| d.step_id = Some(step.id.clone());
+            filed_by_step(in_unit, &report, data, charge.version, now).await?
         }
-        Escalation::Protest(protest) if in_unit.live_protest(org_id, &charge.id).await?.is_none() => {
-            let mut data = wire::ProtestEventData::of(None, protest_view(&protest));
-            data.step_id = Some(step.id.clone());
-            let event = engine_event(protest.event_code(), &protest.id, org_id, &data, now);
-            in_unit.insert_protest(&protest, charge.version, &event).await?
+        Filing::Protest(protest) => {
+            let data = |d: &mut wire::ProtestEventData| d.step_id = Some(step.id.clone());
+            filed_by_step(in_unit, &protest, data, charge.version, now).await?
         }
-        _ => true,
     };
     if !inserted {
         return Ok(Filed::Skipped);
@@ -175,9 +226,27 @@ pub async fn escalate_on_its_own(
 }
 
 /// What a step files on its own.
-enum Escalation {
+enum Filing {
     Report(Report),
     Protest(Protest),
+}
+
+/// Inserts what a step filed, with its event (`step` names the step in it); one a person filed
+/// already stands for the step. False when the charge moved on.
+async fn filed_by_step<K: Shown>(
+    store: &Store,
+    e: &Escalation<K>,
+    step: impl FnOnce(&mut K::Payload),
+    charge_version: i64,
+    now: time::OffsetDateTime,
+) -> StoreResult<bool> {
+    if store.live_escalation::<K>(&e.organization_id, &e.charge_id).await?.is_some() {
+        return Ok(true);
+    }
+    let mut data = moved(None, e);
+    step(&mut data);
+    let event = engine_event(e.event_code(), &e.id, &e.organization_id, &data, now);
+    store.insert_escalation(e, charge_version, &event).await
 }
 
 /// The debtor as the bureau and the notary need them.
@@ -191,129 +260,58 @@ async fn debtor_part(store: &Store, org_id: &str, debtor_id: &str) -> StoreResul
     }))
 }
 
-/// What the gateway gets for `kind` of report `r`.
-async fn report_request(store: &Store, r: &Report, kind: &str) -> StoreResult<Value> {
-    let mut body = json!({
-        "kind": kind, "id": r.id, "organization_id": r.organization_id, "charge_id": r.charge_id,
-        "bureau": r.bureau.as_str(),
-    });
-    if kind == "credit_bureau_report.add" {
-        let due_date =
-            store.charge(&r.organization_id, &r.charge_id).await?.map(|c| format_date_value(c.due_date));
-        body["amount"] = json!(r.amount);
-        body["nature"] = json!(r.nature);
-        body["due_date"] = due_date.unwrap_or(Value::Null);
-        body["notice_notification_id"] = json!(r.notice_notification_id);
-        body["debtor"] = debtor_part(store, &r.organization_id, &r.debtor_id).await?;
-    } else {
-        body["reason"] = json!(r.remove_reason.map(|reason| reason.as_str()));
-        body["removal_due_by"] = json!(r.removal_due_by.map(format_date_value));
-    }
-    Ok(body)
-}
-
-/// What the gateway gets for `kind` of protest `p`.
-async fn protest_request(store: &Store, p: &Protest, kind: &str) -> StoreResult<Value> {
-    let mut body = json!({
-        "kind": kind, "id": p.id, "organization_id": p.organization_id, "charge_id": p.charge_id,
-        "protocol_number": p.protocol_number,
-    });
-    if kind == "protest.send" {
-        body["amount"] = json!(p.amount);
-        body["title_type"] = json!(p.title_type.as_str());
-        body["document_number"] = json!(p.document_number);
-        body["notary"] = json!({ "name": p.notary.name, "city": p.notary.city, "state": p.notary.state });
-        body["debtor"] = debtor_part(store, &p.organization_id, &p.debtor_id).await?;
-    }
-    Ok(body)
-}
-
 fn format_date_value(day: time::Date) -> Value {
     Value::String(crate::domain::dates::format_date(day))
 }
 
-/// Sends the gateway what the organization's reports and protests owe; how many it took. A
-/// transient failure is tried again on the next pass; a refused new report or title fails it.
-async fn submit(store: &Store, providers: &Providers, org_id: &str, clock: &PassClock) -> StoreResult<u64> {
+/// Sends the gateway what the organization's of one kind owe; how many it took. A transient
+/// failure is tried again on the next pass; a refused new one fails.
+async fn submit<K: Outside>(
+    store: &Store,
+    providers: &Providers,
+    org_id: &str,
+    clock: &PassClock,
+) -> StoreResult<u64> {
     let mut taken = 0;
-    for r in store.owed_credit_bureau_reports(org_id).await? {
-        let Some(kind) = r.owed_to_bureau() else {
-            store.report_submitted(&r.id, r.status.as_str()).await?;
+    for e in store.owed_escalations::<K>(org_id).await? {
+        let Some(kind) = e.owed() else {
+            store.escalation_submitted::<K>(&e.id, e.status).await?;
             continue;
         };
-        let body = report_request(store, &r, kind).await?;
-        match providers.escalate(kind, &format!("{}:{kind}", r.id), &body).await {
+        let body = K::request(store, &e, kind).await?;
+        match providers.escalate(kind, &format!("{}:{kind}", e.id), &body).await {
             Ok(_) => {
-                store.report_submitted(&r.id, r.status.as_str()).await?;
+                store.escalation_submitted::<K>(&e.id, e.status).await?;
                 taken += 1;
             }
-            Err(e) => refused_report(store, &r, kind, e, clock).await?,
-        }
-    }
-    for p in store.owed_protests(org_id).await? {
-        let Some(kind) = p.owed_to_notary() else {
-            store.protest_submitted(&p.id, p.status.as_str()).await?;
-            continue;
-        };
-        let body = protest_request(store, &p, kind).await?;
-        match providers.escalate(kind, &format!("{}:{kind}", p.id), &body).await {
-            Ok(_) => {
-                store.protest_submitted(&p.id, p.status.as_str()).await?;
-                taken += 1;
-            }
-            Err(e) => refused_protest(store, &p, kind, e, clock).await?,
+            Err(err) => refused(store, &e, kind, err, clock).await?,
         }
     }
     Ok(taken)
 }
 
-/// A request the gateway did not take: logged; a new report it refuses for good fails.
-async fn refused_report(
+/// A request the gateway did not take: logged; a new one it refuses for good fails.
+async fn refused<K: Shown>(
     store: &Store,
-    r: &Report,
+    e: &Escalation<K>,
     kind: &str,
-    e: ProviderError,
+    err: ProviderError,
     clock: &PassClock,
 ) -> StoreResult<()> {
-    tracing::warn!(report = %r.id, kind, error = %e.reason(), transient = e.is_transient(), "gateway did not take a credit-bureau request");
-    if e.is_transient() || kind != "credit_bureau_report.add" {
+    let (error, transient) = (err.reason(), err.is_transient());
+    tracing::warn!(id = %e.id, kind, %error, transient, "gateway did not take a {} request", K::REACHED);
+    if transient || kind != K::FILE_REQUEST {
         return Ok(());
     }
-    let stamp = clock.stamp(r.updated_at);
-    let status = crate::types::CreditBureauReportStatus::Failed;
-    let mut failed = r.clone();
-    let reason = Some(e.reason().to_string());
-    if failed.bureau_says(status, None, reason, clock.zone.today(stamp), stamp).is_ok() {
+    let stamp = clock.stamp(e.updated_at);
+    let mut failed = e.clone();
+    let (status, failure_reason) = (K::REFUSED, Some(error.to_string()));
+    let heard = Heard { status, protocol: None, failure_reason, costs: None, today: clock.zone.today(stamp) };
+    if failed.heard(heard, stamp).is_ok() {
         let org_id = failed.organization_id.as_str();
-        let event = engine_event(failed.event_code(), &failed.id, org_id, &report_moved(r, &failed), stamp);
-        if store.update_credit_bureau_report(&failed, r.version, &event).await? {
-            store.report_submitted(&failed.id, status.as_str()).await?;
-        }
-    }
-    Ok(())
-}
-
-/// A request the gateway did not take: logged; a new title it refuses for good is rejected.
-async fn refused_protest(
-    store: &Store,
-    p: &Protest,
-    kind: &str,
-    e: ProviderError,
-    clock: &PassClock,
-) -> StoreResult<()> {
-    tracing::warn!(protest = %p.id, kind, error = %e.reason(), transient = e.is_transient(), "gateway did not take a protest request");
-    if e.is_transient() || kind != "protest.send" {
-        return Ok(());
-    }
-    let stamp = clock.stamp(p.updated_at);
-    let status = crate::types::ProtestStatus::Rejected;
-    let mut rejected = p.clone();
-    if rejected.notary_says(status, None, Some(e.reason().to_string()), None, stamp).is_ok() {
-        let org_id = rejected.organization_id.as_str();
-        let event =
-            engine_event(rejected.event_code(), &rejected.id, org_id, &protest_moved(p, &rejected), stamp);
-        if store.update_protest(&rejected, p.version, &event).await? {
-            store.protest_submitted(&rejected.id, status.as_str()).await?;
+        let event = engine_event(failed.event_code(), &failed.id, org_id, &moved(Some(e), &failed), stamp);
+        if store.update_escalation(&failed, e.version, &event).await? {
+            store.escalation_submitted::<K>(&failed.id, status).await?;
         }
     }
     Ok(())
@@ -359,74 +357,64 @@ pub async fn callback(store: &Store, body: &[u8], now: time::OffsetDateTime) -> 
     let failure_reason = line("failure_reason", callback.failure_reason)?;
     let costs = match callback.costs_amount.as_ref().map(crate::domain::cents_from_json) {
         None => None,
-        Some(Ok(cents)) if cents >= 0 => Some(crate::domain::money::Hundredths(cents)),
+        Some(Ok(cents)) if cents >= 0 => Some(Hundredths(cents)),
         Some(Ok(_)) => return Err(ApiError::field("costs_amount", "must not be negative")),
         Some(Err(e)) => return Err(ApiError::field("costs_amount", e.to_string())),
     };
     let unit = store.begin().await?;
     let in_unit = unit.store();
+    let said = (callback.status.as_str(), protocol, failure_reason, costs);
     let answer = match callback.object.as_str() {
-        "credit_bureau_report" => {
-            let status =
-                callback.status.parse().map_err(|_| ApiError::field("status", "is not a report status"))?;
-            let report = in_unit.report_by_id(&callback.id).await?;
-            let (Some(before), Some(zone)) = (
-                report.as_ref(),
-                production_zone(in_unit, report.as_ref().map(|r| r.organization_id.as_str())).await?,
-            ) else {
-                return Err(ApiError::NotFound("credit-bureau report"));
-            };
-            let mut after = before.clone();
-            let stamp = now.max(before.updated_at);
-            let today = zone.today(stamp);
-            if after.bureau_says(status, protocol, failure_reason, today, stamp)? == Outcome::Changed {
-                let org_id = after.organization_id.as_str();
-                let event =
-                    engine_event(after.event_code(), &after.id, org_id, &report_moved(before, &after), stamp);
-                if !in_unit.update_credit_bureau_report(&after, before.version, &event).await? {
-                    return Err(ApiError::Concurrent("credit-bureau report"));
-                }
-                in_unit.report_submitted(&after.id, status.as_str()).await?;
-            }
-            crate::api::to_json(&report_view(&after))
-        }
-        "protest" => {
-            let status =
-                callback.status.parse().map_err(|_| ApiError::field("status", "is not a protest status"))?;
-            let protest = in_unit.protest_by_id(&callback.id).await?;
-            let (Some(before), Some(zone)) = (
-                protest.as_ref(),
-                production_zone(in_unit, protest.as_ref().map(|p| p.organization_id.as_str())).await?,
-            ) else {
-                return Err(ApiError::NotFound("protest"));
-            };
-            let mut after = before.clone();
-            let stamp = now.max(before.updated_at);
-            if after.notary_says(status, protocol, failure_reason, costs, stamp)? == Outcome::Changed {
-                if after.status == crate::types::ProtestStatus::Paid {
-                    paid_at_the_notary(in_unit, &after, stamp, &zone).await?;
-                }
-                let data = protest_moved(before, &after);
-                let event = engine_event(after.event_code(), &after.id, &after.organization_id, &data, stamp);
-                if !in_unit.update_protest(&after, before.version, &event).await? {
-                    return Err(ApiError::Concurrent("protest"));
-                }
-                in_unit.protest_submitted(&after.id, status.as_str()).await?;
-            }
-            crate::api::to_json(&crate::api::escalations::protest_view(&after))
-        }
+        "credit_bureau_report" => heard::<ReportDetails>(in_unit, &callback.id, said, now).await?,
+        "protest" => heard::<ProtestDetails>(in_unit, &callback.id, said, now).await?,
         _ => return Err(ApiError::field("object", "must be credit_bureau_report or protest")),
     };
     unit.commit().await?;
     Ok(answer)
 }
 
+/// What the outside said of escalation `id`: its status, protocol, failure reason and costs.
+type Said<'a> = (&'a str, Option<String>, Option<String>, Option<Hundredths>);
+
+/// Applies what the outside `said` of escalation `id`, with its event, in the caller's unit of
+/// work; the escalation as the API shows it.
+async fn heard<K: Outside>(
+    store: &Store,
+    id: &str,
+    said: Said<'_>,
+    now: time::OffsetDateTime,
+) -> Result<Value, ApiError> {
+    let (status, protocol, failure_reason, costs) = said;
+    let status: K::Status =
+        status.parse().map_err(|_| ApiError::field("status", format!("is not a {} status", K::NOUN)))?;
+    let found = store.escalation_by_id::<K>(id).await?;
+    let org_id = found.as_ref().map(|e| e.organization_id.as_str());
+    let (Some(before), Some(zone)) = (found.as_ref(), production_zone(store, org_id).await?) else {
+        return Err(ApiError::NotFound(K::NAME));
+    };
+    let mut after = before.clone();
+    let stamp = now.max(before.updated_at);
+    let heard = Heard { status, protocol, failure_reason, costs, today: zone.today(stamp) };
+    if after.heard(heard, stamp)? == Outcome::Changed {
+        K::heard_beyond(store, &after, stamp, &zone).await?;
+        let event = engine_event(
+            after.event_code(),
+            &after.id,
+            &after.organization_id,
+            &moved(Some(before), &after),
+            stamp,
+        );
+        if !store.update_escalation(&after, before.version, &event).await? {
+            return Err(ApiError::Concurrent(K::NAME));
+        }
+        store.escalation_submitted::<K>(&after.id, status).await?;
+    }
+    Ok(crate::api::to_json(&(K::VIEW)(&after)))
+}
+
 /// The time zone of a production organization; `None` for a sandbox (whose escalations the
 /// engine plays, so a gateway never speaks for them) or an organization that does not exist.
-async fn production_zone(
-    store: &Store,
-    org_id: Option<&str>,
-) -> StoreResult<Option<crate::domain::dates::Zone>> {
+async fn production_zone(store: &Store, org_id: Option<&str>) -> StoreResult<Option<Zone>> {
     let Some(org_id) = org_id else { return Ok(None) };
     Ok(store.organization(org_id).await?.filter(|o| o.environment != "sandbox").map(|o| o.timezone))
 }
@@ -438,7 +426,7 @@ async fn paid_at_the_notary(
     store: &Store,
     protest: &Protest,
     now: time::OffsetDateTime,
-    zone: &crate::domain::dates::Zone,
+    zone: &Zone,
 ) -> Result<(), ApiError> {
     let org_id = protest.organization_id.as_str();
     let Some(before) = store.charge(org_id, &protest.charge_id).await? else { return Ok(()) };
@@ -452,13 +440,10 @@ async fn paid_at_the_notary(
     }
     after.protest_status = Some(protest.status);
     let today = zone.today(now);
-    let mut report_change = None;
-    if let Some(report) = store.live_credit_bureau_report(org_id, &after.id).await? {
-        let mut removed = report.clone();
-        if removed.debt_ended(crate::domain::charge::Ending::Paid, today, now) {
-            after.credit_bureau_status = Some(removed.status);
-            report_change = Some((report, removed));
-        }
+    let report_change =
+        taken_back::<ReportDetails>(store, org_id, &after.id, Ending::Paid, today, now).await?;
+    if let Some((_, removed)) = &report_change {
+        after.credit_bureau_status = Some(removed.status);
     }
     after.touch(now);
     let protest_id = protest.id.clone();
@@ -470,8 +455,8 @@ async fn paid_at_the_notary(
     }
     if let Some((report, removed)) = report_change {
         let event =
-            engine_event(removed.event_code(), &removed.id, org_id, &report_moved(&report, &removed), now);
-        if !store.update_credit_bureau_report(&removed, report.version, &event).await? {
+            engine_event(removed.event_code(), &removed.id, org_id, &moved(Some(&report), &removed), now);
+        if !store.update_escalation(&removed, report.version, &event).await? {
             return Err(ApiError::Concurrent("credit-bureau report"));
         }
     }

@@ -344,9 +344,9 @@ impl Store {
             }
             ExportKind::Agreements => ExportPage::Agreements(collect(&rows, super::agreements::from_row)?),
             ExportKind::CreditBureauReports => {
-                ExportPage::CreditBureauReports(collect(&rows, super::credit_bureau_reports::from_row)?)
+                ExportPage::CreditBureauReports(collect(&rows, super::escalations::from_row)?)
             }
-            ExportKind::Protests => ExportPage::Protests(collect(&rows, super::protests::from_row)?),
+            ExportKind::Protests => ExportPage::Protests(collect(&rows, super::escalations::from_row)?),
             ExportKind::Events => ExportPage::Events(collect(&rows, super::events::event_from_row)?),
         };
         Ok((page, next))

@@ -1,0 +1,201 @@
+//! What stands against a debtor because of an overdue charge: a credit-bureau report or a
+//! protest. Both live one life: filed for the charge (`requested`), told to the outside (the
+//! bureau or the notary, through the gateway or the sandbox's simulation), moved by the steps
+//! the outside reports, and taken back when the debt ends. [`Escalation`] is that life; each
+//! [`Kind`] (`credit_bureau`, `protest`) says only what differs: its statuses, the steps its
+//! outside takes, what it must be told and its own fields.
+
+use std::fmt::Debug;
+use std::ops::{Deref, DerefMut};
+use std::str::FromStr;
+
+use time::{Date, OffsetDateTime};
+
+use super::charge::{Charge, Ending, Outcome};
+use super::dates::Zone;
+use super::debtor::Debtor;
+use super::ids::new_id;
+use super::money::Hundredths;
+use super::rules::RuleError;
+
+/// A status of an escalation, as the spec names it.
+pub trait Status: Copy + Eq + Debug + FromStr + 'static {
+    fn name(self) -> &'static str;
+}
+
+/// The spec's status enums of the kinds, named as the spec writes them.
+macro_rules! statuses {
+    ($($status:ty),*) => {$(
+        impl Status for $status {
+            fn name(self) -> &'static str {
+                self.as_str()
+            }
+        }
+    )*};
+}
+statuses!(crate::types::CreditBureauReportStatus, crate::types::ProtestStatus);
+
+/// What one kind of escalation is beyond the shared life.
+pub trait Kind: Clone + Debug + PartialEq + Eq + Sized {
+    type Status: Status;
+    /// The prefix of its ids.
+    const PREFIX: &'static str;
+    /// What a refusal calls one ("a failed report ...").
+    const NOUN: &'static str;
+    const REQUESTED: Self::Status;
+    /// The status a new one refused for good by the gateway ends in.
+    const REFUSED: Self::Status;
+    /// The gateway request that files a new one.
+    const FILE_REQUEST: &'static str;
+
+    /// The event code of the step to `status`.
+    fn event_code(status: Self::Status) -> &'static str;
+    /// The gateway request `status` still owes when the outside last heard of `told` (never
+    /// the same status).
+    fn owed(status: Self::Status, told: Option<Self::Status>) -> Option<&'static str>;
+    /// How the outside's step `heard` moves `e`: its new status (the kind's own fields set), or
+    /// nothing, or the statuses it could have reported instead.
+    fn take(e: &mut Escalation<Self>, heard: Heard<Self::Status>, now: OffsetDateTime) -> Step<Self::Status>;
+    /// The outside's next step as the sandbox plays it on `today`, status and fields set;
+    /// whether there was one.
+    fn sandbox_step(e: &mut Escalation<Self>, today: Date, now: OffsetDateTime, zone: &Zone) -> bool;
+    /// Takes `e` back because its debt ended on `day`; whether it changed.
+    fn debt_ended(e: &mut Escalation<Self>, ending: Ending, day: Date, now: OffsetDateTime) -> bool;
+}
+
+/// A step the outside reports (a gateway status callback, or the gateway refusing a new one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heard<S> {
+    pub status: S,
+    /// The outside's protocol for it, when it gives one.
+    pub protocol: Option<String>,
+    pub failure_reason: Option<String>,
+    /// What the notary charges, when it says.
+    pub costs: Option<Hundredths>,
+    /// The day it is heard on, in the organization's zone.
+    pub today: Date,
+}
+
+/// What a step heard does, as [`Kind::take`] works it out.
+pub enum Step<S> {
+    To(S),
+    /// Heard for one taken back before the outside knew: nothing changes.
+    Ignored,
+    /// Not a step it can take from where it is: these are.
+    Refused(&'static [&'static str]),
+}
+
+/// One escalation of one charge: the shared life and the kind's own fields (`details`, read
+/// through it as its own, since a report or a protest is both).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Escalation<K: Kind> {
+    pub id: String,
+    pub organization_id: String,
+    pub charge_id: String,
+    pub debtor_id: String,
+    /// The debtor's name and the charge's description, as they are now: read with the row (the
+    /// store joins them), never stored on it, so that a list names what it shows.
+    pub debtor_name: String,
+    pub charge_description: Option<String>,
+    pub status: K::Status,
+    /// The charge's balance when it was filed.
+    pub amount: Hundredths,
+    pub requested_at: OffsetDateTime,
+    pub canceled_at: Option<OffsetDateTime>,
+    pub failure_reason: Option<String>,
+    /// The last status the outside was told of or told us (production, through the gateway).
+    pub submitted_status: Option<K::Status>,
+    pub version: i64,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+    pub details: K,
+}
+
+impl<K: Kind> Deref for Escalation<K> {
+    type Target = K;
+    fn deref(&self) -> &K {
+        &self.details
+    }
+}
+
+impl<K: Kind> DerefMut for Escalation<K> {
+    fn deref_mut(&mut self) -> &mut K {
+        &mut self.details
+    }
+}
+
+impl<K: Kind> Escalation<K> {
+    /// A new one of `charge` with the kind's `details`, requested `now`.
+    pub fn new(charge: &Charge, debtor: &Debtor, details: K, now: OffsetDateTime) -> Self {
+        Self {
+            id: new_id(K::PREFIX),
+            organization_id: charge.organization_id.clone(),
+            charge_id: charge.id.clone(),
+            debtor_id: charge.debtor_id.clone(),
+            debtor_name: debtor.name.clone(),
+            charge_description: charge.description.clone(),
+            status: K::REQUESTED,
+            amount: charge.balance(),
+            requested_at: now,
+            canceled_at: None,
+            failure_reason: None,
+            submitted_status: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+            details,
+        }
+    }
+
+    /// The outside's next step as the sandbox plays it on `today`. Whether it changed.
+    pub fn advance_sandbox(&mut self, today: Date, now: OffsetDateTime, zone: &Zone) -> bool {
+        if !K::sandbox_step(self, today, now, zone) {
+            return false;
+        }
+        self.touch(now);
+        true
+    }
+
+    /// What the outside must still be told (the gateway request's kind), if anything.
+    pub fn owed(&self) -> Option<&'static str> {
+        match self.submitted_status {
+            Some(told) if told == self.status => None,
+            told => K::owed(self.status, told),
+        }
+    }
+
+    /// A step the outside reports. The same status again changes nothing; a step it cannot take
+    /// from where it is is refused.
+    pub fn heard(&mut self, heard: Heard<K::Status>, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        let status = heard.status;
+        if status == self.status {
+            return Ok(Outcome::Unchanged);
+        }
+        let next = match K::take(self, heard, now) {
+            Step::To(next) => next,
+            Step::Ignored => return Ok(Outcome::Unchanged),
+            Step::Refused(allowed) => {
+                return Err(RuleError::InvalidState {
+                    message: format!("a {} {} cannot become {}", self.status.name(), K::NOUN, status.name()),
+                    status: self.status.name(),
+                    allowed: allowed.to_vec(),
+                });
+            }
+        };
+        self.status = next;
+        self.submitted_status = Some(status);
+        self.touch(now);
+        Ok(Outcome::Changed)
+    }
+
+    /// The event code of the step it just took.
+    pub fn event_code(&self) -> &'static str {
+        K::event_code(self.status)
+    }
+
+    /// Marks a saved change.
+    pub fn touch(&mut self, now: OffsetDateTime) {
+        self.version += 1;
+        self.updated_at = now;
+    }
+}
