@@ -1,7 +1,8 @@
 //! Build script: `openapi/v1.yaml` -> `templates/*.rs.hbs` -> prettyplease -> `OUT_DIR`.
 //!
 //! The spec is the single source of truth for the /v1 routes, the MCP tool catalogue, the
-//! annotation and confirmation tables, the strict argument schemas and the resource templates.
+//! annotation and confirmation tables, the strict argument schemas and the resource templates;
+//! `ui/` holds the MCP App views the operations name (codegen/views.rs).
 //! Anything the generator does not understand fails the build with a message naming the
 //! operation, so a spec change can never half-apply.
 //!
@@ -17,14 +18,17 @@ mod render;
 mod schema;
 #[path = "codegen/types.rs"]
 mod types;
+#[path = "codegen/views.rs"]
+mod views;
 
 use std::process::{Command, ExitCode, Stdio};
-use std::{env, fs, path::PathBuf};
+use std::{env, fs, path::Path, path::PathBuf};
 
 fn main() -> ExitCode {
     println!("cargo::rerun-if-changed=openapi");
     println!("cargo::rerun-if-changed=templates");
     println!("cargo::rerun-if-changed=codegen");
+    println!("cargo::rerun-if-changed=ui");
     order_hot_functions();
     let spec_path = env::var("KOBANA_DUNNING_SPEC").unwrap_or_else(|_| "openapi/v1.yaml".into());
     println!("cargo::rerun-if-env-changed=KOBANA_DUNNING_SPEC");
@@ -41,9 +45,10 @@ fn generate(spec_path: &str) -> Result<(), model::SpecError> {
     let text = fs::read_to_string(spec_path)
         .map_err(|e| model::SpecError::new(format!("cannot read the spec: {e}")))?;
     let api = model::Api::from_yaml(&text)?;
+    let ui = views::ViewFiles::read(Path::new("ui"))?;
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    for (file, contents) in render::render_all(&api)? {
-        fs::write(out_dir.join(file), contents)
+    for (file, contents) in render::render_all(&api, &ui)? {
+        fs::write(out_dir.join(&file), contents)
             .map_err(|e| model::SpecError::new(format!("cannot write {file}: {e}")))?;
     }
     Ok(())

@@ -193,6 +193,9 @@ struct XMcp {
     /// neither their name, type and enum nor the server instructions tell.
     #[serde(default)]
     describe: Vec<String>,
+    /// The MCP App view (`ui/<view>.html`) that shows the tool's result (codegen/views.rs).
+    #[serde(default)]
+    view: Option<String>,
 }
 
 pub enum ResponseKind {
@@ -238,6 +241,8 @@ pub struct Op {
     pub resource_uri: Option<String>,
     /// Argument -> list operation whose ids complete it (`x-mcp.complete`).
     pub complete: BTreeMap<String, String>,
+    /// `x-mcp.view`: the name of the MCP App view that shows the tool's result.
+    pub view: Option<String>,
     /// Raw OpenAPI schemas, for the typed input: (field, schema, required, where).
     pub input_fields: Vec<InputField>,
     /// The `$ref` name of the success response's JSON schema.
@@ -528,6 +533,14 @@ fn enum_values(schema: &Schema) -> Option<Vec<Value>> {
     (!values.is_empty()).then_some(values)
 }
 
+/// Whether a name can name a view: `charge-timeline`, `portfolio`.
+pub fn is_view_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('-').all(|word| {
+            !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
 /// A GET that takes `page`/`per_page` is a list (DESIGN.md section 3): lists are not resources.
 pub fn is_list(query_params: &[QueryParam]) -> bool {
     query_params.iter().any(|p| p.name == "page" || p.name == "per_page")
@@ -708,6 +721,16 @@ impl Op {
             }
         }
         let aliases = x_mcp.aliases;
+        // A view's name is a file name (`ui/<name>.html`) and the last segment of its `ui://`
+        // URI: lowercase words joined by hyphens keep it both.
+        let view = x_mcp.view;
+        if let Some(name) = &view
+            && !is_view_name(name)
+        {
+            return Err(fail(format!(
+                "x-mcp.view {name} is not a view name (lowercase letters and digits, words joined by `-`)"
+            )));
+        }
         // Read beside the title: it says what the title cannot, in a sentence. MCP clients
         // require one (the conformance suite checks it), so the generator refuses a tool without
         // it (`render`); here only an empty one is refused, since `spec diff` also reads specs
@@ -952,6 +975,7 @@ impl Op {
             response,
             resource_uri,
             complete,
+            view,
             input_fields,
             response_type,
             input_schema,

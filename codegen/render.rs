@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::model::{Api, Effect, FIELDS_PARAM, Op, ResponseKind, Result, SpecError, is_list};
 use crate::types::{Types, doc_text, pascal};
+use crate::views::{self, View, ViewFiles};
 
 const TEMPLATES: &[(&str, &str)] = &[
     ("operations.rs", include_str!("../templates/operations.rs.hbs")),
@@ -14,8 +15,9 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("types.rs", include_str!("../templates/types.rs.hbs")),
 ];
 
-/// Every generated file, as (file name in OUT_DIR, contents).
-pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
+/// Every generated file, as (file name in OUT_DIR, contents): the views of `ui` among them, one
+/// document each, which the generated table includes.
+pub fn render_all(api: &Api, ui: &ViewFiles) -> Result<Vec<(String, String)>> {
     let mut registry = Handlebars::new();
     registry.set_strict_mode(true);
     registry.register_escape_fn(handlebars::no_escape);
@@ -28,7 +30,8 @@ pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
             )));
         }
     }
-    let data = template_data(api)?;
+    let views = views::assemble(api, ui)?;
+    let data = template_data(api, &views)?;
     let mut files = Vec::new();
     for (name, template) in TEMPLATES {
         let source = registry
@@ -36,15 +39,23 @@ pub fn render_all(api: &Api) -> Result<Vec<(&'static str, String)>> {
             .map_err(|e| SpecError::new(format!("template {name}: {e}")))?;
         let file = syn::parse_file(&source)
             .map_err(|e| SpecError::new(format!("template {name} produced invalid Rust ({e}):\n{source}")))?;
-        files.push((*name, prettyplease::unparse(&file)));
+        files.push((name.to_string(), prettyplease::unparse(&file)));
     }
     let catalogue = json!({ "tools": sorted_ops(api).iter().map(|op| op.descriptor()).collect::<Vec<_>>() });
-    files.push(("catalogue.json", pretty(&catalogue)));
+    files.push(("catalogue.json".into(), pretty(&catalogue)));
     let contract: serde_json::Map<String, Value> =
         api.ops.iter().map(|op| (op.operation_id.clone(), json!(op.response_schemas))).collect();
-    files.push(("contract.json", pretty(&Value::Object(contract))));
-    files.push(("events.json", pretty(&json!(api.event_payloads))));
+    files.push(("contract.json".into(), pretty(&Value::Object(contract))));
+    files.push(("events.json".into(), pretty(&json!(api.event_payloads))));
+    for view in views {
+        files.push((view_file(&view.name), view.html));
+    }
     Ok(files)
+}
+
+/// The file in OUT_DIR that holds a view's document.
+fn view_file(name: &str) -> String {
+    format!("view-{name}.html")
 }
 
 fn pretty(value: &Value) -> String {
@@ -60,7 +71,7 @@ fn sorted_ops(api: &Api) -> Vec<&Op> {
     ops
 }
 
-fn template_data(api: &Api) -> Result<Value> {
+fn template_data(api: &Api, views: &[View]) -> Result<Value> {
     if api.toolsets.is_empty() {
         return Err(SpecError::new("x-toolsets: missing: every operation belongs to a toolset"));
     }
@@ -189,6 +200,13 @@ fn template_data(api: &Api) -> Result<Value> {
         "scopes": scopes,
         "confirm_helpers": crate::confirm::HELPERS,
         "tags": tags,
+        "views": views.iter().map(|view| json!({
+            "name": view.name,
+            "uri": view.uri,
+            "title": view.title,
+            "description": view.description,
+            "file": format!("/{}", view_file(&view.name)),
+        })).collect::<Vec<_>>(),
         "toolsets": api.toolsets.iter().map(|set| json!({
             "name": set.name,
             "description": set.description,
@@ -262,6 +280,7 @@ fn op_data(op: &Op) -> Value {
         "content_type": content_type,
         "extension": extension,
         "resource_uri": op.resource_uri,
+        "view_uri": op.view.as_deref().map(views::uri),
         "descriptor": op.descriptor().to_string(),
         "input_schema": op.input_schema.to_string(),
         "query_schema": op.query_schema.to_string(),

@@ -179,6 +179,8 @@ pub struct Operation {
     pub response: ResponseKind,
     /// The resource URI template, for GETs that read one document.
     pub resource_uri: Option<&'static str>,
+    /// The URI of the MCP App view that shows the tool's result (`x-mcp.view`), one of [`VIEWS`].
+    pub view_uri: Option<&'static str>,
     /// A list's row fields, the names its `fields` takes (empty when it is not a list).
     pub row_fields: &'static [&'static str],
     /// `x-mcp.complete`: (argument, operationId of the list whose ids complete it).
@@ -200,6 +202,22 @@ pub struct Toolset {
     pub description: &'static str,
     /// Its tags.
     pub tags: &'static [&'static str],
+}
+
+/// An MCP App view (extension `io.modelcontextprotocol/ui`): a document under `ui/` that a host
+/// renders the results of the tools naming it in.
+#[derive(Debug)]
+pub struct View {
+    /// Its name (`ui/<name>.html`).
+    pub name: &'static str,
+    /// `ui://kobana-dunning/<name>`.
+    pub uri: &'static str,
+    /// The document's `<title>`.
+    pub title: &'static str,
+    /// What it shows.
+    pub description: &'static str,
+    /// The document as served: one HTML5 file, its shared parts inlined.
+    pub html: &'static str,
 }
 
 include!(concat!(env!("OUT_DIR"), "/operations.rs"));

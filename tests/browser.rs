@@ -260,7 +260,6 @@ fn shows_the_views_in_a_sandboxed_host_with_real_results_in_headless_chromium() 
             .arg(&server.url)
             .arg(&shots)
             .current_dir(browser_dir())
-            .env("KD_VIEWS_FROM_DISK", "1")
             .env("KOBANA_DUNNING_TOKEN", &server.token),
         &log,
         SCRIPT_TIMEOUT,

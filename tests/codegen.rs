@@ -16,6 +16,9 @@ mod schema;
 #[path = "../codegen/types.rs"]
 #[allow(dead_code)]
 mod types;
+#[path = "../codegen/views.rs"]
+#[allow(dead_code)]
+mod views;
 
 use std::collections::BTreeSet;
 
@@ -27,10 +30,20 @@ fn spec() -> Value {
     yaml_serde::from_str(&text).expect("the spec is YAML")
 }
 
+/// The views of `ui/`, as build.rs reads them.
+fn real_ui() -> views::ViewFiles {
+    views::ViewFiles::read(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/ui"))).expect("ui/")
+}
+
 /// The generator's verdict on a changed spec (JSON is YAML).
-fn generate(spec: &Value) -> Result<Vec<(&'static str, String)>, String> {
+fn generate(spec: &Value) -> Result<Vec<(String, String)>, String> {
+    generate_with(spec, &real_ui())
+}
+
+/// The generator's verdict on a spec with other views.
+fn generate_with(spec: &Value, ui: &views::ViewFiles) -> Result<Vec<(String, String)>, String> {
     let api = model::Api::from_yaml(&spec.to_string()).map_err(|e| e.to_string())?;
-    render::render_all(&api).map_err(|e| e.to_string())
+    render::render_all(&api, ui).map_err(|e| e.to_string())
 }
 
 fn refused(spec: &Value) -> String {
@@ -916,4 +929,193 @@ fn refuses_a_tool_text_that_describes_nothing_or_a_convention() {
     s["components"]["schemas"]["WebhookEventCode"].as_object_mut().unwrap().remove("enum");
     let message = refused(&s);
     assert!(message.contains("WebhookEventCode: x-mcp-pattern stands for an enum"), "{message}");
+}
+
+/// The views: `ui/<name>.html` for every `x-mcp.view`, shared parts inlined, no other origin.
+fn view_refused(ui: &views::ViewFiles) -> String {
+    match generate_with(&spec(), ui) {
+        Ok(_) => panic!("the generator accepted broken views"),
+        Err(message) => message,
+    }
+}
+
+/// A view with `body` in its `<body>`, as the helper views are written.
+fn page(body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"pt-BR\">\n<head>\n<meta charset=\"utf-8\">\n<title>Portfolio</title>\n\
+         </head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+}
+
+#[test]
+fn links_every_view_to_its_operations_and_inlines_its_shared_parts() {
+    let files = generate(&spec()).expect("the spec and ui/ generate");
+    let file = |name: &str| files.iter().find(|(n, _)| n == name).map(|(_, text)| text.clone());
+    let operations = file("operations.rs").unwrap();
+    assert!(operations.contains(r#"view_uri: Some("ui://kobana-dunning/charge-timeline")"#), "{operations}");
+    assert!(operations.contains(r#"uri: "ui://kobana-dunning/debtor-overview""#), "{operations}");
+    let ui = real_ui();
+    for name in ["charge-timeline", "debtor-overview", "agreement-simulator", "portfolio"] {
+        let html = file(&format!("view-{name}.html")).unwrap_or_else(|| panic!("{name} is generated"));
+        assert!(ui.pages.contains_key(name), "{name}");
+        assert!(!html.contains("lib/"), "{name}: every include is inlined");
+        assert!(html.len() <= views::MAX_VIEW_BYTES);
+    }
+    assert!(!ui.lib.is_empty(), "ui/lib/ holds the shared parts");
+
+    // An include line becomes the file's content at its indentation; any other line stays.
+    let mut ui = views::ViewFiles::default();
+    ui.lib.insert("a.js".into(), "let a = 1;\n".into());
+    ui.lib.insert("b.css".into(), "p { margin: 0 }".into());
+    let body =
+        "  <link rel=\"stylesheet\" href=\"lib/b.css\">\n  <script src=\"lib/a.js\"></script>\n<p>x</p>";
+    for name in ["charge-timeline", "debtor-overview", "agreement-simulator", "portfolio"] {
+        ui.pages.insert(name.into(), page(body));
+    }
+    let files = generate_with(&spec(), &ui).expect("these views generate");
+    let html = &files.iter().find(|(n, _)| n == "view-portfolio.html").unwrap().1;
+    assert!(
+        html.contains(
+            "  <style>\np { margin: 0 }\n  </style>\n  <script>\nlet a = 1;\n  </script>\n<p>x</p>"
+        ),
+        "{html}"
+    );
+    // The title and the description come from the document; without a description, from its tools.
+    let operations = &files.iter().find(|(n, _)| n == "operations.rs").unwrap().1;
+    assert!(operations.contains(r#"title: "Portfolio""#), "{operations}");
+    assert!(
+        operations.contains(r#"description: "Shows the result of dunning_portfolio_get.""#),
+        "{operations}"
+    );
+    assert!(
+        operations.contains(r#""Shows the result of dunning_debtors_get and dunning_debtors_statement.""#),
+        "{operations}"
+    );
+}
+
+#[test]
+fn refuses_a_view_name_without_its_document() {
+    let mut s = spec();
+    op(&mut s, "/v1/charges/{id}", "get")["x-mcp"]["view"] = json!("charge-history");
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_get: x-mcp.view charge-history has no ui/charge-history.html"),
+        "{message}"
+    );
+
+    let mut s = spec();
+    op(&mut s, "/v1/charges/{id}", "get")["x-mcp"]["view"] = json!("Charge_Timeline");
+    let message = refused(&s);
+    assert!(
+        message.contains("operation charges_get")
+            && message.contains("x-mcp.view Charge_Timeline is not a view name"),
+        "{message}"
+    );
+}
+
+#[test]
+fn refuses_a_document_no_operation_names() {
+    let mut ui = real_ui();
+    ui.pages.insert("charge-map".into(), page("<p>map</p>"));
+    let message = view_refused(&ui);
+    assert!(message.contains("ui/charge-map.html is a view no operation names in x-mcp.view"), "{message}");
+
+    // Once no operation names it, a view is a stray document too.
+    let mut s = spec();
+    op(&mut s, "/v1/portfolio", "get")["x-mcp"].as_object_mut().unwrap().remove("view");
+    let message = refused(&s);
+    assert!(message.contains("ui/portfolio.html is a view no operation names"), "{message}");
+
+    // Shared parts are not views.
+    let mut ui = real_ui();
+    ui.lib.insert("unused.js".into(), "let unused = 0;\n".into());
+    generate_with(&spec(), &ui).expect("a file under ui/lib/ is no view");
+}
+
+#[test]
+fn refuses_a_view_over_64_kib_with_its_shared_parts() {
+    let mut ui = real_ui();
+    let base = page("<script src=\"lib/big.js\"></script>");
+    // "<script>\n" and "</script>" replace the include line's own text.
+    let room = views::MAX_VIEW_BYTES + "<script src=\"lib/big.js\"></script>".len()
+        - base.len()
+        - "<script>\n</script>".len();
+    ui.lib.insert("big.js".into(), format!("{}\n", "/".repeat(room - 1)));
+    ui.pages.insert("portfolio".into(), base);
+    let files = generate_with(&spec(), &ui).expect("65,536 bytes is the limit, not over it");
+    let html = &files.iter().find(|(n, _)| n == "view-portfolio.html").unwrap().1;
+    assert_eq!(html.len(), views::MAX_VIEW_BYTES);
+
+    ui.lib.insert("big.js".into(), format!("{}\n", "/".repeat(room)));
+    let message = view_refused(&ui);
+    assert!(
+        message.contains("ui/portfolio.html: 65537 bytes with its shared parts inlined, over the 65536"),
+        "{message}"
+    );
+}
+
+#[test]
+fn refuses_a_view_that_reaches_another_origin() {
+    for (body, css) in [
+        ("<script src=\"https://cdn.example.com/chart.js\"></script>", ""),
+        ("<img src=//example.com/logo.png alt=\"\">", ""),
+        ("<a href='http://example.com'>x</a>", ""),
+        ("<script>fetch( \"https://api.example.com/x\");</script>", ""),
+        ("<script>const url = `wss://example.com`;</script>", ""),
+        ("<style>@import url(\"https://fonts.example.com/a.css\");</style>", ""),
+        (
+            "<link rel=\"stylesheet\" href=\"lib/theme.css\">",
+            "body { background: URL(https://example.com/bg.png) }",
+        ),
+    ] {
+        let mut ui = real_ui();
+        ui.lib.insert("theme.css".into(), css.into());
+        ui.pages.insert("portfolio".into(), page(body));
+        let message = view_refused(&ui);
+        assert!(
+            message.contains("ui/portfolio.html") && message.contains("refers to another origin"),
+            "{body} {css}: {message}"
+        );
+    }
+    // A namespace or a mention is no reference; data: and relative addresses are not elsewhere.
+    let mut ui = real_ui();
+    ui.pages.insert(
+        "portfolio".into(),
+        page(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg><img src=\"data:image/png;base64,AA==\" alt=\"\">\
+             <p>https://kobana.com.br</p><a href=\"#top\">top</a>",
+        ),
+    );
+    generate_with(&spec(), &ui).expect("nothing here loads from elsewhere");
+}
+
+#[test]
+fn refuses_an_include_it_cannot_inline() {
+    let mut ui = real_ui();
+    ui.pages.insert("portfolio".into(), page("<script src=\"lib/missing.js\"></script>"));
+    let message = view_refused(&ui);
+    assert!(
+        message.contains("ui/portfolio.html: includes lib/missing.js, which ui/lib/ does not have"),
+        "{message}"
+    );
+
+    // Not on a line of its own in the one form: it would be left to load, and find nothing.
+    for body in
+        ["<script src=\"lib/bridge.js\" defer></script>", "<p>x</p><script src=\"lib/bridge.js\"></script>"]
+    {
+        let mut ui = real_ui();
+        ui.pages.insert("portfolio".into(), page(body));
+        let message = view_refused(&ui);
+        assert!(message.contains("loads a file: only a line of its own"), "{body}: {message}");
+    }
+
+    let mut ui = real_ui();
+    ui.lib.insert("bad.js".into(), "document.write('</script>');\n".into());
+    ui.pages.insert("portfolio".into(), page("<script src=\"lib/bad.js\"></script>"));
+    let message = view_refused(&ui);
+    assert!(message.contains("lib/bad.js holds </script>"), "{message}");
+
+    let mut ui = real_ui();
+    ui.pages.insert("portfolio".into(), page("<p>no title</p>").replace("<title>Portfolio</title>", ""));
+    assert!(view_refused(&ui).contains("ui/portfolio.html: no <title>"));
 }

@@ -10,7 +10,7 @@ use super::context::{Context, Outcome, server_info};
 use super::era::SUPPORTED;
 use super::params::Params;
 use super::wire::{METHOD_NOT_FOUND, RpcError};
-use super::{completion, instructions, prompts, resources, tools};
+use super::{completion, instructions, prompts, resources, tools, views};
 
 /// Runs a method of the request's era. `raw` is the JSON-RPC body as received: tools/call
 /// judges the decimals of its numbers as written, before f64 rounds them.
@@ -65,7 +65,13 @@ async fn other_method(ctx: &Context<'_>, method: &str, params: &Params) -> Resul
 }
 
 fn capabilities_2026() -> Value {
-    json!({ "tools": {}, "resources": {}, "prompts": {}, "completions": {} })
+    json!({
+        "tools": {},
+        "resources": {},
+        "prompts": {},
+        "completions": {},
+        "extensions": views::capability(),
+    })
 }
 
 fn discover(ctx: &Context<'_>) -> Outcome {
@@ -77,14 +83,19 @@ fn discover(ctx: &Context<'_>) -> Outcome {
 }
 
 fn initialize(ctx: &Context<'_>) -> Outcome {
+    let mut capabilities = json!({
+        "tools": { "listChanged": false },
+        "resources": { "subscribe": false, "listChanged": false },
+        "prompts": { "listChanged": false },
+        "completions": {},
+    });
+    // Where tools can link their views (src/mcp/views.rs).
+    if views::era_has_meta(ctx.era) {
+        capabilities["extensions"] = views::capability();
+    }
     Outcome::complete(json!({
         "protocolVersion": ctx.era.version(),
-        "capabilities": {
-            "tools": { "listChanged": false },
-            "resources": { "subscribe": false, "listChanged": false },
-            "prompts": { "listChanged": false },
-            "completions": {},
-        },
+        "capabilities": capabilities,
         "serverInfo": server_info(ctx.era),
         "instructions": instructions::for_caller(&ctx.caller.principal, &ctx.tools, ctx.resource_path),
     }))

@@ -21,6 +21,7 @@ mod resources;
 mod tool_result;
 mod tools;
 mod transport;
+mod views;
 mod wire;
 
 pub use dispatch::Dispatcher;

@@ -1,5 +1,5 @@
-//! Resources: three fixed documents and the templates generated from the spec's one-object GETs,
-//! read in-process through /v1 like a tool.
+//! Resources: three fixed documents, the templates generated from the spec's one-object GETs,
+//! read in-process through /v1 like a tool, and the tools' views (src/mcp/views.rs).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::context::{Context, Outcome, allowed, step_up};
 use super::params::Params;
+use super::views;
 use super::wire::{INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
 use crate::auth::visibility;
 use crate::operations::{OPERATIONS, Operation, ResponseKind};
@@ -33,7 +34,8 @@ fn with_title(ctx: &Context<'_>, mut item: Value, title: &str) -> Value {
 }
 
 /// `resources/list`: the fixed documents: the spec's GETs without path parameters (`me`),
-/// filtered by scope, the guide and the event codes (any valid token reads those two).
+/// filtered by scope, the guide and the event codes (any valid token reads those two), then the
+/// views of the tools the caller sees on this path.
 pub fn list(ctx: &Context<'_>) -> Outcome {
     let mut resources: Vec<Value> = OPERATIONS
         .iter()
@@ -68,6 +70,7 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
         }),
         "Webhook event codes",
     ));
+    resources.extend(views::resources(ctx));
     Outcome::cacheable(json!({ "resources": resources }))
 }
 
@@ -155,6 +158,9 @@ pub async fn read(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcErro
         return Ok(Outcome::cacheable(
             json!({ "contents": [{ "uri": uri, "mimeType": "application/json", "text": text }] }),
         ));
+    }
+    if let Some(view) = views::find(uri) {
+        return views::read(ctx, view);
     }
     let (op, path) = resolve(uri).ok_or_else(|| not_found(ctx, uri))?;
     if !allowed(ctx, op) {

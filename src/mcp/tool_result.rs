@@ -125,6 +125,7 @@ mod tests {
         success_status: 200,
         response: ResponseKind::Binary { content_type: "application/pdf", extension: "pdf" },
         resource_uri: Some("kobana://dunning/debtors/{id}/statement.pdf"),
+        view_uri: Some("ui://kobana-dunning/debtor-overview"),
         row_fields: &[],
         complete: &[],
         descriptor: "{}",

@@ -14,6 +14,7 @@ use super::context::{Context, Outcome, allowed, on_this_path, step_up};
 use super::gate::Gate;
 use super::params::Params;
 use super::tool_result::{endpoint_result, error_result};
+use super::views;
 use super::wire::RpcError;
 use crate::api::{ApiError, FieldError};
 use crate::domain::DomainError;
@@ -46,7 +47,7 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
             shown[i / 64] |= 1 << (i % 64);
         }
     }
-    let key = (ctx.era.version(), shown);
+    let key = (ctx.era.version(), views::linked(ctx.era), shown);
     if let Some(text) = WRITTEN.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Outcome::finished(text.clone());
     }
@@ -55,8 +56,8 @@ pub fn list(ctx: &Context<'_>) -> Outcome {
     Outcome::finished(text)
 }
 
-/// The era's version and a bit per operation shown.
-type ListKey = (&'static str, Vec<u64>);
+/// The era's version, whether tools link their views, and a bit per operation shown.
+type ListKey = (&'static str, bool, Vec<u64>);
 
 /// Whether tools/list shows an operation: the path holds it and the caller may run it.
 fn shown_here(ctx: &Context<'_>, op: &Operation) -> bool {
@@ -66,12 +67,20 @@ fn shown_here(ctx: &Context<'_>, op: &Operation) -> bool {
 /// `tools/list` built from the descriptors (what [`list`] keeps). Eras that have `_meta` get
 /// the list's hash there, so a client that cached the list can tell it changed without
 /// comparing every descriptor (one hash for the list rather than one a tool: the catalogue
-/// budget).
+/// budget). The hash is of the tools with their views linked, whether this client gets the
+/// links or not: the same tools have the same hash in every era, and a change of view changes
+/// it.
 fn build_list(ctx: &Context<'_>) -> Outcome {
-    let tools = listed(ctx, OPERATIONS.iter().zip(DESCRIPTORS.iter()));
+    let mut tools = listed(ctx, OPERATIONS.iter().zip(DESCRIPTORS.iter()));
+    let hash = ctx.era.has_titles().then(|| catalogue_hash(&Value::Array(tools.clone())));
+    if !views::linked(ctx.era) {
+        for tool in &mut tools {
+            tool.as_object_mut().map(|fields| fields.remove("_meta"));
+        }
+    }
     let mut result = json!({ "tools": tools });
-    if ctx.era.has_titles() {
-        result["_meta"] = json!({ CATALOGUE_HASH_KEY: catalogue_hash(&result["tools"]) });
+    if let Some(hash) = hash {
+        result["_meta"] = json!({ CATALOGUE_HASH_KEY: hash });
     }
     Outcome::cacheable(result)
 }
@@ -88,13 +97,17 @@ fn catalogue_hash(tools: &Value) -> String {
     hex::encode(&digest[..8])
 }
 
-/// The descriptors of the tools the caller may run, as the era shows them. One per operation,
-/// under its tool name: `x-mcp.aliases` answer tools/call but are never listed.
+/// The descriptors of the tools the caller may run, as the era shows them, each linked to its
+/// view where the era has `_meta` (src/mcp/views.rs). One per operation, under its tool name:
+/// `x-mcp.aliases` answer tools/call but are never listed.
 fn listed<'a>(ctx: &Context<'_>, tools: impl Iterator<Item = (&'a Operation, &'a Value)>) -> Vec<Value> {
     tools
         .filter(|(op, _)| shown_here(ctx, op))
-        .map(|(_, descriptor)| {
+        .map(|(op, descriptor)| {
             let mut descriptor = descriptor.clone();
+            if let Some(meta) = views::tool_meta(op).filter(|_| views::era_has_meta(ctx.era)) {
+                descriptor["_meta"] = meta;
+            }
             // 2025-03-26 has no top-level title: it goes where that revision shows one. Nor has
             // it `_meta` on tools (the schema hash): that goes.
             if !ctx.era.has_titles()

@@ -97,7 +97,7 @@ class Mcp {
 // The view's HTML through resources/read, as a host reads it.
 async function readView(mcp, name) {
   const uri = `ui://kobana-dunning/${name}`;
-  const result = process.env.KD_VIEWS_FROM_DISK ? fromDisk(uri, name) : await mcp.request('resources/read', { uri });
+  const result = await mcp.request('resources/read', { uri });
   const content = result.contents?.[0];
   check(content?.uri === uri, `resources/read ${uri}: ${JSON.stringify(result).slice(0, 300)}`);
   check(content.mimeType === 'text/html;profile=mcp-app', `${uri}: mimeType ${content.mimeType}`);
@@ -109,18 +109,6 @@ async function readView(mcp, name) {
   const domains = Object.values(content._meta?.ui?.csp ?? {}).flat();
   check(!domains.length, `${uri} asks for CSP domains: ${JSON.stringify(content._meta?.ui?.csp)}`);
   return html;
-}
-
-function fromDisk(uri, name) {
-  const ui = join(HERE, '../../ui');
-  const text = readFileSync(join(ui, `${name}.html`), 'utf8').split('\n').map((line) => {
-    const script = /^\s*<script src="lib\/([\w-]+\.js)"><\/script>\s*$/.exec(line);
-    if (script) return `<script>\n${readFileSync(join(ui, 'lib', script[1]), 'utf8')}</script>`;
-    const style = /^\s*<link rel="stylesheet" href="lib\/([\w-]+\.css)">\s*$/.exec(line);
-    if (style) return `<style>\n${readFileSync(join(ui, 'lib', style[1]), 'utf8')}</style>`;
-    return line;
-  }).join('\n');
-  return { contents: [{ uri, mimeType: 'text/html;profile=mcp-app', text }] };
 }
 
 // --- The host page --------------------------------------------------------------------------

@@ -34,6 +34,7 @@ mod isolation;
 mod layers;
 mod limits;
 mod lists;
+mod mcp_apps;
 mod mcp_catalogue;
 mod mcp_content;
 mod mcp_edges;

@@ -18,7 +18,11 @@ async fn resources_and_templates() {
             "kobana://dunning/me",
             "kobana://dunning/portfolio",
             "kobana://dunning/guide",
-            "kobana://dunning/event_codes"
+            "kobana://dunning/event_codes",
+            "ui://kobana-dunning/agreement-simulator",
+            "ui://kobana-dunning/charge-timeline",
+            "ui://kobana-dunning/debtor-overview",
+            "ui://kobana-dunning/portfolio",
         ]
     );
 

@@ -132,7 +132,8 @@ async fn discover_answers_the_contract_example() {
     assert_eq!(result["supportedVersions"], json!(SUPPORTED));
     assert_eq!(
         result["capabilities"],
-        json!({ "tools": {}, "resources": {}, "prompts": {}, "completions": {} })
+        json!({ "tools": {}, "resources": {}, "prompts": {}, "completions": {},
+                "extensions": { "io.modelcontextprotocol/ui": { "mimeTypes": ["text/html;profile=mcp-app"] } } })
     );
     assert_eq!(result["ttlMs"], 0);
     assert_eq!(result["cacheScope"], "private");
@@ -378,10 +379,13 @@ async fn initialize_negotiates_only_2025_versions() {
         let result = r.result();
         assert_eq!(result["protocolVersion"], answered);
         assert!(result.get("resultType").is_none() && result.get("_meta").is_none());
-        assert_eq!(
-            result["capabilities"],
-            json!({ "tools": { "listChanged": false }, "resources": { "subscribe": false, "listChanged": false }, "prompts": { "listChanged": false }, "completions": {} })
-        );
+        let mut capabilities = json!({ "tools": { "listChanged": false }, "resources": { "subscribe": false, "listChanged": false }, "prompts": { "listChanged": false }, "completions": {} });
+        // The MCP App views' extension, where tools carry `_meta` (tests/integration/mcp_apps.rs).
+        if answered == "2025-06-18" {
+            capabilities["extensions"] =
+                json!({ "io.modelcontextprotocol/ui": { "mimeTypes": ["text/html;profile=mcp-app"] } });
+        }
+        assert_eq!(result["capabilities"], capabilities);
         assert_eq!(result["serverInfo"]["name"], "kobana-dunning");
         assert_eq!(
             result["serverInfo"].get("title").is_some(),
