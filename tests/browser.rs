@@ -1,15 +1,20 @@
-//! The browser test of the sign-in: a person signs in through the real pages in headless
-//! Chromium, approves a destructive MCP call through its `approval_url`, allows an OAuth client on
-//! the consent page and disconnects it on the connections page, against the real
-//! `kobana-dunning serve --demo` on a fresh SQLite database. Screenshots of the sign-in,
-//! approval, consent and connections pages (also at 360 px wide) are written under the
-//! repository's `target/screenshots/` for people to look at.
+//! The browser tests, against the real `kobana-dunning serve --demo` on a fresh SQLite database:
+//!
+//! - the sign-in: a person signs in through the real pages in headless Chromium, approves a
+//!   destructive MCP call through its `approval_url`, allows an OAuth client on the consent page
+//!   and disconnects it on the connections page (tests/browser/sign_in_and_approve.mjs);
+//! - the MCP App views: a host page built on the pinned ext-apps AppBridge shows each view in a
+//!   sandboxed iframe under the extension's default CSP, with the tools' real results, and the
+//!   views' buttons call tools through the host (tests/browser/views.mjs).
+//!
+//! Screenshots of the pages (also at 360 px wide) and of each view (light and dark, 1024 and
+//! 360 px) are written under the repository's `target/screenshots/` for people to look at.
 //!
 //! The browser is Debian's `chromium`, driven by the pinned `playwright-core` (never a browser
 //! of its own): tests/browser/setup.sh installs both, once per test binary. Like the interop
 //! tests, this one fails when it cannot set up: a browser test without a browser tested nothing.
-//! The scenario is tests/browser/sign_in_and_approve.mjs; this file starts the server, runs it,
-//! and checks what it claims against the server's own records (/v1) and the files it wrote.
+//! This file starts the server, runs a scenario, and checks what it claims against the server's
+//! own records (/v1) and the files it wrote.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -38,6 +43,11 @@ const SCREENSHOTS: [(&str, u32); 9] = [
     ("connections", 1024),
     ("connections-360", 720),
 ];
+
+/// The views, as the server names them (`ui://kobana-dunning/<name>`), and how each is shot.
+const VIEWS: [&str; 4] = ["charge-timeline", "debtor-overview", "agreement-simulator", "portfolio"];
+const VIEW_THEMES: [&str; 2] = ["light", "dark"];
+const VIEW_WIDTHS: [u32; 2] = [1024, 360];
 
 fn browser_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
@@ -219,4 +229,77 @@ fn signs_in_approves_through_the_link_and_consents_in_headless_chromium() {
     assert_eq!(decided[0]["code"], "approval.approved", "{:?}", decided[0]);
     assert_eq!(decided[0]["actor"]["type"], "user", "decided by the signed-in user: {:?}", decided[0]);
     assert_eq!(decided[0]["data"]["object_id"], charge, "{:?}", decided[0]);
+}
+
+#[test]
+fn shows_the_views_in_a_sandboxed_host_with_real_results_in_headless_chromium() {
+    let scratch = Scratch::new("browser", "views");
+    setup(&scratch);
+    let server = Server::start(&scratch);
+
+    let shots = screenshot_dir();
+    let expected: Vec<(PathBuf, u32)> = VIEWS
+        .iter()
+        .flat_map(|view| {
+            VIEW_THEMES.iter().flat_map(move |theme| {
+                VIEW_WIDTHS.iter().map(move |width| (format!("view-{view}-{theme}-{width}.png"), *width))
+            })
+        })
+        .map(|(name, width)| (shots.join(name), width))
+        .collect();
+    // Yesterday's screenshots must not pass for today's.
+    for (path, _) in &expected {
+        let _ = std::fs::remove_file(path);
+    }
+
+    let log = scratch.0.join("views.log");
+    let started = Instant::now();
+    let (status, output) = run_logged(
+        Command::new("node")
+            .arg("views.mjs")
+            .arg(&server.url)
+            .arg(&shots)
+            .current_dir(browser_dir())
+            .env("KOBANA_DUNNING_TOKEN", &server.token),
+        &log,
+        SCRIPT_TIMEOUT,
+    );
+    println!("---- views.mjs ({:.1}s) ----\n{output}", started.elapsed().as_secs_f64());
+    match status {
+        Some(s) if s.success() => {}
+        Some(s) => panic!("views.mjs failed ({s}); its output is above. Server log:\n{}", read(&server.log)),
+        None => panic!("views.mjs did not finish within {SCRIPT_TIMEOUT:?}; its output is above"),
+    }
+    assert!(output.contains("views: all checks passed"), "{output}");
+
+    let written = lines_of(&output, "screenshot:");
+    for (path, width) in &expected {
+        assert!(written.contains(&path.to_str().unwrap()), "the script did not report {}", path.display());
+        assert_eq!(png_width(path), *width, "{}", path.display());
+        println!("checked screenshot ({width} px wide): {}", path.display());
+    }
+
+    // What the views' buttons did, as the server recorded it. "Pausar régua" paused its charge,
+    // once, by the token the host called with.
+    let paused = *lines_of(&output, "paused:").first().expect("the script names the paused charge");
+    assert_eq!(server.get(&format!("/v1/charges/{paused}"))["data"]["dunning_status"], "paused");
+    let events = |query: &str| -> Vec<Value> {
+        server.get(&format!("/v1/events?{query}&per_page=100"))["data"].as_array().expect("events").clone()
+    };
+    let pauses = events(&format!("resource_id={paused}&code=charge.paused"));
+    assert_eq!(pauses.len(), 1, "the charge was paused once: {pauses:?}");
+    assert_eq!(pauses[0]["actor"]["type"], "token", "{:?}", pauses[0]);
+
+    // "Notificar devedor" only asked for an approval: nothing was sent to the debtor.
+    let confirming = *lines_of(&output, "confirming:").first().expect("the script names the charge");
+    let approval_url = *lines_of(&output, "approval:").first().expect("the script names the approval_url");
+    assert!(approval_url.starts_with(&format!("{}/approvals/", server.url)), "{approval_url}");
+    let notifications = server.get(&format!("/v1/notifications?charge_id={confirming}&per_page=100"));
+    let manual: Vec<&Value> = notifications["data"]
+        .as_array()
+        .expect("notifications")
+        .iter()
+        .filter(|n| n["origin"] == "manual")
+        .collect();
+    assert!(manual.is_empty(), "no message went out before the approval: {manual:?}");
 }

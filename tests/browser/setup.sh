@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what tests/browser.rs drives, and fails loudly when it cannot:
 #   /usr/bin/chromium, /usr/bin/chromedriver   Debian's chromium and chromium-driver (apt-get, as root)
-#   tests/browser/node_modules                 playwright-core, exactly as package-lock.json pins it
+#   tests/browser/node_modules                 playwright-core, the MCP Apps SDK (its host-side app
+#                                              bridge) and axe-core, exactly as package-lock.json pins them
 # Playwright never downloads a browser here: the test launches Debian's chromium through
 # executablePath. Idempotent and quick when nothing changed (node_modules carries a stamp of the
 # files that pin it). Needs Debian's and npm's package registries the first time.
@@ -47,9 +48,9 @@ node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)
   fail "node >= 20 is required (playwright-core 1.64.1), found $(node --version)"
 stamp=$(cat package.json package-lock.json .npmrc setup.sh | sha256sum | cut -d' ' -f1)
 if [[ "$(cat node_modules/.kd-setup-stamp 2>/dev/null)" != "$stamp" ]]; then
-  echo "browser/setup.sh: installing playwright-core into tests/browser/node_modules"
+  echo "browser/setup.sh: installing playwright-core, ext-apps and axe-core into tests/browser/node_modules"
   # `npm ci` installs exactly the lockfile (and fails if package.json disagrees with it).
-  # playwright-core has no install script and downloads no browser.
+  # None of them has an install script; playwright-core downloads no browser.
   npm ci --no-audit --no-fund --loglevel=error
   echo "$stamp" >node_modules/.kd-setup-stamp
 fi
