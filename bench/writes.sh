@@ -14,8 +14,7 @@
 # (/proc/<pid>/stat and /proc/<pid>/io; on PostgreSQL the cluster's processes' too), the floor's
 # commits/s and the ratio of the two. Answers other than 2xx are counted and printed.
 #
-# A benchmark, not a test. Needs wrk, taskset, curl, python3, two cores and nothing else busy
-# (hold the build lock: flock /tmp/kd-build.lock bench/writes.sh).
+# A benchmark, not a test. Needs wrk, taskset, curl, python3, two cores and nothing else busy.
 #
 # Environment: DATABASES ("sqlite postgres"), CONNECTIONS ("1 8 32"), OPS ("create update pause
 # settle"), DURATION (6, seconds), POOL (256), SERVER_CPU (0), LOAD_CPU (1), OUT (a new temporary

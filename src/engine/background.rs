@@ -3,7 +3,7 @@
 //! at the lowest CPU priority the system has (`SCHED_IDLE` on Linux): it runs when nothing else
 //! on the core wants to, and gives way at once to a request's thread that wakes. A pass on a busy
 //! core then takes what the requests leave, and the API's latency holds while it runs
-//! (docs/PERFORMANCE.md, "Engine pass": the p99 of a read during a pass). A request that waits
+//! (docs/PERFORMANCE.md: the p99 of a read during a pass). A request that waits
 //! for a lock the thread holds lifts it until it lets go (`crate::priority`); where the system
 //! allows no lift, the thread keeps the usual priority. `engine run-once --background` lowers
 //! its own thread the same way.
