@@ -160,7 +160,7 @@ pub async fn read(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcErro
         ));
     }
     if let Some(view) = views::find(uri) {
-        return views::read(ctx, view);
+        return views::read(ctx, view).ok_or_else(|| not_found(ctx, uri));
     }
     let (op, path) = resolve(uri).ok_or_else(|| not_found(ctx, uri))?;
     if !allowed(ctx, op) {

@@ -12,8 +12,6 @@ use serde_json::{Value, json};
 
 use super::context::{Context, Outcome, allowed, on_this_path};
 use super::era::Era;
-use super::resources::not_found;
-use super::wire::RpcError;
 use crate::operations::{OPERATIONS, Operation, VIEWS, View};
 
 /// The extension's identifier.
@@ -81,17 +79,17 @@ pub fn find(uri: &str) -> Option<&'static View> {
 }
 
 /// `resources/read` of a view: the document, and how the host should frame it. No `csp`
-/// domains: a view loads nothing from anywhere (build.rs refuses one that would). A view the
-/// caller does not see is not found, as any URI it cannot read.
-pub fn read(ctx: &Context<'_>, view: &View) -> Result<Outcome, RpcError> {
+/// domains: a view loads nothing from anywhere (build.rs refuses one that would). `None` for a
+/// view the caller does not see, which the resources answer as any URI it cannot read.
+pub fn read(ctx: &Context<'_>, view: &View) -> Option<Outcome> {
     if !visible(ctx, view) {
-        return Err(not_found(ctx, view.uri));
+        return None;
     }
     let mut content = json!({ "uri": view.uri, "mimeType": MIME_TYPE, "text": view.html });
     if era_has_meta(ctx.era) {
         content["_meta"] = json!({ "ui": { "prefersBorder": true, "csp": {} } });
     }
-    Ok(Outcome::cacheable(json!({ "contents": [content] })))
+    Some(Outcome::cacheable(json!({ "contents": [content] })))
 }
 
 #[cfg(test)]

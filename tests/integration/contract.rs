@@ -203,9 +203,18 @@ fn check_fixture(name: &str, spec: Option<String>, edits: &[(&str, &str, &str)])
     let fixtures = root.join("target/spec-fixture");
     let copy = fixtures.join(name);
     let _ = std::fs::remove_dir_all(&copy);
-    for entry in
-        ["Cargo.toml", "Cargo.lock", "build.rs", "src", "codegen", "templates", "openapi", "migrations"]
-    {
+    for entry in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+        "src",
+        "codegen",
+        "templates",
+        "openapi",
+        "migrations",
+        "ui",
+        "fonts",
+    ] {
         copy_tree(&root.join(entry), &copy.join(entry));
     }
     // The copy is its own package: no benches or tests to resolve.
