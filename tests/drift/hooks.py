@@ -27,6 +27,7 @@ import math
 import os
 import random
 import re
+import unicodedata
 import uuid
 import zlib
 from pathlib import Path
@@ -112,6 +113,31 @@ def with_letter(name, max_length):
     return name
 
 
+# The characters the documents' font prints, read from the server's own table
+# (src/domain/printable.rs `RANGES`): a name, an address line or a description a document prints
+# is refused on save when it holds another, after composing accents (NFC); controls are the text
+# rule's business.
+PRINTABLE = [
+    (int(first, 16), int(last, 16))
+    for first, last in re.findall(
+        r"\(0x([0-9A-F]+), 0x([0-9A-F]+)\)",
+        (Path(__file__).resolve().parents[2] / "src" / "domain" / "printable.rs").read_text(),
+    )
+]
+assert PRINTABLE, "src/domain/printable.rs RANGES could not be read"
+
+
+def printable(text):
+    """`text` with every character the documents cannot print left out."""
+    if not isinstance(text, str):
+        return text
+    keep = lambda c: unicodedata.category(c) == "Cc" or any(a <= ord(c) <= b for a, b in PRINTABLE)
+    return "".join(c for c in unicodedata.normalize("NFC", text) if keep(c))
+
+
+ADDRESS_LINES = ("street", "number", "complement", "neighborhood", "city")
+
+
 def fix_debtor(body, rng):
     """A debtor body's fields that carry rules: the document's check digits, real area codes, a
     CEP that exists, a name with a letter, a birth date not in the future."""
@@ -124,8 +150,12 @@ def fix_debtor(body, rng):
     address = body.get("address")
     if isinstance(address, dict) and "zipcode" in address:
         address["zipcode"] = f"{rng.randrange(1_000_000, 100_000_000):08d}"
+    if isinstance(address, dict):
+        for line in ADDRESS_LINES:
+            if isinstance(address.get(line), str):
+                address[line] = printable(address[line]) or "1"
     if "name" in body:
-        body["name"] = with_letter(body["name"], 120)
+        body["name"] = with_letter(printable(body["name"]), 120)
     if isinstance(body.get("birth_date"), str) and body["birth_date"] > today():
         body["birth_date"] = "1990-01-01"
 
@@ -345,6 +375,8 @@ def fix_payment_codes(body, amount, due, balance, keep_boleto, keep_pix, rng):
 
 
 def charges_create(case, body, rng):
+    if isinstance(body.get("description"), str):
+        body["description"] = printable(body["description"])
     fix_payment_codes(body, body.get("amount"), body.get("due_date"), body.get("amount"), False, False, rng)
     for key in ("boleto", "pix"):
         if key in body and body[key] is None:
@@ -358,6 +390,8 @@ def charges_create(case, body, rng):
 
 
 def charges_update(case, body, rng):
+    if isinstance(body.get("description"), str):
+        body["description"] = printable(body["description"])
     charge = read(object_path(case))
     if charge is None:
         return
