@@ -14,9 +14,9 @@ cd "$(dirname "$0")/.."
 CHARGES=${CHARGES:-5000}
 OUT=${OUT:-$(mktemp -d /tmp/kd-deliveries.XXXXXX)}
 mkdir -p "$OUT"
-BIN=target/release/kobana-dunning
+BIN=target/dist/kobana-dunning
 source bench/wrk-scripts.sh
-[[ -n ${NO_BUILD:-} ]] || cargo build --release --bin kobana-dunning
+[[ -n ${NO_BUILD:-} ]] || cargo build --profile dist --bin kobana-dunning
 read -r DUE AT < <(python3 -c 'import datetime as d
 t = d.date.today() + d.timedelta(days=1)
 while t.weekday() >= 5: t += d.timedelta(days=1)

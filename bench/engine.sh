@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One daily pass of the régua's engine on a large organization: builds release, adds CHARGES
+# One daily pass of the régua's engine on a large organization: builds the dist profile, adds CHARGES
 # (1,000,000) generated charges to the demo organization of a fresh database (due dates spread
 # over a year either side of today, the demo's default policy, debtors reachable on every
 # channel), then RUNS times, each on a fresh copy of that database: one `engine run-once` at noon
@@ -14,7 +14,7 @@
 #
 # A benchmark, not a test: kept out of .ci/run. Needs python3, /usr/bin/time and, for
 # PostgreSQL, psql. Run it with nothing else busy. Environment: CHARGES, RUNS (3), OUT (a
-# temporary directory), AT (the pass's instant, RFC 3339), PG, NO_BUILD=1 (use target/release).
+# temporary directory), AT (the pass's instant, RFC 3339), PG, NO_BUILD=1 (use target/dist).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,10 +22,10 @@ CHARGES=${CHARGES:-1000000}
 RUNS=${RUNS:-3}
 OUT=${OUT:-$(mktemp -d /tmp/kd-engine.XXXXXX)}
 mkdir -p "$OUT"
-BIN=target/release/kobana-dunning
+BIN=target/dist/kobana-dunning
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time is missing (Debian: apt-get install -y time)" >&2; exit 1; }
 [[ -z ${PG:-} ]] || command -v psql >/dev/null || { echo "psql is missing (Debian: postgresql-client)" >&2; exit 1; }
-[[ -n ${NO_BUILD:-} ]] || cargo build --release --bin kobana-dunning
+[[ -n ${NO_BUILD:-} ]] || cargo build --profile dist --bin kobana-dunning
 
 # Noon in São Paulo (15:00 UTC) of the next weekday.
 AT=${AT:-$(python3 -c 'import datetime as d

@@ -17,10 +17,10 @@ DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-32}
 OUT=${OUT:-$(mktemp -d /tmp/kd-engine-load.XXXXXX)}
 mkdir -p "$OUT"
-BIN=target/release/kobana-dunning
+BIN=target/dist/kobana-dunning
 source bench/wrk-scripts.sh
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
-[[ -n ${NO_BUILD:-} ]] || cargo build --release --bin kobana-dunning
+[[ -n ${NO_BUILD:-} ]] || cargo build --profile dist --bin kobana-dunning
 AT=${AT:-$(python3 -c 'import datetime as d
 t = d.date.today() + d.timedelta(days=1)
 while t.weekday() >= 5: t += d.timedelta(days=1)

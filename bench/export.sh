@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The CSV export of a large organization: builds release, adds CHARGES (1,000,000) generated
+# The CSV export of a large organization: builds the dist profile, adds CHARGES (1,000,000) generated
 # charges to the demo organization of a fresh SQLite database (DATABASE to use another, such as
 # postgres://…), queues an export of its charges through the API, builds it with `exports build`
 # under /usr/bin/time (elapsed time and peak RSS), downloads it and counts its rows.
 #
 # A benchmark, not a test: kept out of .ci/run. Needs curl, python3 and /usr/bin/time.
-# Environment: CHARGES, DATABASE, OUT (a temporary directory), NO_BUILD=1 (use target/release).
+# Environment: CHARGES, DATABASE, OUT (a temporary directory), NO_BUILD=1 (use target/dist).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,10 +13,10 @@ CHARGES=${CHARGES:-1000000}
 OUT=${OUT:-$(mktemp -d /tmp/kd-export.XXXXXX)}
 mkdir -p "$OUT"
 DATABASE=${DATABASE:-sqlite://$OUT/export.db}
-BIN=target/release/kobana-dunning
+BIN=target/dist/kobana-dunning
 command -v curl >/dev/null || { echo "curl is missing" >&2; exit 1; }
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time is missing (Debian: apt-get install -y time)" >&2; exit 1; }
-[[ -n ${NO_BUILD:-} ]] || cargo build --release --bin kobana-dunning
+[[ -n ${NO_BUILD:-} ]] || cargo build --profile dist --bin kobana-dunning
 
 kd() { "$BIN" --database "$DATABASE" "$@"; }
 made=$(kd demo generate --charges "$CHARGES" | tail -1)

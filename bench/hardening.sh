@@ -5,9 +5,9 @@
 #   2. keyed charge creates a second (a fresh Idempotency-Key each) for a debtor with no charges
 #      and for one with FILL charges (100,000 by default), in alternating rounds: their ratio
 #      says whether a write's cost grows with its debtor's history.
-# The server (release, SQLite, engine off) is pinned to core 0, curl and wrk to core 1.
+# The server (dist profile, SQLite, engine off) is pinned to core 0, curl and wrk to core 1.
 #
-# Environment: NO_BUILD (use SERVER_BIN as it is), SERVER_BIN (target/release/kobana-dunning),
+# Environment: NO_BUILD (use SERVER_BIN as it is), SERVER_BIN (target/dist/kobana-dunning),
 # FILL (100000), DURATION (10s), ROUNDS (2), CONNECTIONS (8), OUT (a new temporary folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,9 +25,9 @@ mkdir -p "$OUT"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 
 if [[ -z ${NO_BUILD:-} ]]; then
-  cargo build --release --bin kobana-dunning
+  cargo build --profile dist --bin kobana-dunning
 fi
-SERVER_BIN=${SERVER_BIN:-target/release/kobana-dunning}
+SERVER_BIN=${SERVER_BIN:-target/dist/kobana-dunning}
 
 rm -f "$OUT"/db.sqlite*
 taskset -c "$SERVER_CPU" "$SERVER_BIN" --database "sqlite://$OUT/db.sqlite" serve --demo --no-engine \

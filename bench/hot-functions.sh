@@ -3,17 +3,17 @@
 # tools/call, hottest first. build.rs hands the list to the linker, which places them side by
 # side at the start of the code (docs/PERFORMANCE.md, "Fast paths").
 #
-# The profile is bench/instructions.sh's (callgrind, symbols left mangled) of the release build.
+# The profile is bench/instructions.sh's (callgrind, symbols left mangled) of the dist build.
 # A symbol's name carries a hash of its crate's build settings (not of the checkout's place), so
 # a toolchain or dependency update stales the list, and the linker says nothing of the names it
 # lacks: CHECK=1 counts how many of the list's names the binary has and fails under 90 % of them
 # (.ci/link-order runs it on every change).
 #
-# Environment: BIN (target/release/kobana-dunning), SECONDS_EACH (5), CHECK.
+# Environment: BIN (target/dist/kobana-dunning), SECONDS_EACH (5), CHECK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LIST=link/hot-functions.txt
-BIN=${BIN:-target/release/kobana-dunning}
+BIN=${BIN:-target/dist/kobana-dunning}
 [[ -x $BIN ]] || { echo "$BIN is not built" >&2; exit 1; }
 work=$(mktemp -d /tmp/kd-hot.XXXXXX)
 trap 'rm -rf "$work"' EXIT

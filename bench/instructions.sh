@@ -5,7 +5,7 @@
 # valgrind, warms it up, then loads each kind for SECONDS_EACH seconds and prints the
 # instructions per request answered and the top functions by inclusive cost.
 #
-# Environment: BIN (target/profiling/kobana-dunning if built, else target/release/…),
+# Environment: BIN (target/profiling/kobana-dunning if built, else target/dist/…),
 # SECONDS_EACH (10), OUT (a temporary directory), TOP (25 functions), DEMANGLE (yes; no keeps
 # symbol names as the linker sees them, for bench/hot-functions.sh), CACHE_SIM=1 to also count
 # cache misses per request (callgrind's simulator: 32 KiB 8-way L1 caches, a 1 MiB 16-way last
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 source bench/wrk-scripts.sh
 command -v valgrind >/dev/null || { echo "valgrind is missing" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is missing" >&2; exit 1; }
-BIN=${BIN:-$( [[ -x target/profiling/kobana-dunning ]] && echo target/profiling/kobana-dunning || echo target/release/kobana-dunning )}
+BIN=${BIN:-$( [[ -x target/profiling/kobana-dunning ]] && echo target/profiling/kobana-dunning || echo target/dist/kobana-dunning )}
 SECONDS_EACH=${SECONDS_EACH:-10}
 TOP=${TOP:-25}
 DEMANGLE=${DEMANGLE:-yes}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load test of the server as shipped against a static floor (docs/PERFORMANCE.md).
 #
-# Builds release, starts `serve --demo` (authentication, rate limiting, MCP header checks and one
+# Builds the dist profile, starts `serve --demo` (authentication, rate limiting, MCP header checks and one
 # JSON log line per request to a file, all on as shipped; only the rate limit is raised so that
 # the load measures answers, not 429s) pinned to core 0, and for each request:
 #   1. captures the server's answer (status, headers, body) with curl;
@@ -16,7 +16,7 @@
 #
 # Environment: RUNS (2), DURATION (6s), CONNECTIONS (32), SERVER_CPU (0), LOAD_CPU (1),
 # PORT (a free port), OUT (a temporary directory: captures, logs, wrk output),
-# NO_BUILD=1 to use the binaries already built (SERVER_BIN, FLOOR_BIN: target/release), PERF=1 to record a perf profile of
+# NO_BUILD=1 to use the binaries already built (SERVER_BIN, FLOOR_BIN: target/dist), PERF=1 to record a perf profile of
 # the server (perf record -g, cpu-clock) during the server loads, into $OUT/perf-<request>.data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,14 +36,14 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2
 command -v taskset >/dev/null || { echo "taskset is missing (util-linux)" >&2; exit 1; }
 
 if [[ -z ${NO_BUILD:-} ]]; then
-  cargo build --release --bin kobana-dunning --example floor
+  cargo build --profile dist --bin kobana-dunning --example floor
 fi
-SERVER_BIN=${SERVER_BIN:-target/release/kobana-dunning}
-FLOOR_BIN=${FLOOR_BIN:-target/release/examples/floor}
+SERVER_BIN=${SERVER_BIN:-target/dist/kobana-dunning}
+FLOOR_BIN=${FLOOR_BIN:-target/dist/examples/floor}
 # The link order (link/hot-functions.txt) names symbols whose hashes move with any dependency's
 # version or features; a stale list costs a few percent without a word from the linker
 # (.ci/link-order fails on one; this says it before a load).
-if [[ $SERVER_BIN == target/release/kobana-dunning ]] && command -v nm >/dev/null; then
+if [[ $SERVER_BIN == target/dist/kobana-dunning ]] && command -v nm >/dev/null; then
   CHECK=1 bench/hot-functions.sh >/dev/null || echo "warning: the load runs with a stale link order" >&2
 fi
 

@@ -8,13 +8,13 @@
 # `POST /v1/charges` and the server's bytes written a create (/proc/<pid>/io write_bytes).
 #
 # A benchmark, not a test: kept out of .ci/run. Needs python3, curl, sqlite3 (psql with PG).
-# Environment: BIN (target/release/kobana-dunning), OUT (kept between runs: a database is
+# Environment: BIN (target/dist/kobana-dunning), OUT (kept between runs: a database is
 # generated once), CHARGES, OTHERS (3), OTHER_CHARGES (100,000), N (200), ROUNDS (3), CREATES
 # (1,000), PREPARE_ONLY=1 (generate, do not measure), NO_SQLITE=1 (PostgreSQL only), SERVER_CPU (0), LOAD_CPU (1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BIN=${BIN:-target/release/kobana-dunning}
+BIN=${BIN:-target/dist/kobana-dunning}
 OUT=${OUT:-/tmp/kd-portfolio}
 CHARGES=${CHARGES:-1000000}
 OTHERS=${OTHERS:-3}

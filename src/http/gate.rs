@@ -11,6 +11,24 @@
 //! `Content-Length`. Between requests, a keep-alive connection may stay idle for the idle
 //! timeout. Chunked bodies are buffered the same way, chunk by chunk. Only HTTP/1.1 is spoken:
 //! an HTTP/2 preface is refused, and so is a request framed both ways (a smuggling attempt).
+//!
+//! # What hyper's own builder cannot give
+//!
+//! `hyper::server::conn::http1::Builder` offers a deadline for a request's head
+//! (`header_read_timeout`), a cap on its read buffer (`max_buf_size`, which bounds the head only
+//! loosely) and a header count (`max_headers`). Everything else here it has no setting for:
+//! - a body deadline: hyper hands the body to the application as it arrives, so a client that
+//!   sends a head and then one byte a minute holds a request slot for as long as it likes;
+//! - whole requests before the application: the load shedding counts requests in the app, and
+//!   only a request that is complete can be counted without letting slow clients starve others;
+//! - one budget of buffered bytes across all connections (503 past it), and a write deadline
+//!   for a client that never reads its answer;
+//! - an idle limit between keep-alive requests apart from the head's deadline, and a
+//!   request-line limit apart from the head's (414 before 431);
+//! - refusals that carry the request id and `Cache-Control` like every other answer, in
+//!   JSON-RPC on the MCP endpoint; hyper writes a bare status line.
+//! Hyper keeps doing the framing it is given: the gate releases exactly one whole request at a
+//! time, and `gate/against_hyper.rs` checks that it refuses first what hyper would refuse.
 
 use std::io;
 use std::pin::Pin;

@@ -3,13 +3,13 @@
 //! together apply each exactly once.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sqlx::postgres::{PgArguments, PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Column, Executor, Row as _, TypeInfo, ValueRef};
 
 use super::Step;
-use crate::store::migrations::{MIGRATIONS, Migration};
+use crate::store::migrations::MIGRATIONS;
 use crate::store::value::{Param, Row};
 use crate::store::{Outage, StoreError, StoreResult};
 
@@ -27,9 +27,6 @@ const MAX_RETRY: Duration = Duration::from_secs(5);
 pub const STATEMENT_LIMIT: Duration = Duration::from_secs(5);
 /// The same for the background thread, whose passes and export pages may read many rows.
 pub const BACKGROUND_STATEMENT_LIMIT: Duration = Duration::from_secs(300);
-
-/// The advisory lock key of the migrations ("kdmigr" in ASCII).
-const MIGRATION_LOCK: i64 = 0x6b64_6d69_6772;
 
 /// An open PostgreSQL database.
 pub struct Postgres {
@@ -348,64 +345,31 @@ impl Revocations {
     }
 }
 
-/// Applies the migrations not yet in `_sqlx_migrations`, under an advisory lock held by one
-/// connection for the whole run.
+/// Applies the migrations not yet in `_sqlx_migrations` with sqlx's own migrator (its table,
+/// checksums and advisory lock). Versions this binary does not know are left alone, so an
+/// older binary still opens a database a newer one migrated.
 async fn migrate(pool: &PgPool) -> StoreResult<()> {
+    use sqlx::SqlSafeStr;
+    use sqlx::migrate::{Migration as SqlxMigration, MigrationType, Migrator};
+    let mut migrator = Migrator::with_migrations(
+        MIGRATIONS
+            .iter()
+            .map(|m| {
+                let sql = sqlx::AssertSqlSafe(m.postgres).into_sql_str();
+                SqlxMigration::new(m.version, m.description.into(), MigrationType::Simple, sql, false)
+            })
+            .collect(),
+    );
+    migrator.set_ignore_missing(true);
     let mut conn = pool.acquire().await?;
     // Another replica may hold the lock for as long as its migrations take, and a migration
-    // may wait for tables in use, and a migration may rewrite a large table: no lock or
-    // statement timeout here (RESET gives the connection its own back).
+    // may wait for tables in use or rewrite a large table: no lock or statement timeout here
+    // (RESET gives the connection its own back).
     conn.execute("SET lock_timeout = 0; SET statement_timeout = 0").await?;
-    sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
-    let result = apply(&mut conn).await;
-    let unlock = sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await;
+    let result = migrator.run(&mut *conn).await;
     conn.execute("RESET lock_timeout; RESET statement_timeout").await?;
-    result?;
-    unlock?;
-    Ok(())
-}
-
-async fn apply(conn: &mut sqlx::PgConnection) -> StoreResult<()> {
-    // sqlx's definition of the table.
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS _sqlx_migrations (
-            version BIGINT PRIMARY KEY,
-            description TEXT NOT NULL,
-            installed_on TIMESTAMPTZ NOT NULL DEFAULT now(),
-            success BOOLEAN NOT NULL,
-            checksum BYTEA NOT NULL,
-            execution_time BIGINT NOT NULL
-        )",
-    )
-    .await?;
-    let applied: Vec<(i64, bool)> =
-        sqlx::query_as("SELECT version, success FROM _sqlx_migrations ORDER BY version")
-            .fetch_all(&mut *conn)
-            .await?;
-    if let Some((version, _)) = applied.iter().find(|(_, ok)| !ok) {
-        return Err(StoreError::Migration(format!("migration {version} was left half applied")));
-    }
-    for m in MIGRATIONS.iter().filter(|m| !applied.iter().any(|(v, _)| *v == m.version)) {
-        let started = Instant::now();
-        let mut tx = sqlx::Connection::begin(&mut *conn).await?;
-        sqlx::raw_sql(sqlx::AssertSqlSafe(m.postgres))
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| StoreError::Migration(format!("{}: {e}", m.version)))?;
-        sqlx::query(
-            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
-             VALUES ($1, $2, TRUE, $3, $4)",
-        )
-        .bind(m.version)
-        .bind(m.description)
-        .bind(Migration::checksum(m.postgres))
-        .bind(i64::try_from(started.elapsed().as_nanos()).unwrap_or(i64::MAX))
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-    }
     // PostgreSQL support came with the search keys (0003), so no stored row lacks them.
-    Ok(())
+    result.map_err(|e| StoreError::Migration(e.to_string()))
 }
 
 /// The outage an error means, if it is one: the server cannot be reached or cannot take the
