@@ -1,7 +1,8 @@
 //! The migrations of both databases, embedded in the binary and applied at open. Versions are
-//! recorded in `_sqlx_migrations`, the table sqlx's migrator used before the store moved to
-//! rusqlite, so databases it migrated keep working; the checksum is the same SHA-384 of the
-//! file's text.
+//! recorded in `_sqlx_migrations`, sqlx's table, with the same SHA-384 of the file's text:
+//! PostgreSQL's are applied by sqlx's own migrator; SQLite's by `backend::sqlite::migrate`, which
+//! writes that table the same way because the SQLite store is rusqlite and sqlx's migrator needs
+//! sqlx's own SQLite driver (databases sqlx migrated before the move keep working).
 
 use sha2::{Digest, Sha384};
 
