@@ -13,10 +13,9 @@ use std::time::Duration as StdDuration;
 
 use time::{Duration, OffsetDateTime};
 
-use crate::api::IDEMPOTENCY_RETENTION;
 use crate::app::App;
 use crate::domain::dates::format_timestamp;
-use crate::store::{OAuthPurged, StoreResult};
+use crate::store::{IDEMPOTENCY_RETENTION, OAuthPurged, StoreResult};
 
 /// How often the clean-up runs.
 pub const PERIOD: StdDuration = StdDuration::from_secs(600);

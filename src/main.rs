@@ -523,7 +523,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                 eprint!("\r\x1b[K");
             }
-            let sender = kobana_dunning::api::webhook_delivery::Sender {
+            let sender = kobana_dunning::outbound::webhook_delivery::Sender {
                 store: &store,
                 providers: &providers,
                 key: &key,

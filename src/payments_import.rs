@@ -13,13 +13,13 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use crate::api::ApiError;
 use crate::api::payments::take;
 use crate::app::App;
 use crate::domain::dates::parse_date;
 use crate::domain::ids::new_id;
 use crate::domain::money::{Hundredths, cents_from_decimal};
 use crate::domain::received_payment::{PaymentFacts, ReceivedPayment};
+use crate::error::ApiError;
 use crate::types::{PaymentSource, PaymentStatus};
 
 /// Why a file cannot be imported at all.

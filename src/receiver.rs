@@ -14,14 +14,15 @@ use poem::{Request, Response, handler};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use crate::api::payments::{RECEIVER_PREFIX, take};
-use crate::api::{ApiError, error_response};
+use crate::api::payments::take;
 use crate::app::{App, RequestId};
 use crate::auth::hash_token;
 use crate::domain::dates::{Zone, parse_date, parse_timestamp};
 use crate::domain::ids::new_id;
 use crate::domain::money::{Hundredths, positive_cents_from_json};
+use crate::domain::payment_receiver::RECEIVER_PREFIX;
 use crate::domain::received_payment::{PaymentFacts, ReceivedPayment};
+use crate::error::{ApiError, error_response};
 use crate::providers::signed_by;
 use crate::types::{PaymentMethod, PaymentSource};
 

@@ -1,17 +1,19 @@
 //! /v1/agreements: renegotiating a debtor's open charges (acordos).
 
-use super::charge_views::{charge_event_view, save_change};
-use super::event_data::ObjectPayload;
+use super::charge_changes::save_change;
 use super::{ApiError, ApiResult, Call, FieldError, ListArgs, Reply, csv, event};
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Discount, Simulation, Terms};
 use crate::domain::charge::{Charge, OPEN, Outcome};
-use crate::domain::dates::{Day, Timestamp};
+use crate::domain::dates::Day;
 use crate::domain::money::Hundredths;
 use crate::store::AgreementFilter;
 use crate::types::{
     self as wire, AgreementEnvelope, AgreementInstallmentList, AgreementList, AgreementSimulationEnvelope,
     ChargeStatus, SortOrder,
 };
+use crate::views::agreement::agreement_view;
+use crate::views::charge::charge_event_view;
+use crate::views::event_data::ObjectPayload;
 
 /// The handlers of the `agreements` tag.
 pub struct Agreements;
@@ -126,35 +128,6 @@ fn simulation_view(charges: &[Charge], s: Simulation) -> wire::AgreementSimulati
     }
 }
 
-/// The public view of an agreement.
-pub(crate) fn agreement_view(a: &Agreement) -> wire::Agreement {
-    wire::Agreement {
-        id: a.id.clone(),
-        debtor_id: a.debtor_id.clone(),
-        charge_ids: a.charge_ids.clone(),
-        status: a.status,
-        original_amount: a.original_amount,
-        fine_amount: a.fine_amount,
-        interest_amount: a.interest_amount,
-        discount_amount: a.discount_amount,
-        total_amount: a.total_amount,
-        fine_waived: a.fine_waived,
-        interest_waived: a.interest_waived,
-        down_payment_amount: a.down_payment_amount,
-        down_payment_due_date: a.down_payment_due_date.map(Day),
-        installments_count: i64::from(a.installments_count),
-        first_due_date: Day(a.first_due_date),
-        grace_days_before_broken: a.grace_days_before_broken,
-        canceled_at: a.canceled_at.map(Timestamp),
-        cancellation_reason: a.cancellation_reason.clone(),
-        broken_at: a.broken_at.map(Timestamp),
-        completed_at: a.completed_at.map(Timestamp),
-        version: a.version,
-        created_at: Timestamp(a.created_at),
-        updated_at: Timestamp(a.updated_at),
-    }
-}
-
 fn reply(a: &Agreement) -> Reply<AgreementEnvelope> {
     Reply::versioned(AgreementEnvelope { data: agreement_view(a) }, a.version)
 }
@@ -203,7 +176,7 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
     for planned in plan {
         let mut charge =
             agreement.installment_charge(&debtor, &charges[0], planned, call.now, call.zone())?;
-        charge.next_action_at = super::charge_views::next_action(call, &charge).await?;
+        charge.next_action_at = super::charge_changes::next_action(call, &charge).await?;
         let mut data = wire::ChargeEventData::of(None, charge_event_view(&charge, call.today()));
         data.agreement_id = Some(agreement.id.clone());
         let evt = event(call, "charge.db.created", &charge.id, &data);

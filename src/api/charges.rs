@@ -1,7 +1,6 @@
 //! /v1/charges: what a debtor owes, and its life from pending to paid or canceled.
 
-use super::charge_views::next_action;
-use super::event_data::ObjectPayload;
+use super::charge_changes::next_action;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::money::Hundredths;
@@ -9,8 +8,10 @@ use crate::domain::payment_codes::BoletoGiven;
 use crate::domain::text;
 use crate::store::ChargeFilter;
 use crate::types::{self as wire, ChargeEnvelope, ChargeList};
+use crate::views::event_data::ObjectPayload;
 
-pub(crate) use super::charge_views::{charge_event_view, into_view, save_change, settle};
+pub(crate) use super::charge_changes::{save_change, settle};
+use crate::views::charge::{charge_event_view, into_view};
 
 /// The handlers of the `charges` tag.
 pub struct Charges;

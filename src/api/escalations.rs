@@ -4,7 +4,6 @@
 //! work of the change. Each kind's tag file (`credit_bureau_reports.rs`, `protests.rs`) has its
 //! view and its handlers.
 
-use super::event_data::ObjectPayload;
 use super::{ApiError, ApiResult, Call, ListArgs, csv, event};
 use crate::domain::RuleError;
 use crate::domain::charge::{Charge, Ending, Outcome};
@@ -13,23 +12,9 @@ use crate::domain::debtor::Debtor;
 use crate::domain::escalation::{Escalation, Status};
 use crate::domain::protest::{Protest, ProtestDetails};
 use crate::domain::text::Text;
-use crate::store::{EscalationFilter, Store, StoreResult, Stored};
+use crate::store::{EscalationFilter, taken_back};
 use crate::types::{AmountListMeta, CreditBureau, ProtestTitleType, SortOrder};
-
-/// How one kind shows in answers and events.
-pub(crate) trait Shown: Stored {
-    type View: serde::Serialize;
-    type Payload: ObjectPayload<Object = Self::View>;
-    /// What the server cannot reach without a gateway ("a protest").
-    const REACHED: &'static str;
-
-    const VIEW: fn(&Escalation<Self>) -> Self::View;
-}
-
-/// The move from `before` (none: filed) to `after`, as its event carries it.
-pub(crate) fn moved<K: Shown>(before: Option<&Escalation<K>>, after: &Escalation<K>) -> K::Payload {
-    K::Payload::of(before.map(K::VIEW).as_ref(), (K::VIEW)(after))
-}
+use crate::views::escalation::{Shown, moved};
 
 /// The arguments of the report and protest lists.
 pub(crate) struct ListInput {
@@ -168,21 +153,6 @@ async fn save<K: Shown>(call: &Call, before: &Escalation<K>, after: &Escalation<
         return Err(ApiError::Concurrent(K::NAME));
     }
     Ok(())
-}
-
-/// The one of a charge that stands, taken back because the debt ended on `day` (before it,
-/// after it), if that changed it.
-pub(crate) async fn taken_back<K: Shown>(
-    store: &Store,
-    org_id: &str,
-    charge_id: &str,
-    ending: Ending,
-    day: time::Date,
-    now: time::OffsetDateTime,
-) -> StoreResult<Option<(Escalation<K>, Escalation<K>)>> {
-    let Some(live) = store.live_escalation::<K>(org_id, charge_id).await? else { return Ok(None) };
-    let mut after = live.clone();
-    Ok(K::debt_ended(&mut after, ending, day, now).then_some((live, after)))
 }
 
 /// What the end of a debt does to its report and protest, worked out before the charge is

@@ -1,36 +1,15 @@
 //! /v1/events: what happened to each object, read back from the rows every change writes; only
 //! of the objects the caller could read (`auth::visibility`).
 
-use super::{ApiError, ApiResult, Call, ListArgs, Reply, event_instants};
+use super::{ApiError, ApiResult, Call, ListArgs, Reply};
 use crate::auth::visibility;
-use crate::domain::dates::{Offsets, Timestamp, parse_timestamp};
-use crate::store::{EventFilter, EventRow, StoreError};
+use crate::domain::dates::Offsets;
+use crate::store::EventFilter;
 use crate::types::{self as wire, EventEnvelope, EventList, SortOrder};
+use crate::views::event::event_view;
 
 /// The handlers of the `events` tag.
 pub struct Events;
-
-/// The public view of an event, its data's instants written at `offsets` (the envelope's own
-/// are [`Timestamp`]s, written so when serialised).
-pub(crate) fn event_view(e: EventRow, offsets: &Offsets) -> ApiResult<wire::Event> {
-    let occurred_at =
-        parse_timestamp(&e.occurred_at).map_err(|_| StoreError::CorruptColumn("occurred_at".into()))?;
-    let mut data = match e.data {
-        serde_json::Value::Object(map) => map,
-        _ => return Err(StoreError::CorruptColumn("data".into()).into()),
-    };
-    event_instants::write_at(&e.code, &mut data, offsets);
-    Ok(wire::Event {
-        id: e.id,
-        code: e.code,
-        resource_type: e.resource_type,
-        resource_id: e.resource_id,
-        actor: wire::EventActor { r#type: e.actor_type, id: e.actor_id },
-        data,
-        request_id: e.request_id,
-        occurred_at: Timestamp(occurred_at),
-    })
-}
 
 impl super::handlers::EventsApi for Events {
     async fn events_list(call: Call, input: wire::EventsListInput) -> ApiResult<Reply<EventList>> {

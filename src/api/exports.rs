@@ -1,33 +1,14 @@
 //! The `exports` tag: CSV files of an organization's data, queued here and built in the
-//! background (`export_file.rs`, run by the engine's builder).
+//! background (`outbound/export_file.rs`, run by the engine's builder).
 
-use super::event_data::ObjectPayload;
 use super::{ApiError, ApiResult, Call, File, ListArgs, Reply, event};
-use crate::domain::dates::Timestamp;
 use crate::domain::export::{Export, no_filters};
 use crate::types::{self as wire, ExportEnvelope, ExportSeparator};
+use crate::views::event_data::ObjectPayload;
+use crate::views::export::export_view;
 
 /// The handlers of the `exports` tag.
 pub struct Exports;
-
-/// The public view of an export.
-pub(crate) fn export_view(e: &Export) -> wire::Export {
-    wire::Export {
-        id: e.id.clone(),
-        kind: e.kind,
-        filters: e.filters.clone(),
-        separator: e.separator,
-        status: e.status,
-        rows: e.rows,
-        size_bytes: e.size_bytes,
-        error: e.error.clone(),
-        created_at: Timestamp(e.created_at),
-        started_at: e.started_at.map(Timestamp),
-        processed_at: e.processed_at.map(Timestamp),
-        failed_at: e.failed_at.map(Timestamp),
-        expires_at: e.expires_at.map(Timestamp),
-    }
-}
 
 async fn load(call: &Call, id: &str) -> ApiResult<Export> {
     call.store.export(call.org_id(), id).await?.ok_or(ApiError::NotFound("export"))

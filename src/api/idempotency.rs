@@ -15,7 +15,7 @@ use poem::Response;
 use poem::http::StatusCode;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 use super::call::Rendered;
 use super::error::{ApiError, ApiResult};
@@ -23,8 +23,8 @@ use crate::auth::ServerKey;
 use crate::operations::{Operation, ops};
 use crate::store::{IdempotencyRecord, Store};
 
-/// How long a key is remembered.
-pub const RETENTION: Duration = Duration::hours(24);
+/// How long a key is remembered (the store's purge reads it too).
+pub use crate::store::IDEMPOTENCY_RETENTION as RETENTION;
 
 /// The outcome of presenting a key.
 pub enum Claim {
@@ -299,6 +299,7 @@ pub async fn finish(
 mod tests {
     use super::*;
     use serde_json::json;
+    use time::Duration;
 
     #[tokio::test]
     async fn a_secret_replays_to_its_token_only_and_never_after_the_window() {

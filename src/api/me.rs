@@ -44,7 +44,7 @@ impl super::handlers::MeApi for Me {
                 Some(PixAccount::new(&key, name, city)?)
             }
         };
-        use super::event_data::ObjectPayload;
+        use crate::views::event_data::ObjectPayload;
         let before = wire::OrganizationPix { pix: call.pix_account().map(pix_view) };
         let after = wire::OrganizationPix { pix: account.as_ref().map(pix_view) };
         let data = wire::OrganizationPixEventData::of(Some(&before), after);

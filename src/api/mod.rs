@@ -4,13 +4,9 @@
 #[cfg(test)]
 mod body_cost_tests;
 mod call;
-mod charge_views;
-pub mod delivery;
+mod charge_changes;
 mod endpoint;
 pub(crate) mod escalations;
-pub(crate) mod event_data;
-pub(crate) mod event_instants;
-pub mod export_file;
 mod fields;
 mod idempotency;
 mod papers;
@@ -19,7 +15,6 @@ mod routes;
 mod rules;
 pub mod v1;
 mod validation;
-pub mod webhook_delivery;
 
 /// The generated handler traits, one per tag (see `templates/handlers.rs.hbs`).
 pub mod handlers {
@@ -50,12 +45,11 @@ pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
 pub use routes::{V1Route, v1_route};
 pub use validation::schemas;
 
-use serde_json::Value;
-
 use crate::error;
 use crate::operations::Operation;
 
 use crate::store::NewEvent;
+use crate::views::{event_data, event_instants};
 
 /// Compiles every schema and reads where each event's data holds instants now rather than on the
 /// first request.
@@ -75,11 +69,6 @@ pub async fn invoke(op: &'static Operation, invocation: Invocation<'_>) -> ApiRe
         }
         answered => answered,
     })
-}
-
-/// A typed view as JSON, for event payloads (views are plain data: this cannot fail).
-pub(crate) fn to_json<T: serde::Serialize>(view: &T) -> Value {
-    serde_json::to_value(view).unwrap_or(Value::Null)
 }
 
 /// An event for a change made by a call, carrying `data`.

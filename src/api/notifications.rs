@@ -1,18 +1,27 @@
 //! /v1/notifications: the messages sent to debtors, by the régua or by hand, as rendered.
 
-use super::delivery::{Actor, Courier, Recorded, notification_summary, notification_view};
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv};
 use crate::domain::charge::{Charge, Outcome};
 use crate::domain::notification::{Composing, Notification, SkipReason, Source, standard_template};
 use crate::domain::policy::MessageTemplate;
 use crate::domain::rules::Violations;
+use crate::outbound::delivery::{Actor, Courier, Recorded};
 use crate::store::NotificationFilter;
 use crate::types::{
     self as wire, Channel, NotificationEnvelope, NotificationList, NotificationOrigin, SortOrder,
 };
+use crate::views::notification::{notification_summary, notification_view};
 
 /// The handlers of the `notifications` tag.
 pub struct Notifications;
+
+impl Actor {
+    /// The principal of a request.
+    pub fn of(call: &Call) -> Self {
+        let (kind, id) = call.principal.actor();
+        Self { kind: kind.to_string(), id: id.to_string(), request_id: Some(call.request_id.clone()) }
+    }
+}
 
 fn reply(n: &Notification) -> Reply<NotificationEnvelope> {
     Reply::versioned(NotificationEnvelope { data: notification_view(n) }, n.version)

@@ -5,26 +5,23 @@
 use std::sync::Arc;
 
 use super::charges::settle;
-use super::event_data::ObjectPayload;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply};
 use crate::app::App;
 use crate::auth::{PrincipalData, Role, mint_secret};
 use crate::domain::charge::{Charge, Payment};
 use crate::domain::dates::Timestamp;
 use crate::domain::ids::new_id;
-use crate::domain::payment_receiver::{GRACE, PaymentReceiver};
+use crate::domain::payment_receiver::{GRACE, PaymentReceiver, RECEIVER_PREFIX};
 use crate::domain::received_payment::ReceivedPayment;
 use crate::store::OrganizationRow;
 use crate::types::{self as wire, ChargeStatus, PaymentMethod};
+use crate::views::event_data::ObjectPayload;
 
 /// The handlers of the `payments` tag.
 pub struct Payments;
 
 /// The path under which receivers listen; the token follows.
 pub const RECEIVER_PATH: &str = "/receivers/kobana/";
-
-/// The prefix of a receiver's URL token (stored, like access tokens, only as its hash).
-pub const RECEIVER_PREFIX: &str = "kd_rcv_";
 
 /// The role a signed-in user needs to set or revoke a receiver.
 const RECEIVER_ROLE: Role = Role::Admin;

@@ -1,17 +1,17 @@
 //! The `webhooks` tag: where an organization's events go, their secrets, and the deliveries
-//! made to them. Sending is `webhook_delivery.rs`; which events a webhook gets is decided when
-//! each event is written (the store).
+//! made to them. Sending is `outbound/webhook_delivery.rs`; which events a webhook gets is
+//! decided when each event is written (the store).
 
-use super::event_data::ObjectPayload;
-use super::webhook_delivery::{attempt_after_commit, delivery_view, lease};
 use super::{ApiError, ApiResult, Call, ListArgs, NoContent, Reply, event};
 use crate::auth::mint_secret;
 use crate::domain::dates::Timestamp;
 use crate::domain::ids::new_id;
 use crate::domain::webhook::{Delivery, Webhook, WebhookChange, distinct};
+use crate::outbound::webhook_delivery::{attempt_after_commit, delivery_view, lease};
 use crate::providers::check_webhook_url;
 use crate::store::DeliveryFilter;
 use crate::types::{self as wire, WebhookDeliveryEnvelope, WebhookEnvelope, WebhookSecretEnvelope};
+use crate::views::event_data::ObjectPayload;
 
 /// The handlers of the `webhooks` tag.
 pub struct Webhooks;

@@ -11,10 +11,6 @@ use std::sync::LazyLock;
 use time::{Duration, OffsetDateTime};
 
 use crate::admin::{self, AdminError};
-use crate::api::charges::charge_event_view;
-use crate::api::collection_policies::policy_view;
-use crate::api::debtors::debtor_view;
-use crate::api::event_data::{ObjectPayload, Payload, to_data};
 use crate::domain::charge::{Charge, NewCharge, Payment, dunning_status_after};
 use crate::domain::dates::{Zone, format_timestamp};
 use crate::domain::debtor::{Debtor, DebtorEdit};
@@ -24,6 +20,10 @@ use crate::domain::notification::Composing;
 use crate::domain::pix_account::PixAccount;
 use crate::store::{NewEvent, Store};
 use crate::types::{self as wire, Address, DunningStatus};
+use crate::views::charge::charge_event_view;
+use crate::views::debtor::debtor_view;
+use crate::views::event_data::{ObjectPayload, Payload, to_data};
+use crate::views::policy::policy_view;
 use data::{CHARGES, DEBTORS, DemoOutcome};
 
 /// The demo organization's time zone: it is created in the default one.

@@ -7,12 +7,12 @@
 use time::{Date, Duration, OffsetDateTime};
 
 use crate::admin::AdminError;
-use crate::api::delivery::Actor;
 use crate::domain::calendar;
 use crate::domain::charge::{Charge, Proposal};
 use crate::domain::debtor::Debtor;
 use crate::domain::notification::{Attempt, Notification, Source};
 use crate::domain::policy::{MessageTemplate, NewPolicy, Policy, StepDraft};
+use crate::outbound::delivery::Actor;
 use crate::store::Store;
 use crate::types::{Channel, NotificationOrigin, NotificationStatus, PolicyStatus, StepAction};
 

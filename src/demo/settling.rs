@@ -8,10 +8,6 @@ use time::{Date, Duration, OffsetDateTime};
 use super::data::DemoOutcome;
 use super::demo_error;
 use crate::admin::AdminError;
-use crate::api::agreements::agreement_view;
-use crate::api::charges::charge_event_view;
-use crate::api::escalations::moved;
-use crate::api::event_data::ObjectPayload;
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Terms};
 use crate::domain::calendar;
 use crate::domain::charge::{Charge, Decided, Payment};
@@ -22,6 +18,10 @@ use crate::domain::money::Hundredths;
 use crate::domain::notification::{Attempt, Notification, Source, standard_template};
 use crate::domain::protest::Protest;
 use crate::types::{self as wire, Channel, Decision, DunningStatus, NotificationOrigin, ProtestTitleType};
+use crate::views::agreement::agreement_view;
+use crate::views::charge::charge_event_view;
+use crate::views::escalation::moved;
+use crate::views::event_data::ObjectPayload;
 
 /// What a settling outcome adds beside its charge, to store after it.
 #[derive(Default)]

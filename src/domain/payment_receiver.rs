@@ -10,6 +10,9 @@ use crate::types::{ActorType, PaymentReceiverStatus as ReceiverStatus};
 /// How long a replaced receiver keeps taking deliveries.
 pub const GRACE: Duration = Duration::hours(24);
 
+/// The prefix of a receiver's URL token (stored, like access tokens, only as its hash).
+pub const RECEIVER_PREFIX: &str = "kd_rcv_";
+
 /// A receiver, without its URL (only its hash is kept) and with its secret sealed.
 #[derive(Debug, Clone)]
 pub struct PaymentReceiver {

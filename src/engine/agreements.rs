@@ -7,14 +7,14 @@
 use time::OffsetDateTime;
 
 use super::{PassClock, committed, engine_event};
-use crate::api::agreements::agreement_view;
-use crate::api::charges::charge_event_view;
-use crate::api::event_data::ObjectPayload;
 use crate::domain::agreement::Agreement;
 use crate::domain::charge::{Charge, OPEN};
 use crate::domain::dates::Zone;
 use crate::store::{Store, StoreResult};
 use crate::types::{self as wire, AgreementStatus, ChargeStatus};
+use crate::views::agreement::agreement_view;
+use crate::views::charge::charge_event_view;
+use crate::views::event_data::ObjectPayload;
 
 /// What the agreements of one organization did in a pass.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

@@ -16,8 +16,6 @@ use std::future::Future;
 use serde_json::{Value, json};
 
 use super::{PassClock, committed, engine_event};
-use crate::api::ApiError;
-use crate::api::escalations::{Shown, moved, taken_back};
 use crate::domain::charge::{Charge, Ending, Outcome};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report, ReportDetails};
 use crate::domain::dates::{Zone, format_timestamp};
@@ -25,9 +23,12 @@ use crate::domain::escalation::{Escalation, Heard, Kind};
 use crate::domain::money::Hundredths;
 use crate::domain::policy::Step;
 use crate::domain::protest::{Protest, ProtestDetails};
+use crate::error::ApiError;
 use crate::providers::{ProviderError, Providers};
+use crate::store::taken_back;
 use crate::store::{Store, StoreResult};
 use crate::types as wire;
+use crate::views::escalation::{Shown, moved};
 
 /// What the sandbox's bureau and notary did in a pass, or what the gateway took.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -409,7 +410,7 @@ async fn heard<K: Outside>(
         }
         store.escalation_submitted::<K>(&after.id, status).await?;
     }
-    Ok(crate::api::to_json(&(K::VIEW)(&after)))
+    Ok(crate::views::to_json(&(K::VIEW)(&after)))
 }
 
 /// The time zone of a production organization; `None` for a sandbox (whose escalations the

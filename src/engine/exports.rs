@@ -8,12 +8,12 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use super::engine_event;
-use crate::api::event_data::ObjectPayload;
-use crate::api::export_file::{BuildError, LEASE, build};
-use crate::api::exports::export_view;
 use crate::domain::export::{Export, gave_up};
+use crate::outbound::export_file::{BuildError, LEASE, build};
 use crate::store::{Lease, Store, StoreResult};
 use crate::types as wire;
+use crate::views::event_data::ObjectPayload;
+use crate::views::export::export_view;
 
 /// How often `serve` looks for exports to build or expire.
 pub const PERIOD: Duration = Duration::from_secs(2);
@@ -42,7 +42,7 @@ pub async fn run_once(store: &Store, now: OffsetDateTime) -> StoreResult<ExportR
             report.expired += 1;
         }
     }
-    let owner = format!("exports:{}", *crate::api::delivery::PROCESS);
+    let owner = format!("exports:{}", *crate::outbound::delivery::PROCESS);
     loop {
         let lease = Lease { owner: owner.clone(), until: OffsetDateTime::now_utc() + LEASE };
         let Some(started) = store.take_export(&lease, now).await? else { return Ok(report) };

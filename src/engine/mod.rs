@@ -38,9 +38,6 @@ use time::{Date, Duration};
 
 use futures_util::StreamExt;
 
-use crate::api::charges::charge_event_view;
-use crate::api::delivery::{Actor, Courier, Recorded};
-use crate::api::event_data::{ObjectPayload, Payload, to_data};
 use crate::app::App;
 use crate::domain::calendar;
 use crate::domain::charge::Charge;
@@ -49,9 +46,12 @@ use crate::domain::ids::new_id;
 use crate::domain::notification::{Composing, NOTIFIABLE, Notification, Source};
 use crate::domain::pix_account::PixAccount;
 use crate::domain::policy::{Policy, Step};
+use crate::outbound::delivery::{Actor, Courier, Recorded};
 use crate::providers::Providers;
 use crate::store::{NewEvent, Store, StoreResult, Unit};
 use crate::types::{self as wire, NotificationOrigin, StepAction};
+use crate::views::charge::charge_event_view;
+use crate::views::event_data::{ObjectPayload, Payload, to_data};
 
 /// How often `serve` runs a pass.
 pub const PERIOD: StdDuration = StdDuration::from_secs(60);

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use crate::api::webhook_delivery::Sender;
 use crate::app::App;
+use crate::outbound::webhook_delivery::Sender;
 use crate::store::Store;
 
 /// How often `serve` looks for due deliveries.

@@ -11,6 +11,7 @@ use super::events::{NewEvent, insert_event};
 use super::listing::{EscalationFilter, summed_page};
 use super::value::{Param, Row, args};
 use super::{Store, StoreError, StoreResult};
+use crate::domain::charge::Ending;
 use crate::domain::escalation::{Escalation, Kind, Status};
 
 /// The queries of one kind's table (see [`queries`]).
@@ -242,4 +243,19 @@ impl Store {
         let row = self.db.find(K::SQL.by_id, &args![id]).await?;
         row.as_ref().map(from_row).transpose()
     }
+}
+
+/// The one of a charge that stands, taken back because the debt ended on `day` (before it,
+/// after it), if that changed it.
+pub async fn taken_back<K: Stored>(
+    store: &Store,
+    org_id: &str,
+    charge_id: &str,
+    ending: Ending,
+    day: time::Date,
+    now: time::OffsetDateTime,
+) -> StoreResult<Option<(Escalation<K>, Escalation<K>)>> {
+    let Some(live) = store.live_escalation::<K>(org_id, charge_id).await? else { return Ok(None) };
+    let mut after = live.clone();
+    Ok(K::debt_ended(&mut after, ending, day, now).then_some((live, after)))
 }

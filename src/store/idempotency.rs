@@ -1,10 +1,14 @@
 //! Idempotency keys, per organization.
 
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 use super::value::args;
 use super::{Store, StoreResult};
 use crate::domain::dates::format_timestamp;
+
+/// How long a key is remembered: the API replays its answer for this long, housekeeping purges
+/// it after.
+pub const IDEMPOTENCY_RETENTION: Duration = Duration::hours(24);
 
 /// A key as stored.
 pub struct IdempotencyRecord {

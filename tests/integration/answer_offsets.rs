@@ -3,8 +3,8 @@
 //! and the instant itself never moves. `me` names today's weekday beside today's date.
 
 use kobana_dunning::admin;
-use kobana_dunning::api::webhook_delivery::Sender;
 use kobana_dunning::domain::dates::{Zone, parse_timestamp};
+use kobana_dunning::outbound::webhook_delivery::Sender;
 use kobana_dunning::providers::{ProviderConfig, Providers, signed_by};
 use serde_json::{Value, json};
 use time::OffsetDateTime;

@@ -529,7 +529,7 @@ async fn events_of(s: &TestServer, token: &str, code: &str) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_payment_heard_unmatched_or_assigned_is_an_event_once_and_a_webhook_takes_it() {
-    use kobana_dunning::api::webhook_delivery::Sender;
+    use kobana_dunning::outbound::webhook_delivery::Sender;
     use kobana_dunning::providers::{ProviderConfig, Providers};
     let loopback = ProviderConfig { allow_insecure_targets: true, ..ProviderConfig::default() };
     let s = TestServer::start_with_providers(Providers::new(&loopback).unwrap()).await;

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration as StdDuration;
 
-use kobana_dunning::api::webhook_delivery::{SendReport, Sender};
+use kobana_dunning::outbound::webhook_delivery::{SendReport, Sender};
 use kobana_dunning::providers::{ProviderConfig, Providers, signed_by};
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
@@ -452,7 +452,7 @@ pub async fn slow_receiver(hold: StdDuration) -> (String, Arc<Mutex<(usize, usiz
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_receiver_gets_a_bounded_number_of_attempts_at_once() {
-    use kobana_dunning::api::webhook_delivery::PER_WEBHOOK;
+    use kobana_dunning::outbound::webhook_delivery::PER_WEBHOOK;
     let server = TestServer::start_with_providers(loopback_providers()).await;
     let (_, token) = server.tenant("Receptor lento").await;
     let (slow_url, slow) = slow_receiver(StdDuration::from_millis(300)).await;

@@ -239,7 +239,7 @@ impl Sender<'_> {
             Value::Object(map) => map,
             _ => Map::new(),
         };
-        super::event_instants::write_at(&event.code, &mut data, offsets);
+        crate::views::event_instants::write_at(&event.code, &mut data, offsets);
         let occurred_at = match parse_timestamp(&event.occurred_at) {
             Ok(at) => offsets.format(at),
             Err(_) => event.occurred_at.clone(),

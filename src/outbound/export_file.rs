@@ -5,18 +5,17 @@
 
 use serde_json::Value;
 
-use super::agreements::agreement_view;
-use super::charge_views::charge_event_view;
-use super::credit_bureau_reports::report_view;
-use super::debtors::debtor_view;
-use super::delivery::notification_view;
-use super::events::event_view;
-use super::protests::protest_view;
 use crate::auth::visibility;
 use crate::domain::dates::{Offsets, Zone};
 use crate::domain::export::{Export, delimiter, neutralised};
 use crate::store::{ExportCursor, ExportPage, Lease, Store, StoreError};
 use crate::types::ExportKind;
+use crate::views::agreement::agreement_view;
+use crate::views::charge::charge_event_view;
+use crate::views::debtor::debtor_view;
+use crate::views::escalation::{protest_view, report_view};
+use crate::views::event::event_view;
+use crate::views::notification::notification_view;
 
 /// Rows read at a time.
 const PAGE: i64 = 1_000;

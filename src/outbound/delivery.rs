@@ -10,13 +10,14 @@
 
 use time::{Duration, OffsetDateTime};
 
-use super::event_data::{ObjectPayload, Payload, to_data};
-use crate::domain::dates::{Timestamp, format_timestamp};
+use crate::domain::dates::format_timestamp;
 use crate::domain::ids::new_id;
 use crate::domain::notification::{Attempt, Notification};
 use crate::providers::{Outgoing, ProviderError, Providers, Sent};
 use crate::store::{Lease, NewEvent, Store, StoreResult};
 use crate::types as wire;
+use crate::views::event_data::{ObjectPayload, Payload, to_data};
+use crate::views::notification::notification_view;
 
 /// How long whoever inserts or takes over a notification holds it, in real time: well past the
 /// longest provider call (the gateway gives up after 10 s, SMTP after 120 s in all).
@@ -37,12 +38,6 @@ impl Actor {
     /// The engine.
     pub fn engine() -> Self {
         Self { kind: "system".into(), id: "engine".into(), request_id: None }
-    }
-
-    /// The principal of a request.
-    pub fn of(call: &super::Call) -> Self {
-        let (kind, id) = call.principal.actor();
-        Self { kind: kind.to_string(), id: id.to_string(), request_id: Some(call.request_id.clone()) }
     }
 
     /// An event of this actor about a notification.
@@ -219,63 +214,5 @@ fn attempt_code(after: &Notification) -> &'static str {
         crate::types::NotificationStatus::Sent => "notification.sent",
         crate::types::NotificationStatus::Failed => "notification.failed",
         _ => "notification.retry_scheduled",
-    }
-}
-
-/// The public view of a notification.
-pub(crate) fn notification_view(n: &Notification) -> wire::Notification {
-    wire::Notification {
-        id: n.id.clone(),
-        charge_id: n.charge_id.clone(),
-        debtor_id: n.debtor_id.clone(),
-        cp_id: n.cp_id.clone(),
-        step_id: n.step_id.clone(),
-        origin: n.origin,
-        resend_of_id: n.resend_of_id.clone(),
-        channel: n.channel,
-        to: n.to.clone(),
-        subject: n.subject.clone(),
-        body: n.body.clone(),
-        status: n.status,
-        skip_reason: n.skip_reason.clone(),
-        failure_reason: n.failure_reason.clone(),
-        attempts: n.attempts,
-        provider: n.provider.clone(),
-        provider_message_id: n.provider_message_id.clone(),
-        scheduled_for: Timestamp(n.scheduled_for),
-        sent_at: n.sent_at.map(Timestamp),
-        failed_at: n.failed_at.map(Timestamp),
-        canceled_at: n.canceled_at.map(Timestamp),
-        version: n.version,
-        created_at: Timestamp(n.created_at),
-        updated_at: Timestamp(n.updated_at),
-    }
-}
-
-/// A notification as lists show it: without its address and message, which can be long.
-pub(crate) fn notification_summary(n: &Notification) -> wire::NotificationSummary {
-    wire::NotificationSummary {
-        id: n.id.clone(),
-        charge_id: n.charge_id.clone(),
-        debtor_id: n.debtor_id.clone(),
-        cp_id: n.cp_id.clone(),
-        step_id: n.step_id.clone(),
-        origin: n.origin,
-        resend_of_id: n.resend_of_id.clone(),
-        channel: n.channel,
-        subject: n.subject.clone(),
-        status: n.status,
-        skip_reason: n.skip_reason.clone(),
-        failure_reason: n.failure_reason.clone(),
-        attempts: n.attempts,
-        provider: n.provider.clone(),
-        provider_message_id: n.provider_message_id.clone(),
-        scheduled_for: Timestamp(n.scheduled_for),
-        sent_at: n.sent_at.map(Timestamp),
-        failed_at: n.failed_at.map(Timestamp),
-        canceled_at: n.canceled_at.map(Timestamp),
-        version: n.version,
-        created_at: Timestamp(n.created_at),
-        updated_at: Timestamp(n.updated_at),
     }
 }
