@@ -1,10 +1,13 @@
 //! /v1/credit_bureau_reports: overdue charges reported to a credit bureau (negativações).
 
+use super::escalation_view::escalation_view;
 use super::escalations::{Shown, escalated_charge, file_report, list, list_input, load, take_back};
 use super::{ApiResult, Call, Reply};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report, ReportDetails};
 use crate::domain::dates::{Day, Timestamp};
-use crate::types::{self as wire, CreditBureauReportEnvelope, CreditBureauReportList};
+use crate::types::{
+    self as wire, CreditBureauReportEnvelope, CreditBureauReportList, CreditBureauReportStatus as Status,
+};
 
 /// The handlers of the `credit_bureau_reports` tag.
 pub struct CreditBureauReports;
@@ -18,31 +21,22 @@ impl Shown for ReportDetails {
 
 /// The public view of a report.
 pub(crate) fn report_view(r: &Report) -> wire::CreditBureauReport {
-    wire::CreditBureauReport {
-        id: r.id.clone(),
-        charge_id: r.charge_id.clone(),
-        debtor_id: r.debtor_id.clone(),
-        debtor_name: r.debtor_name.clone(),
-        charge_description: r.charge_description.clone(),
-        bureau: r.bureau,
-        status: r.status,
-        amount: r.amount,
-        nature: r.nature.clone(),
-        notice_notification_id: r.notice_notification_id.clone(),
-        requested_at: Timestamp(r.requested_at),
-        notice_sent_at: r.notice_sent_at.map(Timestamp),
-        included_at: r.included_at.map(Timestamp),
-        removal_requested_at: r.removal_requested_at.map(Timestamp),
-        removal_due_by: r.removal_due_by.map(Day),
-        removed_at: r.removed_at.map(Timestamp),
-        canceled_at: r.canceled_at.map(Timestamp),
-        remove_reason: r.remove_reason,
-        failure_reason: r.failure_reason.clone(),
-        external_protocol: r.external_protocol.clone(),
-        version: r.version,
-        created_at: Timestamp(r.created_at),
-        updated_at: Timestamp(r.updated_at),
-    }
+    escalation_view!(
+        wire::CreditBureauReport,
+        r {
+            bureau: r.bureau,
+            nature: r.nature.clone(),
+            notice_notification_id: r.notice_notification_id.clone(),
+            notice_sent_at: r.at(Status::NoticeSent).map(Timestamp),
+            included_at: r.at(Status::Reported).map(Timestamp),
+            removal_requested_at: r.at(Status::RemovalRequested).map(Timestamp),
+            removal_due_by: r.removal_due_by.map(Day),
+            removed_at: r.at(Status::Removed).map(Timestamp),
+            canceled_at: r.at(Status::Canceled).map(Timestamp),
+            remove_reason: r.remove_reason,
+            external_protocol: r.external_protocol.clone(),
+        }
+    )
 }
 
 fn reply(r: &Report) -> Reply<CreditBureauReportEnvelope> {

@@ -7,6 +7,7 @@ mod call;
 mod charge_views;
 pub mod delivery;
 mod endpoint;
+mod escalation_view;
 pub(crate) mod escalations;
 pub(crate) mod event_data;
 pub(crate) mod event_instants;

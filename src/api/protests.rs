@@ -1,10 +1,11 @@
 //! /v1/protests: overdue charges sent to protest at a notary (protestos).
 
+use super::escalation_view::escalation_view;
 use super::escalations::{Shown, escalated_charge, file_protest, list, list_input, load, take_back};
 use super::{ApiResult, Call, Reply};
 use crate::domain::dates::Timestamp;
 use crate::domain::protest::{Protest, ProtestDetails};
-use crate::types::{self as wire, ProtestEnvelope, ProtestList};
+use crate::types::{self as wire, ProtestEnvelope, ProtestList, ProtestStatus as Status};
 
 /// The handlers of the `protests` tag.
 pub struct Protests;
@@ -18,36 +19,27 @@ impl Shown for ProtestDetails {
 
 /// The public view of a protest.
 pub(crate) fn protest_view(p: &Protest) -> wire::Protest {
-    wire::Protest {
-        id: p.id.clone(),
-        charge_id: p.charge_id.clone(),
-        debtor_id: p.debtor_id.clone(),
-        debtor_name: p.debtor_name.clone(),
-        charge_description: p.charge_description.clone(),
-        status: p.status,
-        amount: p.amount,
-        title_type: p.title_type,
-        document_number: p.document_number.clone(),
-        notary: wire::Notary {
-            name: p.notary.name.clone(),
-            city: p.notary.city.clone(),
-            state: p.notary.state.clone(),
-        },
-        protocol_number: p.protocol_number.clone(),
-        requested_at: Timestamp(p.requested_at),
-        sent_at: p.sent_at.map(Timestamp),
-        intimated_at: p.intimated_at.map(Timestamp),
-        protested_at: p.protested_at.map(Timestamp),
-        paid_at: p.paid_at.map(Timestamp),
-        withdrawn_at: p.withdrawn_at.map(Timestamp),
-        cancellation_requested_at: p.cancellation_requested_at.map(Timestamp),
-        canceled_at: p.canceled_at.map(Timestamp),
-        costs_amount: p.costs_amount,
-        failure_reason: p.failure_reason.clone(),
-        version: p.version,
-        created_at: Timestamp(p.created_at),
-        updated_at: Timestamp(p.updated_at),
-    }
+    escalation_view!(
+        wire::Protest,
+        p {
+            title_type: p.title_type,
+            document_number: p.document_number.clone(),
+            notary: wire::Notary {
+                name: p.notary.name.clone(),
+                city: p.notary.city.clone(),
+                state: p.notary.state.clone(),
+            },
+            protocol_number: p.protocol_number.clone(),
+            sent_at: p.at(Status::Sent).map(Timestamp),
+            intimated_at: p.at(Status::Intimated).map(Timestamp),
+            protested_at: p.at(Status::Protested).map(Timestamp),
+            paid_at: p.at(Status::Paid).map(Timestamp),
+            withdrawn_at: p.at(Status::Withdrawn).map(Timestamp),
+            cancellation_requested_at: p.at(Status::CancellationRequested).map(Timestamp),
+            canceled_at: p.at(Status::Canceled).map(Timestamp),
+            costs_amount: p.costs_amount,
+        }
+    )
 }
 
 fn reply(p: &Protest) -> Reply<ProtestEnvelope> {
