@@ -11,9 +11,8 @@ use time::{Date, OffsetDateTime};
 
 use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
-use super::dates::Zone;
 use super::debtor::Debtor;
-use super::escalation::{Escalation, Heard, Kind, Step};
+use super::escalation::{Escalation, Heard, Kind, Step, Wait};
 #[cfg(test)]
 use super::money::Hundredths;
 use super::rules::RuleError;
@@ -49,14 +48,8 @@ pub struct ReportDetails {
     pub nature: String,
     /// The `letter` notification that gave the prior written notice.
     pub notice_notification_id: String,
-    /// When the bureau mailed its own notice.
-    pub notice_sent_at: Option<OffsetDateTime>,
-    /// When the debtor was included in the bureau's records.
-    pub included_at: Option<OffsetDateTime>,
-    pub removal_requested_at: Option<OffsetDateTime>,
     /// The last day the removal may take (5 business days after the debt ended).
     pub removal_due_by: Option<Date>,
-    pub removed_at: Option<OffsetDateTime>,
     pub remove_reason: Option<RemoveReason>,
     /// The bureau's protocol for the inclusion.
     pub external_protocol: Option<String>,
@@ -107,11 +100,7 @@ impl Report {
             bureau,
             nature,
             notice_notification_id: notice_id.to_string(),
-            notice_sent_at: None,
-            included_at: None,
-            removal_requested_at: None,
             removal_due_by: None,
-            removed_at: None,
             remove_reason: None,
             external_protocol: None,
         };
@@ -128,10 +117,7 @@ impl Report {
         now: OffsetDateTime,
     ) -> Result<Outcome, RuleError> {
         match self.status {
-            Status::Requested | Status::NoticeSent => {
-                self.status = Status::Canceled;
-                self.canceled_at = Some(now);
-            }
+            Status::Requested | Status::NoticeSent => self.reach(Status::Canceled, now),
             Status::Reported => self.removal_requested(today, now),
             Status::RemovalRequested | Status::Removed | Status::Canceled => return Ok(Outcome::Unchanged),
             Status::Failed => {
@@ -153,8 +139,7 @@ impl Report {
 
     /// The removal asked `now`, due 5 business days after `today`.
     fn removal_requested(&mut self, today: Date, now: OffsetDateTime) {
-        self.status = Status::RemovalRequested;
-        self.removal_requested_at = Some(now);
+        self.reach(Status::RemovalRequested, now);
         self.removal_due_by = Some(calendar::add_business_days(today, REMOVAL_DUE_DAYS));
     }
 
@@ -177,6 +162,15 @@ impl Kind for ReportDetails {
     const REQUESTED: Status = Status::Requested;
     const REFUSED: Status = Status::Failed;
     const FILE_REQUEST: &'static str = "credit_bureau_report.add";
+    /// The bureau's notice mailed, the debtor included in its records, the removal asked and
+    /// done, the report canceled before the inclusion.
+    const STAMPED: &'static [(Status, &'static str)] = &[
+        (Status::NoticeSent, "notice_sent_at"),
+        (Status::Reported, "included_at"),
+        (Status::RemovalRequested, "removal_requested_at"),
+        (Status::Removed, "removed_at"),
+        (Status::Canceled, "canceled_at"),
+    ];
 
     fn event_code(status: Status) -> &'static str {
         match status {
@@ -207,9 +201,9 @@ impl Kind for ReportDetails {
     fn take(r: &mut Report, heard: Heard<Status>, now: OffsetDateTime) -> Step<Status> {
         let Heard { status, protocol, failure_reason, today, .. } = heard;
         match (r.status, status) {
-            (Status::Requested, Status::NoticeSent) => r.notice_sent_at = Some(now),
+            (Status::Requested, Status::NoticeSent)
+            | (Status::RemovalRequested | Status::Canceled, Status::Removed) => {}
             (Status::Requested | Status::NoticeSent | Status::Canceled, Status::Reported) => {
-                r.included_at = Some(now);
                 r.external_protocol = protocol.or(r.external_protocol.take());
                 if r.status == Status::Canceled {
                     r.removal_requested(today, now);
@@ -219,7 +213,6 @@ impl Kind for ReportDetails {
             (Status::Requested | Status::NoticeSent, Status::Failed) => {
                 r.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the bureau".into()));
             }
-            (Status::RemovalRequested | Status::Canceled, Status::Removed) => r.removed_at = Some(now),
             (Status::Canceled, Status::NoticeSent | Status::Failed) => return Step::Ignored,
             (from, _) => {
                 return Step::Refused(match from {
@@ -236,33 +229,16 @@ impl Kind for ReportDetails {
 
     /// The notice a business day after the request, the inclusion 10 days after the notice,
     /// the removal a business day after it was asked.
-    fn sandbox_step(r: &mut Report, today: Date, now: OffsetDateTime, zone: &Zone) -> bool {
-        let day = |t: OffsetDateTime| zone.today(t);
-        match r.status {
-            Status::Requested
-                if calendar::add_business_days(day(r.requested_at), SANDBOX_NOTICE_DAYS) <= today =>
-            {
-                r.status = Status::NoticeSent;
-                r.notice_sent_at = Some(now);
-            }
-            Status::NoticeSent
-                if r.notice_sent_at
-                    .is_some_and(|t| day(t) + time::Duration::days(SANDBOX_NOTICE_PERIOD_DAYS) <= today) =>
-            {
-                r.status = Status::Reported;
-                r.included_at = Some(now);
-                r.external_protocol = Some(format!("SBX-{}", r.id.trim_start_matches("cbr_")));
-            }
-            Status::RemovalRequested
-                if r.removal_requested_at
-                    .is_some_and(|t| calendar::add_business_days(day(t), SANDBOX_REMOVAL_DAYS) <= today) =>
-            {
-                r.status = Status::Removed;
-                r.removed_at = Some(now);
-            }
-            _ => return false,
+    const SANDBOX: &'static [(Status, Wait, Status)] = &[
+        (Status::Requested, Wait::BusinessDays(SANDBOX_NOTICE_DAYS), Status::NoticeSent),
+        (Status::NoticeSent, Wait::Days(SANDBOX_NOTICE_PERIOD_DAYS), Status::Reported),
+        (Status::RemovalRequested, Wait::BusinessDays(SANDBOX_REMOVAL_DAYS), Status::Removed),
+    ];
+
+    fn sandbox_reached(r: &mut Report, status: Status) {
+        if status == Status::Reported {
+            r.external_protocol = Some(format!("SBX-{}", r.id.trim_start_matches("cbr_")));
         }
-        true
     }
 
     fn debt_ended(r: &mut Report, ending: Ending, day: Date, now: OffsetDateTime) -> bool {
@@ -346,28 +322,13 @@ pub(crate) mod tests {
     #[test]
     fn the_sandbox_bureau_notifies_includes_and_removes_on_its_days() {
         let mut report = filed();
+        let advance = |r: &mut Report, day: Date| r.advance_sandbox(day, noon(day), &Zone::default_zone());
         // 2026-12-03 is a Thursday: the notice on Friday, the inclusion ten days later.
-        assert!(!report.advance_sandbox(
-            date!(2026 - 12 - 03),
-            noon(date!(2026 - 12 - 03)),
-            &Zone::default_zone()
-        ));
-        assert!(report.advance_sandbox(
-            date!(2026 - 12 - 04),
-            noon(date!(2026 - 12 - 04)),
-            &Zone::default_zone()
-        ));
+        assert!(!advance(&mut report, date!(2026 - 12 - 03)));
+        assert!(advance(&mut report, date!(2026 - 12 - 04)));
         assert_eq!(report.status, Status::NoticeSent);
-        assert!(!report.advance_sandbox(
-            date!(2026 - 12 - 13),
-            noon(date!(2026 - 12 - 13)),
-            &Zone::default_zone()
-        ));
-        assert!(report.advance_sandbox(
-            date!(2026 - 12 - 14),
-            noon(date!(2026 - 12 - 14)),
-            &Zone::default_zone()
-        ));
+        assert!(!advance(&mut report, date!(2026 - 12 - 13)));
+        assert!(advance(&mut report, date!(2026 - 12 - 14)));
         assert_eq!(report.status, Status::Reported);
         // Paid on Friday 2026-12-18: due by the fifth business day after it, Christmas skipped.
         assert!(report.debt_ended(Ending::Paid, date!(2026 - 12 - 18), noon(date!(2026 - 12 - 18))));
@@ -376,27 +337,10 @@ pub(crate) mod tests {
             (Status::RemovalRequested, Some(RemoveReason::Paid), Some(date!(2026 - 12 - 28)))
         );
         assert!(!report.debt_ended(Ending::Canceled, date!(2026 - 12 - 18), NOW), "already being removed");
-        assert!(
-            !report.advance_sandbox(
-                date!(2026 - 12 - 20),
-                noon(date!(2026 - 12 - 20)),
-                &Zone::default_zone()
-            ),
-            "a Sunday"
-        );
-        assert!(
-            report.advance_sandbox(date!(2026 - 12 - 21), noon(date!(2026 - 12 - 21)), &Zone::default_zone()),
-            "the next business day"
-        );
+        assert!(!advance(&mut report, date!(2026 - 12 - 20)), "a Sunday");
+        assert!(advance(&mut report, date!(2026 - 12 - 21)), "the next business day");
         assert_eq!(report.status, Status::Removed);
-        assert!(
-            !report.advance_sandbox(
-                date!(2027 - 06 - 01),
-                noon(date!(2027 - 06 - 01)),
-                &Zone::default_zone()
-            ),
-            "removed is the end"
-        );
+        assert!(!advance(&mut report, date!(2027 - 06 - 01)), "removed is the end");
         assert_eq!(report.version, 5);
     }
 

@@ -11,6 +11,7 @@ use std::str::FromStr;
 
 use time::{Date, OffsetDateTime};
 
+use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
 use super::dates::Zone;
 use super::debtor::Debtor;
@@ -47,20 +48,33 @@ pub trait Kind: Clone + Debug + PartialEq + Eq + Sized {
     const REFUSED: Self::Status;
     /// The gateway request that files a new one.
     const FILE_REQUEST: &'static str;
+    /// The statuses whose moment it keeps, each with the name the spec and its table give that
+    /// moment (`sent_at`); the moment is set when it reaches the status.
+    const STAMPED: &'static [(Self::Status, &'static str)];
+    /// The outside's steps as the sandbox plays them: from a status, after a wait counted from
+    /// the day it was reached, to the next.
+    const SANDBOX: &'static [(Self::Status, Wait, Self::Status)];
 
     /// The event code of the step to `status`.
     fn event_code(status: Self::Status) -> &'static str;
     /// The gateway request `status` still owes when the outside last heard of `told` (never
     /// the same status).
     fn owed(status: Self::Status, told: Option<Self::Status>) -> Option<&'static str>;
-    /// How the outside's step `heard` moves `e`: its new status (the kind's own fields set), or
-    /// nothing, or the statuses it could have reported instead.
+    /// How the outside's step `heard` moves `e`: its new status (the kind's own fields set; the
+    /// moments are kept by [`Escalation::heard`]), or nothing, or the statuses it could have
+    /// reported instead.
     fn take(e: &mut Escalation<Self>, heard: Heard<Self::Status>, now: OffsetDateTime) -> Step<Self::Status>;
-    /// The outside's next step as the sandbox plays it on `today`, status and fields set;
-    /// whether there was one.
-    fn sandbox_step(e: &mut Escalation<Self>, today: Date, now: OffsetDateTime, zone: &Zone) -> bool;
+    /// The kind's own fields of a step the sandbox played to `status` (the outside's protocol).
+    fn sandbox_reached(e: &mut Escalation<Self>, status: Self::Status);
     /// Takes `e` back because its debt ended on `day`; whether it changed.
     fn debt_ended(e: &mut Escalation<Self>, ending: Ending, day: Date, now: OffsetDateTime) -> bool;
+}
+
+/// How long the sandbox's outside takes over a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    BusinessDays(u32),
+    Days(i64),
 }
 
 /// A step the outside reports (a gateway status callback, or the gateway refusing a new one).
@@ -101,7 +115,8 @@ pub struct Escalation<K: Kind> {
     /// The charge's balance when it was filed.
     pub amount: Hundredths,
     pub requested_at: OffsetDateTime,
-    pub canceled_at: Option<OffsetDateTime>,
+    /// When it reached each of [`Kind::STAMPED`], in that order (see [`Escalation::at`]).
+    pub stamps: Vec<Option<OffsetDateTime>>,
     pub failure_reason: Option<String>,
     /// The last status the outside was told of or told us (production, through the gateway).
     pub submitted_status: Option<K::Status>,
@@ -137,7 +152,7 @@ impl<K: Kind> Escalation<K> {
             status: K::REQUESTED,
             amount: charge.balance(),
             requested_at: now,
-            canceled_at: None,
+            stamps: vec![None; K::STAMPED.len()],
             failure_reason: None,
             submitted_status: None,
             version: 1,
@@ -149,9 +164,19 @@ impl<K: Kind> Escalation<K> {
 
     /// The outside's next step as the sandbox plays it on `today`. Whether it changed.
     pub fn advance_sandbox(&mut self, today: Date, now: OffsetDateTime, zone: &Zone) -> bool {
-        if !K::sandbox_step(self, today, now, zone) {
+        let Some(&(_, wait, next)) = K::SANDBOX.iter().find(|(from, ..)| *from == self.status) else {
+            return false;
+        };
+        let Some(since) = self.at(self.status).map(|t| zone.today(t)) else { return false };
+        let due = match wait {
+            Wait::BusinessDays(days) => calendar::add_business_days(since, days),
+            Wait::Days(days) => since + time::Duration::days(days),
+        };
+        if due > today {
             return false;
         }
+        self.reach(next, now);
+        K::sandbox_reached(self, next);
         self.touch(now);
         true
     }
@@ -182,7 +207,9 @@ impl<K: Kind> Escalation<K> {
                 });
             }
         };
-        self.status = next;
+        // What the outside did is reached even when the kind moves on from it.
+        self.stamp(status, now);
+        self.reach(next, now);
         self.submitted_status = Some(status);
         self.touch(now);
         Ok(Outcome::Changed)
@@ -191,6 +218,29 @@ impl<K: Kind> Escalation<K> {
     /// The event code of the step it just took.
     pub fn event_code(&self) -> &'static str {
         K::event_code(self.status)
+    }
+
+    /// When it reached `status`, if it did and its kind keeps that moment (the request's is
+    /// `requested_at`).
+    pub fn at(&self, status: K::Status) -> Option<OffsetDateTime> {
+        if status == K::REQUESTED {
+            return Some(self.requested_at);
+        }
+        K::STAMPED.iter().position(|(s, _)| *s == status).and_then(|i| self.stamps.get(i).copied().flatten())
+    }
+
+    /// Moves it to `status`, reached `now`.
+    pub fn reach(&mut self, status: K::Status, now: OffsetDateTime) {
+        self.status = status;
+        self.stamp(status, now);
+    }
+
+    /// Keeps `now` as the moment of `status`, if its kind keeps that one.
+    fn stamp(&mut self, status: K::Status, now: OffsetDateTime) {
+        let slot = K::STAMPED.iter().position(|(s, _)| *s == status).and_then(|i| self.stamps.get_mut(i));
+        if let Some(slot) = slot {
+            *slot = Some(now);
+        }
     }
 
     /// Marks a saved change.

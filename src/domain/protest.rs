@@ -9,11 +9,9 @@
 
 use time::{Date, OffsetDateTime};
 
-use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
-use super::dates::Zone;
 use super::debtor::Debtor;
-use super::escalation::{Escalation, Heard, Kind, Step};
+use super::escalation::{Escalation, Heard, Kind, Step, Wait};
 use super::money::Hundredths;
 use super::rules::RuleError;
 use crate::types::{ProtestStatus as Status, ProtestTitleType as TitleType};
@@ -49,12 +47,6 @@ pub struct ProtestDetails {
     pub notary: Notary,
     /// The notary's protocol, once the title is taken in.
     pub protocol_number: Option<String>,
-    pub sent_at: Option<OffsetDateTime>,
-    pub intimated_at: Option<OffsetDateTime>,
-    pub protested_at: Option<OffsetDateTime>,
-    pub paid_at: Option<OffsetDateTime>,
-    pub withdrawn_at: Option<OffsetDateTime>,
-    pub cancellation_requested_at: Option<OffsetDateTime>,
     /// What the notary charges, once known (paid by the debtor, or by the creditor who withdraws).
     pub costs_amount: Option<Hundredths>,
 }
@@ -89,12 +81,6 @@ impl Protest {
                 state: address.state.as_str().to_string(),
             },
             protocol_number: None,
-            sent_at: None,
-            intimated_at: None,
-            protested_at: None,
-            paid_at: None,
-            withdrawn_at: None,
-            cancellation_requested_at: None,
             costs_amount: None,
         };
         Ok(Self::new(charge, debtor, details, now))
@@ -105,14 +91,8 @@ impl Protest {
     /// way out is unchanged; a paid or rejected one cannot be canceled.
     pub fn cancel(&mut self, now: OffsetDateTime) -> Result<Outcome, RuleError> {
         match self.status {
-            Status::Requested | Status::Sent | Status::Intimated => {
-                self.status = Status::Withdrawn;
-                self.withdrawn_at = Some(now);
-            }
-            Status::Protested => {
-                self.status = Status::CancellationRequested;
-                self.cancellation_requested_at = Some(now);
-            }
+            Status::Requested | Status::Sent | Status::Intimated => self.reach(Status::Withdrawn, now),
+            Status::Protested => self.reach(Status::CancellationRequested, now),
             Status::Withdrawn | Status::CancellationRequested | Status::Canceled => {
                 return Ok(Outcome::Unchanged);
             }
@@ -153,6 +133,17 @@ impl Kind for ProtestDetails {
     const REQUESTED: Status = Status::Requested;
     const REFUSED: Status = Status::Rejected;
     const FILE_REQUEST: &'static str = "protest.send";
+    /// The title taken in, the debtor served, paid at the notary, the protest drawn, the title
+    /// withdrawn, the cancellation asked and done.
+    const STAMPED: &'static [(Status, &'static str)] = &[
+        (Status::Sent, "sent_at"),
+        (Status::Intimated, "intimated_at"),
+        (Status::Protested, "protested_at"),
+        (Status::Paid, "paid_at"),
+        (Status::Withdrawn, "withdrawn_at"),
+        (Status::CancellationRequested, "cancellation_requested_at"),
+        (Status::Canceled, "canceled_at"),
+    ];
 
     fn event_code(status: Status) -> &'static str {
         match status {
@@ -185,38 +176,19 @@ impl Kind for ProtestDetails {
     /// withdrawn before the notary heard of it is still taken back: drawn anyway, its
     /// cancellation is requested; paid at the notary, it is paid; taken in, served or refused,
     /// it stays withdrawn.
-    fn take(p: &mut Protest, heard: Heard<Status>, now: OffsetDateTime) -> Step<Status> {
+    fn take(p: &mut Protest, heard: Heard<Status>, _now: OffsetDateTime) -> Step<Status> {
         let Heard { status, protocol, failure_reason, costs, .. } = heard;
         let next = match (p.status, status) {
-            (Status::Requested, Status::Sent) => {
-                p.sent_at = Some(now);
-                status
-            }
+            (Status::Requested, Status::Sent)
+            | (Status::Sent, Status::Intimated)
+            | (Status::Intimated | Status::Withdrawn, Status::Paid)
+            | (Status::Intimated, Status::Protested)
+            | (Status::CancellationRequested, Status::Canceled) => status,
             (Status::Requested | Status::Sent, Status::Rejected) => {
                 p.failure_reason = Some(failure_reason.unwrap_or_else(|| "refused by the notary".into()));
                 status
             }
-            (Status::Sent, Status::Intimated) => {
-                p.intimated_at = Some(now);
-                status
-            }
-            (Status::Intimated | Status::Withdrawn, Status::Paid) => {
-                p.paid_at = Some(now);
-                status
-            }
-            (Status::Intimated | Status::Withdrawn, Status::Protested) => {
-                p.protested_at = Some(now);
-                if p.status == Status::Intimated {
-                    status
-                } else {
-                    p.cancellation_requested_at = Some(now);
-                    Status::CancellationRequested
-                }
-            }
-            (Status::CancellationRequested, Status::Canceled) => {
-                p.canceled_at = Some(now);
-                status
-            }
+            (Status::Withdrawn, Status::Protested) => Status::CancellationRequested,
             (Status::Withdrawn, Status::Sent | Status::Intimated | Status::Rejected) => return Step::Ignored,
             (from, _) => {
                 return Step::Refused(match from {
@@ -241,33 +213,17 @@ impl Kind for ProtestDetails {
     /// The apontamento a business day after the request, the intimação a business day later,
     /// the protest drawn 3 business days after the intimação, a cancellation done 2 business
     /// days after the anuência.
-    fn sandbox_step(p: &mut Protest, today: Date, now: OffsetDateTime, zone: &Zone) -> bool {
-        let after = |t: Option<OffsetDateTime>, days: u32| {
-            t.is_some_and(|t| calendar::add_business_days(zone.today(t), days) <= today)
-        };
-        match p.status {
-            Status::Requested if after(Some(p.requested_at), SANDBOX_SEND_DAYS) => {
-                p.status = Status::Sent;
-                p.sent_at = Some(now);
-                p.protocol_number = Some(format!("SBX-{}", p.id.trim_start_matches("prt_")));
-            }
-            Status::Sent if after(p.sent_at, SANDBOX_INTIMATION_DAYS) => {
-                p.status = Status::Intimated;
-                p.intimated_at = Some(now);
-            }
-            Status::Intimated if after(p.intimated_at, PAYMENT_DAYS) => {
-                p.status = Status::Protested;
-                p.protested_at = Some(now);
-            }
-            Status::CancellationRequested
-                if after(p.cancellation_requested_at, SANDBOX_CANCELLATION_DAYS) =>
-            {
-                p.status = Status::Canceled;
-                p.canceled_at = Some(now);
-            }
-            _ => return false,
+    const SANDBOX: &'static [(Status, Wait, Status)] = &[
+        (Status::Requested, Wait::BusinessDays(SANDBOX_SEND_DAYS), Status::Sent),
+        (Status::Sent, Wait::BusinessDays(SANDBOX_INTIMATION_DAYS), Status::Intimated),
+        (Status::Intimated, Wait::BusinessDays(PAYMENT_DAYS), Status::Protested),
+        (Status::CancellationRequested, Wait::BusinessDays(SANDBOX_CANCELLATION_DAYS), Status::Canceled),
+    ];
+
+    fn sandbox_reached(p: &mut Protest, status: Status) {
+        if status == Status::Sent {
+            p.protocol_number = Some(format!("SBX-{}", p.id.trim_start_matches("prt_")));
         }
-        true
     }
 
     fn debt_ended(p: &mut Protest, ending: Ending, _day: Date, now: OffsetDateTime) -> bool {
@@ -335,7 +291,7 @@ mod tests {
             protest.status = status;
             assert_eq!(protest.cancel(NOW), Ok(Outcome::Changed));
             assert_eq!(protest.status, Status::Withdrawn, "{status:?}");
-            assert!(protest.withdrawn_at.is_some());
+            assert!(protest.at(Status::Withdrawn).is_some());
         }
         for status in [Status::Paid, Status::Rejected] {
             let mut protest = filed();

@@ -28,8 +28,7 @@ pub struct Queries {
     /// An organization's whose outside must still be told something, oldest first.
     pub owed: &'static str,
     pub submitted: &'static str,
-    /// The shared columns that change, the kind's that change, the shared fixed ones, the
-    /// kind's fixed ones: the order of [`values`].
+    /// The columns that change (see [`changing`]), the shared fixed ones, the kind's fixed ones.
     pub insert: &'static str,
     /// The changing columns as `insert` lists them, then id, organization and version.
     pub update: &'static str,
@@ -101,7 +100,10 @@ pub(super) fn from_row<K: Stored>(row: &Row) -> StoreResult<Escalation<K>> {
         status: enumeration(row, "status")?,
         amount: money(row, "amount_cents")?,
         requested_at: timestamp(row, "requested_at")?,
-        canceled_at: optional_timestamp(row, "canceled_at")?,
+        stamps: K::STAMPED
+            .iter()
+            .map(|(_, column)| optional_timestamp(row, column))
+            .collect::<StoreResult<_>>()?,
         failure_reason: row.opt_text("failure_reason")?,
         submitted_status: optional_enumeration(row, "submitted_status")?,
         version: row.int("version")?,
@@ -111,15 +113,12 @@ pub(super) fn from_row<K: Stored>(row: &Row) -> StoreResult<Escalation<K>> {
     })
 }
 
-/// The columns that change after filing, shared ones first.
+/// The columns that change after filing: the shared ones, the moments (in the order of
+/// `Kind::STAMPED`), the kind's own.
 fn changing<K: Stored>(e: &Escalation<K>) -> Vec<Param> {
-    let mut values = Vec::from(args![
-        e.status.name(),
-        e.canceled_at.as_ref().map(timestamp_text),
-        &e.failure_reason,
-        e.version,
-        timestamp_text(&e.updated_at),
-    ]);
+    let mut values =
+        Vec::from(args![e.status.name(), &e.failure_reason, e.version, timestamp_text(&e.updated_at)]);
+    values.extend(e.stamps.iter().map(|at| Param::from(at.as_ref().map(timestamp_text))));
     values.extend(e.details.changing());
     values
 }

@@ -2,7 +2,7 @@
 //! by `escalations.rs`.
 
 use super::StoreResult;
-use super::columns::{enumeration, optional_timestamp, timestamp_text};
+use super::columns::enumeration;
 use super::escalations::{Queries, Stored, queries};
 use super::value::{Param, Row, args};
 use crate::domain::money::Hundredths;
@@ -14,15 +14,15 @@ impl Stored for ProtestDetails {
         live: "'requested', 'sent', 'intimated', 'protested', 'cancellation_requested'",
         moving: "'requested', 'sent', 'intimated', 'cancellation_requested'",
         owed: "'requested', 'withdrawn', 'cancellation_requested'",
-        insert: "INSERT INTO protests (status, canceled_at, failure_reason, version, updated_at, protocol_number, \
-            sent_at, intimated_at, protested_at, paid_at, withdrawn_at, cancellation_requested_at, costs_cents, id, \
-            organization_id, charge_id, debtor_id, amount_cents, requested_at, created_at, title_type, \
+        insert: "INSERT INTO protests (status, failure_reason, version, updated_at, sent_at, intimated_at, \
+            protested_at, paid_at, withdrawn_at, cancellation_requested_at, canceled_at, protocol_number, costs_cents, \
+            id, organization_id, charge_id, debtor_id, amount_cents, requested_at, created_at, title_type, \
             document_number, notary_name, notary_city, notary_state) \
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, \
             $22, $23, $24, $25)",
-        update: "UPDATE protests SET status = $1, canceled_at = $2, failure_reason = $3, version = $4, \
-            updated_at = $5, protocol_number = $6, sent_at = $7, intimated_at = $8, protested_at = $9, paid_at = $10, \
-            withdrawn_at = $11, cancellation_requested_at = $12, costs_cents = $13 \
+        update: "UPDATE protests SET status = $1, failure_reason = $2, version = $3, updated_at = $4, sent_at = $5, \
+            intimated_at = $6, protested_at = $7, paid_at = $8, withdrawn_at = $9, cancellation_requested_at = $10, \
+            canceled_at = $11, protocol_number = $12, costs_cents = $13 \
             WHERE id = $14 AND organization_id = $15 AND version = $16",
     );
     const MIRROR: &'static str = "protest_status";
@@ -38,28 +38,12 @@ impl Stored for ProtestDetails {
                 state: row.text("notary_state")?,
             },
             protocol_number: row.opt_text("protocol_number")?,
-            sent_at: optional_timestamp(row, "sent_at")?,
-            intimated_at: optional_timestamp(row, "intimated_at")?,
-            protested_at: optional_timestamp(row, "protested_at")?,
-            paid_at: optional_timestamp(row, "paid_at")?,
-            withdrawn_at: optional_timestamp(row, "withdrawn_at")?,
-            cancellation_requested_at: optional_timestamp(row, "cancellation_requested_at")?,
             costs_amount: row.opt_int("costs_cents")?.map(Hundredths),
         })
     }
 
     fn changing(&self) -> Vec<Param> {
-        let at = |t: &Option<time::OffsetDateTime>| t.as_ref().map(timestamp_text);
-        Vec::from(args![
-            &self.protocol_number,
-            at(&self.sent_at),
-            at(&self.intimated_at),
-            at(&self.protested_at),
-            at(&self.paid_at),
-            at(&self.withdrawn_at),
-            at(&self.cancellation_requested_at),
-            self.costs_amount.map(|c| c.0),
-        ])
+        Vec::from(args![&self.protocol_number, self.costs_amount.map(|c| c.0)])
     }
 
     fn fixed(&self) -> Vec<Param> {

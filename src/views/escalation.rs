@@ -6,7 +6,30 @@ use crate::domain::dates::{Day, Timestamp};
 use crate::domain::escalation::Escalation;
 use crate::domain::protest::{Protest, ProtestDetails};
 use crate::store::Stored;
-use crate::types as wire;
+use crate::types::{self as wire, CreditBureauReportStatus as ReportStatus, ProtestStatus};
+
+// The views are generated structs with no trait in common, so a macro fills the fields every
+// escalation shares; each kind names only its own. The JSON keeps the spec's field order.
+/// The view `$view` of the escalation `$e`: the shared fields, then the kind's `$field: $value`.
+macro_rules! escalation_view {
+    ($($view:ident)::+, $e:ident { $($field:ident: $value:expr),* $(,)? }) => {
+        $($view)::+ {
+            id: $e.id.clone(),
+            charge_id: $e.charge_id.clone(),
+            debtor_id: $e.debtor_id.clone(),
+            debtor_name: $e.debtor_name.clone(),
+            charge_description: $e.charge_description.clone(),
+            status: $e.status,
+            amount: $e.amount,
+            requested_at: Timestamp($e.requested_at),
+            failure_reason: $e.failure_reason.clone(),
+            version: $e.version,
+            created_at: Timestamp($e.created_at),
+            updated_at: Timestamp($e.updated_at),
+            $($field: $value),*
+        }
+    };
+}
 
 /// How one kind shows in answers and events.
 pub(crate) trait Shown: Stored {
@@ -32,31 +55,22 @@ impl Shown for ReportDetails {
 
 /// The public view of a report.
 pub(crate) fn report_view(r: &Report) -> wire::CreditBureauReport {
-    wire::CreditBureauReport {
-        id: r.id.clone(),
-        charge_id: r.charge_id.clone(),
-        debtor_id: r.debtor_id.clone(),
-        debtor_name: r.debtor_name.clone(),
-        charge_description: r.charge_description.clone(),
-        bureau: r.bureau,
-        status: r.status,
-        amount: r.amount,
-        nature: r.nature.clone(),
-        notice_notification_id: r.notice_notification_id.clone(),
-        requested_at: Timestamp(r.requested_at),
-        notice_sent_at: r.notice_sent_at.map(Timestamp),
-        included_at: r.included_at.map(Timestamp),
-        removal_requested_at: r.removal_requested_at.map(Timestamp),
-        removal_due_by: r.removal_due_by.map(Day),
-        removed_at: r.removed_at.map(Timestamp),
-        canceled_at: r.canceled_at.map(Timestamp),
-        remove_reason: r.remove_reason,
-        failure_reason: r.failure_reason.clone(),
-        external_protocol: r.external_protocol.clone(),
-        version: r.version,
-        created_at: Timestamp(r.created_at),
-        updated_at: Timestamp(r.updated_at),
-    }
+    escalation_view!(
+        wire::CreditBureauReport,
+        r {
+            bureau: r.bureau,
+            nature: r.nature.clone(),
+            notice_notification_id: r.notice_notification_id.clone(),
+            notice_sent_at: r.at(ReportStatus::NoticeSent).map(Timestamp),
+            included_at: r.at(ReportStatus::Reported).map(Timestamp),
+            removal_requested_at: r.at(ReportStatus::RemovalRequested).map(Timestamp),
+            removal_due_by: r.removal_due_by.map(Day),
+            removed_at: r.at(ReportStatus::Removed).map(Timestamp),
+            canceled_at: r.at(ReportStatus::Canceled).map(Timestamp),
+            remove_reason: r.remove_reason,
+            external_protocol: r.external_protocol.clone(),
+        }
+    )
 }
 
 impl Shown for ProtestDetails {
@@ -68,34 +82,25 @@ impl Shown for ProtestDetails {
 
 /// The public view of a protest.
 pub(crate) fn protest_view(p: &Protest) -> wire::Protest {
-    wire::Protest {
-        id: p.id.clone(),
-        charge_id: p.charge_id.clone(),
-        debtor_id: p.debtor_id.clone(),
-        debtor_name: p.debtor_name.clone(),
-        charge_description: p.charge_description.clone(),
-        status: p.status,
-        amount: p.amount,
-        title_type: p.title_type,
-        document_number: p.document_number.clone(),
-        notary: wire::Notary {
-            name: p.notary.name.clone(),
-            city: p.notary.city.clone(),
-            state: p.notary.state.clone(),
-        },
-        protocol_number: p.protocol_number.clone(),
-        requested_at: Timestamp(p.requested_at),
-        sent_at: p.sent_at.map(Timestamp),
-        intimated_at: p.intimated_at.map(Timestamp),
-        protested_at: p.protested_at.map(Timestamp),
-        paid_at: p.paid_at.map(Timestamp),
-        withdrawn_at: p.withdrawn_at.map(Timestamp),
-        cancellation_requested_at: p.cancellation_requested_at.map(Timestamp),
-        canceled_at: p.canceled_at.map(Timestamp),
-        costs_amount: p.costs_amount,
-        failure_reason: p.failure_reason.clone(),
-        version: p.version,
-        created_at: Timestamp(p.created_at),
-        updated_at: Timestamp(p.updated_at),
-    }
+    escalation_view!(
+        wire::Protest,
+        p {
+            title_type: p.title_type,
+            document_number: p.document_number.clone(),
+            notary: wire::Notary {
+                name: p.notary.name.clone(),
+                city: p.notary.city.clone(),
+                state: p.notary.state.clone(),
+            },
+            protocol_number: p.protocol_number.clone(),
+            sent_at: p.at(ProtestStatus::Sent).map(Timestamp),
+            intimated_at: p.at(ProtestStatus::Intimated).map(Timestamp),
+            protested_at: p.at(ProtestStatus::Protested).map(Timestamp),
+            paid_at: p.at(ProtestStatus::Paid).map(Timestamp),
+            withdrawn_at: p.at(ProtestStatus::Withdrawn).map(Timestamp),
+            cancellation_requested_at: p.at(ProtestStatus::CancellationRequested).map(Timestamp),
+            canceled_at: p.at(ProtestStatus::Canceled).map(Timestamp),
+            costs_amount: p.costs_amount,
+        }
+    )
 }
