@@ -1,15 +1,28 @@
 //! The generator's view of the spec: one `Op` per operation, checked for everything the
 //! generated code relies on (ids, x-mcp, scopes, name lengths, argument collisions).
+//!
+//! This file holds the model and the driver that reads it; each part of the spec is read in a
+//! file of its own beside it (model.rs is always compiled through `#[path]`, so its `mod`
+//! declarations find these files in codegen/): `x_mcp.rs` an operation's `x-mcp` block, `inputs.rs` its parameters and body, `responses.rs`
+//! its answers, `toolsets.rs` `x-toolsets`, `events.rs` `x-event-payloads`, and `checks.rs`
+//! what must hold across operations.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod checks;
+mod events;
+mod inputs;
+mod responses;
+mod toolsets;
+mod x_mcp;
+
+use std::collections::BTreeMap;
 use std::fmt;
 
 use openapiv3::{
-    AdditionalProperties, Components, Content, OpenAPI, Operation, Parameter, ParameterSchemaOrContent,
-    ReferenceOr, Schema, SchemaKind, Type,
+    AdditionalProperties, Components, Content, OpenAPI, Operation, Parameter, ReferenceOr, Schema,
+    SchemaKind, Type,
 };
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 // `super`, not `crate`: the server's `spec diff` (src/spec/) reads specs with this same model,
 // nested in a module, while build.rs and tests/codegen.rs have it at their crate root.
@@ -37,7 +50,6 @@ pub type Result<T> = std::result::Result<T, SpecError>;
 /// MCP tool names are limited to 64 characters by the MCP specification.
 const MAX_TOOL_NAME: usize = 64;
 const TOOL_PREFIX: &str = "dunning_";
-const RESOURCE_PREFIX: &str = "kobana://dunning/";
 pub const KNOWN_SCOPES: &[&str] = &[
     "any",
     "dunning.read",
@@ -48,29 +60,10 @@ pub const KNOWN_SCOPES: &[&str] = &[
     "dunning.exports",
 ];
 
-/// Arguments the server instructions explain once for every tool: `x-mcp.describe` may not
-/// name them (an operation that gives one of these names another meaning must use another
-/// name). mcp_wire's instruction test checks that the instructions name each of them.
-const CONVENTIONAL_ARGUMENTS: &[&str] = &[
-    "id",
-    "page",
-    "per_page",
-    "sort_by",
-    "sort_order",
-    "fields",
-    "idempotency_key",
-    "external_id",
-    "tags",
-    "metadata",
-];
-
 /// The query parameter that cuts a list's rows to the named fields; every list takes it.
 pub const FIELDS_PARAM: &str = "fields";
 /// The schema of a list row cut by `fields` (the second of its `data` items' `anyOf`).
 pub const PARTIAL_ROW: &str = "PartialRow";
-/// Arguments every write takes that the server instructions describe, once, instead of every
-/// write's descriptor listing them: the server still takes and checks them.
-const INSTRUCTED_ARGUMENTS: &[&str] = &["idempotency_key"];
 
 pub struct Api {
     pub version: String,
@@ -117,14 +110,6 @@ pub struct Toolset {
     pub tags: Vec<String>,
 }
 
-/// `x-mcp.scope`: one scope (or `any`), or the list of every scope the operation needs.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Scopes {
-    One(String),
-    Many(Vec<String>),
-}
-
 /// One more read of `x-mcp.confirm.reads`: a read-only operation taken with arguments drawn
 /// from the call's, the target's or an earlier read's, whose answer the template sees by `name`.
 #[derive(Deserialize)]
@@ -160,42 +145,6 @@ impl Effect {
             Self::Destructive => "Destructive",
         }
     }
-}
-
-/// The `x-mcp` block of an operation. Unknown keys are refused, so a typo such as
-/// `resouce: false` fails the build instead of being silently ignored.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct XMcp {
-    effect: Effect,
-    idempotent: bool,
-    scope: Scopes,
-    /// A scope some calls need besides, by the state of the object (the description says
-    /// when): checked by the handler from the table, not by the listing.
-    #[serde(default)]
-    conditional_scope: Option<String>,
-    #[serde(default)]
-    confirm: Option<Confirm>,
-    #[serde(default)]
-    resource: Option<bool>,
-    /// Argument name -> the list operation whose ids complete it.
-    #[serde(default)]
-    complete: BTreeMap<String, String>,
-    /// Former tool names that still answer tools/call (hidden from tools/list), so a rename
-    /// does not break clients that kept the old name.
-    #[serde(default)]
-    aliases: Vec<String>,
-    /// What the tool's descriptor says beyond its title and schema (the catalogue budget): what
-    /// a model must know before it calls, in a sentence. None when the title says it all.
-    #[serde(default)]
-    description: Option<String>,
-    /// The arguments whose spec description the tool's descriptor keeps: those whose meaning
-    /// neither their name, type and enum nor the server instructions tell.
-    #[serde(default)]
-    describe: Vec<String>,
-    /// The MCP App view (`ui/<view>.html`) that shows the tool's result (codegen/views.rs).
-    #[serde(default)]
-    view: Option<String>,
 }
 
 pub enum ResponseKind {
@@ -337,75 +286,16 @@ impl Api {
                 ops.push(Op::new(path, method, operation, &item.parameters, &components, &schemas)?);
             }
         }
-        check_collisions(&ops)?;
-        check_confirm_targets(&ops)?;
+        checks::check_collisions(&ops)?;
+        checks::check_confirm_targets(&ops)?;
         super::confirm::check(&ops)?;
-        check_completions(&ops)?;
+        checks::check_completions(&ops)?;
         let declared: Vec<&str> = doc.tags.iter().map(|t| t.name.as_str()).collect();
-        let toolsets = toolsets(doc.extensions.get("x-toolsets"), &declared, &mut ops)?;
-        let event_payloads = event_payloads(doc.extensions.get("x-event-payloads"), &components, &schemas)?;
+        let toolsets = toolsets::toolsets(doc.extensions.get("x-toolsets"), &declared, &mut ops)?;
+        let event_payloads =
+            events::event_payloads(doc.extensions.get("x-event-payloads"), &components, &schemas)?;
         Ok(Self { version: doc.info.version, ops, toolsets, event_payloads, components })
     }
-}
-
-/// The most toolsets there may be: an endpoint's choice of them is a bit set in a `u32`.
-pub const MAX_TOOLSETS: usize = 32;
-
-/// `x-toolsets`: every declared tag in exactly one toolset, so every operation is in exactly
-/// one; each operation's `toolset` is set here. A spec without it (one written before toolsets,
-/// which `spec diff` reads as a base) has none: the generator refuses that (`render`).
-fn toolsets(extension: Option<&Value>, declared: &[&str], ops: &mut [Op]) -> Result<Vec<Toolset>> {
-    let fail = |msg: String| SpecError::new(format!("x-toolsets: {msg}"));
-    let Some(extension) = extension else { return Ok(Vec::new()) };
-    let entries: BTreeMap<String, Toolset> =
-        BTreeMap::deserialize(extension).map_err(|e| fail(e.to_string()))?;
-    if entries.is_empty() || entries.len() > MAX_TOOLSETS {
-        return Err(fail(format!("between 1 and {MAX_TOOLSETS} toolsets, not {}", entries.len())));
-    }
-    let mut holder: BTreeMap<&str, &str> = BTreeMap::new();
-    for (name, set) in &entries {
-        // A name is one segment of a URL path and one item of a comma-separated list.
-        let well_formed = !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-            && name != "readonly";
-        if !well_formed {
-            return Err(fail(format!("{name:?} is not a toolset name (snake_case, not `readonly`)")));
-        }
-        if set.tags.is_empty() || set.description.trim().is_empty() {
-            return Err(fail(format!("{name} needs tags and a description")));
-        }
-        for tag in &set.tags {
-            if !declared.contains(&tag.as_str()) {
-                return Err(fail(format!("{name} names tag {tag}, which the document does not declare")));
-            }
-            if let Some(other) = holder.insert(tag, name) {
-                return Err(fail(format!("tag {tag} is in both {other} and {name}")));
-            }
-        }
-    }
-    if let Some(tag) = declared.iter().find(|t| !holder.contains_key(*t)) {
-        return Err(fail(format!("tag {tag} is in no toolset")));
-    }
-    for op in ops.iter_mut() {
-        let mut sets: Vec<&str> = op.tags.iter().filter_map(|t| holder.get(t.as_str()).copied()).collect();
-        sets.sort_unstable();
-        sets.dedup();
-        match (sets.as_slice(), op.tags.iter().find(|t| !holder.contains_key(t.as_str()))) {
-            ([set], None) => op.toolset = set.to_string(),
-            (_, Some(tag)) => {
-                return Err(fail(format!("operation {} has tag {tag}, in no toolset", op.operation_id)));
-            }
-            _ => {
-                return Err(fail(format!(
-                    "operation {} is in {} toolsets ({}): its tags must be in one",
-                    op.operation_id,
-                    sets.len(),
-                    sets.join(", ")
-                )));
-            }
-        }
-    }
-    Ok(entries.into_iter().map(|(name, set)| Toolset { name, ..set }).collect())
 }
 
 /// Follows a `$ref` to `#/components/<kind>/<name>` (one level), or returns the item.
@@ -477,62 +367,6 @@ fn json_schema(content: &Content) -> Option<&ReferenceOr<Schema>> {
     content.get("application/json").and_then(|media| media.schema.as_ref())
 }
 
-/// `x-event-payloads`, each code's schema converted as an answer's is (closed: a payload carries
-/// exactly the fields it documents). Its codes must be exactly those `WebhookEventCode` lists,
-/// when the spec has that enum: an event a webhook can take always has a documented payload.
-fn event_payloads(
-    listed: Option<&Value>,
-    components: &Components,
-    schemas: &Schemas,
-) -> Result<BTreeMap<String, Value>> {
-    let Some(listed) = listed else { return Ok(BTreeMap::new()) };
-    let listed = BTreeMap::<String, ReferenceOr<Schema>>::deserialize(listed)
-        .map_err(|e| SpecError::new(format!("x-event-payloads: {e}")))?;
-    let mut payloads = BTreeMap::new();
-    for (code, schema) in &listed {
-        let named = match schema {
-            ReferenceOr::Reference { reference } => schema::schema_name(reference).is_some(),
-            ReferenceOr::Item(_) => false,
-        };
-        if !named {
-            return Err(SpecError::new(format!(
-                "x-event-payloads: {code} must be a $ref to a schema of components.schemas"
-            )));
-        }
-        let converted = schema::convert(schema, schemas, true)
-            .map_err(|e| SpecError::new(format!("x-event-payloads: {code}: {e}")))?;
-        payloads.insert(code.clone(), converted);
-    }
-    let webhook_event_code = components.schemas.get("WebhookEventCode").and_then(ReferenceOr::as_item);
-    let Some(codes) = webhook_event_code.and_then(enum_values) else {
-        return Ok(payloads);
-    };
-    let codes: BTreeSet<&str> = codes.iter().filter_map(Value::as_str).collect();
-    let documented: BTreeSet<&str> = payloads.keys().map(String::as_str).collect();
-    if let Some(code) = codes.difference(&documented).next() {
-        return Err(SpecError::new(format!(
-            "event {code} (WebhookEventCode) has no payload in x-event-payloads"
-        )));
-    }
-    if let Some(code) = documented.difference(&codes).next() {
-        return Err(SpecError::new(format!("x-event-payloads: {code} is not listed in WebhookEventCode")));
-    }
-    Ok(payloads)
-}
-
-/// The values of a schema's `enum`, whatever its type; `None` when it has none.
-fn enum_values(schema: &Schema) -> Option<Vec<Value>> {
-    let values: Vec<Value> = match &schema.schema_kind {
-        SchemaKind::Type(Type::String(t)) => t.enumeration.iter().map(|v| json!(v)).collect(),
-        SchemaKind::Type(Type::Integer(t)) => t.enumeration.iter().map(|v| json!(v)).collect(),
-        SchemaKind::Type(Type::Number(t)) => t.enumeration.iter().map(|v| json!(v)).collect(),
-        SchemaKind::Type(Type::Boolean(t)) => t.enumeration.iter().map(|v| json!(v)).collect(),
-        SchemaKind::Any(any) => any.enumeration.clone(),
-        _ => Vec::new(),
-    };
-    (!values.is_empty()).then_some(values)
-}
-
 /// Whether a name can name a view: `charge-timeline`, `portfolio`.
 pub fn is_view_name(name: &str) -> bool {
     !name.is_empty()
@@ -546,89 +380,8 @@ pub fn is_list(query_params: &[QueryParam]) -> bool {
     query_params.iter().any(|p| p.name == "page" || p.name == "per_page")
 }
 
-fn check_collisions(ops: &[Op]) -> Result<()> {
-    let mut seen = BTreeSet::new();
-    for op in ops {
-        if !seen.insert(op.tool_name.as_str()) {
-            return Err(SpecError::new(format!(
-                "operation {}: tool name {} is used twice",
-                op.operation_id, op.tool_name
-            )));
-        }
-    }
-    // An alias answers tools/call in place of a tool: it may name no tool and no other alias,
-    // or one of the two would never be reached.
-    let mut aliases = BTreeMap::new();
-    for op in ops {
-        for alias in &op.aliases {
-            if seen.contains(alias.as_str()) {
-                return Err(SpecError::new(format!(
-                    "operation {}: x-mcp.aliases {alias} collides with the tool name {alias}",
-                    op.operation_id
-                )));
-            }
-            if let Some(other) = aliases.insert(alias.as_str(), op.operation_id.as_str()) {
-                return Err(SpecError::new(format!(
-                    "operation {}: x-mcp.aliases {alias} is also an alias of operation {other}",
-                    op.operation_id
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn check_confirm_targets(ops: &[Op]) -> Result<()> {
-    for op in ops {
-        let Some(target) = op.confirm.as_ref().and_then(|c| c.target.as_deref()) else {
-            continue;
-        };
-        let Some(read) = ops.iter().find(|o| o.operation_id == target) else {
-            return Err(SpecError::new(format!(
-                "operation {}: x-mcp.confirm.target {target} is not an operation",
-                op.operation_id
-            )));
-        };
-        let target_id = op.confirm.as_ref().and_then(|c| c.target_id.as_deref());
-        let by_argument = target_id.is_some_and(|arg| {
-            read.path_params.iter().all(|p| p == "id") && op.input_fields.iter().any(|f| f.name == arg)
-        });
-        if read.method != "get"
-            || (!by_argument && read.path_params.iter().any(|p| !op.path_params.contains(p)))
-        {
-            return Err(SpecError::new(format!(
-                "operation {}: x-mcp.confirm.target {target} must be a GET whose path parameters the operation has",
-                op.operation_id
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// `x-mcp.complete` names an argument of the operation and a list operation of the spec.
-fn check_completions(ops: &[Op]) -> Result<()> {
-    for op in ops {
-        for (argument, list) in &op.complete {
-            if !op.input_fields.iter().any(|f| &f.name == argument) {
-                return Err(SpecError::new(format!(
-                    "operation {}: x-mcp.complete names {argument}, which is not an argument",
-                    op.operation_id
-                )));
-            }
-            let is_list =
-                ops.iter().any(|o| &o.operation_id == list && o.method == "get" && is_list(&o.query_params));
-            if !is_list {
-                return Err(SpecError::new(format!(
-                    "operation {}: x-mcp.complete.{argument} names {list}, which is not a list operation",
-                    op.operation_id
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
 impl Op {
+    /// Reads one operation: its names, then its `x-mcp` block, its inputs and its answers.
     fn new(
         path: &str,
         method: &str,
@@ -643,422 +396,83 @@ impl Op {
             .clone()
             .ok_or_else(|| SpecError::new(format!("{where_}: missing operationId")))?;
         let fail = |msg: String| SpecError::new(format!("operation {operation_id} ({where_}): {msg}"));
-        if !operation_id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
-            return Err(fail("operationId must be snake_case".into()));
-        }
-        let tool_name = format!("{TOOL_PREFIX}{operation_id}");
-        if tool_name.len() > MAX_TOOL_NAME {
-            return Err(fail(format!(
-                "tool name {tool_name} is {} characters, over the limit of {MAX_TOOL_NAME}",
-                tool_name.len()
-            )));
-        }
-        let tag = operation
-            .tags
-            .first()
-            .ok_or_else(|| fail("missing tag (it names the handler module)".into()))?
-            .clone();
-        if tag.is_empty() || !tag.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
-            return Err(fail(format!("tag {tag} must be snake_case: it names the handler module")));
-        }
-        let title = operation.summary.clone().ok_or_else(|| fail("missing summary".into()))?;
-        let description = operation
-            .description
-            .as_deref()
-            .ok_or_else(|| fail("missing description".into()))?
-            .trim()
-            .to_string();
-
-        let x_mcp = operation.extensions.get("x-mcp").ok_or_else(|| fail("missing x-mcp block".into()))?;
-        let x_mcp = XMcp::deserialize(x_mcp).map_err(|e| fail(format!("x-mcp: {e}")))?;
-        let effect = x_mcp.effect;
-        let idempotent = x_mcp.idempotent;
-        let scopes = match x_mcp.scope {
-            Scopes::One(scope) => vec![scope],
-            Scopes::Many(scopes) => scopes,
-        };
-        for (i, scope) in scopes.iter().enumerate() {
-            if !KNOWN_SCOPES.contains(&scope.as_str()) {
-                return Err(fail(format!("x-mcp.scope {scope} is not a known scope")));
-            }
-            if scopes[..i].contains(scope) {
-                return Err(fail(format!("x-mcp.scope names {scope} twice")));
-            }
-        }
-        if scopes.is_empty() || (scopes.len() > 1 && scopes.iter().any(|s| s == "any")) {
-            return Err(fail("x-mcp.scope is `any`, one scope or a list of scopes".into()));
-        }
-        let scope = scopes.first().filter(|s| *s != "any").cloned();
-        let further_scopes = scopes[1..].to_vec();
-        let conditional_scope = x_mcp.conditional_scope;
-        if let Some(extra) = &conditional_scope
-            && (extra == "any" || !KNOWN_SCOPES.contains(&extra.as_str()) || scopes.contains(extra))
-        {
-            return Err(fail(format!("x-mcp.conditional_scope {extra} is not a scope the operation lacks")));
-        }
-        let confirm = match x_mcp.confirm {
-            None if effect == Effect::Destructive => {
-                return Err(fail("destructive operations need x-mcp.confirm".into()));
-            }
-            None => None,
-            Some(_) if effect != Effect::Destructive => {
-                return Err(fail("x-mcp.confirm is only for destructive operations".into()));
-            }
-            Some(c) => Some(c),
-        };
-        let resource_opt_out = x_mcp.resource == Some(false);
-        let complete = x_mcp.complete;
-        for alias in &x_mcp.aliases {
-            let well_formed = alias.strip_prefix(TOOL_PREFIX).is_some_and(|rest| {
-                !rest.is_empty()
-                    && rest.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-            });
-            if !well_formed || alias.len() > MAX_TOOL_NAME {
-                return Err(fail(format!(
-                    "x-mcp.aliases: {alias} is not a tool name ({TOOL_PREFIX} and snake_case, at most \
-                     {MAX_TOOL_NAME} characters: the name clients called)"
-                )));
-            }
-        }
-        let aliases = x_mcp.aliases;
-        // A view's name is a file name (`ui/<name>.html`) and the last segment of its `ui://`
-        // URI: lowercase words joined by hyphens keep it both.
-        let view = x_mcp.view;
-        if let Some(name) = &view
-            && !is_view_name(name)
-        {
-            return Err(fail(format!(
-                "x-mcp.view {name} is not a view name (lowercase letters and digits, words joined by `-`)"
-            )));
-        }
-        // Read beside the title: it says what the title cannot, in a sentence. MCP clients
-        // require one (the conformance suite checks it), so the generator refuses a tool without
-        // it (`render`); here only an empty one is refused, since `spec diff` also reads specs
-        // written before it was required.
-        let given = x_mcp.description.is_some();
-        let tool_description = x_mcp.description.map(|d| d.trim().to_string()).unwrap_or_default();
-        if given && tool_description.is_empty() {
-            return Err(fail("x-mcp.description is missing or empty: every tool describes itself".into()));
-        }
-        if tool_description == title {
-            return Err(fail("x-mcp.description repeats the title: say what the title cannot".into()));
-        }
-        let describe = x_mcp.describe;
-
-        // Parameters: path and query (headers are documentation for REST callers).
-        let mut path_params = Vec::new();
-        let mut query_params = Vec::new();
-        let mut header_params = Vec::new();
-        let mut properties = Map::new();
-        let mut required = Vec::new();
-        let mut query_props = Map::new();
-        let mut query_required = Vec::new();
-        let mut input_fields = Vec::new();
-        for param in shared_params.iter().chain(&operation.parameters) {
-            let param = resolve(param, "parameters", |name| components.parameters.get(name)).map_err(fail)?;
-            let data = param.parameter_data_ref();
-            let name = data.name.clone();
-            let ParameterSchemaOrContent::Schema(param_schema) = &data.format else {
-                return Err(fail(format!("parameter {name} has no schema")));
-            };
-            let mut converted = schema::convert(param_schema, schemas, true)
-                .map_err(|e| fail(format!("parameter {name}: {e}")))?;
-            if let (Some(desc), Some(obj)) = (&data.description, converted.as_object_mut()) {
-                // The parameter's own words beat a shared schema's (`SortOrder`, `PersonType`).
-                obj.insert("description".into(), Value::String(desc.trim().to_string()));
-            }
-            let is_required = data.required;
-            match param {
-                Parameter::Path { .. } => {
-                    if !path.contains(&format!("{{{name}}}")) {
-                        return Err(fail(format!("path parameter {name} is not in the path")));
-                    }
-                    path_params.push(name.clone());
-                    required.push(name.clone());
-                    input_fields.push(InputField {
-                        name: name.clone(),
-                        schema: param_schema.clone(),
-                        required: true,
-                        source: Source::Path,
-                    });
-                }
-                Parameter::Query { .. } => {
-                    let kind = match param_schema.as_item().and_then(type_name) {
-                        Some("integer") => "Integer",
-                        Some("number") => "Number",
-                        Some("boolean") => "Boolean",
-                        Some("string") | None => "String",
-                        Some(other) => {
-                            return Err(fail(format!("query parameter {name} has type {other}")));
-                        }
-                    };
-                    query_params.push(QueryParam { name: name.clone(), kind });
-                    input_fields.push(InputField {
-                        name: name.clone(),
-                        schema: param_schema.clone(),
-                        required: is_required,
-                        source: Source::Query,
-                    });
-                    query_props.insert(name.clone(), converted.clone());
-                    if is_required {
-                        query_required.push(name.clone());
-                        required.push(name.clone());
-                    }
-                }
-                Parameter::Header { .. } => {
-                    header_params.push(HeaderParam { name, required: is_required, schema: converted });
-                    continue;
-                }
-                Parameter::Cookie { .. } => continue,
-            }
-            if properties.insert(name.clone(), converted).is_some() {
-                return Err(fail(format!("parameter {name} is declared twice")));
-            }
-        }
-        for segment in path.split('/') {
-            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}'))
-                && !path_params.iter().any(|p| p == name)
-            {
-                return Err(fail(format!("path parameter {name} is not declared")));
-            }
-        }
-
-        // Request body: JSON only; its top-level properties sit beside the parameters.
-        let body = match &operation.request_body {
-            None => None,
-            Some(rb) => {
-                let rb =
-                    resolve(rb, "requestBodies", |name| components.request_bodies.get(name)).map_err(fail)?;
-                let media = json_schema(&rb.content)
-                    .ok_or_else(|| fail("request body must be application/json with a schema".into()))?;
-                // Fields come from the body's own schema; the converted one is only output (the
-                // tool's input schema and the REST validator's).
-                let body_schema =
-                    schema::convert(media, schemas, true).map_err(|e| fail(format!("request body: {e}")))?;
-                let raw_body =
-                    resolve(media, "schemas", |name| components.schemas.get(name)).map_err(fail)?;
-                let object = object_parts(raw_body)
-                    .filter(|_| !raw_body.schema_data.nullable)
-                    .ok_or_else(|| fail("request body schema must be an object".into()))?;
-                let body_required = rb.required;
-                let mut fields = Vec::new();
-                for (name, prop) in object.properties {
-                    if properties.contains_key(name) {
-                        return Err(fail(format!(
-                            "body field {name} collides with a path or query parameter of the same name"
-                        )));
-                    }
-                    properties.insert(name.clone(), body_schema["properties"][name.as_str()].clone());
-                    fields.push(name.clone());
-                    input_fields.push(InputField {
-                        name: name.clone(),
-                        schema: prop.clone().unbox(),
-                        required: body_required && object.required.contains(name),
-                        source: Source::Body,
-                    });
-                }
-                if body_required {
-                    required.extend(object.required.iter().cloned());
-                }
-                Some(Body { required: body_required, fields, schema: body_schema })
-            }
-        };
-
-        // Responses: the success status decides the response kind.
-        let responses = &operation.responses;
-        let statuses = responses.default.iter().map(|r| ("default".to_string(), r));
-        let statuses = statuses.chain(responses.responses.iter().map(|(code, r)| (code.to_string(), r)));
-        let mut success = None;
-        let mut response_type = None;
-        let mut response_schemas = BTreeMap::new();
-        for (status, response) in statuses {
-            let response =
-                resolve(response, "responses", |name| components.responses.get(name)).map_err(fail)?;
-            let json = json_schema(&response.content);
-            if let Some(schema_raw) = json {
-                let converted = schema::convert(schema_raw, schemas, true)
-                    .map_err(|e| fail(format!("response {status}: {e}")))?;
-                response_schemas.insert(status.clone(), converted);
-            }
-            if status.starts_with('2') && success.is_none() {
-                if let Some(schema_raw) = json {
-                    let name = match schema_raw {
-                        ReferenceOr::Reference { reference } => schema::schema_name(reference),
-                        ReferenceOr::Item(_) => None,
-                    };
-                    let name = name.ok_or_else(|| {
-                        fail(format!("response {status}: a JSON answer must be a $ref to a named schema"))
-                    })?;
-                    response_type = Some(name.to_string());
-                }
-                let code: u16 = status.parse().map_err(|_| fail(format!("response status {status}")))?;
-                let kind = match response.content.keys().next() {
-                    None => ResponseKind::NoContent,
-                    Some(ct) if ct == "application/json" => ResponseKind::Json,
-                    Some(ct) => {
-                        let extension = match ct.as_str() {
-                            "application/pdf" => "pdf",
-                            "image/png" => "png",
-                            "text/csv" => "csv",
-                            other => {
-                                return Err(fail(format!("unsupported response content type {other}")));
-                            }
-                        };
-                        ResponseKind::Binary { content_type: ct.clone(), extension: extension.into() }
-                    }
-                };
-                success = Some((code, kind));
-            }
-        }
-        let (success_status, response) = success.ok_or_else(|| fail("no 2xx response".into()))?;
-        if method == "delete" && !matches!(response, ResponseKind::NoContent) {
-            return Err(fail("DELETE must answer 204 with no body".into()));
-        }
-
-        // Resource template rule (DESIGN.md section 3).
+        let names = names(&operation_id, operation).map_err(fail)?;
+        let x_mcp = x_mcp::read(operation, &names.title).map_err(fail)?;
+        let inputs = inputs::read(path, operation, shared_params, components, schemas).map_err(fail)?;
+        let answers = responses::read(method, operation, components, schemas).map_err(fail)?;
         let resource_uri =
-            if method == "get" && !resource_opt_out && !is_list(&query_params) && query_required.is_empty() {
-                let rest = path.strip_prefix("/v1/").ok_or_else(|| fail("paths start with /v1/".into()))?;
-                let ext = match &response {
-                    ResponseKind::Binary { extension, .. } => format!(".{extension}"),
-                    _ => String::new(),
-                };
-                Some(format!("{RESOURCE_PREFIX}{rest}{ext}"))
-            } else {
-                None
-            };
-
-        let takes_fields = query_params.iter().any(|q| q.name == FIELDS_PARAM);
-        // That every list takes it is the generator's rule (render.rs), not the model's: `spec
-        // diff` reads specs written before it with this model.
-        let row_fields = match (is_list(&query_params), takes_fields) {
-            (_, false) => Vec::new(),
-            (true, true) => row_fields(response_type.as_deref(), components).map_err(fail)?,
-            (false, true) => return Err(fail(format!("only a list takes {FIELDS_PARAM}"))),
-        };
-
-        let mut input_schema =
-            json!({ "type": "object", "properties": properties, "additionalProperties": false });
-        if !required.is_empty() {
-            input_schema["required"] = json!(required);
-        }
-        let tool_schema = tool_schema(&input_schema, &describe, schemas).map_err(fail)?;
-        let mut query_schema =
-            json!({ "type": "object", "properties": query_props, "additionalProperties": false });
-        if !query_required.is_empty() {
-            query_schema["required"] = json!(query_required);
-        }
-
+            responses::resource_uri(path, method, x_mcp.resource_opt_out, &inputs, &answers.response)
+                .map_err(fail)?;
+        let row_fields =
+            responses::list_rows(&inputs.query_params, answers.response_type.as_deref(), components)
+                .map_err(fail)?;
+        let input_schema = inputs.input_schema();
+        let tool_schema = inputs::tool_schema(&input_schema, &x_mcp.describe, schemas).map_err(fail)?;
+        let query_schema = inputs.query_schema();
         Ok(Self {
             operation_id,
-            tool_name,
-            aliases,
-            title,
-            description,
-            tool_description,
-            tag,
+            tool_name: names.tool_name,
+            aliases: x_mcp.aliases,
+            title: names.title,
+            description: names.description,
+            tool_description: x_mcp.tool_description,
+            tag: names.tag,
             tags: operation.tags.clone(),
             toolset: String::new(),
             method: method.to_string(),
             path: path.to_string(),
-            effect,
-            idempotent,
-            scope,
-            further_scopes,
-            conditional_scope,
-            confirm,
-            path_params,
-            query_params,
-            header_params,
-            body,
-            success_status,
-            response,
+            effect: x_mcp.effect,
+            idempotent: x_mcp.idempotent,
+            scope: x_mcp.scope,
+            further_scopes: x_mcp.further_scopes,
+            conditional_scope: x_mcp.conditional_scope,
+            confirm: x_mcp.confirm,
+            path_params: inputs.path_params,
+            query_params: inputs.query_params,
+            header_params: inputs.header_params,
+            body: inputs.body,
+            success_status: answers.success_status,
+            response: answers.response,
             resource_uri,
-            complete,
-            view,
-            input_fields,
-            response_type,
+            complete: x_mcp.complete,
+            view: x_mcp.view,
+            input_fields: inputs.input_fields,
+            response_type: answers.response_type,
             input_schema,
             tool_schema,
             query_schema,
-            response_schemas,
+            response_schemas: answers.response_schemas,
             row_fields,
         })
     }
 }
 
-/// The names `fields` takes on a list answering `response_type`: the properties of the schema
-/// of its `data` items, which are that row or a [`PARTIAL_ROW`].
-fn row_fields(
-    response_type: Option<&str>,
-    components: &Components,
-) -> std::result::Result<Vec<String>, String> {
-    let named = |name: &str| -> std::result::Result<&Schema, String> {
-        match components.schemas.get(name) {
-            Some(ReferenceOr::Item(schema)) => Ok(schema),
-            _ => Err(format!("schema {name} is not an inline schema of components/schemas")),
-        }
-    };
-    let list = response_type.ok_or("a list answers a named JSON schema")?;
-    let data = object_parts(named(list)?)
-        .and_then(|o| o.properties.into_iter().find(|(name, _)| name.as_str() == "data"))
-        .and_then(|(_, data)| data.as_item())
-        .and_then(|data| match &data.schema_kind {
-            SchemaKind::Type(Type::Array(array)) => array.items.clone(),
-            _ => None,
-        })
-        .ok_or_else(|| format!("{list}: a list answers its rows as a `data` array"))?;
-    let reference = |item: &ReferenceOr<Schema>| match item {
-        ReferenceOr::Reference { reference } => schema::schema_name(reference).map(str::to_string),
-        ReferenceOr::Item(_) => None,
-    };
-    let rows = data
-        .as_item()
-        .and_then(|items| match &items.schema_kind {
-            SchemaKind::AnyOf { any_of } => Some(any_of.as_slice()),
-            SchemaKind::Any(any) if !any.any_of.is_empty() => Some(any.any_of.as_slice()),
-            _ => None,
-        })
-        .and_then(|alternatives| match alternatives {
-            [row, partial] if reference(partial).as_deref() == Some(PARTIAL_ROW) => reference(row),
-            _ => None,
-        })
-        .ok_or_else(|| {
-            format!(
-                "{list}: `data` items must be anyOf the row's $ref and {PARTIAL_ROW} (what `fields` cuts)"
-            )
-        })?;
-    let row = object_parts(named(&rows)?).ok_or_else(|| format!("{rows}: a list row is an object"))?;
-    Ok(row.properties.into_iter().map(|(name, _)| name.clone()).collect())
+/// What names an operation besides its id: its tool, its handler module (the first tag), its
+/// title and its description.
+struct Names {
+    tool_name: String,
+    tag: String,
+    title: String,
+    description: String,
 }
 
-/// The descriptor's schema of an operation's flat input: `schema::for_tool` of it, without the
-/// descriptions but those `x-mcp.describe` names and without the arguments the instructions
-/// describe for every write.
-fn tool_schema(
-    input_schema: &Value,
-    describe: &[String],
-    schemas: &Schemas,
-) -> std::result::Result<Value, String> {
-    let mut tool = schema::for_tool(input_schema, schemas);
-    let properties = tool.get_mut("properties").and_then(Value::as_object_mut).ok_or("no properties")?;
-    for name in INSTRUCTED_ARGUMENTS {
-        properties.shift_remove(*name);
+/// The names of the operation `operation_id`, checked.
+fn names(operation_id: &str, operation: &Operation) -> std::result::Result<Names, String> {
+    if !operation_id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+        return Err("operationId must be snake_case".into());
     }
-    for name in describe {
-        if CONVENTIONAL_ARGUMENTS.contains(&name.as_str()) {
-            return Err(format!("x-mcp.describe names {name}, which the server instructions describe"));
-        }
-        let description = input_schema["properties"]
-            .get(name.as_str())
-            .and_then(|p| p.get("description"))
-            .ok_or_else(|| format!("x-mcp.describe names {name}, which is not a described argument"))?;
-        let property =
-            properties.get_mut(name.as_str()).and_then(Value::as_object_mut).ok_or("unreachable")?;
-        property.insert("description".into(), description.clone());
+    let tool_name = format!("{TOOL_PREFIX}{operation_id}");
+    if tool_name.len() > MAX_TOOL_NAME {
+        return Err(format!(
+            "tool name {tool_name} is {} characters, over the limit of {MAX_TOOL_NAME}",
+            tool_name.len()
+        ));
     }
-    if let Some(required) = tool.get_mut("required").and_then(Value::as_array_mut) {
-        required.retain(|name| !name.as_str().is_some_and(|n| INSTRUCTED_ARGUMENTS.contains(&n)));
+    let tag = operation.tags.first().ok_or("missing tag (it names the handler module)")?.clone();
+    if tag.is_empty() || !tag.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+        return Err(format!("tag {tag} must be snake_case: it names the handler module"));
     }
-    Ok(tool)
+    let title = operation.summary.clone().ok_or("missing summary")?;
+    let description = operation.description.as_deref().ok_or("missing description")?.trim().to_string();
+    Ok(Names { tool_name, tag, title, description })
 }

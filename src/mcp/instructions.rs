@@ -8,7 +8,7 @@ use crate::toolsets::ToolFilter;
 
 /// What every tool shares is said here once, not in each tool: the catalogue budget (every
 /// conversation carries the whole tool list) leaves conventional arguments undescribed in the
-/// descriptors, idempotency_key out of them and exact forms to the server (codegen/model.rs,
+/// descriptors, idempotency_key out of them and exact forms to the server (codegen/inputs.rs,
 /// codegen/schema.rs `for_tool`), and mcp_wire checks that this text names each of them.
 const BASE: &str = "Tools for Kobana Dunning (debt collection): debtors (the people and companies who owe), \
 charges (what they owe, from pending to overdue to paid or canceled) and the collection (régua de cobrança) \

@@ -160,7 +160,7 @@ async fn discover_answers_the_contract_example() {
 }
 
 /// The catalogue budget (`the_catalogue_stays_within_its_budget` in tests/codegen.rs) leaves the
-/// conventional arguments undescribed in every tool descriptor (codegen/model.rs), and
+/// conventional arguments undescribed in every tool descriptor (codegen/inputs.rs), and
 /// idempotency_key out of them: the instructions explain each of them once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_instructions_explain_the_arguments_left_undescribed() {
