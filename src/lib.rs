@@ -36,6 +36,5 @@ pub mod request;
 pub mod server;
 pub mod spec;
 pub mod store;
-pub mod tool_text;
 pub mod toolsets;
 pub mod types;
