@@ -37,7 +37,6 @@ pub mod request;
 pub mod server;
 pub mod spec;
 pub mod store;
-pub mod tool_text;
 pub mod toolsets;
 pub mod types;
 pub mod views;

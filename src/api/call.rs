@@ -1,6 +1,7 @@
 //! What a handler receives besides its typed input (`Call`) and what it answers (`Reply`,
-//! `NoContent`), independent of poem's extractors so that every operation runs the same way and
-//! the MCP dispatch reaches the same code.
+//! `NoContent`, a `File`, each rendered once into a `Rendered`), independent of poem's
+//! extractors so that every operation runs the same way and the MCP dispatch reaches the same
+//! code.
 
 use std::sync::Arc;
 
@@ -8,6 +9,7 @@ use serde::Serialize;
 use time::{Date, OffsetDateTime};
 
 use super::error::{ApiError, ApiResult};
+use super::layout::Layout;
 use crate::app::App;
 use crate::auth::Principal;
 use crate::domain::dates::{Day, Zone, format_timestamp};
@@ -257,30 +259,19 @@ impl<T> Reply<T> {
 #[derive(Debug)]
 pub struct NoContent;
 
-/// The form a JSON answer is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AnswerForm {
-    /// Compact JSON: the /v1 body (and what the idempotency store keeps).
-    #[default]
-    Rest,
-    /// The JSON string literal of a tool's text item (`crate::tool_text`): an MCP tools/call
-    /// serialises its answer once, straight into the text it shows, instead of writing compact
-    /// JSON and re-indenting it.
-    ToolText,
-}
-
-/// A handler's answer, rendered once for HTTP and the idempotency store.
+/// A handler's answer, rendered once: for HTTP and the idempotency store in the compact
+/// layout, or in the layout the invocation asked for.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Rendered {
     /// HTTP status.
     pub status: u16,
-    /// ETag of the object.
+    /// ETag of the object (compact layout only: the others have no header to carry it in).
     pub etag: Option<String>,
     /// The JSON text, if any.
     pub body: Option<String>,
-    /// The form of `body`; only ever [`AnswerForm::Rest`] once stored.
+    /// The layout of `body`; only ever [`Layout::Compact`] once stored.
     #[serde(skip)]
-    pub form: AnswerForm,
+    pub layout: Layout,
     /// A file answered instead of JSON (only reads answer one, so it is never stored).
     #[serde(skip)]
     pub file: Option<File>,
@@ -319,13 +310,13 @@ impl File {
     }
 }
 
-impl Answer for File {
-    fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered> {
+impl Render for File {
+    fn render(self, success_status: u16, layout: Layout) -> ApiResult<Rendered> {
         Ok(Rendered {
             status: success_status,
             etag: None,
             body: None,
-            form,
+            layout,
             file: Some(self),
             secret_shown_to: None,
         })
@@ -353,64 +344,55 @@ impl Rendered {
     }
 }
 
-/// What a handler may answer: [`Reply`], [`NoContent`] or a [`File`].
-pub trait Answer {
-    /// The answer as bytes in `form` (when it is JSON), with the operation's success status.
-    fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered>;
+/// What a handler may answer, rendered once: [`Reply`], [`NoContent`] or a [`File`].
+pub trait Render {
+    /// The answer in `layout` (when it is JSON), with the operation's success status.
+    fn render(self, success_status: u16, layout: Layout) -> ApiResult<Rendered>;
 
     /// The same, with a list's rows cut to `fields` when the call named some (`fields.rs`):
     /// only a JSON [`Reply`] has rows to cut.
-    fn render_cut(self, success_status: u16, form: AnswerForm, fields: Option<&[&str]>) -> ApiResult<Rendered>
+    fn render_cut(self, success_status: u16, layout: Layout, fields: Option<&[&str]>) -> ApiResult<Rendered>
     where
         Self: Sized,
     {
         let _ = fields;
-        self.render(success_status, form)
+        self.render(success_status, layout)
     }
 }
 
-impl<T: Serialize> Answer for Reply<T> {
-    fn render(self, success_status: u16, form: AnswerForm) -> ApiResult<Rendered> {
-        let body = match form {
-            AnswerForm::Rest => serde_json::to_string(&self.body),
-            AnswerForm::ToolText => crate::tool_text::literal(&self.body),
-        }
-        .map_err(|e| ApiError::Internal(Box::new(e)))?;
-        // A tool's text has no header to carry an ETag in.
-        let etag = match form {
-            AnswerForm::Rest => self.version.map(etag),
-            AnswerForm::ToolText => None,
+impl<T: Serialize> Render for Reply<T> {
+    fn render(self, success_status: u16, layout: Layout) -> ApiResult<Rendered> {
+        let body = layout.write(&self.body).map_err(|e| ApiError::Internal(Box::new(e)))?;
+        // Only the compact layout is sent with headers to carry an ETag in.
+        let etag = match layout {
+            Layout::Compact => self.version.map(etag),
+            Layout::IndentedString => None,
         };
         Ok(Rendered {
             status: success_status,
             etag,
             body: Some(body),
-            form,
+            layout,
             file: None,
             secret_shown_to: self.secret_shown_to,
         })
     }
 
-    fn render_cut(
-        self,
-        success_status: u16,
-        form: AnswerForm,
-        fields: Option<&[&str]>,
-    ) -> ApiResult<Rendered> {
-        let Some(fields) = fields else { return self.render(success_status, form) };
+    fn render_cut(self, success_status: u16, layout: Layout, fields: Option<&[&str]>) -> ApiResult<Rendered> {
+        let Some(fields) = fields else { return self.render(success_status, layout) };
         let body = super::fields::cut(&self.body, fields).map_err(|e| ApiError::Internal(Box::new(e)))?;
         Reply { body, version: self.version, secret_shown_to: self.secret_shown_to }
-            .render(success_status, form)
+            .render(success_status, layout)
     }
 }
 
-impl Answer for NoContent {
-    fn render(self, _: u16, _: AnswerForm) -> ApiResult<Rendered> {
+impl Render for NoContent {
+    fn render(self, _: u16, _: Layout) -> ApiResult<Rendered> {
         Ok(Rendered {
             status: 204,
             etag: None,
             body: None,
-            form: AnswerForm::Rest,
+            layout: Layout::Compact,
             file: None,
             secret_shown_to: None,
         })

@@ -15,9 +15,10 @@ use serde::de::value::MapDeserializer;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use super::call::{Answer, AnswerForm, Call, Rendered};
+use super::call::{Call, Render, Rendered};
 use super::error::{ApiError, ApiResult, FieldError};
 use super::idempotency::{self, Claim, Stored};
+use super::layout::Layout;
 use super::validation::schemas;
 use crate::app::App;
 use crate::auth::Principal;
@@ -55,8 +56,8 @@ pub struct Invocation<'a> {
     pub idempotency_key: Option<String>,
     /// The If-Match precondition (one or more entity tags, or `*`).
     pub if_match: Option<String>,
-    /// The form of a successful JSON answer (an idempotent call's is always stored as REST).
-    pub form: AnswerForm,
+    /// The layout of a successful JSON answer (an idempotent call's is always stored compact).
+    pub layout: Layout,
 }
 
 /// The body of an [`Invocation`].
@@ -91,17 +92,18 @@ impl<'a> Invocation<'a> {
             idempotency_key: header(headers, &IDEMPOTENCY_KEY)
                 .or_else(|| header(headers, &X_IDEMPOTENCY_KEY)),
             if_match: list_header(headers, &IF_MATCH),
-            form: AnswerForm::Rest,
+            layout: Layout::Compact,
         }
     }
 }
 
 /// What an operation answered, before it is HTTP: the /v1 route writes it as a response
 /// ([`Answered::into_response`]); the MCP dispatcher reads it as it is, without building a
-/// response and reading its body back.
+/// response and reading its body back. A refusal is no `Answered` but the typed `ApiError`,
+/// until the surface writes it; only one kept under an idempotency key is a document here.
 #[derive(Debug)]
 pub enum Answered {
-    /// The handler's answer, rendered in the form asked for.
+    /// The handler's answer, rendered in the layout asked for.
     Rendered(Rendered),
     /// An answer the idempotency store keeps, as /v1 JSON: the first, or a replay of it.
     Stored {
@@ -113,6 +115,22 @@ pub enum Answered {
 }
 
 impl Answered {
+    /// Its HTTP status.
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Rendered(rendered) => rendered.status,
+            Self::Stored { stored, .. } => stored.status(),
+        }
+    }
+
+    /// Its JSON text, when it has one (a file and a 204 have none).
+    pub fn body(&self) -> Option<&str> {
+        match self {
+            Self::Rendered(rendered) => rendered.body.as_deref(),
+            Self::Stored { stored, .. } => stored.body(),
+        }
+    }
+
     /// The HTTP response.
     pub fn into_response(self) -> poem::Response {
         match self {
@@ -131,7 +149,7 @@ pub async fn execute<I, A, F, Fut>(
 ) -> ApiResult<Answered>
 where
     I: DeserializeOwned,
-    A: Answer,
+    A: Render,
     F: Fn(Call, I) -> Fut,
     Fut: Future<Output = ApiResult<A>>,
 {
@@ -144,7 +162,7 @@ where
         body,
         idempotency_key: key_header,
         if_match,
-        form,
+        layout,
     } = call;
     let missing = principal.missing_scopes(op);
     if !missing.is_empty() {
@@ -185,14 +203,14 @@ where
         let call = Call { app, store, principal, op, request_id: request_id.to_string(), if_match, now };
         let answer = handler(call, input).await?;
         return Ok(Answered::Rendered(
-            offsets.write(|| answer.render_cut(op.success_status, form, fields.as_deref()))?,
+            offsets.write(|| answer.render_cut(op.success_status, layout, fields.as_deref()))?,
         ));
     }
     // A write: one unit of work, which commits whole (with the key's claim and answer, when
     // keyed) or not at all. A full disk or a read-only database it meets makes /readyz say so.
     let readiness = app.clone();
     let written =
-        write(app, principal, op, request_id, if_match, form, key.zip(fingerprint), input, now, handler)
+        write(app, principal, op, request_id, if_match, layout, key.zip(fingerprint), input, now, handler)
             .await;
     if let Err(ApiError::DatabaseUnavailable(outage)) = &written {
         readiness.readiness.saw(*outage);
@@ -209,14 +227,14 @@ async fn write<I, A, F, Fut>(
     op: &'static Operation,
     request_id: &str,
     if_match: Option<String>,
-    form: AnswerForm,
+    layout: Layout,
     key: Option<(String, String)>,
     input: I,
     now: OffsetDateTime,
     handler: F,
 ) -> ApiResult<Answered>
 where
-    A: Answer,
+    A: Render,
     F: Fn(Call, I) -> Fut,
     Fut: Future<Output = ApiResult<A>>,
 {
@@ -244,23 +262,23 @@ where
     let offsets = Offsets::new(&principal.zone, now);
     let call =
         Call { app: app.clone(), store, principal, op, request_id: request_id.to_string(), if_match, now };
-    let form = if keyed.is_some() { AnswerForm::Rest } else { form };
+    let layout = if keyed.is_some() { Layout::Compact } else { layout };
     let answered = handler(call, input).await;
-    let rendered = match answered.and_then(|answer| offsets.write(|| answer.render(op.success_status, form)))
-    {
-        Ok(rendered) => rendered,
-        Err(err) => {
-            // Nothing the handler wrote stays, nor the key's claim; the locks go before the
-            // caller hears of it, so that a retry finds the key free.
-            unit.rollback().await?;
-            return match keyed {
-                Some((key, fingerprint)) if err.kept_under_key() => {
-                    keep_error(&app, &key, op, &fingerprint, err, request_id, now).await
-                }
-                _ => Err(err),
-            };
-        }
-    };
+    let rendered =
+        match answered.and_then(|answer| offsets.write(|| answer.render(op.success_status, layout))) {
+            Ok(rendered) => rendered,
+            Err(err) => {
+                // Nothing the handler wrote stays, nor the key's claim; the locks go before the
+                // caller hears of it, so that a retry finds the key free.
+                unit.rollback().await?;
+                return match keyed {
+                    Some((key, fingerprint)) if err.kept_under_key() => {
+                        keep_error(&app, &key, op, &fingerprint, err, request_id, now).await
+                    }
+                    _ => Err(err),
+                };
+            }
+        };
     let Some((key, _)) = keyed else {
         unit.commit().await?;
         return Ok(Answered::Rendered(rendered));

@@ -78,6 +78,16 @@ impl Stored {
         self
     }
 
+    /// Its HTTP status.
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// Its JSON text, if it has one.
+    pub fn body(&self) -> Option<&str> {
+        self.body.as_deref()
+    }
+
     /// The answer of a failed handler.
     pub fn from_error(err: &ApiError, request_id: &str) -> Self {
         if let ApiError::Internal(cause) = err {

@@ -9,6 +9,7 @@ mod endpoint;
 pub(crate) mod escalations;
 mod fields;
 mod idempotency;
+mod layout;
 mod papers;
 mod portfolio;
 mod routes;
@@ -36,12 +37,13 @@ pub mod payments;
 pub mod protests;
 pub mod webhooks;
 
-pub use call::{Answer, AnswerForm, Call, File, ListArgs, NoContent, Pager, Rendered, Reply, csv, etag};
+pub use call::{Call, File, ListArgs, NoContent, Pager, Render, Rendered, Reply, csv, etag};
 pub use endpoint::{Answered, Invocation, InvocationBody, execute};
 // The envelope lives a layer lower (auth answers with it too); these names stay where handlers
 // look for them, and `super::error::…` keeps resolving in the tag modules.
 pub use crate::error::{ApiError, ApiResult, FieldError, error_response};
 pub use idempotency::{RETENTION as IDEMPOTENCY_RETENTION, canonical};
+pub use layout::{IndentedString, Layout};
 pub use routes::{V1Route, v1_route};
 pub use validation::schemas;
 

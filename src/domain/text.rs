@@ -24,7 +24,7 @@ fn is_zero_width(c: char) -> bool {
 }
 
 /// Whether a character is written as a `\uXXXX` escape in text shown to a model
-/// (`crate::tool_text`): DEL, the C1 controls and the format characters, which text stored
+/// (`mcp::tool_text`): DEL, the C1 controls and the format characters, which text stored
 /// before input was checked may hold.
 pub fn hidden(c: char) -> bool {
     c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) || is_format(c)

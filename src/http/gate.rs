@@ -27,6 +27,7 @@
 //!   request-line limit apart from the head's (414 before 431);
 //! - refusals that carry the request id and `Cache-Control` like every other answer, in
 //!   JSON-RPC on the MCP endpoint; hyper writes a bare status line.
+//!
 //! Hyper keeps doing the framing it is given: the gate releases exactly one whole request at a
 //! time, and `gate/against_hyper.rs` checks that it refuses first what hyper would refuse.
 

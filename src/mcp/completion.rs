@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Outcome, allowed};
+use super::dispatch::{document, succeeded};
 use super::params::Params;
 use super::prompts::{PROMPTS, available};
 use super::resources::resolve;
@@ -106,8 +107,8 @@ async fn searched(ctx: &Context<'_>, op: &'static Operation, value: &str) -> (Ve
     if !value.is_empty() {
         query.insert("q".into(), json!(value));
     }
-    let answer = ctx.dispatcher.call(ctx.caller, op, &[], &query, None).await;
-    let Some(body) = answer.json().filter(|_| answer.status.is_success()) else {
+    let answered = ctx.dispatcher.call(ctx.caller, op, &[], &query, None).await;
+    let Some(body) = document(&answered).filter(|_| succeeded(&answered)) else {
         return (Vec::new(), 0, false);
     };
     let total = body["meta"]["total"].as_i64().unwrap_or(0);
@@ -128,8 +129,8 @@ async fn by_prefix(ctx: &Context<'_>, op: &'static Operation, value: &str) -> (V
         let mut query = Map::new();
         query.insert("per_page".into(), json!(MAX_VALUES));
         query.insert("page".into(), json!(page));
-        let answer = ctx.dispatcher.call(ctx.caller, op, &[], &query, None).await;
-        let Some(body) = answer.json().filter(|_| answer.status.is_success()) else { break };
+        let answered = ctx.dispatcher.call(ctx.caller, op, &[], &query, None).await;
+        let Some(body) = document(&answered).filter(|_| succeeded(&answered)) else { break };
         let data = body["data"].as_array().cloned().unwrap_or_default();
         for id in data.iter().filter_map(|o| o["id"].as_str()).filter(|id| id.starts_with(&prefix)) {
             total += 1;

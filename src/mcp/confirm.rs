@@ -13,6 +13,7 @@ use time::OffsetDateTime;
 use super::approval;
 use super::arguments::Split;
 use super::context::{Context, Kind, Outcome, step_up};
+use super::dispatch::{document, succeeded};
 use super::era::Era;
 use super::gate::{Gate, digest, internal, principal_id};
 use super::lookups;
@@ -78,11 +79,11 @@ pub async fn gate(
                 .map(|id| vec![("id", id.to_string())])
                 .unwrap_or_default();
             let path = if confirm.target_id.is_some() { &named } else { &split.path };
-            let answer = ctx.dispatcher.call(ctx.caller, target_op, path, &Map::new(), None).await;
-            if !answer.status.is_success() {
-                return endpoint_result(ctx, target_op, split, answer).map(Gate::Answer);
+            let answered = ctx.dispatcher.call(ctx.caller, target_op, path, &Map::new(), None).await;
+            if !succeeded(&answered) {
+                return endpoint_result(ctx, target_op, split, answered).map(Gate::Answer);
             }
-            answer.json().map(|j| j["data"].clone()).unwrap_or(Value::Null)
+            document(&answered).map(|j| j["data"].clone()).unwrap_or(Value::Null)
         }
         None => Value::Null,
     };

@@ -3,36 +3,32 @@
 //! the operation's handler through the generated dispatch table, below authentication. No socket,
 //! no HTTP request built and parsed again, no second implementation.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use std::borrow::Cow;
-
-use poem::http::StatusCode;
 use serde_json::{Map, Value};
 
-use crate::api::{AnswerForm, Answered, Invocation, InvocationBody, error_response};
+use crate::api::{Answered, ApiError, ApiResult, Invocation, InvocationBody, Layout};
 use crate::app::App;
 use crate::auth::Principal;
 use crate::operations::{Operation, ResponseKind};
 
-/// What the endpoint answered.
-#[derive(Debug)]
-pub struct Answer {
-    /// HTTP status.
-    pub status: StatusCode,
-    /// The body bytes.
-    pub body: Vec<u8>,
-    /// Retry-After, for 503.
-    pub retry_after: Option<String>,
-    /// Whether `body` is already the JSON string literal of a tool's text item
-    /// ([`AnswerForm::ToolText`]), rather than the endpoint's JSON.
-    pub tool_text: bool,
+/// The JSON document an operation answered (a refusal kept under an idempotency key is its
+/// envelope); `None` for a refusal, a file or no body.
+pub fn document(answered: &ApiResult<Answered>) -> Option<Value> {
+    serde_json::from_str(answered.as_ref().ok()?.body()?).ok()
 }
 
-impl Answer {
-    /// The body as JSON, when it is JSON.
-    pub fn json(&self) -> Option<Value> {
-        serde_json::from_slice(&self.body).ok()
+/// Whether an operation answered with success.
+pub fn succeeded(answered: &ApiResult<Answered>) -> bool {
+    answered.as_ref().is_ok_and(|answered| (200..300).contains(&answered.status()))
+}
+
+/// The message of a refusal: the typed error's, or that of the envelope a kept one was kept as.
+pub fn refusal_message(answered: &ApiResult<Answered>) -> Option<String> {
+    match answered {
+        Err(err) => Some(err.to_string()),
+        Ok(_) => document(answered)?["error"]["message"].as_str().map(str::to_string),
     }
 }
 
@@ -62,7 +58,8 @@ fn query_text(value: &Value) -> String {
 }
 
 impl Dispatcher {
-    /// Calls an operation with path parameters, query parameters and a JSON body.
+    /// Calls an operation with path parameters, query parameters and a JSON body: its answer in
+    /// the compact layout, or its typed refusal.
     pub async fn call(
         &self,
         caller: &Caller<'_>,
@@ -70,12 +67,12 @@ impl Dispatcher {
         path: &[(&str, String)],
         query: &Map<String, Value>,
         body: Option<&Map<String, Value>>,
-    ) -> Answer {
-        self.invoke(caller, op, path, query, body, None, AnswerForm::Rest).await
+    ) -> ApiResult<Answered> {
+        self.invoke(caller, op, path, query, body, None, Layout::Compact).await
     }
 
-    /// The call of a tool: a successful JSON answer comes as the tool's text
-    /// ([`AnswerForm::ToolText`]), and `if_match` is the precondition of a confirmed call (the
+    /// The call of a tool: a successful JSON answer comes laid out as the string of its text
+    /// ([`Layout::IndentedString`]), and `if_match` is the precondition of a confirmed call (the
     /// version the user confirmed).
     pub async fn call_tool(
         &self,
@@ -85,10 +82,10 @@ impl Dispatcher {
         query: &Map<String, Value>,
         body: Option<&Map<String, Value>>,
         if_match: Option<String>,
-    ) -> Answer {
+    ) -> ApiResult<Answered> {
         // A file is described from its bytes, never shown as text.
-        let form = if op.response == ResponseKind::Json { AnswerForm::ToolText } else { AnswerForm::Rest };
-        self.invoke(caller, op, path, query, body, if_match, form).await
+        let layout = if op.response == ResponseKind::Json { Layout::IndentedString } else { Layout::Compact };
+        self.invoke(caller, op, path, query, body, if_match, layout).await
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -100,8 +97,8 @@ impl Dispatcher {
         query: &Map<String, Value>,
         body: Option<&Map<String, Value>>,
         if_match: Option<String>,
-        form: AnswerForm,
-    ) -> Answer {
+        layout: Layout,
+    ) -> ApiResult<Answered> {
         let path = op
             .path_params
             .iter()
@@ -122,31 +119,13 @@ impl Dispatcher {
             body: InvocationBody::Parsed(body.cloned()),
             idempotency_key: None,
             if_match,
-            form,
+            layout,
         };
-        let response = match crate::api::invoke(op, invocation).await {
-            // The handler's own answer is read as it is: no response built and read back.
-            Ok(Answered::Rendered(rendered)) => {
-                let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::OK);
-                return Answer {
-                    status,
-                    body: match (rendered.body, rendered.file) {
-                        (Some(body), _) => body.into_bytes(),
-                        (None, Some(file)) => file.bytes,
-                        (None, None) => Vec::new(),
-                    },
-                    retry_after: None,
-                    tool_text: rendered.form == AnswerForm::ToolText,
-                };
-            }
-            Ok(stored) => stored.into_response(),
-            Err(err) => error_response(&err, caller.request_id),
-        };
-        let status = response.status();
-        let retry_after =
-            response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
-        let body = response.into_body().into_vec().await.unwrap_or_default();
-        // A stored answer and an error are /v1 JSON, whatever form was asked for.
-        Answer { status, body, retry_after, tool_text: false }
+        let answered = crate::api::invoke(op, invocation).await;
+        // Internal causes go to the log, not the caller (as /v1 writes them).
+        if let Err(ApiError::Internal(cause)) = &answered {
+            tracing::error!(request_id = caller.request_id, error = %cause, "internal error");
+        }
+        answered
     }
 }

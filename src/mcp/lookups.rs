@@ -8,9 +8,11 @@ use serde_json::{Map, Value};
 
 use super::arguments::split;
 use super::context::{Context, step_up};
+use super::dispatch::{document, succeeded};
 use super::gate::Gate;
 use super::tool_result::endpoint_result;
 use super::wire::RpcError;
+use crate::api::ApiError;
 use crate::operations::{Confirm, ConfirmRead, Operation, by_operation_id};
 
 /// Every read of `confirm`, by name (null when an argument it needs is absent, as
@@ -111,19 +113,19 @@ struct Arguments {
 }
 
 /// A refusal of a read, its fields named as the call names them.
-fn renamed(body: &[u8], origins: &[(String, String)]) -> Option<Vec<u8>> {
-    let mut answer: Value = serde_json::from_slice(body).ok()?;
-    for field in answer.pointer_mut("/error/details/fields")?.as_array_mut()? {
-        let Some(name) = field.get("field").and_then(Value::as_str) else { continue };
-        let origin = origins.iter().find_map(|(read, call)| {
-            let rest = name.strip_prefix(read.as_str())?;
-            (rest.is_empty() || rest.starts_with(['.', '['])).then(|| format!("{call}{rest}"))
-        });
-        if let Some(origin) = origin {
-            field["field"] = Value::String(origin);
+fn renamed(mut err: ApiError, origins: &[(String, String)]) -> ApiError {
+    if let ApiError::Validation(fields) = &mut err {
+        for field in fields {
+            let origin = origins.iter().find_map(|(read, call)| {
+                let rest = field.field.strip_prefix(read.as_str())?;
+                (rest.is_empty() || rest.starts_with(['.', '['])).then(|| format!("{call}{rest}"))
+            });
+            if let Some(origin) = origin {
+                field.field = origin;
+            }
         }
     }
-    serde_json::to_vec(&answer).ok()
+    err
 }
 
 /// Whether `op` takes an argument named `field`.
@@ -153,15 +155,13 @@ async fn call(
     arguments: &Arguments,
 ) -> Result<Result<Value, Gate>, RpcError> {
     let parts = split(op, &arguments.values);
-    let mut answer =
-        ctx.dispatcher.call(ctx.caller, op, &parts.path, &parts.query, parts.body.as_ref()).await;
-    if !answer.status.is_success() {
-        if answer.status.is_client_error()
-            && let Some(body) = renamed(&answer.body, &arguments.origins)
-        {
-            answer.body = body;
-        }
-        return endpoint_result(ctx, op, &parts, answer).map(|outcome| Err(Gate::Answer(outcome)));
+    let answered = ctx
+        .dispatcher
+        .call(ctx.caller, op, &parts.path, &parts.query, parts.body.as_ref())
+        .await
+        .map_err(|err| renamed(err, &arguments.origins));
+    if !succeeded(&answered) {
+        return endpoint_result(ctx, op, &parts, answered).map(|outcome| Err(Gate::Answer(outcome)));
     }
-    Ok(Ok(answer.json().map(|j| j["data"].clone()).unwrap_or(Value::Null)))
+    Ok(Ok(document(&answered).map(|j| j["data"].clone()).unwrap_or(Value::Null)))
 }

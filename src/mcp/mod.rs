@@ -19,6 +19,7 @@ mod prompts;
 mod question;
 mod resources;
 mod tool_result;
+mod tool_text;
 mod tools;
 mod transport;
 mod views;
@@ -26,7 +27,7 @@ mod wire;
 
 pub use dispatch::Dispatcher;
 pub use era::{SUPPORTED, V2025_03, V2025_06, V2026};
-pub use tool_result::{endpoint_text, json_text};
+pub use tool_text::{endpoint_text, json_text};
 pub use transport::{McpEndpoint, payload_too_large, unavailable};
 
 /// Compiles the confirmation templates and parses the descriptors now rather than on the first

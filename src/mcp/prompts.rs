@@ -8,6 +8,7 @@ use handlebars::Handlebars;
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Outcome, allowed};
+use super::dispatch::{document, refusal_message, succeeded};
 use super::fence::fenced;
 use super::params::Params;
 use super::wire::RpcError;
@@ -207,13 +208,12 @@ async fn read_posted(
 ) -> Result<Value, RpcError> {
     let query = query.as_object().cloned().unwrap_or_default();
     let body = body.and_then(|b| b.as_object().cloned());
-    let answer = ctx.dispatcher.call(ctx.caller, op, path, &query, body.as_ref()).await;
-    let body = answer.json().unwrap_or(Value::Null);
-    if !answer.status.is_success() {
-        let message = body["error"]["message"].as_str().unwrap_or("the data could not be read");
-        return Err(RpcError::invalid_params(message.to_string()));
+    let answered = ctx.dispatcher.call(ctx.caller, op, path, &query, body.as_ref()).await;
+    if !succeeded(&answered) {
+        let message = refusal_message(&answered).unwrap_or_else(|| "the data could not be read".into());
+        return Err(RpcError::invalid_params(message));
     }
-    Ok(body)
+    Ok(document(&answered).unwrap_or(Value::Null))
 }
 
 /// The notifications of one policy in a page of failed, bounced and skipped ones, with only what a review

@@ -7,9 +7,12 @@ use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
 
 use super::context::{Context, Outcome, allowed, step_up};
+use super::dispatch::{document, refusal_message};
 use super::params::Params;
+use super::tool_text::json_text;
 use super::views;
 use super::wire::{INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError};
+use crate::api::{Answered, Rendered};
 use crate::auth::visibility;
 use crate::operations::{OPERATIONS, Operation, ResponseKind};
 
@@ -154,7 +157,7 @@ pub async fn read(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcErro
         ));
     }
     if uri == EVENT_CODES_URI {
-        let text = super::tool_result::json_text(&event_codes());
+        let text = json_text(&event_codes());
         return Ok(Outcome::cacheable(
             json!({ "contents": [{ "uri": uri, "mimeType": "application/json", "text": text }] }),
         ));
@@ -171,27 +174,33 @@ pub async fn read(ctx: &Context<'_>, params: &Params) -> Result<Outcome, RpcErro
     if path.iter().any(|(_, id)| !visibility::sees_id(scopes, id)) {
         return Err(not_found(ctx, uri));
     }
-    let answer = ctx.dispatcher.call(ctx.caller, op, &path, &Map::new(), None).await;
-    if answer.status == StatusCode::NOT_FOUND {
+    let answered = ctx.dispatcher.call(ctx.caller, op, &path, &Map::new(), None).await;
+    let status = match &answered {
+        Ok(answered) => StatusCode::from_u16(answered.status()).unwrap_or(StatusCode::OK),
+        Err(err) => err.status(),
+    };
+    if status == StatusCode::NOT_FOUND {
         return Err(not_found(ctx, uri));
     }
-    if !answer.status.is_success() {
-        let message = answer
-            .json()
-            .and_then(|b| b["error"]["message"].as_str().map(str::to_string))
-            .unwrap_or_else(|| format!("the resource could not be read ({})", answer.status));
+    if !status.is_success() {
+        let message = refusal_message(&answered)
+            .unwrap_or_else(|| format!("the resource could not be read ({status})"));
         return Err(RpcError::invalid_params(message).with_data(json!({ "uri": uri })));
     }
-    let content = match op.response {
-        ResponseKind::Binary { content_type, .. } if content_type.starts_with("text/") => {
-            json!({ "uri": uri, "mimeType": content_type, "text": String::from_utf8_lossy(&answer.body) })
+    let content = match (op.response, answered) {
+        (
+            ResponseKind::Binary { content_type, .. },
+            Ok(Answered::Rendered(Rendered { file: Some(file), .. })),
+        ) => {
+            if content_type.starts_with("text/") {
+                json!({ "uri": uri, "mimeType": content_type, "text": String::from_utf8_lossy(&file.bytes) })
+            } else {
+                json!({ "uri": uri, "mimeType": content_type, "blob": STANDARD.encode(&file.bytes) })
+            }
         }
-        ResponseKind::Binary { content_type, .. } => {
-            json!({ "uri": uri, "mimeType": content_type, "blob": STANDARD.encode(&answer.body) })
-        }
-        _ => {
-            let body = answer.json().unwrap_or(Value::Null);
-            json!({ "uri": uri, "mimeType": "application/json", "text": super::tool_result::json_text(&body) })
+        (_, answered) => {
+            let body = document(&answered).unwrap_or(Value::Null);
+            json!({ "uri": uri, "mimeType": "application/json", "text": json_text(&body) })
         }
     };
     Ok(Outcome::cacheable(json!({ "contents": [content] })))

@@ -1,6 +1,6 @@
 //! A tool's answer as one text item: the endpoint's JSON, `{"status": 204}`, a file's descriptor,
-//! or an error in the same envelope /v1 writes (`ApiError::body`), so both surfaces read alike.
-//! Shared by tools/call and the confirmation flow.
+//! or an error in the same envelope /v1 writes (`ApiError::body`, from the typed error), so both
+//! surfaces read alike. Shared by tools/call and the confirmation flow.
 
 use poem::http::StatusCode;
 use serde_json::{Value, json};
@@ -8,63 +8,106 @@ use sha2::{Digest, Sha256};
 
 use super::arguments::Split;
 use super::context::{Context, Outcome};
-use super::dispatch::Answer;
+use super::tool_text::{endpoint_text, literal, shown};
 use super::wire::{INTERNAL_ERROR, RpcError, SERVER_ERROR};
-use crate::api::ApiError;
+use crate::api::{Answered, ApiError, ApiResult, Layout, Rendered};
 use crate::operations::{Operation, ResponseKind};
-pub use crate::tool_text::{endpoint_text, json_text};
 
-/// A tool result with one text item.
-pub fn text_result(text: String, is_error: bool) -> Outcome {
-    let mut literal = Vec::with_capacity(text.len() + 16);
-    serde_json::to_writer(&mut literal, &text).expect("a string serialises to a Vec");
-    Outcome::tool_text(literal, is_error)
+/// A tool result with one text item: `value` as its text.
+pub fn text_result(value: &Value, is_error: bool) -> Outcome {
+    Outcome::tool_text(literal(value), is_error)
 }
 
 /// A tool error (`isError: true`) written by the /v1 envelope code.
 pub fn error_result(ctx: &Context<'_>, err: &ApiError) -> Outcome {
-    text_result(pretty(&err.body(ctx.caller.request_id)), true)
+    text_result(&err.body(ctx.caller.request_id), true)
 }
 
-fn pretty(value: &Value) -> String {
-    json_text(value)
-}
-
-/// An endpoint's answer as a tool result.
+/// An operation's answer as a tool result: a refusal as a tool error, a failure of the server
+/// as a JSON-RPC error.
 pub fn endpoint_result(
     ctx: &Context<'_>,
     op: &Operation,
     split: &Split,
-    answer: Answer,
+    answered: ApiResult<Answered>,
 ) -> Result<Outcome, RpcError> {
-    let status = answer.status;
+    match answered {
+        Ok(Answered::Rendered(rendered)) => rendered_result(op, split, rendered),
+        Ok(Answered::Stored { stored, .. }) => {
+            kept_result(ctx, op, split, stored.status(), stored.body().unwrap_or_default())
+        }
+        Err(err) => refused(ctx, &err),
+    }
+}
+
+/// A handler's own answer, rendered in the layout the call asked for.
+fn rendered_result(op: &Operation, split: &Split, rendered: Rendered) -> Result<Outcome, RpcError> {
+    if rendered.status == StatusCode::NO_CONTENT.as_u16() {
+        return Ok(no_content());
+    }
+    if let ResponseKind::Binary { content_type, .. } = op.response {
+        let bytes = rendered.file.map(|file| file.bytes).unwrap_or_default();
+        return Ok(text_result(&binary_descriptor(op, split, content_type, &bytes), false));
+    }
+    match (rendered.body, rendered.layout) {
+        // Serialised by the API straight into the text's string: only what a model would not
+        // see is left to escape.
+        (Some(body), Layout::IndentedString) => Ok(Outcome::tool_text(shown(body.into_bytes()), false)),
+        (body, _) => json_result(body.as_deref().unwrap_or_default()),
+    }
+}
+
+/// An answer kept under an idempotency key, as /v1 JSON: the first or a replay. Only successes
+/// and refusals are kept (`ApiError::kept_under_key`), so a refusal here is read back from the
+/// envelope it was kept as.
+fn kept_result(
+    ctx: &Context<'_>,
+    op: &Operation,
+    split: &Split,
+    status: u16,
+    body: &str,
+) -> Result<Outcome, RpcError> {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    if status.is_server_error() {
+        return Err(internal_error(ctx));
+    }
+    if status == StatusCode::NO_CONTENT {
+        return Ok(no_content());
+    }
+    if status.is_client_error() {
+        let text = endpoint_text(body.as_bytes()).unwrap_or_else(|| {
+            literal(&json!({ "error": { "code": "BAD_REQUEST", "message": "the request was refused" } }))
+        });
+        return Ok(Outcome::tool_text(text, true));
+    }
+    if let ResponseKind::Binary { content_type, .. } = op.response {
+        return Ok(text_result(&binary_descriptor(op, split, content_type, body.as_bytes()), false));
+    }
+    json_result(body)
+}
+
+/// A refusal as a tool error; an overloaded or failing server as the JSON-RPC error it is.
+fn refused(ctx: &Context<'_>, err: &ApiError) -> Result<Outcome, RpcError> {
+    let status = err.status();
     if status == StatusCode::SERVICE_UNAVAILABLE {
-        let retry_after = answer.retry_after.clone().unwrap_or_else(|| "1".into());
+        let retry_after = err
+            .headers()
+            .into_iter()
+            .find_map(|(name, value)| name.eq_ignore_ascii_case("retry-after").then_some(value))
+            .unwrap_or_else(|| "1".into());
         return Err(RpcError::new(status, SERVER_ERROR, "Server busy; retry later")
             .with_data(json!({ "code": "UNAVAILABLE", "retry_after": retry_after }))
             .with_header("Retry-After", retry_after));
     }
     if status.is_server_error() {
-        return Err(RpcError::new(StatusCode::OK, INTERNAL_ERROR, "Internal error")
-            .with_data(json!({ "request_id": ctx.caller.request_id })));
+        return Err(internal_error(ctx));
     }
-    if status == StatusCode::NO_CONTENT {
-        return Ok(text_result(pretty(&json!({ "status": 204 })), false));
-    }
-    if status.is_client_error() {
-        let body = answer.json().unwrap_or_else(
-            || json!({ "error": { "code": "BAD_REQUEST", "message": "the request was refused" } }),
-        );
-        return Ok(text_result(pretty(&body), true));
-    }
-    if let ResponseKind::Binary { content_type, .. } = op.response {
-        return Ok(text_result(pretty(&binary_descriptor(op, split, content_type, &answer.body)), false));
-    }
-    if answer.tool_text {
-        // Serialised by the handler's adapter straight into the text (`AnswerForm::ToolText`).
-        return Ok(Outcome::tool_text(answer.body, false));
-    }
-    match endpoint_text(&answer.body) {
+    Ok(error_result(ctx, err))
+}
+
+/// A successful answer's compact JSON as the tool's text.
+fn json_result(body: &str) -> Result<Outcome, RpcError> {
+    match endpoint_text(body.as_bytes()) {
         Some(literal) => Ok(Outcome::tool_text(literal, false)),
         None => Err(RpcError::new(
             StatusCode::OK,
@@ -72,6 +115,16 @@ pub fn endpoint_result(
             "Internal error: the endpoint did not answer JSON",
         )),
     }
+}
+
+/// A 204's text.
+fn no_content() -> Outcome {
+    text_result(&json!({ "status": 204 }), false)
+}
+
+fn internal_error(ctx: &Context<'_>) -> RpcError {
+    RpcError::new(StatusCode::OK, INTERNAL_ERROR, "Internal error")
+        .with_data(json!({ "request_id": ctx.caller.request_id }))
 }
 
 /// A file described, never sent: models get its size, digest and where to fetch it.
@@ -143,9 +196,11 @@ mod tests {
         ];
         for era in &eras {
             for is_error in [false, true] {
-                let text = "{\n  \"a\": \"\\u202e\"\n}".to_string();
+                let value = json!({ "a": "\u{202e}", "b": [1, { "c": null }] });
+                let text =
+                    "{\n  \"a\": \"\\u202e\",\n  \"b\": [\n    1,\n    {\n      \"c\": null\n    }\n  ]\n}";
                 let mut written = Vec::new();
-                text_result(text.clone(), is_error).write_to(era, &mut written);
+                text_result(&value, is_error).write_to(era, &mut written);
                 let mut expected = json!({ "content": [{ "type": "text", "text": text }] });
                 if is_error {
                     expected["isError"] = json!(true);

@@ -192,11 +192,11 @@ async fn call_in(
         }
     }
     // A confirmed call runs only on the version the user saw: a change in between is a 412.
-    let answer = ctx
+    let answered = ctx
         .dispatcher
         .call_tool(ctx.caller, op, &split.path, &split.query, split.body.as_ref(), if_match)
         .await;
-    endpoint_result(ctx, op, &split, answer)
+    endpoint_result(ctx, op, &split, answered)
 }
 
 /// -32602 for a tool name this path does not know; a narrower path says where the rest are.

@@ -84,7 +84,7 @@ pub fn payload_too_large() -> Response {
 const UNKNOWN_ERA: &str = V2025_06;
 
 /// A finished answer before it becomes HTTP.
-struct Answer {
+struct Outgoing {
     status: StatusCode,
     /// The JSON body, as written.
     body: Option<poem::Body>,
@@ -94,7 +94,7 @@ struct Answer {
 
 // Errors are built out of line and marked cold, so the code of the refusals stays out of the
 // hot path's instruction cache lines (the endpoint's code did not fit in L1).
-impl Answer {
+impl Outgoing {
     /// A refusal of the request as a whole, before its message is read: no id, no era yet.
     #[cold]
     #[inline(never)]
@@ -132,15 +132,15 @@ impl McpEndpoint {
     ) -> Response {
         let origin = req.headers().get(ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_string);
         let origin_ok = origin.as_deref().is_none_or(|o| self.app.accepts_origin(o));
-        let answer = match tools {
-            Err(err) => Answer::error(no_such_path(&err), None, UNKNOWN_ERA),
+        let outgoing = match tools {
+            Err(err) => Outgoing::error(no_such_path(&err), None, UNKNOWN_ERA),
             Ok(_) if req.method() == Method::OPTIONS => return self.preflight(origin.as_deref(), origin_ok),
             Ok(tools) => self.answer(&mut req, origin_ok, request_id, resource_path, tools).await,
         };
         let mut builder = Response::builder()
-            .status(answer.status)
-            .header(PROTOCOL_VERSION, poem::http::HeaderValue::from_static(answer.version));
-        for (name, value) in answer.headers {
+            .status(outgoing.status)
+            .header(PROTOCOL_VERSION, poem::http::HeaderValue::from_static(outgoing.version));
+        for (name, value) in outgoing.headers {
             builder = builder.header(name, value);
         }
         if let (Some(origin), true) = (origin, origin_ok) {
@@ -149,7 +149,7 @@ impl McpEndpoint {
                 .header("Access-Control-Expose-Headers", "MCP-Protocol-Version")
                 .header("Vary", "Origin");
         }
-        match answer.body {
+        match outgoing.body {
             Some(body) => {
                 builder.header(poem::http::header::CONTENT_TYPE, crate::request::APPLICATION_JSON).body(body)
             }
@@ -210,7 +210,7 @@ impl McpEndpoint {
         request_id: &str,
         resource_path: &str,
         tools: ToolFilter,
-    ) -> Answer {
+    ) -> Outgoing {
         if req.method() != Method::POST {
             let err = RpcError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -218,12 +218,12 @@ impl McpEndpoint {
                 "Method Not Allowed: POST JSON-RPC messages here",
             )
             .with_header("Allow", "POST, OPTIONS".into());
-            return Answer::error(err, None, UNKNOWN_ERA);
+            return Outgoing::error(err, None, UNKNOWN_ERA);
         }
         let bytes = match read_body(req.take_body()).await {
             Ok(b) => b,
             Err(BodyError::TooLarge) => {
-                return Answer::refused(
+                return Outgoing::refused(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     INVALID_REQUEST,
                     "Request body too large",
@@ -231,16 +231,16 @@ impl McpEndpoint {
             }
             Err(BodyError::Unreadable) => {
                 let message = "Invalid Request: the body could not be read";
-                return Answer::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
+                return Outgoing::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
             }
         };
         if !header(req.headers(), &CONTENT_TYPE).is_some_and(is_json) {
             let message = "Content-Type must be application/json";
-            return Answer::refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, message);
+            return Outgoing::refused(StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, message);
         }
         if header(req.headers(), &ACCEPT).is_some_and(|a| !accepts_json(a)) {
             let message = "Accept must admit application/json";
-            return Answer::refused(StatusCode::NOT_ACCEPTABLE, INVALID_REQUEST, message);
+            return Outgoing::refused(StatusCode::NOT_ACCEPTABLE, INVALID_REQUEST, message);
         }
         // Counted before it is parsed, which is the cost: the message may carry its envelope and
         // a few inputs of the most values one may hold; tool arguments within that and over their
@@ -248,23 +248,23 @@ impl McpEndpoint {
         if !json_shape::within_values(&bytes, MESSAGE_VALUES) {
             let message =
                 format!("Invalid Request: the message holds more than {MESSAGE_VALUES} JSON values");
-            return Answer::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, &message);
+            return Outgoing::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, &message);
         }
         let members = match Body::parse(&bytes) {
             Ok(Body::Object(members)) => members,
             Ok(Body::Batch) => {
                 let message = "Invalid Request: batches are not supported";
-                return Answer::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
+                return Outgoing::refused(StatusCode::BAD_REQUEST, INVALID_REQUEST, message);
             }
             Ok(Body::NotObject) => {
-                return Answer::refused(
+                return Outgoing::refused(
                     StatusCode::BAD_REQUEST,
                     INVALID_REQUEST,
                     "Invalid Request: not an object",
                 );
             }
             Err(_) => {
-                return Answer::refused(
+                return Outgoing::refused(
                     StatusCode::BAD_REQUEST,
                     PARSE_ERROR,
                     "Parse error: the body is not JSON",
@@ -278,7 +278,7 @@ impl McpEndpoint {
                 INVALID_REQUEST,
                 "Forbidden: this Origin is not allowed",
             );
-            return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+            return Outgoing::error(err, readable_id.as_ref(), UNKNOWN_ERA);
         }
         let authorization = header(req.headers(), &AUTHORIZATION);
         let principal =
@@ -293,14 +293,14 @@ impl McpEndpoint {
                         "Unauthorized: a valid bearer token for this server is required",
                     )
                     .with_header("WWW-Authenticate", challenge);
-                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+                    return Outgoing::error(err, readable_id.as_ref(), UNKNOWN_ERA);
                 }
                 Err(Refused::RateLimited(limited)) => {
                     let mut err =
                         RpcError::new(StatusCode::TOO_MANY_REQUESTS, SERVER_ERROR, "Rate limit exceeded")
                             .with_data(json!({ "code": "RATE_LIMITED", "retry_after": limited.retry_after }));
                     err.headers = limited.headers();
-                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+                    return Outgoing::error(err, readable_id.as_ref(), UNKNOWN_ERA);
                 }
                 Err(Refused::Failed(e)) => {
                     tracing::error!(error = %e, "authentication failed");
@@ -309,33 +309,33 @@ impl McpEndpoint {
                         super::wire::INTERNAL_ERROR,
                         "Internal error",
                     );
-                    return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA);
+                    return Outgoing::error(err, readable_id.as_ref(), UNKNOWN_ERA);
                 }
             };
         let message = match Message::parse(members) {
             Ok(m) => m,
-            Err(err) => return Answer::error(err, readable_id.as_ref(), UNKNOWN_ERA),
+            Err(err) => return Outgoing::error(err, readable_id.as_ref(), UNKNOWN_ERA),
         };
         let era = match era::select(&message, req.headers()) {
             Ok(era) => era,
-            Err(err) => return Answer::error(err, message.id.as_ref(), UNKNOWN_ERA),
+            Err(err) => return Outgoing::error(err, message.id.as_ref(), UNKNOWN_ERA),
         };
         let version = era.version();
         let Message { id, method, params } = message;
         let (Some(id), Some(method)) = (id, method) else {
             // Notifications and client responses: accepted, nothing to answer.
-            return Answer { status: StatusCode::ACCEPTED, body: None, version, headers: Vec::new() };
+            return Outgoing { status: StatusCode::ACCEPTED, body: None, version, headers: Vec::new() };
         };
         let caller = Caller { app: self.app.clone(), principal, request_id };
         let ctx = Context { caller: &caller, era: &era, dispatcher: &self.dispatcher, resource_path, tools };
         match methods::handle(&ctx, &method, &params, &bytes).await {
-            Ok(outcome) => Answer {
+            Ok(outcome) => Outgoing {
                 status: StatusCode::OK,
                 body: Some(result_body(&id, outcome, &era)),
                 version,
                 headers: Vec::new(),
             },
-            Err(err) => Answer::error(err, Some(&id), version),
+            Err(err) => Outgoing::error(err, Some(&id), version),
         }
     }
 }

@@ -18,11 +18,10 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// the layers that carry it and above `auth`, which reaches it only through `auth::AuthState`.
 /// `oauth` (the authorization server and its pages) sits beside `auth`, and reaches the state
 /// through `oauth::OAuthHost` alike; `approvals` (the approval page, built on its sign-in) sits
-/// beside `app`. `tool_text` (a JSON answer as the text a tool shows) sits with the other
-/// forms of an answer, under `api`, which writes a tool's answer in it, and `mcp`. `priority`
-/// (the background thread's CPU priority) sits at the bottom, under the store, whose locks lift it.
-/// `outbound` (what leaves the server: messages, webhook deliveries, export files) and `views`
-/// (the objects as answers and events show them) sit under `api`, which uses both.
+/// beside `app`. `priority` (the background thread's CPU priority) sits at the bottom, under the
+/// store, whose locks lift it. `outbound` (what leaves the server: messages, webhook deliveries,
+/// export files) and `views` (the objects as answers and events show them) sit under `api`, which
+/// uses both.
 const LAYERS: &[&[&str]] = &[
     &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine", "receiver", "payments_import"],
     &["mcp"],
@@ -31,7 +30,7 @@ const LAYERS: &[&[&str]] = &[
     &["views"],
     &["app", "approvals"],
     &["auth", "oauth"],
-    &["http", "error", "request", "tool_text", "documents"],
+    &["http", "error", "request", "documents"],
     &["store", "limits", "metrics", "providers"],
     &["domain", "types", "operations", "toolsets", "allocator", "priority"],
 ];
@@ -375,4 +374,57 @@ fn handlers_build_no_json() {
         .collect();
     offenders.sort();
     assert!(offenders.is_empty(), "json! outside tests in: {offenders:?}");
+}
+
+/// The names the API may not use: those of the MCP surface and of a tool's text, which MCP makes
+/// from what the API answers.
+const NOT_OF_THE_API: &[&str] = &["mcp", "tool_text", "ToolText", "tool_result"];
+
+/// The identifiers among `names` used outside test code in `tokens`.
+fn names_used(t: &[TokenTree], names: &[&str], out: &mut BTreeSet<String>) {
+    let mut i = 0;
+    while i < t.len() {
+        match &t[i] {
+            TokenTree::Punct(p) if p.as_char() == '#' && t.get(i + 1).is_some_and(is_cfg_test) => {
+                i = end_of_test_item(t, i);
+            }
+            TokenTree::Ident(id) if names.iter().any(|name| id == name) => {
+                out.insert(id.to_string());
+            }
+            TokenTree::Group(g) => names_used(&g.stream().into_iter().collect::<Vec<_>>(), names, out),
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// The API knows nothing of MCP (docs/ARCHITECTURE.md): it answers in a layout, typed errors
+/// stay typed, and the MCP module makes a tool's text and its errors from them. No file of the
+/// API names MCP, a tool's text, or where MCP writes it, whatever the path (`crate::mcp`, `super::`,
+/// a re-export).
+#[test]
+fn the_api_names_nothing_of_mcp() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offenders = Vec::new();
+    for file in read_sources(&root).iter().filter(|f| f.module.first().is_some_and(|m| m == "api")) {
+        let mut used = BTreeSet::new();
+        names_used(&file.tokens, NOT_OF_THE_API, &mut used);
+        if !used.is_empty() {
+            offenders.push(format!("{} names {used:?}", file.module.join("::")));
+        }
+    }
+    assert!(offenders.is_empty(), "the API names MCP:\n{}", offenders.join("\n"));
+
+    // The checker sees a name in a path, a type and a variant, and not in a test, a comment or
+    // a string.
+    let probe = file(
+        &["api", "call"],
+        "use crate::mcp::tool_text; fn f(form: AnswerForm) { match form { AnswerForm::ToolText => {} } }
+         // mcp
+         fn g() -> &'static str { \"tool_text\" }
+         #[cfg(test)] mod tests { use crate::mcp::Dispatcher; }",
+    );
+    let mut used = BTreeSet::new();
+    names_used(&probe.tokens, NOT_OF_THE_API, &mut used);
+    assert_eq!(used, BTreeSet::from(["ToolText".to_string(), "mcp".into(), "tool_text".into()]));
 }

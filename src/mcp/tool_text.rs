@@ -1,15 +1,14 @@
 //! A JSON answer as the text of a tool result: serde_json's pretty text (two spaces), with the
 //! characters a model would not see (DEL, C1 controls, format characters) written as `\uXXXX`
-//! escapes, and written as the inside of a JSON string literal, in one pass through serde_json
-//! with a [`Formatter`] of its own. Kept outside `mcp` so that the /v1 adapter can serialise a
-//! tool's answer straight into this form, once.
+//! escapes, given as a JSON string literal. The API lays an answer out as that string
+//! ([`Layout::IndentedString`], serialised once); what is added here is the escaping of what a
+//! model would not see.
 
 use std::io;
 
-use serde::Serialize;
 use serde_json::Value;
-use serde_json::ser::{CharEscape, Formatter};
 
+use crate::api::{IndentedString, Layout};
 use crate::domain::text::hidden;
 
 /// A JSON value as indented text a model reads safely: text stored before input was checked may
@@ -18,24 +17,30 @@ use crate::domain::text::hidden;
 /// once parsed, but nothing in it is invisible or reorders what is shown.
 pub fn json_text(value: &Value) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    let mut shown = Vec::with_capacity(text.len());
+    let mut out = Vec::with_capacity(text.len());
     // Outside strings JSON text is ASCII, so every hidden character is inside a string, where
     // the escape reads back as the same character.
-    let _ = write_shown(&mut shown, &text, b"\\u");
-    String::from_utf8(shown).unwrap_or_default()
+    let _ = write_shown(&mut out, text.as_bytes(), b"\\u");
+    String::from_utf8(out).unwrap_or_default()
 }
 
-/// A serialisable answer as the JSON string literal of a tool's text item, quotes included:
-/// the same text as [`json_text`] of the answer parsed back, without the compact text between.
-pub fn literal<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
-    // A charge's literal is some 1,200 bytes: room for it at once, not a copy when it grows,
-    // and for the JSON-RPC envelope the answer writes around it in this buffer.
-    let mut literal = Vec::with_capacity(2048);
-    literal.push(b'"');
-    value.serialize(&mut serde_json::Serializer::with_formatter(&mut literal, Literal::default()))?;
-    literal.push(b'"');
-    // serde_json writes UTF-8, and the escapes around it are ASCII.
-    String::from_utf8(literal).map_err(serde::ser::Error::custom)
+/// A value as the JSON string literal of a tool's text item, quotes included: the string of
+/// [`json_text`], in one pass through serde_json.
+pub fn literal(value: &Value) -> Vec<u8> {
+    let laid_out = Layout::IndentedString.write(value).expect("a Value serialises to a String");
+    shown(laid_out.into_bytes())
+}
+
+/// An answer laid out as [`Layout::IndentedString`] as a tool's text: each hidden character
+/// written as `\\uXXXX` (a `\uXXXX` escape in the text). Only a string holds one, and the
+/// string's escapes are ASCII, so the literal is read as a whole; without one (nearly always) it
+/// is given back as it is, not copied.
+pub fn shown(literal: Vec<u8>) -> Vec<u8> {
+    let Some((at, _)) = next_hidden(&literal, 0) else { return literal };
+    let mut out = Vec::with_capacity(literal.len() + 64);
+    out.extend_from_slice(&literal[..at]);
+    let _ = write_shown(&mut out, &literal[at..], b"\\\\u");
+    out
 }
 
 /// An endpoint's JSON answer (a stored idempotent one) as the JSON string literal of a tool's
@@ -45,139 +50,47 @@ pub fn endpoint_text(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut literal = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
     literal.push(b'"');
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let mut serializer = serde_json::Serializer::with_formatter(&mut literal, Literal::default());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut literal, IndentedString::default());
     serde_transcode::transcode(&mut deserializer, &mut serializer).ok()?;
     deserializer.end().ok()?;
     literal.push(b'"');
-    Some(literal)
-}
-
-/// serde_json's pretty text (two spaces, as `to_string_pretty`) written as the inside of a JSON
-/// string literal, in the same pass: the text's quotes and escapes escaped again, each new line
-/// `\n`, and each [`hidden`] character as `\\uXXXX` (a `\uXXXX` escape in the text).
-#[derive(Default)]
-struct Literal {
-    depth: usize,
-    /// Whether the innermost open container has a value (its close goes on a new line).
-    has_value: bool,
-}
-
-impl Literal {
-    /// A new line of the text (`\n` in the literal), indented to the depth.
-    fn newline<W: ?Sized + io::Write>(&self, out: &mut W, comma: bool) -> io::Result<()> {
-        out.write_all(if comma { b",\\n" } else { b"\\n" })?;
-        (0..self.depth).try_for_each(|_| out.write_all(b"  "))
-    }
-
-    fn open<W: ?Sized + io::Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        out.write_all(bracket)
-    }
-
-    fn close<W: ?Sized + io::Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline(out, false)?;
-        }
-        out.write_all(bracket)
-    }
-}
-
-impl Formatter for Literal {
-    fn begin_string<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
-        out.write_all(b"\\\"")
-    }
-
-    fn end_string<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
-        out.write_all(b"\\\"")
-    }
-
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        out: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        write_shown(out, fragment, b"\\\\u")
-    }
-
-    fn write_char_escape<W: ?Sized + io::Write>(
-        &mut self,
-        out: &mut W,
-        escape: CharEscape,
-    ) -> io::Result<()> {
-        let escaped: &[u8] = match escape {
-            CharEscape::Quote => b"\\\\\\\"",
-            CharEscape::ReverseSolidus => b"\\\\\\\\",
-            CharEscape::Solidus => b"\\\\/",
-            CharEscape::Backspace => b"\\\\b",
-            CharEscape::FormFeed => b"\\\\f",
-            CharEscape::LineFeed => b"\\\\n",
-            CharEscape::CarriageReturn => b"\\\\r",
-            CharEscape::Tab => b"\\\\t",
-            CharEscape::AsciiControl(byte) => return write!(out, "\\\\u{byte:04x}"),
-        };
-        out.write_all(escaped)
-    }
-
-    fn begin_array<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.open(out, b"[")
-    }
-
-    fn end_array<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.close(out, b"]")
-    }
-
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        self.newline(out, !first)
-    }
-
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.open(out, b"{")
-    }
-
-    fn end_object<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.close(out, b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        self.newline(out, !first)
-    }
-
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
-        out.write_all(b": ")
-    }
-
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
+    Some(shown(literal))
 }
 
 /// `text` with each [`hidden`] character written as `escape` followed by its UTF-16 units in
-/// lowercase hex. Only a byte from 0x7f (DEL) up can start one.
-fn write_shown<W: ?Sized + io::Write>(out: &mut W, text: &str, escape: &[u8]) -> io::Result<()> {
-    let Some(first) = text.bytes().position(|b| b >= 0x7f) else {
-        return out.write_all(text.as_bytes());
-    };
+/// lowercase hex.
+fn write_shown<W: ?Sized + io::Write>(out: &mut W, text: &[u8], escape: &[u8]) -> io::Result<()> {
     let mut copied = 0;
-    for (at, c) in text[first..].char_indices() {
-        if hidden(c) {
-            let at = first + at;
-            out.write_all(&text.as_bytes()[copied..at])?;
-            for unit in c.encode_utf16(&mut [0u16; 2]) {
-                out.write_all(escape)?;
-                write!(out, "{unit:04x}")?;
-            }
-            copied = at + c.len_utf8();
+    while let Some((at, c)) = next_hidden(text, copied) {
+        out.write_all(&text[copied..at])?;
+        for unit in c.encode_utf16(&mut [0u16; 2]) {
+            out.write_all(escape)?;
+            write!(out, "{unit:04x}")?;
+        }
+        copied = at + c.len_utf8();
+    }
+    out.write_all(&text[copied..])
+}
+
+/// The first [`hidden`] character of UTF-8 `text` from `from` (where a character starts) on, and
+/// where it starts. Only a byte from 0x7f (DEL) up can start one: the ASCII between is skipped a
+/// run at a time, and each other character looked at once.
+fn next_hidden(text: &[u8], mut from: usize) -> Option<(usize, char)> {
+    while let Some(offset) = text.get(from..)?.iter().position(|&b| b >= 0x7f) {
+        let at = from + offset;
+        let len = match text[at] {
+            b if b >= 0xf0 => 4,
+            b if b >= 0xe0 => 3,
+            b if b >= 0xc0 => 2,
+            _ => 1,
+        };
+        match text.get(at..at + len).and_then(|c| std::str::from_utf8(c).ok()).and_then(|c| c.chars().next())
+        {
+            Some(c) if hidden(c) => return Some((at, c)),
+            _ => from = at + len,
         }
     }
-    out.write_all(&text.as_bytes()[copied..])
+    None
 }
 
 #[cfg(test)]
@@ -212,18 +125,18 @@ mod tests {
                 for neighbour in ["", "ç", "\u{200b}"] {
                     let text = format!("{}{c}{neighbour}{}", &base[..at], &base[at..]);
                     for escape in ["\\u", "\\\\u"] {
-                        assert_eq!(shown(&text, escape), escaped_reference(&text, escape), "{text:?}");
+                        assert_eq!(escaped(&text, escape), escaped_reference(&text, escape), "{text:?}");
                     }
                 }
             }
         }
-        assert_eq!(shown("", "\\u"), "");
-        assert_eq!(shown("José", "\\u"), "José");
+        assert_eq!(escaped("", "\\u"), "");
+        assert_eq!(escaped("José", "\\u"), "José");
     }
 
-    fn shown(text: &str, escape: &str) -> String {
+    fn escaped(text: &str, escape: &str) -> String {
         let mut out = Vec::new();
-        write_shown(&mut out, text, escape.as_bytes()).unwrap();
+        write_shown(&mut out, text.as_bytes(), escape.as_bytes()).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -359,20 +272,17 @@ mod tests {
         for depth in 0..40 {
             deep = if depth % 2 == 0 { json!([deep, 2]) } else { json!({ "d": deep, "e": [] }) };
         }
-        for literal in [
-            crate::tool_text::literal(&typed).unwrap(),
-            crate::tool_text::literal(&value).unwrap(),
-            crate::tool_text::literal(&deep).unwrap(),
-        ] {
-            let text: String = serde_json::from_str(&literal).unwrap();
+        // What a tools/call does: the answer laid out by the API, then shown.
+        fn typed_literal<T: serde::Serialize>(value: &T) -> Vec<u8> {
+            shown(Layout::IndentedString.write(value).unwrap().into_bytes())
+        }
+        for literal in [typed_literal(&typed), typed_literal(&value), typed_literal(&deep)] {
+            let text: String = serde_json::from_slice(&literal).unwrap();
             let parsed: Value = serde_json::from_str(&text).unwrap();
             let rest = serde_json::to_vec(&parsed).unwrap();
-            assert_eq!(literal.as_bytes(), endpoint_text(&rest).unwrap(), "{text}");
+            assert_eq!(literal, endpoint_text(&rest).unwrap(), "{text}");
         }
-        assert_eq!(
-            crate::tool_text::literal(&typed).unwrap().as_bytes(),
-            endpoint_text(&serde_json::to_vec(&typed).unwrap()).unwrap()
-        );
+        assert_eq!(typed_literal(&typed), endpoint_text(&serde_json::to_vec(&typed).unwrap()).unwrap());
     }
 
     /// Text of every kind an answer may hold: plain, escaped by JSON, hidden, and neither.
@@ -428,7 +338,7 @@ mod tests {
         #[test]
         fn a_tool_text_is_serde_jsons_pretty_text_as_a_string(value in value()) {
             let expected = serde_json::to_string(&json_text_reference(&value)).unwrap();
-            prop_assert_eq!(literal(&value).unwrap(), expected.clone());
+            prop_assert_eq!(literal(&value), expected.clone().into_bytes());
             let compact = serde_json::to_vec(&value).unwrap();
             prop_assert_eq!(endpoint_text(&compact).unwrap(), expected.into_bytes());
         }
