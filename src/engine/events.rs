@@ -2,13 +2,13 @@
 
 use time::OffsetDateTime;
 
-use crate::views::charge::charge_event_view;
-use crate::views::event_data::{ObjectPayload, Payload, to_data};
 use crate::domain::charge::Charge;
 use crate::domain::dates::format_timestamp;
 use crate::domain::ids::new_id;
 use crate::store::NewEvent;
 use crate::types as wire;
+use crate::views::charge::charge_event_view;
+use crate::views::event_data::{ObjectPayload, Payload, to_data};
 
 /// The `charge.overdue` event, in the shape the API writes for changes.
 pub(super) fn overdue_event(

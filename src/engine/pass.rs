@@ -12,8 +12,8 @@ use super::retries::retry_due;
 use super::schedule::{end_pauses, reschedule, skip_missed};
 use super::steps::{Sending, run_steps};
 use super::{agreements, escalations};
-use crate::outbound::delivery::{Actor, Courier};
 use crate::domain::dates::Zone;
+use crate::outbound::delivery::{Actor, Courier};
 use crate::providers::Providers;
 use crate::store::{Store, StoreResult};
 

@@ -6,12 +6,12 @@ use super::PAGE;
 use super::clock::PassClock;
 use super::report::PassReport;
 use super::writes::committed;
-use crate::outbound::delivery::Courier;
 use crate::domain::calendar;
 use crate::domain::charge::Charge;
 use crate::domain::dates::Zone;
 use crate::domain::notification::{NOTIFIABLE, Notification};
 use crate::domain::policy::Policy;
+use crate::outbound::delivery::Courier;
 use crate::store::StoreResult;
 use crate::types::NotificationOrigin;
 

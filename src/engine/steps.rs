@@ -10,13 +10,13 @@ use super::events::charge_event;
 use super::report::{PassReport, Progress};
 use super::writes::committed;
 use super::{CATCH_UP_DAYS, OUTSIDE_BATCH};
-use crate::outbound::delivery::{Courier, Recorded};
 use crate::domain::calendar;
 use crate::domain::charge::Charge;
 use crate::domain::dates::{format_date, format_timestamp};
 use crate::domain::notification::{Composing, Notification, Source};
 use crate::domain::pix_account::PixAccount;
 use crate::domain::policy::{Policy, Step};
+use crate::outbound::delivery::{Courier, Recorded};
 use crate::store::{NewEvent, StoreResult, Unit};
 use crate::types::{NotificationOrigin, StepAction};
 
