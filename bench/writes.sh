@@ -19,7 +19,9 @@
 # Environment: DATABASES ("sqlite postgres"), CONNECTIONS ("1 8 32"), OPS ("create update pause
 # settle"), DURATION (6, seconds), POOL (256), SERVER_CPU (0), LOAD_CPU (1), OUT (a new temporary
 # folder), NO_BUILD=1 to use SERVER_BIN and FLOOR_BIN (target/release) as they are, PG_BIN
-# (the newest /usr/lib/postgresql/*/bin), PG_SETTINGS (extra `-c name=value` for the cluster).
+# (the newest /usr/lib/postgresql/*/bin), PG_SETTINGS (extra `-c name=value` for the cluster),
+# PERF=1 to record a profile of the server during each load (perf, cpu-clock, DWARF call graphs:
+# build with `--profile profiling`) into $OUT/perf-<database>-<conns>-<op>.data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/wrk-scripts.sh
@@ -180,8 +182,14 @@ for db in $DATABASES; do
       script "$op" "$(new_debtor)" >"$OUT/$op.lua"
       # shellcheck disable=SC2046 # a list of process ids
       cpu0=$(ticks $(writers)) bytes0=$(written $(writers))
+      if [[ -n ${PERF:-} ]]; then
+        perf record -q -e cpu-clock -F 499 --call-graph dwarf,16384 -p "$SERVER_PID" \
+          -o "$OUT/perf-$db-$conns-$op.data" -- sleep "$((DURATION - 1))" 2>/dev/null &
+        perf_pid=$!
+      fi
       taskset -c "$LOAD_CPU" wrk -t1 -c"$conns" -d"${DURATION}s" --latency -s "$OUT/$op.lua" "$BASE" \
         >"$OUT/wrk-$db-$conns-$op.txt"
+      if [[ -n ${PERF:-} ]]; then wait "$perf_pid" || true; fi
       # shellcheck disable=SC2046
       cpu1=$(ticks $(writers)) bytes1=$(written $(writers))
       python3 - "$OUT/wrk-$db-$conns-$op.txt" "$db" "$conns" "$op" "$floor_rate" "$floor_bytes" \

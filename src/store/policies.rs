@@ -214,9 +214,10 @@ impl Store {
 
     /// The organization's default policy, with its steps.
     pub async fn default_policy(&self, org_id: &str) -> StoreResult<Option<Policy>> {
+        // A lookup by a unique key: one default per organization (`collection_policies_one_default`).
         let row = self
             .db
-            .row(
+            .find(
                 "SELECT * FROM collection_policies WHERE organization_id = $1 AND is_default = 1",
                 &args![org_id],
             )

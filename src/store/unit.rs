@@ -65,7 +65,7 @@ impl Db {
     pub(super) async fn find(&self, sql: &'static str, params: &[Param]) -> StoreResult<Option<Row>> {
         match &self.unit {
             None => self.backend.find(sql, params).await,
-            Some(_) => self.row(sql, params).await,
+            Some(shared) => Self::in_unit(shared, async |tx: &mut Tx| tx.find(sql, params).await).await,
         }
     }
 

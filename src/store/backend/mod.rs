@@ -156,6 +156,14 @@ impl Tx {
         }
     }
 
+    /// The row of a lookup by a unique key inside the transaction (see [`Backend::find`]).
+    pub async fn find(&mut self, sql: &str, params: &[Param]) -> StoreResult<Option<Row>> {
+        match self {
+            Tx::Sqlite(tx) => tx.find(sql, params),
+            Tx::Postgres(tx) => Ok(Box::pin(tx.rows(sql, params)).await?.into_iter().next()),
+        }
+    }
+
     /// Runs one statement inside the transaction; the rows it changed.
     pub async fn execute(&mut self, sql: &str, params: &[Param]) -> StoreResult<u64> {
         match self {

@@ -1,10 +1,12 @@
 //! SQLite through rusqlite: one writer connection (SQLite takes one writer at a time anyway)
 //! and a few readers (WAL lets them read while it writes; `reader.rs`), each with cached prepared
 //! statements. There is no hop to another thread per query: a lookup by key (bounded work, a few
-//! microseconds on cached pages) runs inline on the async worker that asked for it; a query that
-//! may scan, and every write (it may wait for fsync), runs on that worker inside `block_in_place`,
-//! so the runtime moves the worker's other tasks elsewhere while it runs. `block_in_place` wakes
-//! another thread each time, which costs more than the lookup itself.
+//! microseconds on cached pages) runs inline on the async worker that asked for it, and so do a
+//! unit of work's writes (it holds the write lock already, and nothing syncs before its batch's
+//! COMMIT); a query that may scan, a BEGIN (it may wait for another process) and a COMMIT (it
+//! waits for fsync) run on that worker inside `block_in_place`, so the runtime moves the worker's
+//! other tasks elsewhere meanwhile. `block_in_place` wakes another thread each time, which costs
+//! more than a lookup or a keyed write itself.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -21,8 +23,10 @@ use crate::store::migrations::{MIGRATIONS, Migration};
 use crate::store::value::{Param, Row, RowBytes};
 use crate::store::{Outage, StoreError, StoreResult};
 
+mod checkpoint;
 mod group;
 mod reader;
+use checkpoint::Checkpoints;
 use group::{Joining, WriterConn};
 use reader::Readers;
 
@@ -100,15 +104,18 @@ impl Sqlite {
         // Table statistics, refreshed where stale (bounded work): without them SQLite takes an
         // organization equality for a selective filter and scans a million rows.
         writer.execute_batch("PRAGMA analysis_limit = 1000; PRAGMA optimize = 0x10002;")?;
-        let readers = if in_memory {
-            None
+        let (readers, checkpoints) = if in_memory {
+            (None, None)
         } else {
             let connections =
                 (0..READERS).map(|_| connect(path, false, wait)).collect::<StoreResult<Vec<_>>>()?;
-            Some(Readers::new(connections, reader::generation_of(Path::new(path)), wait))
+            (
+                Some(Readers::new(connections, reader::generation_of(Path::new(path)), wait)),
+                Some(Checkpoints::start(&writer, connect(path, false, wait)?)?),
+            )
         };
         Ok(Self {
-            writer: Arc::new(tokio::sync::Mutex::new(WriterConn::new(writer))),
+            writer: Arc::new(tokio::sync::Mutex::new(WriterConn::new(writer, checkpoints))),
             joining: Arc::default(),
             wait,
             readers,
@@ -215,16 +222,18 @@ impl Sqlite {
 
     /// Runs one statement on the writer.
     pub async fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
-        let conn = self.writer().await?;
+        let mut conn = self.writer().await?;
         let changed = in_place(|| execute(&conn, sql, params));
+        conn.conn.committed();
         self.wrote();
         changed
     }
 
     /// Refreshes the planner's statistics (after a bulk load).
     pub async fn analyze(&self) -> StoreResult<()> {
-        let conn = self.writer().await?;
+        let mut conn = self.writer().await?;
         let analyzed = in_place(|| Ok(conn.execute_batch("PRAGMA analysis_limit = 1000; ANALYZE;")?));
+        conn.conn.committed();
         self.wrote();
         analyzed
     }
@@ -242,6 +251,7 @@ impl Sqlite {
             tx.commit().map_err(commit_failed)?;
             Ok(true)
         });
+        conn.conn.committed();
         self.wrote();
         written
     }
@@ -289,25 +299,31 @@ impl Tx {
         in_place(|| query(conn, sql, params))
     }
 
-    /// Runs one statement inside the transaction.
-    pub fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
-        let conn = self.conn()?;
-        in_place(|| execute(conn, sql, params))
+    /// The row of a lookup by a unique key, inside the transaction, inline: bounded work.
+    pub fn find(&self, sql: &str, params: &[Param]) -> StoreResult<Option<Row>> {
+        Ok(query(self.conn()?, sql, params)?.into_iter().next())
     }
 
-    /// Runs the steps under a savepoint: false, and the steps undone (the rest of the unit
-    /// kept), when a `must_change` step changed nothing.
+    /// Runs one statement inside the transaction, inline: the unit holds the write lock
+    /// already and nothing syncs before its batch's COMMIT, so a statement is work on cached
+    /// pages, which costs less than `block_in_place`'s handover of the worker.
+    pub fn execute(&self, sql: &str, params: &[Param]) -> StoreResult<u64> {
+        execute(self.conn()?, sql, params)
+    }
+
+    /// Runs the steps under a savepoint, inline (as [`Self::execute`]): false, and the steps
+    /// undone (the rest of the unit kept), when a `must_change` step changed nothing.
     pub fn write(&mut self, steps: &[Step]) -> StoreResult<bool> {
-        let conn = self.conn.as_mut().ok_or(StoreError::UnitEnded)?;
-        in_place(|| {
-            let savepoint = conn.savepoint()?;
-            if !run_steps(&savepoint, steps)? {
-                // Dropping the savepoint rolls back to it.
-                return Ok(false);
-            }
-            savepoint.commit()?;
-            Ok(true)
-        })
+        let conn = self.conn()?;
+        run(conn, BEGIN_STEPS)?;
+        let written = run_steps(conn, steps);
+        if let Ok(true) = written {
+            run(conn, RELEASE_STEPS)?;
+        } else {
+            // Should undoing them fail, the unit fails: its caller rolls it back whole.
+            conn.execute_batch(UNDO_STEPS)?;
+        }
+        written
     }
 
     /// Commits the unit: it joins the batch, and this returns once the batch committed.
@@ -337,7 +353,7 @@ impl Tx {
         let readers = self.readers.as_deref();
         let conn = &mut *writer.conn;
         let mut failed = None;
-        if keep && let Err(err) = in_place(|| conn.conn.execute_batch(group::RELEASE_UNIT)) {
+        if keep && let Err(err) = run(&conn.conn, group::RELEASE_UNIT) {
             failed = Some(StoreError::from(err));
         }
         if (!keep || failed.is_some())
@@ -403,6 +419,16 @@ impl Drop for Tx {
         // its members hear it.
         let _ = self.end(false);
     }
+}
+
+/// The savepoint a unit's steps run under, inside the unit's own.
+const BEGIN_STEPS: &str = "SAVEPOINT steps";
+const RELEASE_STEPS: &str = "RELEASE steps";
+const UNDO_STEPS: &str = "ROLLBACK TO steps; RELEASE steps";
+
+/// Runs a statement of the transaction's own (a savepoint, BEGIN, COMMIT), its parse kept.
+fn run(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.raw_execute().map(drop)
 }
 
 /// Runs the steps in order; false as soon as a `must_change` step changed nothing.

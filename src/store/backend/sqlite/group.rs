@@ -13,8 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rusqlite::Connection;
 use tokio::sync::watch;
 
+use super::checkpoint::Checkpoints;
 use super::reader::Readers;
-use super::{commit_failed, in_place};
+use super::{commit_failed, in_place, run};
 use crate::store::{Outage, StoreError, StoreResult};
 
 /// The savepoint each unit of work runs under.
@@ -88,11 +89,20 @@ pub struct WriterConn {
     pub batch: Option<Batch>,
     /// The number the next batch takes.
     pub next_batch: u64,
+    /// Checkpoints off the writer (`checkpoint.rs`); none in memory.
+    checkpoints: Option<Checkpoints>,
 }
 
 impl WriterConn {
-    pub fn new(conn: Connection) -> Self {
-        Self { conn, batch: None, next_batch: 0 }
+    pub fn new(conn: Connection, checkpoints: Option<Checkpoints>) -> Self {
+        Self { conn, batch: None, next_batch: 0, checkpoints }
+    }
+
+    /// After a COMMIT on the writer (a batch's, or a statement's own).
+    pub fn committed(&mut self) {
+        if let Some(checkpoints) = &mut self.checkpoints {
+            checkpoints.committed();
+        }
     }
 
     /// Opens a batch if none is open; the unit then runs under its own savepoint.
@@ -105,11 +115,12 @@ impl WriterConn {
             if !self.conn.is_autocommit() {
                 self.conn.execute_batch("ROLLBACK")?;
             }
-            in_place(|| self.conn.execute_batch("BEGIN IMMEDIATE"))?;
+            // It may wait for another process's write lock.
+            in_place(|| run(&self.conn, "BEGIN IMMEDIATE"))?;
             self.batch = Some(Batch::new(self.next_batch));
             self.next_batch += 1;
         }
-        if let Err(err) = self.conn.execute_batch(BEGIN_UNIT) {
+        if let Err(err) = run(&self.conn, BEGIN_UNIT) {
             self.end(readers);
             return Err(err.into());
         }
@@ -126,7 +137,7 @@ impl WriterConn {
         } else if batch.members == 0 {
             self.conn.execute_batch("ROLLBACK").map_err(|e| Failure::from(&StoreError::from(e)))
         } else {
-            in_place(|| self.conn.execute_batch("COMMIT")).map_err(|e| {
+            in_place(|| run(&self.conn, "COMMIT")).map_err(|e| {
                 let err = commit_failed(e);
                 if !self.conn.is_autocommit() {
                     let _ = self.conn.execute_batch("ROLLBACK");
@@ -134,6 +145,7 @@ impl WriterConn {
                 Failure::from(&err)
             })
         };
+        self.committed();
         if let Some(readers) = readers {
             readers.wrote();
         }
