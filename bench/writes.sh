@@ -4,7 +4,7 @@
 # For each database (SQLite, and PostgreSQL on a durable cluster of its own: fsync and
 # synchronous_commit on) and each connection count, first the floor: benches/commit_floor.rs
 # committing one small row per transaction with the server's own settings, on the same disk,
-# pinned to the server's core; then the server (release, `serve --demo --no-engine`, pinned to
+# pinned to the server's core; then the server (dist, `serve --demo --no-engine`, pinned to
 # SERVER_CPU) under wrk from LOAD_CPU, each request with a fresh Idempotency-Key:
 #   create  POST /v1/charges for a debtor with few charges (a new debtor each load)
 #   update  PATCH /v1/charges/{id} (a new description), round robin over POOL charges
@@ -18,7 +18,7 @@
 #
 # Environment: DATABASES ("sqlite postgres"), CONNECTIONS ("1 8 32"), OPS ("create update pause
 # settle"), DURATION (6, seconds), POOL (256), SERVER_CPU (0), LOAD_CPU (1), OUT (a new temporary
-# folder), NO_BUILD=1 to use SERVER_BIN and FLOOR_BIN (target/release) as they are, PG_BIN
+# folder), NO_BUILD=1 to use SERVER_BIN and FLOOR_BIN (target/dist) as they are, PG_BIN
 # (the newest /usr/lib/postgresql/*/bin), PG_SETTINGS (extra `-c name=value` for the cluster),
 # PERF=1 to record a profile of the server during each load (perf, cpu-clock, DWARF call graphs:
 # build with `--profile profiling`) into $OUT/perf-<database>-<conns>-<op>.data.
@@ -40,10 +40,10 @@ for tool in wrk taskset curl python3; do
 done
 
 if [[ -z ${NO_BUILD:-} ]]; then
-  cargo build --release --bin kobana-dunning --example commit_floor
+  cargo build --profile dist --bin kobana-dunning --example commit_floor
 fi
-SERVER_BIN=${SERVER_BIN:-target/release/kobana-dunning}
-FLOOR_BIN=${FLOOR_BIN:-target/release/examples/commit_floor}
+SERVER_BIN=${SERVER_BIN:-target/dist/kobana-dunning}
+FLOOR_BIN=${FLOOR_BIN:-target/dist/examples/commit_floor}
 
 pids=()
 cluster=""
