@@ -92,6 +92,48 @@ async fn units_that_share_a_batch_commit_apart_and_one_failing_undoes_only_itsel
     assert_eq!(absent, ["failed", "duplicate"]);
 }
 
+/// A unit that rewrites more pages than its savepoint's sub-journal keeps in memory: the
+/// sub-journal goes on in a temporary file, the unit commits, and one rolled back is undone whole.
+/// (SQLite writes a spilled sub-journal in chunks of the spill size, and its unix layer writes at
+/// most 128 KiB at once: a larger spill size made every such unit fail as "disk full".)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_unit_larger_than_its_in_memory_sub_journal_commits_or_rolls_back_whole() {
+    let url = temp_database("group-spill");
+    let store = Store::open(&url).await.unwrap();
+    store
+        .execute_sql("CREATE TABLE pages (id INTEGER PRIMARY KEY, mark TEXT, body BLOB)", &[])
+        .await
+        .unwrap();
+    // About 4 MiB of rows, a page each, committed before the units that rewrite them.
+    store
+        .execute_sql(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1024) \
+             INSERT INTO pages (id, mark, body) SELECT i, 'before', randomblob(3000) FROM n",
+            &[],
+        )
+        .await
+        .unwrap();
+    let rewrite = "UPDATE pages SET mark = $1, body = randomblob(3000)";
+
+    let kept = store.begin().await.unwrap();
+    kept.store().execute_sql(rewrite, &["kept"]).await.unwrap();
+    kept.commit().await.unwrap();
+    let undone = store.begin().await.unwrap();
+    undone.store().execute_sql(rewrite, &["undone"]).await.unwrap();
+    undone.rollback().await.unwrap();
+
+    let path = url.strip_prefix("sqlite://").unwrap();
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let marks: Vec<(String, i64)> = conn
+        .prepare("SELECT mark, count(*) FROM pages GROUP BY mark")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(marks, [("kept".to_string(), 1024)]);
+}
+
 /// Not a test of its own: the process [`a_process_killed_while_a_batch_holds_several_units_leaves_each_whole_or_absent`]
 /// starts and kills. It commits units "one", "two" and "three" (and says so), then lets "four",
 /// "five" and "six" join one batch behind a unit that never ends, says so, and waits.
