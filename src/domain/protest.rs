@@ -45,8 +45,6 @@ pub struct ProtestDetails {
     /// The number of the debt document behind the title.
     pub document_number: String,
     pub notary: Notary,
-    /// The notary's protocol, once the title is taken in.
-    pub protocol_number: Option<String>,
     /// What the notary charges, once known (paid by the debtor, or by the creditor who withdraws).
     pub costs_amount: Option<Hundredths>,
 }
@@ -80,7 +78,6 @@ impl Protest {
                 city: address.city.clone(),
                 state: address.state.as_str().to_string(),
             },
-            protocol_number: None,
             costs_amount: None,
         };
         Ok(Self::new(charge, debtor, details, now))
@@ -118,58 +115,21 @@ impl Protest {
         self.touch(now);
         Ok(Outcome::Changed)
     }
-
-    /// The debt behind the title ended (paid, canceled, renegotiated): the creditor withdraws
-    /// a title not yet protested and asks a protested one to be canceled. Whether it changed.
-    pub fn debt_ended(&mut self, _ending: Ending, now: OffsetDateTime) -> bool {
-        matches!(self.cancel(now), Ok(Outcome::Changed))
-    }
 }
 
 impl Kind for ProtestDetails {
     type Status = Status;
     const PREFIX: &'static str = "prt";
     const NOUN: &'static str = "protest";
-    const REQUESTED: Status = Status::Requested;
-    const REFUSED: Status = Status::Rejected;
-    const FILE_REQUEST: &'static str = "protest.send";
-    /// The title taken in, the debtor served, paid at the notary, the protest drawn, the title
-    /// withdrawn, the cancellation asked and done.
-    const STAMPED: &'static [(Status, &'static str)] = &[
-        (Status::Sent, "sent_at"),
-        (Status::Intimated, "intimated_at"),
-        (Status::Protested, "protested_at"),
-        (Status::Paid, "paid_at"),
-        (Status::Withdrawn, "withdrawn_at"),
-        (Status::CancellationRequested, "cancellation_requested_at"),
-        (Status::Canceled, "canceled_at"),
+    /// The title, confirmed when taken in; the cancellation of a drawn protest (anuência).
+    const ANSWERED: &'static [(&'static str, Status, Status)] = &[
+        ("protest.send", Status::Requested, Status::Sent),
+        ("protest.cancel", Status::CancellationRequested, Status::Canceled),
     ];
-
-    fn event_code(status: Status) -> &'static str {
-        match status {
-            Status::Requested => "protest.send.requested",
-            Status::Sent => "protest.send.confirmed",
-            Status::Rejected => "protest.send.failed",
-            Status::Intimated => "protest.intimated",
-            Status::Paid => "protest.paid",
-            Status::Protested => "protest.protested",
-            Status::Withdrawn => "protest.withdrawn",
-            Status::CancellationRequested => "protest.cancel.requested",
-            Status::Canceled => "protest.cancel.confirmed",
-        }
-    }
-
-    /// A new title, the withdrawal of one the notary holds, the anuência for a drawn one.
-    fn owed(status: Status, told: Option<Status>) -> Option<&'static str> {
-        match (status, told) {
-            (Status::Requested, None) => Some(Self::FILE_REQUEST),
-            (Status::Withdrawn, Some(Status::Requested | Status::Sent | Status::Intimated)) => {
-                Some("protest.withdraw")
-            }
-            (Status::CancellationRequested, _) => Some("protest.cancel"),
-            _ => None,
-        }
-    }
+    /// Withdrawn before it was drawn, the title is taken back from a notary that heard of it.
+    const RECALLED: (Status, &'static [Status], &'static str) =
+        (Status::Withdrawn, &[Status::Requested, Status::Sent, Status::Intimated], "protest.withdraw");
+    const REFUSED: Status = Status::Rejected;
 
     /// The title taken in, refused, the debtor served, paid at the notary, the protest drawn,
     /// its cancellation done; with the notary's protocol and costs when it gives them. A title
@@ -201,9 +161,7 @@ impl Kind for ProtestDetails {
                 });
             }
         };
-        if protocol.is_some() {
-            p.protocol_number = protocol;
-        }
+        p.protocol = protocol.or(p.protocol.take());
         if costs.is_some() {
             p.costs_amount = costs;
         }
@@ -220,26 +178,21 @@ impl Kind for ProtestDetails {
         (Status::CancellationRequested, Wait::BusinessDays(SANDBOX_CANCELLATION_DAYS), Status::Canceled),
     ];
 
-    fn sandbox_reached(p: &mut Protest, status: Status) {
-        if status == Status::Sent {
-            p.protocol_number = Some(format!("SBX-{}", p.id.trim_start_matches("prt_")));
-        }
-    }
-
-    fn debt_ended(p: &mut Protest, ending: Ending, _day: Date, now: OffsetDateTime) -> bool {
-        p.debt_ended(ending, now)
+    /// The debt behind the title ended, however: the creditor withdraws a title not yet
+    /// protested and asks a protested one to be canceled.
+    fn take_back(p: &mut Protest, _: Ending, _: Date, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        p.cancel(now)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::domain::dates::Zone;
+pub(crate) mod tests {
     use time::macros::date;
 
     use super::*;
-    use crate::domain::credit_bureau::tests::{NOW, debtor_and_charge, noon};
+    use crate::domain::credit_bureau::tests::{NOW, debtor_and_charge, noon, play};
 
-    fn filed() -> Protest {
+    pub(crate) fn filed() -> Protest {
         let (debtor, charge) = debtor_and_charge(true, date!(2026 - 10 - 01));
         Protest::file(&charge, &debtor, TitleType::Ds, "NF-1".into(), NOW).unwrap()
     }
@@ -262,25 +215,21 @@ mod tests {
     #[test]
     fn the_sandbox_notary_takes_serves_and_draws_on_its_days() {
         let mut protest = filed();
-        let advance = |p: &mut Protest, day: Date| p.advance_sandbox(day, noon(day), &Zone::default_zone());
-        // Requested on Thursday the 3rd: taken in on Friday, served on Monday, drawn 3 business
-        // days after the intimação.
-        assert!(!advance(&mut protest, date!(2026 - 12 - 03)));
-        assert!(advance(&mut protest, date!(2026 - 12 - 04)));
-        assert_eq!(protest.status, Status::Sent);
-        assert!(protest.protocol_number.is_some());
-        assert!(!advance(&mut protest, date!(2026 - 12 - 06)));
-        assert!(advance(&mut protest, date!(2026 - 12 - 07)));
-        assert_eq!(protest.status, Status::Intimated);
-        assert!(!advance(&mut protest, date!(2026 - 12 - 09)));
-        assert!(advance(&mut protest, date!(2026 - 12 - 10)));
-        assert_eq!(protest.status, Status::Protested);
+        // Requested on Thursday the 3rd: taken in on Friday (with the notary's protocol), served
+        // on Monday, drawn 3 business days after the intimação.
+        let (taken_in, served) =
+            ((date!(2026 - 12 - 04), Some(Status::Sent)), (date!(2026 - 12 - 07), Some(Status::Intimated)));
+        play(&mut protest, &[(date!(2026 - 12 - 03), None), taken_in, (date!(2026 - 12 - 06), None), served]);
+        assert!(protest.protocol.is_some());
+        play(
+            &mut protest,
+            &[(date!(2026 - 12 - 09), None), (date!(2026 - 12 - 10), Some(Status::Protested))],
+        );
         // The debt ended: the cancellation is asked (anuência) and done 2 business days later.
-        assert!(protest.debt_ended(Ending::Paid, noon(date!(2026 - 12 - 11))));
+        let paid = date!(2026 - 12 - 11);
+        assert!(protest.debt_ended(Ending::Paid, paid, noon(paid)));
         assert_eq!(protest.status, Status::CancellationRequested);
-        assert!(!advance(&mut protest, date!(2026 - 12 - 14)));
-        assert!(advance(&mut protest, date!(2026 - 12 - 15)));
-        assert_eq!(protest.status, Status::Canceled);
+        play(&mut protest, &[(date!(2026 - 12 - 14), None), (date!(2026 - 12 - 15), Some(Status::Canceled))]);
         assert_eq!(protest.cancel(NOW), Ok(Outcome::Unchanged));
     }
 

@@ -19,7 +19,7 @@ use super::{PassClock, committed, engine_event};
 use crate::domain::charge::{Charge, Ending, Outcome};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report, ReportDetails};
 use crate::domain::dates::{Zone, format_timestamp};
-use crate::domain::escalation::{Escalation, Heard, Kind};
+use crate::domain::escalation::{Escalation, Heard, filing};
 use crate::domain::money::Hundredths;
 use crate::domain::policy::Step;
 use crate::domain::protest::{Protest, ProtestDetails};
@@ -73,7 +73,7 @@ impl Outside for ReportDetails {
             "kind": kind, "id": r.id, "organization_id": r.organization_id, "charge_id": r.charge_id,
             "bureau": r.bureau.as_str(),
         });
-        if kind == Self::FILE_REQUEST {
+        if kind == filing::<Self>() {
             let due_date =
                 store.charge(&r.organization_id, &r.charge_id).await?.map(|c| format_date_value(c.due_date));
             body["amount"] = json!(r.amount);
@@ -97,9 +97,9 @@ impl Outside for ProtestDetails {
     async fn request(store: &Store, p: &Protest, kind: &str) -> StoreResult<Value> {
         let mut body = json!({
             "kind": kind, "id": p.id, "organization_id": p.organization_id, "charge_id": p.charge_id,
-            "protocol_number": p.protocol_number,
+            "protocol_number": p.protocol,
         });
-        if kind == Self::FILE_REQUEST {
+        if kind == filing::<Self>() {
             body["amount"] = json!(p.amount);
             body["title_type"] = json!(p.title_type.as_str());
             body["document_number"] = json!(p.document_number);
@@ -301,7 +301,7 @@ async fn refused<K: Shown>(
 ) -> StoreResult<()> {
     let (error, transient) = (err.reason(), err.is_transient());
     tracing::warn!(id = %e.id, kind, %error, transient, "gateway did not take a {} request", K::REACHED);
-    if transient || kind != K::FILE_REQUEST {
+    if transient || kind != filing::<K>() {
         return Ok(());
     }
     let stamp = clock.stamp(e.updated_at);
