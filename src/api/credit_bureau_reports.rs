@@ -1,6 +1,6 @@
 //! /v1/credit_bureau_reports: overdue charges reported to a credit bureau (negativações).
 
-use super::escalations::{escalated_charge, file_report, get, list, list_input, reply, take_back};
+use super::escalations::{escalated_charge, file_report, list, list_input, load, reply, take_back};
 use super::{ApiResult, Call, Reply};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report, ReportDetails};
 use crate::types::{self as wire, CreditBureauReportEnvelope, CreditBureauReportList};
@@ -23,14 +23,15 @@ impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
         call: Call,
         input: wire::CreditBureauReportsGetInput,
     ) -> ApiResult<Reply<CreditBureauReportEnvelope>> {
-        get::<ReportDetails>(&call, &input.id).await
+        Ok(reply(&load::<ReportDetails>(&call, &input.id).await?))
     }
 
     async fn credit_bureau_reports_list(
         call: Call,
         input: wire::CreditBureauReportsListInput,
     ) -> ApiResult<Reply<CreditBureauReportList>> {
-        list::<ReportDetails>(&call, list_input!(input)).await
+        let (data, meta) = list::<ReportDetails>(&call, list_input!(input)).await?;
+        Ok(Reply::new(CreditBureauReportList { data, meta }))
     }
 
     /// Before the inclusion the report is canceled; once reported its removal is requested.

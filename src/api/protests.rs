@@ -1,6 +1,6 @@
 //! /v1/protests: overdue charges sent to protest at a notary (protestos).
 
-use super::escalations::{escalated_charge, file_protest, get, list, list_input, reply, take_back};
+use super::escalations::{escalated_charge, file_protest, list, list_input, load, reply, take_back};
 use super::{ApiResult, Call, Reply};
 use crate::domain::protest::{Protest, ProtestDetails};
 use crate::types::{self as wire, ProtestEnvelope, ProtestList};
@@ -18,11 +18,12 @@ impl super::handlers::ProtestsApi for Protests {
     }
 
     async fn protests_get(call: Call, input: wire::ProtestsGetInput) -> ApiResult<Reply<ProtestEnvelope>> {
-        get::<ProtestDetails>(&call, &input.id).await
+        Ok(reply(&load::<ProtestDetails>(&call, &input.id).await?))
     }
 
     async fn protests_list(call: Call, input: wire::ProtestsListInput) -> ApiResult<Reply<ProtestList>> {
-        list::<ProtestDetails>(&call, list_input!(input)).await
+        let (data, meta) = list::<ProtestDetails>(&call, list_input!(input)).await?;
+        Ok(Reply::new(ProtestList { data, meta }))
     }
 
     /// A title not yet protested is withdrawn; a protested one gets its cancellation requested.

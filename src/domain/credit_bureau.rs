@@ -12,7 +12,7 @@ use time::{Date, OffsetDateTime};
 use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
 use super::debtor::Debtor;
-use super::escalation::{Escalation, Heard, Kind, Step, Wait};
+use super::escalation::{Escalation, Heard, Kind, Step, Wait, address, all_but};
 #[cfg(test)]
 use super::money::Hundredths;
 use super::rules::RuleError;
@@ -34,11 +34,6 @@ pub const SANDBOX_NOTICE_PERIOD_DAYS: i64 = 10;
 pub const SANDBOX_REMOVAL_DAYS: u32 = 1;
 /// The business days a removal is due within after the debt ends (STJ Súmula 548).
 pub const REMOVAL_DUE_DAYS: u32 = 5;
-
-/// The statuses in which a report stands against the debtor or is on its way there: a second
-/// one for the same charge is refused.
-pub const LIVE: &[Status] =
-    &[Status::Requested, Status::NoticeSent, Status::Reported, Status::RemovalRequested];
 
 /// What a report is beyond the life every escalation shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,13 +75,7 @@ impl Report {
                 "not_blocked",
             ));
         }
-        if debtor.address.is_none() {
-            return Err(refusal(
-                "A report needs the debtor's full address: add it to the debtor first.",
-                "address_missing",
-                "address_complete",
-            ));
-        }
+        address::<ReportDetails>(debtor)?;
         let Some(notice_id) = notice_id else {
             return Err(refusal(
                 "A report needs a prior written notice mailed to the debtor: send a letter notification for this charge first.",
@@ -121,11 +110,7 @@ impl Report {
                 return Err(RuleError::InvalidState {
                     message: "a failed report is not in the bureau's records and cannot be removed".into(),
                     status: self.status.as_str(),
-                    allowed: LIVE
-                        .iter()
-                        .chain(&[Status::Removed, Status::Canceled])
-                        .map(|s| s.as_str())
-                        .collect(),
+                    allowed: all_but(&[Status::Failed]),
                 });
             }
         }
@@ -199,13 +184,8 @@ impl Kind for ReportDetails {
     ];
 
     /// Withdrawn as [`Report::remove`] does, the removal due 5 business days after `day`.
-    fn take_back(
-        r: &mut Report,
-        ending: Ending,
-        day: Date,
-        now: OffsetDateTime,
-    ) -> Result<Outcome, RuleError> {
-        let reason = match ending {
+    fn take_back(r: &mut Report, end: Ending, day: Date, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        let reason = match end {
             Ending::Paid => RemoveReason::Paid,
             Ending::Canceled => RemoveReason::Canceled,
             Ending::Agreement => RemoveReason::Agreement,
@@ -322,9 +302,11 @@ pub(crate) mod tests {
         let mut report = filed();
         assert_eq!(report.remove(RemoveReason::Contested, date!(2026 - 12 - 03), NOW), Ok(Outcome::Changed));
         assert_eq!((report.status, report.removal_due_by), (Status::Canceled, None));
+        assert_eq!(report.event_code(), "credit_bureau_report.canceled");
         assert_eq!(report.remove(RemoveReason::Manual, date!(2026 - 12 - 03), NOW), Ok(Outcome::Unchanged));
         let mut failed = filed();
         failed.status = Status::Failed;
+        assert_eq!(failed.event_code(), "credit_bureau_report.add.failed");
         let err = failed.remove(RemoveReason::Manual, date!(2026 - 12 - 03), NOW).unwrap_err();
         let RuleError::InvalidState { allowed, .. } = err else { panic!("{err:?}") };
         assert!(allowed.contains(&"reported") && !allowed.contains(&"failed"), "{allowed:?}");

@@ -5,7 +5,6 @@
 //! [`Kind`] (`credit_bureau`, `protest`) says only what differs: its statuses, the steps its
 //! outside takes, what it must be told and its own fields.
 
-use std::borrow::Cow;
 use std::fmt::Debug;
 use std::ops::{Deref, DerefMut};
 use std::str::FromStr;
@@ -51,10 +50,11 @@ pub trait Kind: Clone + Debug + PartialEq + Eq + Sized {
     const PREFIX: &'static str;
     /// What a refusal calls one ("a failed report ...").
     const NOUN: &'static str;
-    /// The gateway requests the outside answers, the filing of a new one first: each with the
-    /// status that asks it and the one its confirmation reaches. Their events are
-    /// `<request>.requested` and `<request>.confirmed`; see [`Escalation::event_code`].
+    /// The gateway requests the outside answers, the filing first: each with the status that
+    /// asks it and the one its confirmation reaches (see [`Escalation::event_code`]).
     const ANSWERED: &'static [(&'static str, Self::Status, Self::Status)];
+    /// The gateway request that files a new one.
+    const FILE_REQUEST: &'static str = Self::ANSWERED[0].0;
     /// The status a new one refused for good by the gateway ends in.
     const REFUSED: Self::Status;
     /// The status one taken back before the outside acted ends in, the statuses the outside
@@ -79,9 +79,18 @@ pub trait Kind: Clone + Debug + PartialEq + Eq + Sized {
     ) -> Result<Outcome, RuleError>;
 }
 
-/// The gateway request that files a new one of `K`.
-pub fn filing<K: Kind>() -> &'static str {
-    K::ANSWERED[0].0
+/// The debtor's full address, which one of `K` needs.
+pub fn address<K: Kind>(debtor: &Debtor) -> Result<&crate::types::Address, RuleError> {
+    debtor.address.as_ref().ok_or_else(|| RuleError::InvalidState {
+        message: format!("A {} needs the debtor's full address: add it to the debtor first.", K::NOUN),
+        status: "address_missing",
+        allowed: vec!["address_complete"],
+    })
+}
+
+/// The names of every status but `but`, in the spec's order.
+pub fn all_but<S: Status>(but: &[S]) -> Vec<&'static str> {
+    S::ALL.iter().filter(|s| !but.contains(s)).map(|s| s.name()).collect()
 }
 
 /// The statuses whose moment `K` keeps, in the spec's order: all but the request's (kept as
@@ -91,11 +100,9 @@ pub fn stamped<K: Kind>() -> impl Iterator<Item = K::Status> {
 }
 
 /// The name the spec and the kind's table give the moment of `status` (`sent_at`).
-pub fn moment<K: Kind>(status: K::Status) -> Cow<'static, str> {
-    match K::MOMENTS.iter().find(|(s, _)| *s == status) {
-        Some((_, column)) => Cow::Borrowed(column),
-        None => Cow::Owned(format!("{}_at", status.name())),
-    }
+pub fn moment<K: Kind>(status: K::Status) -> String {
+    let renamed = K::MOMENTS.iter().find(|(s, _)| *s == status).map(|(_, column)| column.to_string());
+    renamed.unwrap_or_else(|| format!("{}_at", status.name()))
 }
 
 /// How long the sandbox's outside takes over a step.
@@ -217,9 +224,8 @@ impl<K: Kind> Escalation<K> {
         true
     }
 
-    /// What the outside must still be told (the gateway request's kind), if anything: the
-    /// filing of one it never heard of, the request its status asks, or the recall of one it
-    /// heard of before it was taken back.
+    /// What the outside must still be told (the gateway request's kind), if anything: its
+    /// status's request, or the recall of one it heard of before it was taken back.
     pub fn owed(&self) -> Option<&'static str> {
         let told = self.submitted_status;
         if told == Some(self.status) {
@@ -230,10 +236,8 @@ impl<K: Kind> Escalation<K> {
             return Some(recall);
         }
         // The filing is owed only while the outside has heard nothing.
-        let owes = |(i, (_, asked, _)): &(usize, &(&str, K::Status, K::Status))| {
-            *asked == self.status && (*i > 0 || told.is_none())
-        };
-        K::ANSWERED.iter().enumerate().find(owes).map(|(_, (request, ..))| *request)
+        let mut answered = K::ANSWERED.iter().skip(usize::from(told.is_some()));
+        answered.find(|(_, asked, _)| *asked == self.status).map(|(request, ..)| *request)
     }
 
     /// A step the outside reports. The same status again changes nothing; a step it cannot take
@@ -262,18 +266,17 @@ impl<K: Kind> Escalation<K> {
         Ok(Outcome::Changed)
     }
 
-    /// The event code of the step it just took, as the spec's `WebhookEventCode` writes it: a
-    /// status that asks or confirms a request of [`Kind::ANSWERED`] is
-    /// `<request>.requested` or `<request>.confirmed`, a refused filing `<filing>.failed`, any
-    /// other `<resource>.<status>` (the resource the filing's first word).
+    /// The event code of the step it just took, one of the spec's `WebhookEventCode`: a status
+    /// that asks or confirms a request of [`Kind::ANSWERED`] is `<request>.requested` or
+    /// `.confirmed`, a refused filing `<filing>.failed`, any other `<resource>.<status>`.
     pub fn event_code(&self) -> &'static str {
         let status = self.status;
         let code = match K::ANSWERED.iter().find(|(_, asked, done)| *asked == status || *done == status) {
             Some((request, asked, _)) if *asked == status => format!("{request}.requested"),
             Some((request, ..)) => format!("{request}.confirmed"),
-            None if status == K::REFUSED => format!("{}.failed", filing::<K>()),
+            None if status == K::REFUSED => format!("{}.failed", K::FILE_REQUEST),
             None => {
-                let resource = filing::<K>().split('.').next().unwrap_or_default();
+                let resource = K::FILE_REQUEST.split('.').next().unwrap_or_default();
                 format!("{resource}.{}", status.name())
             }
         };
@@ -314,56 +317,5 @@ impl<K: Kind> Escalation<K> {
     pub fn touch(&mut self, now: OffsetDateTime) {
         self.version += 1;
         self.updated_at = now;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::credit_bureau::tests::{NOW, debtor_and_charge};
-
-    /// Each status's event code, moment column and owed request (told nothing, told it was
-    /// requested), joined.
-    fn derived<K: Kind>(details: K) -> String {
-        let (debtor, charge) = debtor_and_charge(true, time::macros::date!(2026 - 10 - 01));
-        let mut e = Escalation::new(&charge, &debtor, details, NOW);
-        let lines = K::Status::ALL.iter().map(|&status| {
-            e.status = status;
-            let column = stamped::<K>().any(|s| s == status).then(|| moment::<K>(status));
-            let owed = [None, Some(K::Status::REQUESTED)].map(|told| {
-                e.submitted_status = told;
-                e.owed().unwrap_or("-")
-            });
-            format!("{} {} {owed:?}", e.event_code(), column.unwrap_or_default())
-        });
-        lines.collect::<Vec<_>>().join("\n")
-    }
-
-    #[test]
-    fn event_codes_moments_and_requests_are_the_specs() {
-        let report = derived(crate::domain::credit_bureau::tests::filed().details);
-        assert_eq!(
-            report,
-            "credit_bureau_report.add.requested  [\"credit_bureau_report.add\", \"-\"]
-credit_bureau_report.notice_sent notice_sent_at [\"-\", \"-\"]
-credit_bureau_report.add.confirmed included_at [\"-\", \"-\"]
-credit_bureau_report.remove.requested removal_requested_at [\"credit_bureau_report.remove\", \"credit_bureau_report.remove\"]
-credit_bureau_report.remove.confirmed removed_at [\"-\", \"-\"]
-credit_bureau_report.canceled canceled_at [\"-\", \"credit_bureau_report.remove\"]
-credit_bureau_report.add.failed  [\"-\", \"-\"]"
-        );
-        let protest = derived(crate::domain::protest::tests::filed().details);
-        assert_eq!(
-            protest,
-            "protest.send.requested  [\"protest.send\", \"-\"]
-protest.send.confirmed sent_at [\"-\", \"-\"]
-protest.intimated intimated_at [\"-\", \"-\"]
-protest.paid paid_at [\"-\", \"-\"]
-protest.protested protested_at [\"-\", \"-\"]
-protest.withdrawn withdrawn_at [\"-\", \"protest.withdraw\"]
-protest.cancel.requested cancellation_requested_at [\"protest.cancel\", \"protest.cancel\"]
-protest.cancel.confirmed canceled_at [\"-\", \"-\"]
-protest.send.failed  [\"-\", \"-\"]"
-        );
     }
 }

@@ -11,7 +11,7 @@ use time::{Date, OffsetDateTime};
 
 use super::charge::{Charge, Ending, Outcome};
 use super::debtor::Debtor;
-use super::escalation::{Escalation, Heard, Kind, Step, Wait};
+use super::escalation::{Escalation, Heard, Kind, Step, Wait, address, all_but};
 use super::money::Hundredths;
 use super::rules::RuleError;
 use crate::types::{ProtestStatus as Status, ProtestTitleType as TitleType};
@@ -25,10 +25,6 @@ pub const SANDBOX_INTIMATION_DAYS: u32 = 1;
 pub const PAYMENT_DAYS: u32 = 3;
 /// Business days the notary takes to cancel a protest once the anuência arrives (sandbox).
 pub const SANDBOX_CANCELLATION_DAYS: u32 = 2;
-
-/// The statuses of a protest under way or standing: a second one for the same charge is refused.
-pub const LIVE: &[Status] =
-    &[Status::Requested, Status::Sent, Status::Intimated, Status::Protested, Status::CancellationRequested];
 
 /// The notary that takes the title: the protest office of the debtor's city.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,13 +59,7 @@ impl Protest {
         now: OffsetDateTime,
     ) -> Result<Self, RuleError> {
         charge.check_escalation("protested")?;
-        let Some(address) = &debtor.address else {
-            return Err(RuleError::InvalidState {
-                message: "A protest needs the debtor's full address: add it to the debtor first.".into(),
-                status: "address_missing",
-                allowed: vec!["address_complete"],
-            });
-        };
+        let address = address::<ProtestDetails>(debtor)?;
         let details = ProtestDetails {
             title_type,
             document_number,
@@ -97,18 +87,7 @@ impl Protest {
                 return Err(RuleError::InvalidState {
                     message: format!("a {} protest cannot be canceled", self.status.as_str()),
                     status: self.status.as_str(),
-                    allowed: [
-                        Status::Requested,
-                        Status::Sent,
-                        Status::Intimated,
-                        Status::Protested,
-                        Status::Withdrawn,
-                        Status::CancellationRequested,
-                        Status::Canceled,
-                    ]
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect(),
+                    allowed: all_but(&[Status::Paid, Status::Rejected]),
                 });
             }
         }
@@ -245,6 +224,8 @@ pub(crate) mod tests {
         for status in [Status::Paid, Status::Rejected] {
             let mut protest = filed();
             protest.status = status;
+            let code = if status == Status::Paid { "protest.paid" } else { "protest.send.failed" };
+            assert_eq!(protest.event_code(), code);
             let err = protest.cancel(NOW).unwrap_err();
             let RuleError::InvalidState { allowed, .. } = err else { panic!("{err:?}") };
             assert!(allowed.contains(&"protested") && !allowed.contains(&status.as_str()), "{allowed:?}");

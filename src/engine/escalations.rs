@@ -19,7 +19,7 @@ use super::{PassClock, committed, engine_event};
 use crate::domain::charge::{Charge, Ending, Outcome};
 use crate::domain::credit_bureau::{DEFAULT_BUREAU, DEFAULT_NATURE, Report, ReportDetails};
 use crate::domain::dates::{Zone, format_timestamp};
-use crate::domain::escalation::{Escalation, Heard, filing};
+use crate::domain::escalation::{Escalation, Heard, Kind};
 use crate::domain::money::Hundredths;
 use crate::domain::policy::Step;
 use crate::domain::protest::{Protest, ProtestDetails};
@@ -58,13 +58,16 @@ trait Outside: Shown {
         e: &Escalation<Self>,
         kind: &str,
     ) -> impl Future<Output = StoreResult<Value>> + Send;
-    /// What a step heard from the outside does to the rest, before `e` is saved.
+    /// What a step heard from the outside does to the rest, before `e` is saved: nothing, for
+    /// most.
     fn heard_beyond(
-        store: &Store,
-        e: &Escalation<Self>,
-        now: time::OffsetDateTime,
-        zone: &Zone,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+        _: &Store,
+        _: &Escalation<Self>,
+        _: time::OffsetDateTime,
+        _: &Zone,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        async { Ok(()) }
+    }
 }
 
 impl Outside for ReportDetails {
@@ -73,7 +76,7 @@ impl Outside for ReportDetails {
             "kind": kind, "id": r.id, "organization_id": r.organization_id, "charge_id": r.charge_id,
             "bureau": r.bureau.as_str(),
         });
-        if kind == filing::<Self>() {
+        if kind == Self::FILE_REQUEST {
             let due_date =
                 store.charge(&r.organization_id, &r.charge_id).await?.map(|c| format_date_value(c.due_date));
             body["amount"] = json!(r.amount);
@@ -87,10 +90,6 @@ impl Outside for ReportDetails {
         }
         Ok(body)
     }
-
-    async fn heard_beyond(_: &Store, _: &Report, _: time::OffsetDateTime, _: &Zone) -> Result<(), ApiError> {
-        Ok(())
-    }
 }
 
 impl Outside for ProtestDetails {
@@ -99,7 +98,7 @@ impl Outside for ProtestDetails {
             "kind": kind, "id": p.id, "organization_id": p.organization_id, "charge_id": p.charge_id,
             "protocol_number": p.protocol,
         });
-        if kind == filing::<Self>() {
+        if kind == Self::FILE_REQUEST {
             body["amount"] = json!(p.amount);
             body["title_type"] = json!(p.title_type.as_str());
             body["document_number"] = json!(p.document_number);
@@ -301,7 +300,7 @@ async fn refused<K: Shown>(
 ) -> StoreResult<()> {
     let (error, transient) = (err.reason(), err.is_transient());
     tracing::warn!(id = %e.id, kind, %error, transient, "gateway did not take a {} request", K::REACHED);
-    if transient || kind != filing::<K>() {
+    if transient || kind != K::FILE_REQUEST {
         return Ok(());
     }
     let stamp = clock.stamp(e.updated_at);

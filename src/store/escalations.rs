@@ -28,19 +28,17 @@ pub struct Queries {
     /// An organization's whose outside must still be told something, oldest first.
     pub owed: &'static str,
     pub submitted: &'static str,
-    /// The charge's column that mirrors its status.
+    /// The charge's column that mirrors its status, the outside's protocol's, and the kind's
+    /// own columns that change after filing and are fixed at it (as its `changing` and `fixed`
+    /// give them).
     pub mirror: &'static str,
-    /// The column of the outside's protocol.
     pub protocol: &'static str,
-    /// The kind's columns that change after filing, as [`Stored::changing`] gives them.
     pub changing: &'static [&'static str],
-    /// The kind's columns fixed at filing, as [`Stored::fixed`] gives them.
     pub fixed: &'static [&'static str],
 }
 
 /// The [`Stored::SQL`] of `$table`, whose rows under way, moving and owed have the statuses
-/// listed (SQL lists of quoted names) and whose status the charge's `$mirror` follows, and its
-/// [`Stored::written`]. A row reads its debtor's
+/// listed (SQL lists of quoted names), and its [`Stored::written`]. A row reads its debtor's
 /// name and charge's description by their primary keys, the outer table's columns unqualified,
 /// so a list's filters apply unchanged.
 macro_rules! queries {
@@ -86,53 +84,41 @@ macro_rules! queries {
 }
 pub(super) use queries;
 
-/// The columns every kind's table shares that change after filing, before the moments.
-const CHANGING: [&str; 4] = ["status", "failure_reason", "version", "updated_at"];
-/// The columns every kind's table shares that are fixed at filing.
-const FIXED: [&str; 7] =
-    ["id", "organization_id", "charge_id", "debtor_id", "amount_cents", "requested_at", "created_at"];
-
-/// A kind's statements that name every column, worked out once from its columns.
+/// A kind's statements that name every column, worked out once from its columns: the moments'
+/// (in the order of `escalation::stamped`), the INSERT of the changing columns (the shared ones,
+/// the moments, the protocol, the kind's own) and the fixed ones, the UPDATE of the changing ones.
 pub struct Written {
-    /// The moments' columns, in the order of `escalation::stamped`.
     moments: Vec<String>,
-    /// The changing columns (the shared ones, the moments, the protocol, the kind's own), the
-    /// shared fixed ones, the kind's fixed ones.
     insert: String,
-    /// The changing columns as `insert` lists them, then id, organization and version.
     update: String,
 }
 
 impl Written {
     pub fn of<K: Stored>() -> Self {
-        let moments: Vec<String> = stamped::<K>().map(|s| moment::<K>(s).into_owned()).collect();
-        let changing: Vec<&str> = CHANGING
-            .into_iter()
-            .chain(moments.iter().map(String::as_str))
-            .chain([K::SQL.protocol])
-            .chain(K::SQL.changing.iter().copied())
-            .collect();
-        let columns: Vec<&str> =
-            changing.iter().copied().chain(FIXED).chain(K::SQL.fixed.iter().copied()).collect();
-        let placeholders: Vec<String> = (1..=columns.len()).map(|n| format!("${n}")).collect();
-        let insert = format!(
-            "INSERT INTO {} ({}) VALUES ({})",
-            K::SQL.table,
-            columns.join(", "),
-            placeholders.join(", ")
+        let moments: Vec<String> = stamped::<K>().map(moment::<K>).collect();
+        let mut changing = vec!["status", "failure_reason", "version", "updated_at"];
+        changing.extend(
+            moments
+                .iter()
+                .map(String::as_str)
+                .chain([K::SQL.protocol])
+                .chain(K::SQL.changing.iter().copied()),
         );
-        let set: Vec<String> =
-            changing.iter().zip(&placeholders).map(|(c, p)| format!("{c} = {p}")).collect();
-        let n = changing.len();
-        let update = format!(
-            "UPDATE {} SET {} WHERE id = ${} AND organization_id = ${} AND version = ${}",
-            K::SQL.table,
-            set.join(", "),
-            n + 1,
-            n + 2,
-            n + 3
-        );
-        Self { moments, insert, update }
+        let fixed =
+            ["id", "organization_id", "charge_id", "debtor_id", "amount_cents", "requested_at", "created_at"];
+        let columns = [&changing[..], &fixed, K::SQL.fixed].concat();
+        let values: Vec<String> = (1..=columns.len()).map(|n| format!("${n}")).collect();
+        let set: Vec<String> = changing.iter().zip(&values).map(|(c, n)| format!("{c} = {n}")).collect();
+        let (table, set, columns) = (K::SQL.table, set.join(", "), columns.join(", "));
+        let (id, org, version) =
+            (&values[changing.len()], &values[changing.len() + 1], &values[changing.len() + 2]);
+        Self {
+            insert: format!("INSERT INTO {table} ({columns}) VALUES ({})", values.join(", ")),
+            update: format!(
+                "UPDATE {table} SET {set} WHERE id = {id} AND organization_id = {org} AND version = {version}"
+            ),
+            moments,
+        }
     }
 }
 
