@@ -30,8 +30,7 @@ impl super::handlers::CreditBureauReportsApi for CreditBureauReports {
         call: Call,
         input: wire::CreditBureauReportsListInput,
     ) -> ApiResult<Reply<CreditBureauReportList>> {
-        let (data, meta) = list::<ReportDetails>(&call, list_input!(input)).await?;
-        Ok(Reply::new(CreditBureauReportList { data, meta }))
+        list::<ReportDetails>(&call, list_input!(input)).await
     }
 
     /// Before the inclusion the report is canceled; once reported its removal is requested.

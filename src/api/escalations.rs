@@ -13,7 +13,7 @@ use crate::domain::escalation::{Escalation, Status};
 use crate::domain::protest::{Protest, ProtestDetails};
 use crate::domain::text::Text;
 use crate::store::{EscalationFilter, taken_back};
-use crate::types::{AmountListMeta, CreditBureau, ProtestTitleType, SortOrder};
+use crate::types::{CreditBureau, ProtestTitleType, SortOrder};
 use crate::views::escalation::{Shown, moved};
 
 /// The arguments of the report and protest lists.
@@ -46,11 +46,8 @@ pub(crate) fn reply<K: Shown>(e: &Escalation<K>) -> Reply<K::Envelope> {
     Reply::versioned((K::ENVELOPE)((K::VIEW)(e)), e.version)
 }
 
-/// A page of one kind, as views, and the page's meta.
-pub(crate) async fn list<K: Shown>(
-    call: &Call,
-    input: ListInput,
-) -> ApiResult<(Vec<K::View>, AmountListMeta)> {
+/// A page of one kind, as views with the page's meta.
+pub(crate) async fn list<K: Shown>(call: &Call, input: ListInput) -> ApiResult<Reply<K::List>> {
     let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page(call.zone());
     let filter = EscalationFilter {
         charge_ids: csv(input.charge_id),
@@ -61,7 +58,7 @@ pub(crate) async fn list<K: Shown>(
         offset: window.offset,
     };
     let (found, total, amount_cents) = call.store.escalations::<K>(call.org_id(), &filter).await?;
-    Ok((found.iter().map(K::VIEW).collect(), pager.amount_meta(total, amount_cents)))
+    Ok(Reply::new((K::LIST)(found.iter().map(K::VIEW).collect(), pager.amount_meta(total, amount_cents))))
 }
 
 /// One of the organization's.

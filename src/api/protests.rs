@@ -22,8 +22,7 @@ impl super::handlers::ProtestsApi for Protests {
     }
 
     async fn protests_list(call: Call, input: wire::ProtestsListInput) -> ApiResult<Reply<ProtestList>> {
-        let (data, meta) = list::<ProtestDetails>(&call, list_input!(input)).await?;
-        Ok(Reply::new(ProtestList { data, meta }))
+        list::<ProtestDetails>(&call, list_input!(input)).await
     }
 
     /// A title not yet protested is withdrawn; a protested one gets its cancellation requested.

@@ -25,13 +25,9 @@ pub const DEFAULT_BUREAU: CreditBureau = CreditBureau::Serasa;
 /// The nature of the debt a report records when none is given (the spec's default).
 pub const DEFAULT_NATURE: &str = "duplicata";
 
-/// Business days the bureau takes to mail its own notice after a request (sandbox).
-pub const SANDBOX_NOTICE_DAYS: u32 = 1;
 /// Days the debtor has to pay or contest after the bureau's notice before the inclusion
 /// (sandbox; the bureaus give 10).
 pub const SANDBOX_NOTICE_PERIOD_DAYS: i64 = 10;
-/// Business days the bureau takes to remove a record once asked (sandbox).
-pub const SANDBOX_REMOVAL_DAYS: u32 = 1;
 /// The business days a removal is due within after the debt ends (STJ Súmula 548).
 pub const REMOVAL_DUE_DAYS: u32 = 5;
 
@@ -178,9 +174,9 @@ impl Kind for ReportDetails {
     /// The notice a business day after the request, the inclusion 10 days after the notice,
     /// the removal a business day after it was asked.
     const SANDBOX: &'static [(Status, Wait, Status)] = &[
-        (Status::Requested, Wait::BusinessDays(SANDBOX_NOTICE_DAYS), Status::NoticeSent),
+        (Status::Requested, Wait::BusinessDays(1), Status::NoticeSent),
         (Status::NoticeSent, Wait::Days(SANDBOX_NOTICE_PERIOD_DAYS), Status::Reported),
-        (Status::RemovalRequested, Wait::BusinessDays(SANDBOX_REMOVAL_DAYS), Status::Removed),
+        (Status::RemovalRequested, Wait::BusinessDays(1), Status::Removed),
     ];
 
     /// Withdrawn as [`Report::remove`] does, the removal due 5 business days after `day`.

@@ -16,16 +16,6 @@ use super::money::Hundredths;
 use super::rules::RuleError;
 use crate::types::{ProtestStatus as Status, ProtestTitleType as TitleType};
 
-/// Business days the notary takes to take the title in (apontamento) after a request (sandbox).
-pub const SANDBOX_SEND_DAYS: u32 = 1;
-/// Business days from the apontamento to the intimação (sandbox).
-pub const SANDBOX_INTIMATION_DAYS: u32 = 1;
-/// Business days the debtor has after the intimação before the protest is drawn (Lei 9.492
-/// art. 12).
-pub const PAYMENT_DAYS: u32 = 3;
-/// Business days the notary takes to cancel a protest once the anuência arrives (sandbox).
-pub const SANDBOX_CANCELLATION_DAYS: u32 = 2;
-
 /// The notary that takes the title: the protest office of the debtor's city.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notary {
@@ -148,13 +138,13 @@ impl Kind for ProtestDetails {
     }
 
     /// The apontamento a business day after the request, the intimação a business day later,
-    /// the protest drawn 3 business days after the intimação, a cancellation done 2 business
-    /// days after the anuência.
+    /// the protest drawn when the 3 business days the debtor has after the intimação pass (Lei
+    /// 9.492 art. 12), a cancellation done 2 business days after the anuência.
     const SANDBOX: &'static [(Status, Wait, Status)] = &[
-        (Status::Requested, Wait::BusinessDays(SANDBOX_SEND_DAYS), Status::Sent),
-        (Status::Sent, Wait::BusinessDays(SANDBOX_INTIMATION_DAYS), Status::Intimated),
-        (Status::Intimated, Wait::BusinessDays(PAYMENT_DAYS), Status::Protested),
-        (Status::CancellationRequested, Wait::BusinessDays(SANDBOX_CANCELLATION_DAYS), Status::Canceled),
+        (Status::Requested, Wait::BusinessDays(1), Status::Sent),
+        (Status::Sent, Wait::BusinessDays(1), Status::Intimated),
+        (Status::Intimated, Wait::BusinessDays(3), Status::Protested),
+        (Status::CancellationRequested, Wait::BusinessDays(2), Status::Canceled),
     ];
 
     /// The debt behind the title ended, however: the creditor withdraws a title not yet

@@ -35,32 +35,39 @@ macro_rules! escalation_view {
 pub(crate) trait Shown: Stored {
     type View: serde::Serialize;
     type Payload: ObjectPayload<Object = Self::View>;
-    /// Its answer: the view in the kind's envelope.
+    /// Its answer: the view in the kind's envelope; a page of views with the page's meta.
     type Envelope;
+    type List;
     /// What the server cannot reach without a gateway ("a protest").
     const REACHED: &'static str;
 
     const VIEW: fn(&Escalation<Self>) -> Self::View;
     const ENVELOPE: fn(Self::View) -> Self::Envelope;
+    const LIST: fn(Vec<Self::View>, wire::AmountListMeta) -> Self::List;
 }
 
 /// The [`Shown`] of `$kind`: the view `$view` makes, the generated types around it (`$View`,
-/// its `EventData` and `Envelope`), and what the server cannot reach without a gateway.
+/// its `EventData`, `Envelope` and `List`), and what the server cannot reach without a gateway.
 macro_rules! shown {
-    ($($kind:ty: $view:ident, $View:ident { $Payload:ident, $Envelope:ident }, $reached:literal;)*) => {$(
+    ($($kind:ty: $view:ident, $View:ident { $Payload:ident, $Envelope:ident, $List:ident }, $reached:literal;)*) => {$(
         impl Shown for $kind {
             type View = wire::$View;
             type Payload = wire::$Payload;
             type Envelope = wire::$Envelope;
+            type List = wire::$List;
             const REACHED: &'static str = $reached;
             const VIEW: fn(&Escalation<Self>) -> wire::$View = $view;
             const ENVELOPE: fn(wire::$View) -> wire::$Envelope = |data| wire::$Envelope { data };
+            const LIST: fn(Vec<wire::$View>, wire::AmountListMeta) -> wire::$List =
+                |data, meta| wire::$List { data, meta };
         }
     )*};
 }
 shown! {
-    ReportDetails: report_view, CreditBureauReport { CreditBureauReportEventData, CreditBureauReportEnvelope }, "credit-bureau";
-    ProtestDetails: protest_view, Protest { ProtestEventData, ProtestEnvelope }, "protest";
+    ReportDetails: report_view, CreditBureauReport {
+        CreditBureauReportEventData, CreditBureauReportEnvelope, CreditBureauReportList
+    }, "credit-bureau";
+    ProtestDetails: protest_view, Protest { ProtestEventData, ProtestEnvelope, ProtestList }, "protest";
 }
 
 /// The move from `before` (none: filed) to `after`, as its event carries it.
