@@ -15,6 +15,7 @@ pub mod api;
 pub mod app;
 pub mod approvals;
 pub mod auth;
+pub mod changes;
 pub mod demo;
 pub mod documents;
 pub mod domain;

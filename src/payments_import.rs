@@ -13,8 +13,8 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use crate::api::payments::take;
 use crate::app::App;
+use crate::changes::take;
 use crate::domain::dates::parse_date;
 use crate::domain::ids::new_id;
 use crate::domain::money::{Hundredths, cents_from_decimal};
@@ -116,7 +116,7 @@ pub async fn import(app: &Arc<App>, org_id: &str, bytes: &[u8]) -> Result<Import
         let reference = format!("{key}#{occurrence}");
         let now = OffsetDateTime::now_utc();
         let payment = ReceivedPayment::heard(&org.id, PaymentSource::Import, reference, facts, paid_at, now);
-        match take(app, &org, payment, "payments_import", new_id("req"), None).await {
+        match take(&app.store, &org, payment, "payments_import", new_id("req"), None).await {
             Ok(None) => report.already_imported += 1,
             Ok(Some(p)) if p.status == PaymentStatus::Matched => report.matched += 1,
             Ok(Some(p)) => report.unmatched.push((line_number, p.reason.unwrap_or_default())),

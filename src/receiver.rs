@@ -14,9 +14,9 @@ use poem::{Request, Response, handler};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use crate::api::payments::take;
 use crate::app::{App, RequestId};
 use crate::auth::hash_token;
+use crate::changes::take;
 use crate::domain::dates::{Zone, parse_date, parse_timestamp};
 use crate::domain::ids::new_id;
 use crate::domain::money::{Hundredths, positive_cents_from_json};
@@ -109,7 +109,8 @@ async fn take_delivery(
     let payment = ReceivedPayment::heard(&org.id, PaymentSource::Kobana, reference, facts, paid_at, now);
 
     let request_id = req.data::<RequestId>().map(|r| r.0.clone()).unwrap_or_else(|| new_id("req"));
-    let Some(payment) = take(app, &org, payment, "payment_receiver", request_id, Some(method)).await? else {
+    let Some(payment) = take(&app.store, &org, payment, "payment_receiver", request_id, Some(method)).await?
+    else {
         // Delivered before: taken then, nothing to do again.
         return Ok(answer(200, json!({ "data": { "delivery_id": delivery_id, "duplicate": true } })));
     };

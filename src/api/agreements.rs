@@ -1,7 +1,7 @@
 //! /v1/agreements: renegotiating a debtor's open charges (acordos).
 
-use super::charge_changes::save_change;
 use super::{ApiError, ApiResult, Call, FieldError, ListArgs, Reply, csv, event};
+use crate::changes::{next_action, save_change};
 use crate::domain::agreement::{self, Agreement, DEFAULT_GRACE_DAYS, Discount, Simulation, Terms};
 use crate::domain::charge::{Charge, OPEN, Outcome};
 use crate::domain::dates::Day;
@@ -145,7 +145,9 @@ async fn save_charge(
     agreement_id: &str,
 ) -> ApiResult<()> {
     let agreement_id = agreement_id.to_owned();
-    save_change(call, before, after, code, |data| data.agreement_id = Some(agreement_id)).await.map(drop)
+    save_change(&call.acting(), before, after, code, |data| data.agreement_id = Some(agreement_id))
+        .await
+        .map(drop)
 }
 
 /// Makes an agreement over the charges `ids`, in the call's unit of work: the agreement, a
@@ -176,7 +178,7 @@ async fn make(call: &Call, ids: &[&str], terms: Terms, grace_days: i64) -> ApiRe
     for planned in plan {
         let mut charge =
             agreement.installment_charge(&debtor, &charges[0], planned, call.now, call.zone())?;
-        charge.next_action_at = super::charge_changes::next_action(call, &charge).await?;
+        charge.next_action_at = next_action(&call.acting(), &charge).await?;
         let mut data = wire::ChargeEventData::of(None, charge_event_view(&charge, call.today()));
         data.agreement_id = Some(agreement.id.clone());
         let evt = event(call, "charge.db.created", &charge.id, &data);

@@ -12,6 +12,7 @@ use super::error::{ApiError, ApiResult};
 use super::layout::Layout;
 use crate::app::App;
 use crate::auth::Principal;
+use crate::changes::Acting;
 use crate::domain::dates::{Day, Zone, format_timestamp};
 use crate::domain::money::Hundredths;
 use crate::operations::Operation;
@@ -76,6 +77,12 @@ impl Call {
     /// Today in the organization's time zone.
     pub fn today(&self) -> Date {
         self.zone().today(self.now)
+    }
+
+    /// What a change this call makes needs of it: its unit of work, its caller, its request id
+    /// and its time.
+    pub(crate) fn acting(&self) -> Acting<'_> {
+        Acting { store: &self.store, principal: &self.principal, request_id: &self.request_id, now: self.now }
     }
 
     /// Refuses the call when If-Match names none of the object's current version.

@@ -1,17 +1,15 @@
 //! /v1/charges: what a debtor owes, and its life from pending to paid or canceled.
 
-use super::charge_changes::next_action;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event};
+use crate::changes::{next_action, save_change, settle};
 use crate::domain::charge::{Charge, ChargeEdit, NewCharge, Outcome, Payment};
 use crate::domain::money::Hundredths;
 use crate::domain::payment_codes::BoletoGiven;
 use crate::domain::text;
 use crate::store::ChargeFilter;
 use crate::types::{self as wire, ChargeEnvelope, ChargeList};
-use crate::views::event_data::ObjectPayload;
-
-pub(crate) use super::charge_changes::{save_change, settle};
 use crate::views::charge::{charge_event_view, into_view};
+use crate::views::event_data::ObjectPayload;
 
 /// The handlers of the `charges` tag.
 pub struct Charges;
@@ -35,7 +33,7 @@ async fn save(
     code: &str,
     extra: impl FnOnce(&mut wire::ChargeEventData),
 ) -> ApiResult<Reply<ChargeEnvelope>> {
-    let saved = save_change(call, before, after, code, extra).await?;
+    let saved = save_change(&call.acting(), before, after, code, extra).await?;
     Ok(reply(call, saved))
 }
 
@@ -130,7 +128,7 @@ impl super::handlers::ChargesApi for Charges {
             metadata: input.metadata.map(text::string_map),
         };
         let mut charge = Charge::open(&debtor, new, call.now, call.zone())?;
-        charge.next_action_at = next_action(&call, &charge).await?;
+        charge.next_action_at = next_action(&call.acting(), &charge).await?;
         let data = wire::ChargeEventData::of(None, charge_event_view(&charge, call.today()));
         let evt = event(&call, "charge.db.created", &charge.id, &data);
         call.store.insert_charge(&charge, &evt).await?;
@@ -178,7 +176,7 @@ impl super::handlers::ChargesApi for Charges {
             paid_at: input.paid_at.map(|t| t.0),
             method: input.payment_method,
         };
-        Ok(reply(&call, settle(&call, before, payment).await?))
+        Ok(reply(&call, settle(&call.acting(), before, payment).await?))
     }
 
     /// Canceling a canceled charge is a no-op.
@@ -241,7 +239,7 @@ impl super::handlers::ChargesApi for Charges {
         let reason: String = input.reason.into();
         after.decide(input.decision, reason.clone(), call.now)?;
         let decision = input.decision;
-        let decided = save_change(&call, &before, after, "charge.decided", |data| {
+        let decided = save_change(&call.acting(), &before, after, "charge.decided", |data| {
             data.decision = Some(decision);
             data.reason = Some(Some(reason));
         })

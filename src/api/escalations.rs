@@ -1,18 +1,19 @@
 //! What stands against a debtor because of a charge: its credit-bureau report and its protest.
 //! Filing one (the create operations, a decision, the engine), reading, listing and taking it
-//! back (a person, or the debt ending: a charge paid, canceled or renegotiated), in the unit of
-//! work of the change. Each kind's tag file (`credit_bureau_reports.rs`, `protests.rs`) has its
-//! view and its handlers.
+//! back (a person; the debt ending, a charge paid, canceled or renegotiated, in
+//! `changes::Withdrawal`), in the unit of work of the change. Each kind's tag file
+//! (`credit_bureau_reports.rs`, `protests.rs`) has its view and its handlers.
 
 use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event};
+use crate::changes::save_escalation;
 use crate::domain::RuleError;
-use crate::domain::charge::{Charge, Ending, Outcome};
-use crate::domain::credit_bureau::{Report, ReportDetails};
+use crate::domain::charge::{Charge, Outcome};
+use crate::domain::credit_bureau::Report;
 use crate::domain::debtor::Debtor;
 use crate::domain::escalation::{Escalation, Status};
-use crate::domain::protest::{Protest, ProtestDetails};
+use crate::domain::protest::Protest;
 use crate::domain::text::Text;
-use crate::store::{EscalationFilter, taken_back};
+use crate::store::EscalationFilter;
 use crate::types::{CreditBureau, ProtestTitleType, SortOrder};
 use crate::views::escalation::{Shown, moved};
 
@@ -79,7 +80,7 @@ pub(crate) async fn take_back<K: Shown>(
     if take_back(&mut after)? == Outcome::Unchanged {
         return Ok(before);
     }
-    save(call, &before, &after).await?;
+    save_escalation(&call.acting(), &before, &after).await?;
     Ok(after)
 }
 
@@ -146,63 +147,4 @@ async fn file<K: Shown>(
         return Err(ApiError::Concurrent("charge"));
     }
     Ok(new)
-}
-
-/// Saves one a person changed, with the event its new status calls for.
-async fn save<K: Shown>(call: &Call, before: &Escalation<K>, after: &Escalation<K>) -> ApiResult<()> {
-    let evt = event(call, after.event_code(), &after.id, &moved(Some(before), after));
-    if !call.store.update_escalation(after, before.version, &evt).await? {
-        return Err(ApiError::Concurrent(K::NAME));
-    }
-    Ok(())
-}
-
-/// What the end of a debt does to its report and protest, worked out before the charge is
-/// saved (the charge carries their new statuses) and saved after it.
-#[derive(Default)]
-pub(crate) struct Withdrawal {
-    report: Option<(Report, Report)>,
-    protest: Option<(Protest, Protest)>,
-}
-
-impl Withdrawal {
-    /// The change from `before` to `after` ended the debt: its report is canceled or its removal
-    /// requested (due 5 business days from today), its protest withdrawn or its cancellation
-    /// requested; `after` gets their statuses.
-    pub(crate) async fn of(call: &Call, before: &Charge, after: &mut Charge) -> ApiResult<Self> {
-        let mut withdrawal = Self::default();
-        let Some(ending) = after.ending(before) else { return Ok(withdrawal) };
-        // Removal is due 5 business days after the payment (which may be dated back).
-        let ended = match (ending, after.paid_at) {
-            (Ending::Paid, Some(paid_at)) => call.zone().today(paid_at).min(call.today()),
-            _ => call.today(),
-        };
-        let (store, org_id, now) = (&call.store, call.org_id(), call.now);
-        if after.credit_bureau_status.is_some() {
-            withdrawal.report =
-                taken_back::<ReportDetails>(store, org_id, &after.id, ending, ended, now).await?;
-            if let Some((_, removed)) = &withdrawal.report {
-                after.credit_bureau_status = Some(removed.status);
-            }
-        }
-        if after.protest_status.is_some() {
-            withdrawal.protest =
-                taken_back::<ProtestDetails>(store, org_id, &after.id, ending, ended, now).await?;
-            if let Some((_, withdrawn)) = &withdrawal.protest {
-                after.protest_status = Some(withdrawn.status);
-            }
-        }
-        Ok(withdrawal)
-    }
-
-    /// Saves the report and protest changed, once the charge is saved.
-    pub(crate) async fn save(self, call: &Call) -> ApiResult<()> {
-        if let Some((before, after)) = &self.report {
-            save(call, before, after).await?;
-        }
-        if let Some((before, after)) = &self.protest {
-            save(call, before, after).await?;
-        }
-        Ok(())
-    }
 }

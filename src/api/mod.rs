@@ -4,7 +4,6 @@
 #[cfg(test)]
 mod body_cost_tests;
 mod call;
-mod charge_changes;
 mod endpoint;
 pub(crate) mod escalations;
 mod fields;
@@ -80,17 +79,5 @@ pub(crate) fn event<P: event_data::Payload>(
     resource_id: &str,
     data: &P,
 ) -> NewEvent {
-    let (actor_type, actor_id) = call.principal.actor();
-    NewEvent {
-        id: crate::domain::ids::new_id("evt"),
-        organization_id: call.org_id().to_string(),
-        code: code.to_string(),
-        resource_type: P::RESOURCE,
-        resource_id: resource_id.to_string(),
-        actor_type: actor_type.to_string(),
-        actor_id: actor_id.to_string(),
-        data: event_data::to_data(data),
-        request_id: Some(call.request_id.clone()),
-        occurred_at: crate::domain::dates::format_timestamp(call.now),
-    }
+    call.acting().event(code, resource_id, data)
 }

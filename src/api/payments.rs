@@ -1,21 +1,17 @@
 //! The `payments` tag: payments heard of (the Kobana receiver, imported files), the receiver's
 //! registration, and a person assigning a payment that matched nothing. Every payment settles
-//! its charge through [`settle`], the path of `charges_settle`.
+//! its charge through `changes::settle`, the path of `charges_settle` (a payment heard of, in
+//! `changes::take`).
 
-use std::sync::Arc;
-
-use super::charges::settle;
 use super::{ApiError, ApiResult, Call, ListArgs, Reply};
-use crate::app::App;
-use crate::auth::{PrincipalData, Role, mint_secret};
-use crate::domain::charge::{Charge, Payment};
+use crate::auth::{Role, mint_secret};
+use crate::changes::{payment_of, settle};
 use crate::domain::dates::Timestamp;
 use crate::domain::ids::new_id;
 use crate::domain::payment_receiver::{GRACE, PaymentReceiver, RECEIVER_PREFIX};
-use crate::domain::received_payment::ReceivedPayment;
-use crate::store::OrganizationRow;
-use crate::types::{self as wire, ChargeStatus, PaymentMethod};
+use crate::types::{self as wire, ChargeStatus};
 use crate::views::event_data::ObjectPayload;
+use crate::views::payment::payment_view;
 
 /// The handlers of the `payments` tag.
 pub struct Payments;
@@ -159,7 +155,7 @@ impl super::handlers::PaymentsApi for Payments {
         let (rows, total) =
             call.store.payments(call.org_id(), &statuses, window.limit, window.offset).await?;
         Ok(Reply::new(wire::PaymentList {
-            data: rows.into_iter().map(view).collect(),
+            data: rows.into_iter().map(payment_view).collect(),
             meta: pager.meta(total),
         }))
     }
@@ -175,152 +171,23 @@ impl super::handlers::PaymentsApi for Payments {
             .charge(call.org_id(), &input.charge_id)
             .await?
             .ok_or_else(|| ApiError::field("charge_id", "no charge with this id exists"))?;
-        let before = view(payment.clone());
+        let before = payment_view(payment.clone());
         payment.assign(&charge.id, call.now)?;
         if charge.status == ChargeStatus::Paid {
             return Err(ApiError::field("charge_id", "the charge is already paid"));
         }
-        settle(&call, charge, payment_of(&payment, None)).await.map_err(|e| match e {
+        settle(&call.acting(), charge, payment_of(&payment, None)).await.map_err(|e| match e {
             // The amount is the payment's, not an argument of this call.
             ApiError::Validation(_) => {
                 ApiError::field("id", "the payment's amount is more than the charge's balance")
             }
             other => other,
         })?;
-        let data = wire::PaymentEventData::of(Some(&before), view(payment.clone()));
+        let data = wire::PaymentEventData::of(Some(&before), payment_view(payment.clone()));
         let assigned = super::event(&call, "payment.assigned", &payment.id, &data);
         if !call.store.save_payment(&payment, &[assigned]).await? {
             return Err(ApiError::Concurrent("payment"));
         }
-        Ok(Reply::new(wire::PaymentEnvelope { data: view(payment) }))
-    }
-}
-
-/// Keeps a payment heard of and settles its charge, in one unit of work, as the part of the
-/// server `by` (the receiver, an import) acting for `org`: a crash keeps neither. `None` when
-/// a payment with its source and reference was kept before (nothing is done again).
-pub(crate) async fn take(
-    app: &Arc<App>,
-    org: &OrganizationRow,
-    mut payment: ReceivedPayment,
-    by: &'static str,
-    request_id: String,
-    method: Option<PaymentMethod>,
-) -> ApiResult<Option<ReceivedPayment>> {
-    let unit = app.store.begin().await?;
-    if !unit.store().insert_payment(&payment).await? {
-        unit.rollback().await?;
-        return Ok(None);
-    }
-    let now = payment.created_at;
-    let call = Call {
-        app: app.clone(),
-        store: unit.store().clone(),
-        principal: PrincipalData::system(by, org, now).into(),
-        op: crate::operations::ops::CHARGES_SETTLE,
-        request_id,
-        if_match: None,
-        now,
-    };
-    let applied = async {
-        apply(&call, &mut payment, method).await?;
-        if !unit.store().save_payment(&payment, &heard_events(&call, &payment)).await? {
-            return Err(ApiError::Concurrent("payment"));
-        }
-        Ok::<_, ApiError>(())
-    }
-    .await;
-    // The unit ends with the only handle on its transaction.
-    drop(call);
-    match applied {
-        Ok(()) => unit.commit().await?,
-        Err(err) => {
-            unit.rollback().await?;
-            return Err(err);
-        }
-    }
-    Ok(Some(payment))
-}
-
-/// The events of a payment just heard: `payment.received` whatever came of it, and
-/// `payment.unmatched` too when it waits for a person.
-fn heard_events(call: &Call, payment: &ReceivedPayment) -> Vec<crate::store::NewEvent> {
-    let data = wire::PaymentEventData::of(None, view(payment.clone()));
-    let mut events = vec![super::event(call, "payment.received", &payment.id, &data)];
-    if payment.status == wire::PaymentStatus::Unmatched {
-        events.push(super::event(call, "payment.unmatched", &payment.id, &data));
-    }
-    events
-}
-
-/// The charge payment a received payment makes.
-fn payment_of(p: &ReceivedPayment, method: Option<PaymentMethod>) -> Payment {
-    Payment { amount: Some(p.facts.amount), paid_at: Some(p.paid_at), method }
-}
-
-/// Settles the charge `payment` names, when exactly one does and the amount fits its balance;
-/// otherwise the payment is left unmatched with the reason. A refusal of the charge's rules
-/// (a payment dated later than now, say) is a reason too: the delivery is kept, not refused.
-async fn apply(call: &Call, payment: &mut ReceivedPayment, method: Option<PaymentMethod>) -> ApiResult<()> {
-    let barcode = payment
-        .facts
-        .line
-        .as_deref()
-        .and_then(|digits| {
-            use crate::domain::boleto::Barcode;
-            Barcode::from_line(digits).or_else(|_| Barcode::parse(digits)).ok()
-        })
-        .map(|b| b.digits().to_string());
-    let found = call
-        .store
-        .charges_paid_by(
-            call.org_id(),
-            payment.facts.external_id.as_deref(),
-            barcode.as_deref(),
-            payment.facts.txid.as_deref(),
-        )
-        .await?;
-    let charge = match <[Charge; 1]>::try_from(found) {
-        Ok([charge]) => charge,
-        Err(found) if found.is_empty() => {
-            payment.unmatched("no charge has this external_id, digitable line or Pix txid".into(), None);
-            return Ok(());
-        }
-        Err(_) => {
-            payment.unmatched("more than one charge has this external_id, line or txid".into(), None);
-            return Ok(());
-        }
-    };
-    if let Some(reason) = payment.why_not_settle(&charge) {
-        payment.unmatched(reason, Some(&charge.id));
-        return Ok(());
-    }
-    match settle(call, charge.clone(), payment_of(payment, method)).await {
-        Ok(_) => payment.matched(&charge.id, call.now),
-        Err(ApiError::Validation(fields)) => {
-            let reason =
-                fields.iter().map(|f| format!("{} {}", f.field, f.message)).collect::<Vec<_>>().join("; ");
-            payment.unmatched(reason, Some(&charge.id));
-        }
-        Err(ApiError::InvalidState { message, .. }) => payment.unmatched(message, Some(&charge.id)),
-        Err(other) => return Err(other),
-    }
-    Ok(())
-}
-
-fn view(p: ReceivedPayment) -> wire::Payment {
-    wire::Payment {
-        id: p.id,
-        source: p.source,
-        status: p.status,
-        reason: p.reason,
-        amount: p.facts.amount,
-        paid_at: Timestamp(p.paid_at),
-        external_id: p.facts.external_id,
-        line: p.facts.line,
-        txid: p.facts.txid,
-        charge_id: p.charge_id,
-        created_at: Timestamp(p.created_at),
-        resolved_at: p.resolved_at.map(Timestamp),
+        Ok(Reply::new(wire::PaymentEnvelope { data: payment_view(payment) }))
     }
 }

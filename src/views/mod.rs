@@ -12,6 +12,7 @@ pub(crate) mod event_data;
 pub(crate) mod event_instants;
 pub(crate) mod export;
 pub(crate) mod notification;
+pub(crate) mod payment;
 pub(crate) mod policy;
 
 use serde_json::Value;

@@ -20,13 +20,14 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// through `oauth::OAuthHost` alike; `approvals` (the approval page, built on its sign-in) sits
 /// beside `app`. `priority` (the background thread's CPU priority) sits at the bottom, under the
 /// store, whose locks lift it. `outbound` (what leaves the server: messages, webhook deliveries,
-/// export files) and `views` (the objects as answers and events show them) sit under `api`, which
-/// uses both.
+/// export files), `changes` (a change made for someone with its events: a charge's, the withdrawal
+/// it brings, a payment heard of) and `views` (the objects as answers and events show them) sit
+/// under `api`, which uses them.
 const LAYERS: &[&[&str]] = &[
     &["lib", "server", "admin", "demo", "housekeeping", "logs", "engine", "receiver", "payments_import"],
     &["mcp"],
     &["api"],
-    &["outbound"],
+    &["outbound", "changes"],
     &["views"],
     &["app", "approvals"],
     &["auth", "oauth"],
@@ -36,10 +37,18 @@ const LAYERS: &[&[&str]] = &[
 ];
 
 /// Edges forbidden although they run down: MCP gets its data through /v1, never the store; the
-/// work beside the API (the engine, the demo, housekeeping, what leaves the server) reaches what
-/// it shares with it through the layers below, never the API itself.
-const FORBIDDEN: &[(&str, &str)] =
-    &[("mcp", "store"), ("engine", "api"), ("demo", "api"), ("housekeeping", "api"), ("outbound", "api")];
+/// work beside the API (the engine, the demo, housekeeping, what leaves the server, the payment
+/// receiver and imports) reaches what it shares with it through the layers below, never the API
+/// itself.
+const FORBIDDEN: &[(&str, &str)] = &[
+    ("mcp", "store"),
+    ("engine", "api"),
+    ("demo", "api"),
+    ("housekeeping", "api"),
+    ("outbound", "api"),
+    ("receiver", "api"),
+    ("payments_import", "api"),
+];
 
 /// One source file: its module path (`["mcp", "tools"]`; `[]` for lib.rs) and its tokens.
 struct File {
