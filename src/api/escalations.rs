@@ -4,7 +4,7 @@
 //! `changes::Withdrawal`), in the unit of work of the change. Each kind's tag file
 //! (`credit_bureau_reports.rs`, `protests.rs`) has its view and its handlers.
 
-use super::{ApiError, ApiResult, Call, ListArgs, csv, event};
+use super::{ApiError, ApiResult, Call, ListArgs, Reply, csv, event};
 use crate::changes::save_escalation;
 use crate::domain::RuleError;
 use crate::domain::charge::{Charge, Outcome};
@@ -14,7 +14,7 @@ use crate::domain::escalation::{Escalation, Status};
 use crate::domain::protest::Protest;
 use crate::domain::text::Text;
 use crate::store::EscalationFilter;
-use crate::types::{AmountListMeta, CreditBureau, ProtestTitleType, SortOrder};
+use crate::types::{CreditBureau, ProtestTitleType, SortOrder};
 use crate::views::escalation::{Shown, moved};
 
 /// The arguments of the report and protest lists.
@@ -42,11 +42,13 @@ macro_rules! list_input {
 }
 pub(crate) use list_input;
 
-/// A page of one kind, as views, and the page's meta.
-pub(crate) async fn list<K: Shown>(
-    call: &Call,
-    input: ListInput,
-) -> ApiResult<(Vec<K::View>, AmountListMeta)> {
+/// One as an answer: its view in its envelope, at its version.
+pub(crate) fn reply<K: Shown>(e: &Escalation<K>) -> Reply<K::Envelope> {
+    Reply::versioned((K::ENVELOPE)((K::VIEW)(e)), e.version)
+}
+
+/// A page of one kind, as views with the page's meta.
+pub(crate) async fn list<K: Shown>(call: &Call, input: ListInput) -> ApiResult<Reply<K::List>> {
     let (window, pager) = ListArgs::plain(input.page, input.per_page, input.sort_order).page(call.zone());
     let filter = EscalationFilter {
         charge_ids: csv(input.charge_id),
@@ -57,7 +59,7 @@ pub(crate) async fn list<K: Shown>(
         offset: window.offset,
     };
     let (found, total, amount_cents) = call.store.escalations::<K>(call.org_id(), &filter).await?;
-    Ok((found.iter().map(K::VIEW).collect(), pager.amount_meta(total, amount_cents)))
+    Ok(Reply::new((K::LIST)(found.iter().map(K::VIEW).collect(), pager.amount_meta(total, amount_cents))))
 }
 
 /// One of the organization's.

@@ -1,17 +1,12 @@
 //! /v1/protests: overdue charges sent to protest at a notary (protestos).
 
-use super::escalations::{escalated_charge, file_protest, list, list_input, load, take_back};
+use super::escalations::{escalated_charge, file_protest, list, list_input, load, reply, take_back};
 use super::{ApiResult, Call, Reply};
 use crate::domain::protest::{Protest, ProtestDetails};
 use crate::types::{self as wire, ProtestEnvelope, ProtestList};
-use crate::views::escalation::protest_view;
 
 /// The handlers of the `protests` tag.
 pub struct Protests;
-
-fn reply(p: &Protest) -> Reply<ProtestEnvelope> {
-    Reply::versioned(ProtestEnvelope { data: protest_view(p) }, p.version)
-}
 
 impl super::handlers::ProtestsApi for Protests {
     async fn protests_create(
@@ -23,12 +18,11 @@ impl super::handlers::ProtestsApi for Protests {
     }
 
     async fn protests_get(call: Call, input: wire::ProtestsGetInput) -> ApiResult<Reply<ProtestEnvelope>> {
-        Ok(reply(&load(&call, &input.id).await?))
+        Ok(reply(&load::<ProtestDetails>(&call, &input.id).await?))
     }
 
     async fn protests_list(call: Call, input: wire::ProtestsListInput) -> ApiResult<Reply<ProtestList>> {
-        let (data, meta) = list::<ProtestDetails>(&call, list_input!(input)).await?;
-        Ok(Reply::new(ProtestList { data, meta }))
+        list::<ProtestDetails>(&call, list_input!(input)).await
     }
 
     /// A title not yet protested is withdrawn; a protested one gets its cancellation requested.

@@ -12,7 +12,7 @@ use time::{Date, OffsetDateTime};
 use super::calendar;
 use super::charge::{Charge, Ending, Outcome};
 use super::debtor::Debtor;
-use super::escalation::{Escalation, Heard, Kind, Step, Wait};
+use super::escalation::{Escalation, Heard, Kind, Step, Wait, address, all_but};
 #[cfg(test)]
 use super::money::Hundredths;
 use super::rules::RuleError;
@@ -25,20 +25,11 @@ pub const DEFAULT_BUREAU: CreditBureau = CreditBureau::Serasa;
 /// The nature of the debt a report records when none is given (the spec's default).
 pub const DEFAULT_NATURE: &str = "duplicata";
 
-/// Business days the bureau takes to mail its own notice after a request (sandbox).
-pub const SANDBOX_NOTICE_DAYS: u32 = 1;
 /// Days the debtor has to pay or contest after the bureau's notice before the inclusion
 /// (sandbox; the bureaus give 10).
 pub const SANDBOX_NOTICE_PERIOD_DAYS: i64 = 10;
-/// Business days the bureau takes to remove a record once asked (sandbox).
-pub const SANDBOX_REMOVAL_DAYS: u32 = 1;
 /// The business days a removal is due within after the debt ends (STJ Súmula 548).
 pub const REMOVAL_DUE_DAYS: u32 = 5;
-
-/// The statuses in which a report stands against the debtor or is on its way there: a second
-/// one for the same charge is refused.
-pub const LIVE: &[Status] =
-    &[Status::Requested, Status::NoticeSent, Status::Reported, Status::RemovalRequested];
 
 /// What a report is beyond the life every escalation shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,8 +42,6 @@ pub struct ReportDetails {
     /// The last day the removal may take (5 business days after the debt ended).
     pub removal_due_by: Option<Date>,
     pub remove_reason: Option<RemoveReason>,
-    /// The bureau's protocol for the inclusion.
-    pub external_protocol: Option<String>,
 }
 
 /// One report of one charge.
@@ -82,13 +71,7 @@ impl Report {
                 "not_blocked",
             ));
         }
-        if debtor.address.is_none() {
-            return Err(refusal(
-                "A report needs the debtor's full address: add it to the debtor first.",
-                "address_missing",
-                "address_complete",
-            ));
-        }
+        address::<ReportDetails>(debtor)?;
         let Some(notice_id) = notice_id else {
             return Err(refusal(
                 "A report needs a prior written notice mailed to the debtor: send a letter notification for this charge first.",
@@ -102,7 +85,6 @@ impl Report {
             notice_notification_id: notice_id.to_string(),
             removal_due_by: None,
             remove_reason: None,
-            external_protocol: None,
         };
         Ok(Self::new(charge, debtor, details, now))
     }
@@ -124,11 +106,7 @@ impl Report {
                 return Err(RuleError::InvalidState {
                     message: "a failed report is not in the bureau's records and cannot be removed".into(),
                     status: self.status.as_str(),
-                    allowed: LIVE
-                        .iter()
-                        .chain(&[Status::Removed, Status::Canceled])
-                        .map(|s| s.as_str())
-                        .collect(),
+                    allowed: all_but(&[Status::Failed]),
                 });
             }
         }
@@ -142,57 +120,23 @@ impl Report {
         self.reach(Status::RemovalRequested, now);
         self.removal_due_by = Some(calendar::add_business_days(today, REMOVAL_DUE_DAYS));
     }
-
-    /// The debt behind the report ended on `day`: the report is withdrawn as [`Report::remove`]
-    /// does, its removal due 5 business days after that day. Whether it changed.
-    pub fn debt_ended(&mut self, ending: Ending, day: Date, now: OffsetDateTime) -> bool {
-        let reason = match ending {
-            Ending::Paid => RemoveReason::Paid,
-            Ending::Canceled => RemoveReason::Canceled,
-            Ending::Agreement => RemoveReason::Agreement,
-        };
-        matches!(self.remove(reason, day, now), Ok(Outcome::Changed))
-    }
 }
 
 impl Kind for ReportDetails {
     type Status = Status;
     const PREFIX: &'static str = "cbr";
     const NOUN: &'static str = "report";
-    const REQUESTED: Status = Status::Requested;
-    const REFUSED: Status = Status::Failed;
-    const FILE_REQUEST: &'static str = "credit_bureau_report.add";
-    /// The bureau's notice mailed, the debtor included in its records, the removal asked and
-    /// done, the report canceled before the inclusion.
-    const STAMPED: &'static [(Status, &'static str)] = &[
-        (Status::NoticeSent, "notice_sent_at"),
-        (Status::Reported, "included_at"),
-        (Status::RemovalRequested, "removal_requested_at"),
-        (Status::Removed, "removed_at"),
-        (Status::Canceled, "canceled_at"),
+    /// Its moment of inclusion in the bureau's records.
+    const MOMENTS: &'static [(Status, &'static str)] = &[(Status::Reported, "included_at")];
+    /// The report, confirmed by the inclusion; its removal.
+    const ANSWERED: &'static [(&'static str, Status, Status)] = &[
+        ("credit_bureau_report.add", Status::Requested, Status::Reported),
+        ("credit_bureau_report.remove", Status::RemovalRequested, Status::Removed),
     ];
-
-    fn event_code(status: Status) -> &'static str {
-        match status {
-            Status::Requested => "credit_bureau_report.add.requested",
-            Status::NoticeSent => "credit_bureau_report.notice_sent",
-            Status::Reported => "credit_bureau_report.add.confirmed",
-            Status::Failed => "credit_bureau_report.add.failed",
-            Status::Canceled => "credit_bureau_report.canceled",
-            Status::RemovalRequested => "credit_bureau_report.remove.requested",
-            Status::Removed => "credit_bureau_report.remove.confirmed",
-        }
-    }
-
-    /// A new report, or the removal of one the bureau knows of.
-    fn owed(status: Status, told: Option<Status>) -> Option<&'static str> {
-        match (status, told) {
-            (Status::Requested, None) => Some(Self::FILE_REQUEST),
-            (Status::Canceled, Some(Status::Requested | Status::NoticeSent))
-            | (Status::RemovalRequested, _) => Some("credit_bureau_report.remove"),
-            _ => None,
-        }
-    }
+    /// Canceled before the inclusion, it is removed from a bureau that heard of it.
+    const RECALLED: (Status, &'static [Status], &'static str) =
+        (Status::Canceled, &[Status::Requested, Status::NoticeSent], "credit_bureau_report.remove");
+    const REFUSED: Status = Status::Failed;
 
     /// The bureau's notice, the inclusion, a refusal, the removal done. A report taken back
     /// before the bureau heard of it is still taken back: included anyway, its removal is
@@ -204,7 +148,7 @@ impl Kind for ReportDetails {
             (Status::Requested, Status::NoticeSent)
             | (Status::RemovalRequested | Status::Canceled, Status::Removed) => {}
             (Status::Requested | Status::NoticeSent | Status::Canceled, Status::Reported) => {
-                r.external_protocol = protocol.or(r.external_protocol.take());
+                r.protocol = protocol.or(r.protocol.take());
                 if r.status == Status::Canceled {
                     r.removal_requested(today, now);
                     return Step::To(Status::RemovalRequested);
@@ -230,19 +174,19 @@ impl Kind for ReportDetails {
     /// The notice a business day after the request, the inclusion 10 days after the notice,
     /// the removal a business day after it was asked.
     const SANDBOX: &'static [(Status, Wait, Status)] = &[
-        (Status::Requested, Wait::BusinessDays(SANDBOX_NOTICE_DAYS), Status::NoticeSent),
+        (Status::Requested, Wait::BusinessDays(1), Status::NoticeSent),
         (Status::NoticeSent, Wait::Days(SANDBOX_NOTICE_PERIOD_DAYS), Status::Reported),
-        (Status::RemovalRequested, Wait::BusinessDays(SANDBOX_REMOVAL_DAYS), Status::Removed),
+        (Status::RemovalRequested, Wait::BusinessDays(1), Status::Removed),
     ];
 
-    fn sandbox_reached(r: &mut Report, status: Status) {
-        if status == Status::Reported {
-            r.external_protocol = Some(format!("SBX-{}", r.id.trim_start_matches("cbr_")));
-        }
-    }
-
-    fn debt_ended(r: &mut Report, ending: Ending, day: Date, now: OffsetDateTime) -> bool {
-        r.debt_ended(ending, day, now)
+    /// Withdrawn as [`Report::remove`] does, the removal due 5 business days after `day`.
+    fn take_back(r: &mut Report, end: Ending, day: Date, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        let reason = match end {
+            Ending::Paid => RemoveReason::Paid,
+            Ending::Canceled => RemoveReason::Canceled,
+            Ending::Agreement => RemoveReason::Agreement,
+        };
+        r.remove(reason, day, now)
     }
 }
 
@@ -285,6 +229,14 @@ pub(crate) mod tests {
         day.with_time(time::macros::time!(15:00)).assume_utc()
     }
 
+    /// Plays the sandbox's outside on each of `days`: the status it moves `e` to that day, if any.
+    pub(crate) fn play<K: Kind>(e: &mut Escalation<K>, days: &[(Date, Option<K::Status>)]) {
+        for &(day, to) in days {
+            let moved = e.advance_sandbox(day, noon(day), &Zone::default_zone());
+            assert_eq!(moved.then_some(e.status), to, "{day}");
+        }
+    }
+
     fn refused_status(err: RuleError) -> &'static str {
         match err {
             RuleError::InvalidState { status, .. } => status,
@@ -292,7 +244,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn filed() -> Report {
+    pub(crate) fn filed() -> Report {
         let (debtor, charge) = debtor_and_charge(true, date!(2026 - 10 - 01));
         Report::file(&charge, &debtor, Some("ntf_1"), DEFAULT_BUREAU, DEFAULT_NATURE.into(), NOW).unwrap()
     }
@@ -322,14 +274,11 @@ pub(crate) mod tests {
     #[test]
     fn the_sandbox_bureau_notifies_includes_and_removes_on_its_days() {
         let mut report = filed();
-        let advance = |r: &mut Report, day: Date| r.advance_sandbox(day, noon(day), &Zone::default_zone());
         // 2026-12-03 is a Thursday: the notice on Friday, the inclusion ten days later.
-        assert!(!advance(&mut report, date!(2026 - 12 - 03)));
-        assert!(advance(&mut report, date!(2026 - 12 - 04)));
-        assert_eq!(report.status, Status::NoticeSent);
-        assert!(!advance(&mut report, date!(2026 - 12 - 13)));
-        assert!(advance(&mut report, date!(2026 - 12 - 14)));
-        assert_eq!(report.status, Status::Reported);
+        let (notice, inclusion) = (Some(Status::NoticeSent), Some(Status::Reported));
+        let days =
+            [date!(2026 - 12 - 03), date!(2026 - 12 - 04), date!(2026 - 12 - 13), date!(2026 - 12 - 14)];
+        play(&mut report, &[(days[0], None), (days[1], notice), (days[2], None), (days[3], inclusion)]);
         // Paid on Friday 2026-12-18: due by the fifth business day after it, Christmas skipped.
         assert!(report.debt_ended(Ending::Paid, date!(2026 - 12 - 18), noon(date!(2026 - 12 - 18))));
         assert_eq!(
@@ -337,10 +286,10 @@ pub(crate) mod tests {
             (Status::RemovalRequested, Some(RemoveReason::Paid), Some(date!(2026 - 12 - 28)))
         );
         assert!(!report.debt_ended(Ending::Canceled, date!(2026 - 12 - 18), NOW), "already being removed");
-        assert!(!advance(&mut report, date!(2026 - 12 - 20)), "a Sunday");
-        assert!(advance(&mut report, date!(2026 - 12 - 21)), "the next business day");
-        assert_eq!(report.status, Status::Removed);
-        assert!(!advance(&mut report, date!(2027 - 06 - 01)), "removed is the end");
+        // Not on the Sunday, on the next business day; removed is the end.
+        let removed = Some(Status::Removed);
+        play(&mut report, &[(date!(2026 - 12 - 20), None), (date!(2026 - 12 - 21), removed)]);
+        play(&mut report, &[(date!(2027 - 06 - 01), None)]);
         assert_eq!(report.version, 5);
     }
 
@@ -349,9 +298,11 @@ pub(crate) mod tests {
         let mut report = filed();
         assert_eq!(report.remove(RemoveReason::Contested, date!(2026 - 12 - 03), NOW), Ok(Outcome::Changed));
         assert_eq!((report.status, report.removal_due_by), (Status::Canceled, None));
+        assert_eq!(report.event_code(), "credit_bureau_report.canceled");
         assert_eq!(report.remove(RemoveReason::Manual, date!(2026 - 12 - 03), NOW), Ok(Outcome::Unchanged));
         let mut failed = filed();
         failed.status = Status::Failed;
+        assert_eq!(failed.event_code(), "credit_bureau_report.add.failed");
         let err = failed.remove(RemoveReason::Manual, date!(2026 - 12 - 03), NOW).unwrap_err();
         let RuleError::InvalidState { allowed, .. } = err else { panic!("{err:?}") };
         assert!(allowed.contains(&"reported") && !allowed.contains(&"failed"), "{allowed:?}");

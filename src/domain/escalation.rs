@@ -18,9 +18,14 @@ use super::debtor::Debtor;
 use super::ids::new_id;
 use super::money::Hundredths;
 use super::rules::RuleError;
+use crate::types::WebhookEventCode;
 
 /// A status of an escalation, as the spec names it.
 pub trait Status: Copy + Eq + Debug + FromStr + 'static {
+    /// Every status, in the spec's order.
+    const ALL: &'static [Self];
+    /// Where every escalation starts: filed, the outside not yet told.
+    const REQUESTED: Self;
     fn name(self) -> &'static str;
 }
 
@@ -28,6 +33,8 @@ pub trait Status: Copy + Eq + Debug + FromStr + 'static {
 macro_rules! statuses {
     ($($status:ty),*) => {$(
         impl Status for $status {
+            const ALL: &'static [Self] = <$status>::ALL;
+            const REQUESTED: Self = <$status>::Requested;
             fn name(self) -> &'static str {
                 self.as_str()
             }
@@ -43,31 +50,59 @@ pub trait Kind: Clone + Debug + PartialEq + Eq + Sized {
     const PREFIX: &'static str;
     /// What a refusal calls one ("a failed report ...").
     const NOUN: &'static str;
-    const REQUESTED: Self::Status;
+    /// The gateway requests the outside answers, the filing first: each with the status that
+    /// asks it and the one its confirmation reaches (see [`Escalation::event_code`]).
+    const ANSWERED: &'static [(&'static str, Self::Status, Self::Status)];
+    /// The gateway request that files a new one.
+    const FILE_REQUEST: &'static str = Self::ANSWERED[0].0;
     /// The status a new one refused for good by the gateway ends in.
     const REFUSED: Self::Status;
-    /// The gateway request that files a new one.
-    const FILE_REQUEST: &'static str;
-    /// The statuses whose moment it keeps, each with the name the spec and its table give that
-    /// moment (`sent_at`); the moment is set when it reaches the status.
-    const STAMPED: &'static [(Self::Status, &'static str)];
+    /// The status one taken back before the outside acted ends in, the statuses the outside
+    /// may have heard of by then, and the gateway request that tells it.
+    const RECALLED: (Self::Status, &'static [Self::Status], &'static str);
+    /// The moments whose column (and field) is not named `<status>_at`.
+    const MOMENTS: &'static [(Self::Status, &'static str)] = &[];
     /// The outside's steps as the sandbox plays them: from a status, after a wait counted from
     /// the day it was reached, to the next.
     const SANDBOX: &'static [(Self::Status, Wait, Self::Status)];
 
-    /// The event code of the step to `status`.
-    fn event_code(status: Self::Status) -> &'static str;
-    /// The gateway request `status` still owes when the outside last heard of `told` (never
-    /// the same status).
-    fn owed(status: Self::Status, told: Option<Self::Status>) -> Option<&'static str>;
     /// How the outside's step `heard` moves `e`: its new status (the kind's own fields set; the
     /// moments are kept by [`Escalation::heard`]), or nothing, or the statuses it could have
     /// reported instead.
     fn take(e: &mut Escalation<Self>, heard: Heard<Self::Status>, now: OffsetDateTime) -> Step<Self::Status>;
-    /// The kind's own fields of a step the sandbox played to `status` (the outside's protocol).
-    fn sandbox_reached(e: &mut Escalation<Self>, status: Self::Status);
-    /// Takes `e` back because its debt ended on `day`; whether it changed.
-    fn debt_ended(e: &mut Escalation<Self>, ending: Ending, day: Date, now: OffsetDateTime) -> bool;
+    /// Takes `e` back because its debt ended on `day`.
+    fn take_back(
+        e: &mut Escalation<Self>,
+        ending: Ending,
+        day: Date,
+        now: OffsetDateTime,
+    ) -> Result<Outcome, RuleError>;
+}
+
+/// The debtor's full address, which one of `K` needs.
+pub fn address<K: Kind>(debtor: &Debtor) -> Result<&crate::types::Address, RuleError> {
+    debtor.address.as_ref().ok_or_else(|| RuleError::InvalidState {
+        message: format!("A {} needs the debtor's full address: add it to the debtor first.", K::NOUN),
+        status: "address_missing",
+        allowed: vec!["address_complete"],
+    })
+}
+
+/// The names of every status but `but`, in the spec's order.
+pub fn all_but<S: Status>(but: &[S]) -> Vec<&'static str> {
+    S::ALL.iter().filter(|s| !but.contains(s)).map(|s| s.name()).collect()
+}
+
+/// The statuses whose moment `K` keeps, in the spec's order: all but the request's (kept as
+/// `requested_at`) and the refusal's; each moment is set when it reaches the status.
+pub fn stamped<K: Kind>() -> impl Iterator<Item = K::Status> {
+    K::Status::ALL.iter().copied().filter(|s| *s != K::Status::REQUESTED && *s != K::REFUSED)
+}
+
+/// The name the spec and the kind's table give the moment of `status` (`sent_at`).
+pub fn moment<K: Kind>(status: K::Status) -> String {
+    let renamed = K::MOMENTS.iter().find(|(s, _)| *s == status).map(|(_, column)| column.to_string());
+    renamed.unwrap_or_else(|| format!("{}_at", status.name()))
 }
 
 /// How long the sandbox's outside takes over a step.
@@ -115,9 +150,12 @@ pub struct Escalation<K: Kind> {
     /// The charge's balance when it was filed.
     pub amount: Hundredths,
     pub requested_at: OffsetDateTime,
-    /// When it reached each of [`Kind::STAMPED`], in that order (see [`Escalation::at`]).
+    /// When it reached each of [`stamped`], in that order (see [`Escalation::at`]).
     pub stamps: Vec<Option<OffsetDateTime>>,
     pub failure_reason: Option<String>,
+    /// The outside's protocol for it (the bureau's for the inclusion, the notary's for the
+    /// title), once it gives one.
+    pub protocol: Option<String>,
     /// The last status the outside was told of or told us (production, through the gateway).
     pub submitted_status: Option<K::Status>,
     pub version: i64,
@@ -149,11 +187,12 @@ impl<K: Kind> Escalation<K> {
             debtor_id: charge.debtor_id.clone(),
             debtor_name: debtor.name.clone(),
             charge_description: charge.description.clone(),
-            status: K::REQUESTED,
+            status: K::Status::REQUESTED,
             amount: charge.balance(),
             requested_at: now,
-            stamps: vec![None; K::STAMPED.len()],
+            stamps: vec![None; stamped::<K>().count()],
             failure_reason: None,
+            protocol: None,
             submitted_status: None,
             version: 1,
             created_at: now,
@@ -176,17 +215,29 @@ impl<K: Kind> Escalation<K> {
             return false;
         }
         self.reach(next, now);
-        K::sandbox_reached(self, next);
+        // The filing confirmed: the simulated outside's protocol.
+        if next == K::ANSWERED[0].2 {
+            let number = self.id.trim_start_matches(&format!("{}_", K::PREFIX));
+            self.protocol = Some(format!("SBX-{number}"));
+        }
         self.touch(now);
         true
     }
 
-    /// What the outside must still be told (the gateway request's kind), if anything.
+    /// What the outside must still be told (the gateway request's kind), if anything: its
+    /// status's request, or the recall of one it heard of before it was taken back.
     pub fn owed(&self) -> Option<&'static str> {
-        match self.submitted_status {
-            Some(told) if told == self.status => None,
-            told => K::owed(self.status, told),
+        let told = self.submitted_status;
+        if told == Some(self.status) {
+            return None;
         }
+        let (recalled, heard_of, recall) = K::RECALLED;
+        if self.status == recalled && told.is_some_and(|told| heard_of.contains(&told)) {
+            return Some(recall);
+        }
+        // The filing is owed only while the outside has heard nothing.
+        let mut answered = K::ANSWERED.iter().skip(usize::from(told.is_some()));
+        answered.find(|(_, asked, _)| *asked == self.status).map(|(request, ..)| *request)
     }
 
     /// A step the outside reports. The same status again changes nothing; a step it cannot take
@@ -215,18 +266,31 @@ impl<K: Kind> Escalation<K> {
         Ok(Outcome::Changed)
     }
 
-    /// The event code of the step it just took.
+    /// The event code of the step it just took, one of the spec's `WebhookEventCode`: a status
+    /// that asks or confirms a request of [`Kind::ANSWERED`] is `<request>.requested` or
+    /// `.confirmed`, a refused filing `<filing>.failed`, any other `<resource>.<status>`.
     pub fn event_code(&self) -> &'static str {
-        K::event_code(self.status)
+        let status = self.status;
+        let code = match K::ANSWERED.iter().find(|(_, asked, done)| *asked == status || *done == status) {
+            Some((request, asked, _)) if *asked == status => format!("{request}.requested"),
+            Some((request, ..)) => format!("{request}.confirmed"),
+            None if status == K::REFUSED => format!("{}.failed", K::FILE_REQUEST),
+            None => {
+                let resource = K::FILE_REQUEST.split('.').next().unwrap_or_default();
+                format!("{resource}.{}", status.name())
+            }
+        };
+        let declared = WebhookEventCode::ALL.iter().map(|c| c.as_str()).find(|c| *c == code);
+        declared.unwrap_or_else(|| unreachable!("the spec declares no event {code}"))
     }
 
     /// When it reached `status`, if it did and its kind keeps that moment (the request's is
     /// `requested_at`).
     pub fn at(&self, status: K::Status) -> Option<OffsetDateTime> {
-        if status == K::REQUESTED {
+        if status == K::Status::REQUESTED {
             return Some(self.requested_at);
         }
-        K::STAMPED.iter().position(|(s, _)| *s == status).and_then(|i| self.stamps.get(i).copied().flatten())
+        stamped::<K>().position(|s| s == status).and_then(|i| self.stamps.get(i).copied().flatten())
     }
 
     /// Moves it to `status`, reached `now`.
@@ -237,10 +301,16 @@ impl<K: Kind> Escalation<K> {
 
     /// Keeps `now` as the moment of `status`, if its kind keeps that one.
     fn stamp(&mut self, status: K::Status, now: OffsetDateTime) {
-        let slot = K::STAMPED.iter().position(|(s, _)| *s == status).and_then(|i| self.stamps.get_mut(i));
+        let slot = stamped::<K>().position(|s| s == status).and_then(|i| self.stamps.get_mut(i));
         if let Some(slot) = slot {
             *slot = Some(now);
         }
+    }
+
+    /// Takes it back because its debt ended on `day` (a report's removal is due counted from
+    /// it). Whether it changed.
+    pub fn debt_ended(&mut self, ending: Ending, day: Date, now: OffsetDateTime) -> bool {
+        matches!(K::take_back(self, ending, day, now), Ok(Outcome::Changed))
     }
 
     /// Marks a saved change.

@@ -11,24 +11,10 @@ use time::{Date, OffsetDateTime};
 
 use super::charge::{Charge, Ending, Outcome};
 use super::debtor::Debtor;
-use super::escalation::{Escalation, Heard, Kind, Step, Wait};
+use super::escalation::{Escalation, Heard, Kind, Step, Wait, address, all_but};
 use super::money::Hundredths;
 use super::rules::RuleError;
 use crate::types::{ProtestStatus as Status, ProtestTitleType as TitleType};
-
-/// Business days the notary takes to take the title in (apontamento) after a request (sandbox).
-pub const SANDBOX_SEND_DAYS: u32 = 1;
-/// Business days from the apontamento to the intimação (sandbox).
-pub const SANDBOX_INTIMATION_DAYS: u32 = 1;
-/// Business days the debtor has after the intimação before the protest is drawn (Lei 9.492
-/// art. 12).
-pub const PAYMENT_DAYS: u32 = 3;
-/// Business days the notary takes to cancel a protest once the anuência arrives (sandbox).
-pub const SANDBOX_CANCELLATION_DAYS: u32 = 2;
-
-/// The statuses of a protest under way or standing: a second one for the same charge is refused.
-pub const LIVE: &[Status] =
-    &[Status::Requested, Status::Sent, Status::Intimated, Status::Protested, Status::CancellationRequested];
 
 /// The notary that takes the title: the protest office of the debtor's city.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,8 +31,6 @@ pub struct ProtestDetails {
     /// The number of the debt document behind the title.
     pub document_number: String,
     pub notary: Notary,
-    /// The notary's protocol, once the title is taken in.
-    pub protocol_number: Option<String>,
     /// What the notary charges, once known (paid by the debtor, or by the creditor who withdraws).
     pub costs_amount: Option<Hundredths>,
 }
@@ -65,13 +49,7 @@ impl Protest {
         now: OffsetDateTime,
     ) -> Result<Self, RuleError> {
         charge.check_escalation("protested")?;
-        let Some(address) = &debtor.address else {
-            return Err(RuleError::InvalidState {
-                message: "A protest needs the debtor's full address: add it to the debtor first.".into(),
-                status: "address_missing",
-                allowed: vec!["address_complete"],
-            });
-        };
+        let address = address::<ProtestDetails>(debtor)?;
         let details = ProtestDetails {
             title_type,
             document_number,
@@ -80,7 +58,6 @@ impl Protest {
                 city: address.city.clone(),
                 state: address.state.as_str().to_string(),
             },
-            protocol_number: None,
             costs_amount: None,
         };
         Ok(Self::new(charge, debtor, details, now))
@@ -100,29 +77,12 @@ impl Protest {
                 return Err(RuleError::InvalidState {
                     message: format!("a {} protest cannot be canceled", self.status.as_str()),
                     status: self.status.as_str(),
-                    allowed: [
-                        Status::Requested,
-                        Status::Sent,
-                        Status::Intimated,
-                        Status::Protested,
-                        Status::Withdrawn,
-                        Status::CancellationRequested,
-                        Status::Canceled,
-                    ]
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect(),
+                    allowed: all_but(&[Status::Paid, Status::Rejected]),
                 });
             }
         }
         self.touch(now);
         Ok(Outcome::Changed)
-    }
-
-    /// The debt behind the title ended (paid, canceled, renegotiated): the creditor withdraws
-    /// a title not yet protested and asks a protested one to be canceled. Whether it changed.
-    pub fn debt_ended(&mut self, _ending: Ending, now: OffsetDateTime) -> bool {
-        matches!(self.cancel(now), Ok(Outcome::Changed))
     }
 }
 
@@ -130,46 +90,15 @@ impl Kind for ProtestDetails {
     type Status = Status;
     const PREFIX: &'static str = "prt";
     const NOUN: &'static str = "protest";
-    const REQUESTED: Status = Status::Requested;
-    const REFUSED: Status = Status::Rejected;
-    const FILE_REQUEST: &'static str = "protest.send";
-    /// The title taken in, the debtor served, paid at the notary, the protest drawn, the title
-    /// withdrawn, the cancellation asked and done.
-    const STAMPED: &'static [(Status, &'static str)] = &[
-        (Status::Sent, "sent_at"),
-        (Status::Intimated, "intimated_at"),
-        (Status::Protested, "protested_at"),
-        (Status::Paid, "paid_at"),
-        (Status::Withdrawn, "withdrawn_at"),
-        (Status::CancellationRequested, "cancellation_requested_at"),
-        (Status::Canceled, "canceled_at"),
+    /// The title, confirmed when taken in; the cancellation of a drawn protest (anuência).
+    const ANSWERED: &'static [(&'static str, Status, Status)] = &[
+        ("protest.send", Status::Requested, Status::Sent),
+        ("protest.cancel", Status::CancellationRequested, Status::Canceled),
     ];
-
-    fn event_code(status: Status) -> &'static str {
-        match status {
-            Status::Requested => "protest.send.requested",
-            Status::Sent => "protest.send.confirmed",
-            Status::Rejected => "protest.send.failed",
-            Status::Intimated => "protest.intimated",
-            Status::Paid => "protest.paid",
-            Status::Protested => "protest.protested",
-            Status::Withdrawn => "protest.withdrawn",
-            Status::CancellationRequested => "protest.cancel.requested",
-            Status::Canceled => "protest.cancel.confirmed",
-        }
-    }
-
-    /// A new title, the withdrawal of one the notary holds, the anuência for a drawn one.
-    fn owed(status: Status, told: Option<Status>) -> Option<&'static str> {
-        match (status, told) {
-            (Status::Requested, None) => Some(Self::FILE_REQUEST),
-            (Status::Withdrawn, Some(Status::Requested | Status::Sent | Status::Intimated)) => {
-                Some("protest.withdraw")
-            }
-            (Status::CancellationRequested, _) => Some("protest.cancel"),
-            _ => None,
-        }
-    }
+    /// Withdrawn before it was drawn, the title is taken back from a notary that heard of it.
+    const RECALLED: (Status, &'static [Status], &'static str) =
+        (Status::Withdrawn, &[Status::Requested, Status::Sent, Status::Intimated], "protest.withdraw");
+    const REFUSED: Status = Status::Rejected;
 
     /// The title taken in, refused, the debtor served, paid at the notary, the protest drawn,
     /// its cancellation done; with the notary's protocol and costs when it gives them. A title
@@ -201,9 +130,7 @@ impl Kind for ProtestDetails {
                 });
             }
         };
-        if protocol.is_some() {
-            p.protocol_number = protocol;
-        }
+        p.protocol = protocol.or(p.protocol.take());
         if costs.is_some() {
             p.costs_amount = costs;
         }
@@ -211,35 +138,30 @@ impl Kind for ProtestDetails {
     }
 
     /// The apontamento a business day after the request, the intimação a business day later,
-    /// the protest drawn 3 business days after the intimação, a cancellation done 2 business
-    /// days after the anuência.
+    /// the protest drawn when the 3 business days the debtor has after the intimação pass (Lei
+    /// 9.492 art. 12), a cancellation done 2 business days after the anuência.
     const SANDBOX: &'static [(Status, Wait, Status)] = &[
-        (Status::Requested, Wait::BusinessDays(SANDBOX_SEND_DAYS), Status::Sent),
-        (Status::Sent, Wait::BusinessDays(SANDBOX_INTIMATION_DAYS), Status::Intimated),
-        (Status::Intimated, Wait::BusinessDays(PAYMENT_DAYS), Status::Protested),
-        (Status::CancellationRequested, Wait::BusinessDays(SANDBOX_CANCELLATION_DAYS), Status::Canceled),
+        (Status::Requested, Wait::BusinessDays(1), Status::Sent),
+        (Status::Sent, Wait::BusinessDays(1), Status::Intimated),
+        (Status::Intimated, Wait::BusinessDays(3), Status::Protested),
+        (Status::CancellationRequested, Wait::BusinessDays(2), Status::Canceled),
     ];
 
-    fn sandbox_reached(p: &mut Protest, status: Status) {
-        if status == Status::Sent {
-            p.protocol_number = Some(format!("SBX-{}", p.id.trim_start_matches("prt_")));
-        }
-    }
-
-    fn debt_ended(p: &mut Protest, ending: Ending, _day: Date, now: OffsetDateTime) -> bool {
-        p.debt_ended(ending, now)
+    /// The debt behind the title ended, however: the creditor withdraws a title not yet
+    /// protested and asks a protested one to be canceled.
+    fn take_back(p: &mut Protest, _: Ending, _: Date, now: OffsetDateTime) -> Result<Outcome, RuleError> {
+        p.cancel(now)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::domain::dates::Zone;
+pub(crate) mod tests {
     use time::macros::date;
 
     use super::*;
-    use crate::domain::credit_bureau::tests::{NOW, debtor_and_charge, noon};
+    use crate::domain::credit_bureau::tests::{NOW, debtor_and_charge, noon, play};
 
-    fn filed() -> Protest {
+    pub(crate) fn filed() -> Protest {
         let (debtor, charge) = debtor_and_charge(true, date!(2026 - 10 - 01));
         Protest::file(&charge, &debtor, TitleType::Ds, "NF-1".into(), NOW).unwrap()
     }
@@ -262,25 +184,21 @@ mod tests {
     #[test]
     fn the_sandbox_notary_takes_serves_and_draws_on_its_days() {
         let mut protest = filed();
-        let advance = |p: &mut Protest, day: Date| p.advance_sandbox(day, noon(day), &Zone::default_zone());
-        // Requested on Thursday the 3rd: taken in on Friday, served on Monday, drawn 3 business
-        // days after the intimação.
-        assert!(!advance(&mut protest, date!(2026 - 12 - 03)));
-        assert!(advance(&mut protest, date!(2026 - 12 - 04)));
-        assert_eq!(protest.status, Status::Sent);
-        assert!(protest.protocol_number.is_some());
-        assert!(!advance(&mut protest, date!(2026 - 12 - 06)));
-        assert!(advance(&mut protest, date!(2026 - 12 - 07)));
-        assert_eq!(protest.status, Status::Intimated);
-        assert!(!advance(&mut protest, date!(2026 - 12 - 09)));
-        assert!(advance(&mut protest, date!(2026 - 12 - 10)));
-        assert_eq!(protest.status, Status::Protested);
+        // Requested on Thursday the 3rd: taken in on Friday (with the notary's protocol), served
+        // on Monday, drawn 3 business days after the intimação.
+        let (taken_in, served) =
+            ((date!(2026 - 12 - 04), Some(Status::Sent)), (date!(2026 - 12 - 07), Some(Status::Intimated)));
+        play(&mut protest, &[(date!(2026 - 12 - 03), None), taken_in, (date!(2026 - 12 - 06), None), served]);
+        assert!(protest.protocol.is_some());
+        play(
+            &mut protest,
+            &[(date!(2026 - 12 - 09), None), (date!(2026 - 12 - 10), Some(Status::Protested))],
+        );
         // The debt ended: the cancellation is asked (anuência) and done 2 business days later.
-        assert!(protest.debt_ended(Ending::Paid, noon(date!(2026 - 12 - 11))));
+        let paid = date!(2026 - 12 - 11);
+        assert!(protest.debt_ended(Ending::Paid, paid, noon(paid)));
         assert_eq!(protest.status, Status::CancellationRequested);
-        assert!(!advance(&mut protest, date!(2026 - 12 - 14)));
-        assert!(advance(&mut protest, date!(2026 - 12 - 15)));
-        assert_eq!(protest.status, Status::Canceled);
+        play(&mut protest, &[(date!(2026 - 12 - 14), None), (date!(2026 - 12 - 15), Some(Status::Canceled))]);
         assert_eq!(protest.cancel(NOW), Ok(Outcome::Unchanged));
     }
 
@@ -296,6 +214,8 @@ mod tests {
         for status in [Status::Paid, Status::Rejected] {
             let mut protest = filed();
             protest.status = status;
+            let code = if status == Status::Paid { "protest.paid" } else { "protest.send.failed" };
+            assert_eq!(protest.event_code(), code);
             let err = protest.cancel(NOW).unwrap_err();
             let RuleError::InvalidState { allowed, .. } = err else { panic!("{err:?}") };
             assert!(allowed.contains(&"protested") && !allowed.contains(&status.as_str()), "{allowed:?}");

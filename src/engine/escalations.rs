@@ -58,13 +58,16 @@ trait Outside: Shown {
         e: &Escalation<Self>,
         kind: &str,
     ) -> impl Future<Output = StoreResult<Value>> + Send;
-    /// What a step heard from the outside does to the rest, before `e` is saved.
+    /// What a step heard from the outside does to the rest, before `e` is saved: nothing, for
+    /// most.
     fn heard_beyond(
-        store: &Store,
-        e: &Escalation<Self>,
-        now: time::OffsetDateTime,
-        zone: &Zone,
-    ) -> impl Future<Output = Result<(), ApiError>> + Send;
+        _: &Store,
+        _: &Escalation<Self>,
+        _: time::OffsetDateTime,
+        _: &Zone,
+    ) -> impl Future<Output = Result<(), ApiError>> + Send {
+        async { Ok(()) }
+    }
 }
 
 impl Outside for ReportDetails {
@@ -87,17 +90,13 @@ impl Outside for ReportDetails {
         }
         Ok(body)
     }
-
-    async fn heard_beyond(_: &Store, _: &Report, _: time::OffsetDateTime, _: &Zone) -> Result<(), ApiError> {
-        Ok(())
-    }
 }
 
 impl Outside for ProtestDetails {
     async fn request(store: &Store, p: &Protest, kind: &str) -> StoreResult<Value> {
         let mut body = json!({
             "kind": kind, "id": p.id, "organization_id": p.organization_id, "charge_id": p.charge_id,
-            "protocol_number": p.protocol_number,
+            "protocol_number": p.protocol,
         });
         if kind == Self::FILE_REQUEST {
             body["amount"] = json!(p.amount);

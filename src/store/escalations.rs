@@ -12,7 +12,7 @@ use super::listing::{EscalationFilter, summed_page};
 use super::value::{Param, Row, args};
 use super::{Store, StoreError, StoreResult};
 use crate::domain::charge::Ending;
-use crate::domain::escalation::{Escalation, Kind, Status};
+use crate::domain::escalation::{Escalation, Kind, Status, moment, stamped};
 
 /// The queries of one kind's table (see [`queries`]).
 pub struct Queries {
@@ -28,19 +28,23 @@ pub struct Queries {
     /// An organization's whose outside must still be told something, oldest first.
     pub owed: &'static str,
     pub submitted: &'static str,
-    /// The columns that change (see [`changing`]), the shared fixed ones, the kind's fixed ones.
-    pub insert: &'static str,
-    /// The changing columns as `insert` lists them, then id, organization and version.
-    pub update: &'static str,
+    /// The charge's column that mirrors its status, the outside's protocol's, and the kind's
+    /// own columns that change after filing and are fixed at it (as its `changing` and `fixed`
+    /// give them).
+    pub mirror: &'static str,
+    pub protocol: &'static str,
+    pub changing: &'static [&'static str],
+    pub fixed: &'static [&'static str],
 }
 
-/// The [`Queries`] of `$table`, whose rows under way, moving and owed have the statuses listed
-/// (SQL lists of quoted names). A row reads its debtor's name and charge's description by their
-/// primary keys, the outer table's columns unqualified, so a list's filters apply unchanged.
+/// The [`Stored::SQL`] of `$table`, whose rows under way, moving and owed have the statuses
+/// listed (SQL lists of quoted names), and its [`Stored::written`]. A row reads its debtor's
+/// name and charge's description by their primary keys, the outer table's columns unqualified,
+/// so a list's filters apply unchanged.
 macro_rules! queries {
-    ($table:literal, live: $live:literal, moving: $moving:literal, owed: $owed:literal,
-     insert: $insert:literal, update: $update:literal $(,)?) => {
-        $crate::store::escalations::Queries {
+    ($table:literal, live: $live:literal, moving: $moving:literal, owed: $owed:literal, mirror: $mirror:literal,
+     protocol: $protocol:literal, changing: [$($changing:literal),*], fixed: [$($fixed:literal),*] $(,)?) => {
+        const SQL: $crate::store::escalations::Queries = $crate::store::escalations::Queries {
             table: $table,
             select: queries!(@select $table),
             of_organization: concat!(queries!(@select $table), " WHERE organization_id = $1 AND id = $2"),
@@ -59,8 +63,15 @@ macro_rules! queries {
                 "OR submitted_status <> status) ORDER BY created_at, id"
             ),
             submitted: concat!("UPDATE ", $table, " SET submitted_status = $1 WHERE id = $2"),
-            insert: $insert,
-            update: $update,
+            mirror: $mirror,
+            protocol: $protocol,
+            changing: &[$($changing),*],
+            fixed: &[$($fixed),*],
+        };
+
+        fn written() -> &'static $crate::store::escalations::Written {
+            static WRITTEN: std::sync::OnceLock<$crate::store::escalations::Written> = std::sync::OnceLock::new();
+            WRITTEN.get_or_init($crate::store::escalations::Written::of::<Self>)
         }
     };
     (@select $table:literal) => {
@@ -73,19 +84,58 @@ macro_rules! queries {
 }
 pub(super) use queries;
 
+/// A kind's statements that name every column, worked out once from its columns: the moments'
+/// (in the order of `escalation::stamped`), the INSERT of the changing columns (the shared ones,
+/// the moments, the protocol, the kind's own) and the fixed ones, the UPDATE of the changing ones.
+pub struct Written {
+    moments: Vec<String>,
+    insert: String,
+    update: String,
+}
+
+impl Written {
+    pub fn of<K: Stored>() -> Self {
+        let moments: Vec<String> = stamped::<K>().map(moment::<K>).collect();
+        let mut changing = vec!["status", "failure_reason", "version", "updated_at"];
+        changing.extend(
+            moments
+                .iter()
+                .map(String::as_str)
+                .chain([K::SQL.protocol])
+                .chain(K::SQL.changing.iter().copied()),
+        );
+        let fixed =
+            ["id", "organization_id", "charge_id", "debtor_id", "amount_cents", "requested_at", "created_at"];
+        let columns = [&changing[..], &fixed, K::SQL.fixed].concat();
+        let values: Vec<String> = (1..=columns.len()).map(|n| format!("${n}")).collect();
+        let set: Vec<String> = changing.iter().zip(&values).map(|(c, n)| format!("{c} = {n}")).collect();
+        let (table, set, columns) = (K::SQL.table, set.join(", "), columns.join(", "));
+        let (id, org, version) =
+            (&values[changing.len()], &values[changing.len() + 1], &values[changing.len() + 2]);
+        Self {
+            insert: format!("INSERT INTO {table} ({columns}) VALUES ({})", values.join(", ")),
+            update: format!(
+                "UPDATE {table} SET {set} WHERE id = {id} AND organization_id = {org} AND version = {version}"
+            ),
+            moments,
+        }
+    }
+}
+
 /// How one kind is stored.
 pub trait Stored: Kind {
+    /// Its queries, made by [`queries`] with [`Stored::written`].
     const SQL: Queries;
-    /// The charge's column that mirrors its status.
-    const MIRROR: &'static str;
     /// What a duplicate calls it.
     const NAME: &'static str;
 
+    /// Its statements that name every column.
+    fn written() -> &'static Written;
     /// The kind's own fields of a row.
     fn details(row: &Row) -> StoreResult<Self>;
-    /// The kind's columns that change after filing, in the order the statements list them.
+    /// The kind's columns that change after filing, in the order `SQL.changing` lists them.
     fn changing(&self) -> Vec<Param>;
-    /// The kind's columns fixed at filing, in the order `insert` lists them.
+    /// The kind's columns fixed at filing, in the order `SQL.fixed` lists them.
     fn fixed(&self) -> Vec<Param>;
 }
 
@@ -100,11 +150,13 @@ pub(super) fn from_row<K: Stored>(row: &Row) -> StoreResult<Escalation<K>> {
         status: enumeration(row, "status")?,
         amount: money(row, "amount_cents")?,
         requested_at: timestamp(row, "requested_at")?,
-        stamps: K::STAMPED
+        stamps: K::written()
+            .moments
             .iter()
-            .map(|(_, column)| optional_timestamp(row, column))
+            .map(|c| optional_timestamp(row, c))
             .collect::<StoreResult<_>>()?,
         failure_reason: row.opt_text("failure_reason")?,
+        protocol: row.opt_text(K::SQL.protocol)?,
         submitted_status: optional_enumeration(row, "submitted_status")?,
         version: row.int("version")?,
         created_at: timestamp(row, "created_at")?,
@@ -114,11 +166,12 @@ pub(super) fn from_row<K: Stored>(row: &Row) -> StoreResult<Escalation<K>> {
 }
 
 /// The columns that change after filing: the shared ones, the moments (in the order of
-/// `Kind::STAMPED`), the kind's own.
+/// `escalation::stamped`), the protocol, the kind's own.
 fn changing<K: Stored>(e: &Escalation<K>) -> Vec<Param> {
     let mut values =
         Vec::from(args![e.status.name(), &e.failure_reason, e.version, timestamp_text(&e.updated_at)]);
     values.extend(e.stamps.iter().map(|at| Param::from(at.as_ref().map(timestamp_text))));
+    values.push(Param::from(&e.protocol));
     values.extend(e.details.changing());
     values
 }
@@ -145,14 +198,17 @@ impl Store {
         values.extend(e.details.fixed());
         let (status, at) = (e.status.name(), &e.updated_at);
         let filed = super::charges::escalation_filed(
-            K::MIRROR,
+            K::SQL.mirror,
             status,
             &e.charge_id,
             &e.organization_id,
             charge_version,
             at,
         );
-        let inserted = self.db.write(&[filed, Step::new(K::SQL.insert, values), insert_event(event)]).await;
+        let inserted = self
+            .db
+            .write(&[filed, Step::new(K::written().insert.as_str(), values), insert_event(event)])
+            .await;
         inserted.map_err(|err| {
             if err.is_unique_violation() {
                 StoreError::Duplicate(format!("charge {} already has a {} under way", e.charge_id, K::NAME))
@@ -171,7 +227,7 @@ impl Store {
         event: &NewEvent,
     ) -> StoreResult<bool> {
         let mirror = super::charges::escalation_status(
-            K::MIRROR,
+            K::SQL.mirror,
             e.status.name(),
             &e.charge_id,
             &e.organization_id,
@@ -179,7 +235,9 @@ impl Store {
         );
         let mut params = changing(e);
         params.extend(args![&e.id, &e.organization_id, expected]);
-        self.db.write(&[mirror, Step::must_change(K::SQL.update, params), insert_event(event)]).await
+        self.db
+            .write(&[mirror, Step::must_change(K::written().update.as_str(), params), insert_event(event)])
+            .await
     }
 
     /// One of an organization.
@@ -256,5 +314,5 @@ pub async fn taken_back<K: Stored>(
 ) -> StoreResult<Option<(Escalation<K>, Escalation<K>)>> {
     let Some(live) = store.live_escalation::<K>(org_id, charge_id).await? else { return Ok(None) };
     let mut after = live.clone();
-    Ok(K::debt_ended(&mut after, ending, day, now).then_some((live, after)))
+    Ok(after.debt_ended(ending, day, now).then_some((live, after)))
 }

@@ -35,22 +35,44 @@ macro_rules! escalation_view {
 pub(crate) trait Shown: Stored {
     type View: serde::Serialize;
     type Payload: ObjectPayload<Object = Self::View>;
+    /// Its answer: the view in the kind's envelope; a page of views with the page's meta.
+    type Envelope;
+    type List;
     /// What the server cannot reach without a gateway ("a protest").
     const REACHED: &'static str;
 
     const VIEW: fn(&Escalation<Self>) -> Self::View;
+    const ENVELOPE: fn(Self::View) -> Self::Envelope;
+    const LIST: fn(Vec<Self::View>, wire::AmountListMeta) -> Self::List;
+}
+
+/// The [`Shown`] of `$kind`: the view `$view` makes, the generated types around it (`$View`,
+/// its `EventData`, `Envelope` and `List`), and what the server cannot reach without a gateway.
+macro_rules! shown {
+    ($($kind:ty: $view:ident, $View:ident { $Payload:ident, $Envelope:ident, $List:ident }, $reached:literal;)*) => {$(
+        impl Shown for $kind {
+            type View = wire::$View;
+            type Payload = wire::$Payload;
+            type Envelope = wire::$Envelope;
+            type List = wire::$List;
+            const REACHED: &'static str = $reached;
+            const VIEW: fn(&Escalation<Self>) -> wire::$View = $view;
+            const ENVELOPE: fn(wire::$View) -> wire::$Envelope = |data| wire::$Envelope { data };
+            const LIST: fn(Vec<wire::$View>, wire::AmountListMeta) -> wire::$List =
+                |data, meta| wire::$List { data, meta };
+        }
+    )*};
+}
+shown! {
+    ReportDetails: report_view, CreditBureauReport {
+        CreditBureauReportEventData, CreditBureauReportEnvelope, CreditBureauReportList
+    }, "credit-bureau";
+    ProtestDetails: protest_view, Protest { ProtestEventData, ProtestEnvelope, ProtestList }, "protest";
 }
 
 /// The move from `before` (none: filed) to `after`, as its event carries it.
 pub(crate) fn moved<K: Shown>(before: Option<&Escalation<K>>, after: &Escalation<K>) -> K::Payload {
     K::Payload::of(before.map(K::VIEW).as_ref(), (K::VIEW)(after))
-}
-
-impl Shown for ReportDetails {
-    type View = wire::CreditBureauReport;
-    type Payload = wire::CreditBureauReportEventData;
-    const REACHED: &'static str = "credit-bureau";
-    const VIEW: fn(&Report) -> wire::CreditBureauReport = report_view;
 }
 
 /// The public view of a report.
@@ -68,16 +90,9 @@ pub(crate) fn report_view(r: &Report) -> wire::CreditBureauReport {
             removed_at: r.at(ReportStatus::Removed).map(Timestamp),
             canceled_at: r.at(ReportStatus::Canceled).map(Timestamp),
             remove_reason: r.remove_reason,
-            external_protocol: r.external_protocol.clone(),
+            external_protocol: r.protocol.clone(),
         }
     )
-}
-
-impl Shown for ProtestDetails {
-    type View = wire::Protest;
-    type Payload = wire::ProtestEventData;
-    const REACHED: &'static str = "protest";
-    const VIEW: fn(&Protest) -> wire::Protest = protest_view;
 }
 
 /// The public view of a protest.
@@ -92,7 +107,7 @@ pub(crate) fn protest_view(p: &Protest) -> wire::Protest {
                 city: p.notary.city.clone(),
                 state: p.notary.state.clone(),
             },
-            protocol_number: p.protocol_number.clone(),
+            protocol_number: p.protocol.clone(),
             sent_at: p.at(ProtestStatus::Sent).map(Timestamp),
             intimated_at: p.at(ProtestStatus::Intimated).map(Timestamp),
             protested_at: p.at(ProtestStatus::Protested).map(Timestamp),
