@@ -221,4 +221,14 @@ pub(crate) mod tests {
             assert!(allowed.contains(&"protested") && !allowed.contains(&status.as_str()), "{allowed:?}");
         }
     }
+
+    #[test]
+    fn every_status_has_an_event_the_spec_declares() {
+        // event_code derives each code from a rule; one the spec lacks would be unreachable!.
+        for &status in <Status as super::super::escalation::Status>::ALL {
+            let mut protest = filed();
+            protest.status = status;
+            assert!(protest.event_code().starts_with("protest."), "{status:?}");
+        }
+    }
 }
