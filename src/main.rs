@@ -16,7 +16,7 @@ use time::Duration;
 
 /// mimalloc instead of the system allocator (see `allocator.rs`).
 #[global_allocator]
-static ALLOCATOR: kobana_dunning::allocator::Allocator = kobana_dunning::allocator::Allocator;
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(name = "kobana-dunning", version, about = "Régua de Cobrança REST API and MCP server")]
