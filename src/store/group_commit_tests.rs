@@ -92,12 +92,11 @@ async fn units_that_share_a_batch_commit_apart_and_one_failing_undoes_only_itsel
     assert_eq!(absent, ["failed", "duplicate"]);
 }
 
-/// A unit that rewrites more pages than its savepoint's sub-journal keeps in memory: the
-/// sub-journal goes on in a temporary file, the unit commits, and one rolled back is undone whole.
-/// (SQLite writes a spilled sub-journal in chunks of the spill size, and its unix layer writes at
-/// most 128 KiB at once: a larger spill size made every such unit fail as "disk full".)
+/// A unit that rewrites 4 MiB of pages, sixty-four times SQLite's default in-memory sub-journal
+/// (the writer keeps its sub-journals in memory, `temp_store`): it commits, and one rolled back is
+/// undone whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_unit_larger_than_its_in_memory_sub_journal_commits_or_rolls_back_whole() {
+async fn a_unit_of_many_pages_commits_or_rolls_back_whole() {
     let url = temp_database("group-spill");
     let store = Store::open(&url).await.unwrap();
     store
@@ -117,6 +116,7 @@ async fn a_unit_larger_than_its_in_memory_sub_journal_commits_or_rolls_back_whol
 
     let kept = store.begin().await.unwrap();
     kept.store().execute_sql(rewrite, &["kept"]).await.unwrap();
+    assert_eq!(open_temporary_files(), 0, "the unit's sub-journal went to a temporary file");
     kept.commit().await.unwrap();
     let undone = store.begin().await.unwrap();
     undone.store().execute_sql(rewrite, &["undone"]).await.unwrap();
@@ -132,6 +132,16 @@ async fn a_unit_larger_than_its_in_memory_sub_journal_commits_or_rolls_back_whol
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(marks, [("kept".to_string(), 1024)]);
+}
+
+/// Files SQLite opened as temporary (named `etilqs_*`, deleted once open) that this process
+/// still holds.
+fn open_temporary_files() -> usize {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .filter(|target| target.to_string_lossy().contains("etilqs_"))
+        .count()
 }
 
 /// Not a test of its own: the process [`a_process_killed_while_a_batch_holds_several_units_leaves_each_whole_or_absent`]
