@@ -2,8 +2,8 @@
 //! minutes are judged; every further attempt for that e-mail is refused, the right password
 //! included, until fewer than 5 attempts remain in the window. An attempt is recorded (a row
 //! in the database, so every replica counts the same ones) before its password is checked,
-//! and counted with the attempts before it: attempts made at once cannot all pass a check
-//! made before any of them is recorded. A successful sign-in clears the e-mail's attempts.
+//! and counted with the attempts before it, one e-mail's attempts one after another: of
+//! attempts made at once exactly 5 are judged. A successful sign-in clears the e-mail's attempts.
 
 use time::{Duration, OffsetDateTime};
 

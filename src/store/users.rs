@@ -84,32 +84,36 @@ impl Store {
     /// Records a sign-in attempt for an e-mail at `at` (forgetting that e-mail's attempts older
     /// than `since`), then counts its attempts since `since` (RFC 3339), this one included.
     ///
-    /// The attempt is committed before it is counted, so of attempts racing for one e-mail the
-    /// n-th to commit counts at least n, on SQLite and on PostgreSQL alike: no more of them
-    /// than the limit can see a count within it. (Counting inside the inserting transaction
-    /// would not do on PostgreSQL, where concurrent transactions do not see each other's rows.)
+    /// Recorded and counted in one unit of work, one e-mail's attempts one after another (the
+    /// single writer on SQLite, a lock on the e-mail on PostgreSQL, where concurrent transactions
+    /// do not see each other's rows): of attempts racing for one e-mail the n-th counts exactly
+    /// n, so no more than the limit see a count within it, and none of the first ones is
+    /// refused for attempts that came after it.
     pub async fn record_sign_in_attempt(&self, email: &str, at: &str, since: &str) -> StoreResult<i64> {
         use super::backend::Step;
-        self.db
-            .write(&[
-                Step::new(
-                    "DELETE FROM sign_in_failures WHERE email = $1 AND failed_at < $2",
-                    args![email, since],
-                ),
-                Step::new(
-                    "INSERT INTO sign_in_failures (email, failed_at) VALUES ($1, $2)",
-                    args![email, at],
-                ),
-            ])
-            .await?;
-        let row = self
-            .db
+        let unit = self.begin().await?;
+        let db = &unit.store().db;
+        if self.db.is_postgres() {
+            db.row("SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked", &args![email])
+                .await?;
+        }
+        db.write(&[
+            Step::new(
+                "DELETE FROM sign_in_failures WHERE email = $1 AND failed_at < $2",
+                args![email, since],
+            ),
+            Step::new("INSERT INTO sign_in_failures (email, failed_at) VALUES ($1, $2)", args![email, at]),
+        ])
+        .await?;
+        let attempts = db
             .row(
                 "SELECT COUNT(*) AS n FROM sign_in_failures WHERE email = $1 AND failed_at >= $2",
                 &args![email, since],
             )
-            .await?;
-        row.map_or(Ok(0), |r| r.first_int())
+            .await?
+            .map_or(Ok(0), |r| r.first_int())?;
+        unit.commit().await?;
+        Ok(attempts)
     }
 
     /// Forgets an e-mail's attempts (after a successful sign-in).
