@@ -265,6 +265,22 @@ async fn doctor_names_stored_text_the_documents_cannot_print() {
     assert!(stdout.contains(&org) && stdout.contains("name") && stdout.contains('日'), "{stdout}");
 }
 
+/// On PostgreSQL, `demo generate` writes a batch of 100,000 charges in one transaction of
+/// hundreds of statements that together take longer than one statement may: each statement is
+/// waited for on its own, so the batch commits. (SQLite waits for no statement.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_generate_writes_a_batch_longer_than_one_statement_may_take() {
+    let db = TempDb::new().await;
+    if db.1.is_none() {
+        return;
+    }
+    let started = Instant::now();
+    let output = run(&db, &["--database-wait", "0.1", "demo", "generate", "--charges", "100000"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("generated 100000 charges and 10000 debtors"), "{stdout}");
+    eprintln!("100,000 charges generated in {:.1} s", started.elapsed().as_secs_f64());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn orgs_and_tokens_create_print_only_the_id_and_the_token() {
     let db = TempDb::new().await;

@@ -182,7 +182,7 @@ impl Postgres {
     /// Runs the steps in one transaction.
     pub async fn write(&self, steps: &[Step]) -> StoreResult<bool> {
         let mut tx = bounded(self.deadline, self.pool.begin()).await?;
-        if !bounded(self.deadline, run_steps(&mut tx, steps)).await? {
+        if !run_steps(&mut tx, self.deadline, steps).await? {
             bounded(self.deadline, tx.rollback()).await?;
             return Ok(false);
         }
@@ -241,7 +241,7 @@ impl Tx {
 
     async fn steps(conn: &mut sqlx::PgConnection, deadline: Duration, steps: &[Step]) -> StoreResult<bool> {
         let mut savepoint = bounded(deadline, sqlx::Connection::begin(&mut *conn)).await?;
-        if !bounded(deadline, run_steps(&mut savepoint, steps)).await? {
+        if !run_steps(&mut savepoint, deadline, steps).await? {
             bounded(deadline, savepoint.rollback()).await?;
             return Ok(false);
         }
@@ -267,10 +267,12 @@ impl Tx {
     }
 }
 
-/// Runs the steps in order; false as soon as a `must_change` step changed nothing.
-async fn run_steps(conn: &mut sqlx::PgConnection, steps: &[Step]) -> StoreResult<bool> {
+/// Runs the steps in order, each given up after `deadline` (a silent database, not a long list:
+/// a bulk load writes hundreds of statements in one transaction); false as soon as a
+/// `must_change` step changed nothing.
+async fn run_steps(conn: &mut sqlx::PgConnection, deadline: Duration, steps: &[Step]) -> StoreResult<bool> {
     for step in steps {
-        let done = prepare(&step.sql, &step.params).execute(&mut *conn).await?;
+        let done = bounded(deadline, prepare(&step.sql, &step.params).execute(&mut *conn)).await?;
         if done.rows_affected() == 0 && step.must_change {
             return Ok(false);
         }
